@@ -1,0 +1,36 @@
+/**
+ * Typed errors shared by every layer. Each carries a stable `code` that callers
+ * (CLI exit handling, MCP `isError` results) can switch on, and a message that
+ * tells the user what to do next.
+ */
+export type ReponavErrorCode =
+  | 'BAD_INPUT'
+  | 'PATH_OUTSIDE_ROOT'
+  | 'FILE_NOT_FOUND'
+  | 'NOT_A_GIT_REPOSITORY'
+  | 'UNKNOWN_REVISION'
+  | 'EMPTY_REPOSITORY'
+  | 'INDEX_MISSING'
+  | 'INDEX_CORRUPT'
+  | 'UNSUPPORTED_LANGUAGE'
+  | 'EMBEDDER_ERROR'
+  | 'LLM_ERROR'
+  | 'BUDGET_EXCEEDED'
+  | 'INTERNAL';
+
+export class ReponavError extends Error {
+  readonly code: ReponavErrorCode;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ReponavErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'ReponavError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+/** True when `error` is a ReponavError (optionally of the given code). */
+export function isReponavError(error: unknown, code?: ReponavErrorCode): error is ReponavError {
+  return error instanceof ReponavError && (code === undefined || error.code === code);
+}

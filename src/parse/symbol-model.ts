@@ -1,0 +1,73 @@
+/**
+ * The one symbol model shared by every language and every later stage.
+ * Lines are 1-based and inclusive everywhere.
+ */
+
+/** Kinds of symbol the parsers emit. Type-like kinds come first. */
+export type SymbolKind =
+  | 'class'
+  | 'interface'
+  | 'struct'
+  | 'enum'
+  | 'trait'
+  | 'module'
+  | 'function'
+  | 'method';
+
+/** Kinds that can contain methods (used for qualified names and module-level grouping). */
+export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set([
+  'class',
+  'interface',
+  'struct',
+  'enum',
+  'trait',
+  'module',
+]);
+
+/** One definition found in a file. */
+export interface CodeSymbol {
+  /** Simple name as written, e.g. `method`. */
+  name: string;
+  /** Dotted name inside the file, e.g. `Outer.Inner.method`. Unique per file after de-duplication suffixes are NOT added: overloads share it. */
+  qualifiedName: string;
+  kind: SymbolKind;
+  /** Qualified name of the enclosing type or function, or null at top level. */
+  parent: string | null;
+  startLine: number;
+  endLine: number;
+  /** The declaration's first line(s) up to the body, whitespace-collapsed, at most ~200 chars. */
+  signature: string;
+  /** First line of the docstring or of the comment directly above, or null. */
+  doc: string | null;
+  /** Names called inside this symbol's own body (not nested definitions), de-duplicated, in order of first appearance. */
+  callees: string[];
+  /** Base classes / implemented interfaces as written (simple or dotted names). */
+  bases: string[];
+}
+
+/** One import statement. */
+export interface ImportRecord {
+  /** The module / path / package as written: `os.path`, `./util`, `java.util.List`, `.models`. */
+  source: string;
+  /** Names imported from it (`from x import a, b` → ['a','b']); empty for whole-module imports. */
+  names: string[];
+  line: number;
+}
+
+export type ParseStatus = 'ok' | 'partial' | 'unsupported' | 'failed';
+
+/** Everything the parser knows about one file. */
+export interface ParsedFile {
+  path: string;
+  language: string;
+  /** sha1 of the raw bytes, hex. */
+  contentHash: string;
+  status: ParseStatus;
+  /** Number of ERROR / MISSING nodes tree-sitter reported. */
+  errorCount: number;
+  /** True when the bytes were not valid UTF-8 and were decoded with replacement characters. */
+  decodedWithReplacement: boolean;
+  lineCount: number;
+  imports: ImportRecord[];
+  symbols: CodeSymbol[];
+}
