@@ -1,0 +1,229 @@
+/**
+ * `reponav eval …` commands:
+ *
+ *   eval locbench --instances FILE --repos DIR [--out DIR] [--format md|json]
+ *                 [--limit N] [--only ID,…] [--mode retrieval|agent]
+ *                 [--interface NAME] [--order commit-date|file] [--config-json JSON]
+ *   eval score    --instances FILE --predictions FILE [--format md|json]
+ *   eval compare  SUMMARY.json SUMMARY.json… [--labels a,b,…]
+ *
+ * `--out` defaults to `reponav-eval/locbench` (relative to the working
+ * directory): deterministic, so re-running the same command resumes. Progress
+ * and logs go to stderr; only the final table (or JSON) goes to stdout. On
+ * Ctrl-C the run stops after the current instance, writes its summary and sets
+ * exit code 130; a second Ctrl-C exits at once (output stays valid).
+ */
+import { readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { ReponavError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import {
+  createLocbenchLocalizer,
+  type InstanceLocalizer,
+  type LocalizerFactory,
+  type LocbenchLocalizerConfig,
+  type LocbenchMode,
+} from './localizer.js';
+import { readLocbenchInstances } from './locbench-instances.js';
+import { runLocbench } from './locbench-runner.js';
+import { createProgressReporter, type ProgressStream } from './progress-reporter.js';
+import { assertLocbenchSummary, buildSummary, compareSummaries, renderSummaryMarkdown, type LocbenchSummary } from './report.js';
+import { scorePredictions } from './score-predictions.js';
+
+/** What the eval commands need from the CLI. */
+export interface EvalCommandDeps {
+  /** Builds the retrieval localizer (mode `retrieval`). */
+  createLocalizer(config: LocbenchLocalizerConfig): Promise<InstanceLocalizer>;
+  /** Builds the agent localizer; default: the one registered with registerAgentLocalizerFactory. */
+  createAgentLocalizer?: LocalizerFactory;
+  logger: Logger;
+  /** Final output; default process.stdout. */
+  stdout?: { write(chunk: string): unknown };
+  /** Progress destination; default process.stderr. */
+  stderr?: ProgressStream;
+  /** When given, used instead of installing a SIGINT handler (tests, embedding). */
+  signal?: AbortSignal;
+}
+
+/** The default output folder of `eval locbench` (stable so that re-running resumes). */
+export const DEFAULT_LOCBENCH_OUT = 'reponav-eval/locbench';
+
+function parseNonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value)) throw new ReponavError('BAD_INPUT', `expected a non-negative integer, got "${value}"`);
+  return Number(value);
+}
+
+function parseList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function parseConfigJson(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ReponavError('BAD_INPUT', `--config-json is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ReponavError('BAD_INPUT', '--config-json must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Runs `body` with an AbortSignal tied to SIGINT (first: abort, second: exit 130). */
+async function withSigint<T>(deps: EvalCommandDeps, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (deps.signal) return body(deps.signal);
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    deps.logger.warn('interrupt: finishing the current instance, then writing the summary (Ctrl-C again to quit now)');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    return await body(controller.signal);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function printSummary(deps: EvalCommandDeps, summary: LocbenchSummary, format: string, markdown?: string): void {
+  const stdout = deps.stdout ?? process.stdout;
+  stdout.write(format === 'json' ? `${JSON.stringify(summary, null, 2)}\n` : (markdown ?? renderSummaryMarkdown(summary)));
+}
+
+interface LocbenchCliOptions {
+  instances: string;
+  repos: string;
+  out: string;
+  format: 'md' | 'json';
+  limit?: number;
+  only?: string[];
+  mode: LocbenchMode;
+  interface?: string;
+  order: 'commit-date' | 'file';
+  configJson?: string;
+}
+
+/** Label for a summary file: its folder name for `…/summary.json`, else the file name without extension. */
+function defaultLabel(path: string): string {
+  const name = basename(path);
+  return name === 'summary.json' ? basename(dirname(resolve(path))) : name.replace(/\.json$/i, '');
+}
+
+/**
+ * Adds the `eval` command group (`locbench`, `score`, `compare`) to `program`.
+ * Actions throw ReponavError (BAD_INPUT, FILE_NOT_FOUND) for unusable input and
+ * leave exit handling to the program; an interrupted `locbench` run sets
+ * `process.exitCode = 130` after printing its partial summary.
+ */
+export function registerEvalCommands(program: Command, deps: EvalCommandDeps): Command {
+  const evalCommand = program.command('eval').description('Evaluate localization on benchmarks (LocBench) and compare runs');
+
+  evalCommand
+    .command('locbench')
+    .description('Localize every LocBench instance and score it (resumable; re-run the same command to continue)')
+    .requiredOption('--instances <file>', 'LocBench JSONL (instance_id, repo, base_commit, problem_statement, edit_functions)')
+    .requiredOption('--repos <dir>', 'folder of git dirs: owner+name, owner+name/repo, owner__name or name')
+    .option('--out <dir>', 'output folder (predictions.jsonl, skipped.jsonl, summary.json, summary.md)', DEFAULT_LOCBENCH_OUT)
+    .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'))
+    .option('--limit <n>', 'only the first N instances (file order)', parseNonNegativeInt)
+    .option('--only <ids>', 'comma-separated instance ids', parseList)
+    .addOption(new Option('--mode <mode>', 'localizer').choices(['retrieval', 'agent']).default('retrieval'))
+    .option('--interface <name>', 'agent mode: tool interface given to the agent (passed to the agent localizer)')
+    .addOption(new Option('--order <order>', 'order within a repository').choices(['commit-date', 'file']).default('commit-date'))
+    .option('--config-json <json>', 'localizer settings as a JSON object (recorded in the summary)')
+    .action(async (opts: LocbenchCliOptions) => {
+      const config: LocbenchLocalizerConfig = {
+        mode: opts.mode,
+        ...(opts.interface !== undefined ? { interface: opts.interface } : {}),
+        settings: parseConfigJson(opts.configJson),
+      };
+      const localizer = await createLocbenchLocalizer(config, {
+        retrieval: deps.createLocalizer,
+        ...(deps.createAgentLocalizer ? { agent: deps.createAgentLocalizer } : {}),
+      });
+      try {
+        let runSignal: AbortSignal | undefined;
+        const result = await withSigint(deps, (signal) =>
+          runLocbench(
+            {
+              instancesPath: opts.instances,
+              reposDir: opts.repos,
+              outDir: opts.out,
+              ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+              ...(opts.only ? { only: opts.only } : {}),
+              mode: config.mode,
+              localizerConfig: config,
+              order: opts.order,
+              signal: (runSignal = signal),
+              logger: deps.logger,
+            },
+            localizer,
+            { progress: createProgressReporter({ stream: deps.stderr ?? process.stderr }) },
+          ),
+        );
+        deps.logger.info(`wrote ${result.paths.summaryJson} (${result.predictedThisRun} localized now, ${result.resumed} resumed)`);
+        printSummary(deps, result.summary, opts.format, result.markdown);
+        // Ctrl-C during the last instance still ends the process as interrupted.
+        if (result.interrupted || runSignal?.aborted) process.exitCode = 130;
+      } finally {
+        await localizer.close?.();
+      }
+    });
+
+  evalCommand
+    .command('score')
+    .description("Score a predictions JSONL (LocAgent shape: found_files/found_modules/found_entities), ours or another tool's")
+    .requiredOption('--instances <file>', 'LocBench JSONL with the gold edit_functions')
+    .requiredOption('--predictions <file>', 'predictions JSONL')
+    .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'))
+    .action(async (opts: { instances: string; predictions: string; format: string }) => {
+      const { instances, malformed } = await readLocbenchInstances(opts.instances);
+      const scored = await scorePredictions({ instances, predictionsPath: opts.predictions });
+      if (scored.counts.duplicatesRemoved > 0) {
+        deps.logger.info(`removed ${scored.counts.duplicatesRemoved} duplicate predictions in ${scored.counts.predictionsWithDuplicates} lines before scoring`);
+      }
+      const summary = buildSummary({
+        scored,
+        config: { command: 'score' },
+        source: { instances: resolve(opts.instances), predictions: resolve(opts.predictions) },
+        skipped: malformed.map((line) => ({
+          reason: 'malformed-line' as const,
+          lineNumber: line.lineNumber,
+          ...(line.instanceId ? { instanceId: line.instanceId } : {}),
+          detail: line.reason,
+        })),
+      });
+      printSummary(deps, summary, opts.format);
+    });
+
+  evalCommand
+    .command('compare')
+    .description('Compare summary.json files side by side (deltas vs the first)')
+    .argument('<summaries...>', 'summary.json files; the first is the baseline')
+    .option('--labels <labels>', 'comma-separated column labels (default: folder names)', parseList)
+    .action((files: string[], opts: { labels?: string[] }) => {
+      if (opts.labels && opts.labels.length !== files.length) {
+        throw new ReponavError('BAD_INPUT', `--labels has ${opts.labels.length} labels for ${files.length} summaries`);
+      }
+      const summaries = files.map((file, i) => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(readFileSync(file, 'utf8'));
+        } catch (error) {
+          const code = (error as { code?: string }).code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'BAD_INPUT';
+          throw new ReponavError(code, `cannot read summary ${file}: ${(error as Error).message}`, { path: file });
+        }
+        return { label: opts.labels?.[i] ?? defaultLabel(file), summary: assertLocbenchSummary(parsed, file) };
+      });
+      (deps.stdout ?? process.stdout).write(compareSummaries(summaries));
+    });
+
+  return evalCommand;
+}

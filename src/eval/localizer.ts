@@ -1,0 +1,85 @@
+/**
+ * The seam between the evaluation harness and whatever localizes an issue: the
+ * {@link InstanceLocalizer} contract, its configuration, and the choice of
+ * factory by mode. Retrieval localizers come from the caller (the CLI's deps);
+ * agent localizers must be registered — until the agent implementation lands,
+ * `mode: 'agent'` fails with a clear message.
+ */
+import { ReponavError } from '../errors.js';
+
+/** Ranked predictions per level, LocAgent keys (best first). */
+export interface LocalizationPrediction {
+  /** `path/to/file.py` */
+  found_files: string[];
+  /** `path/to/file.py:Class` or `path/to/file.py:function` */
+  found_modules: string[];
+  /** `path/to/file.py:Class.method` or `path/to/file.py:function` */
+  found_entities: string[];
+}
+
+/** What one localize call receives. */
+export interface LocalizeInput {
+  instanceId: string;
+  /** `owner/name` */
+  repo: string;
+  /** A git directory (`git --git-dir` accepts it); may be bare, with no work tree. */
+  gitDir: string;
+  /** Full commit id to localize at. */
+  commit: string;
+  /** The issue text. */
+  query: string;
+}
+
+/** Localizes one instance at a time; calls are sequential, grouped by repository. */
+export interface InstanceLocalizer {
+  /** Index gitDir at commit (re-using the previous commit's index) and localize the query. */
+  localize(input: LocalizeInput): Promise<LocalizationPrediction & { timings?: Record<string, number> }>;
+  close?(): Promise<void>;
+}
+
+/** `retrieval` (index + rank, no model; default) or `agent` (an LLM agent drives the tools). */
+export type LocbenchMode = 'retrieval' | 'agent';
+
+/** Localizer configuration; recorded in the summary and checked when resuming. */
+export interface LocbenchLocalizerConfig {
+  mode: LocbenchMode;
+  /** Agent mode: which tool interface the agent gets (e.g. `reponav`, `baseline`); passed through. */
+  interface?: string;
+  /** Free-form settings for the factory (from `--config-json`). */
+  settings: Record<string, unknown>;
+}
+
+/** Builds a localizer for a configuration. */
+export type LocalizerFactory = (config: LocbenchLocalizerConfig) => Promise<InstanceLocalizer>;
+
+let registeredAgentFactory: LocalizerFactory | null = null;
+
+/**
+ * Registers (or with null, removes) the factory used for `mode: 'agent'`. The
+ * agent implementation calls this at start-up; until then agent mode fails.
+ */
+export function registerAgentLocalizerFactory(factory: LocalizerFactory | null): void {
+  registeredAgentFactory = factory;
+}
+
+/**
+ * Creates the localizer for `config.mode`: `retrieval` uses `factories.retrieval`;
+ * `agent` uses `factories.agent`, else the registered agent factory, else throws
+ * ReponavError BAD_INPUT explaining that agent mode is not implemented yet.
+ */
+export async function createLocbenchLocalizer(
+  config: LocbenchLocalizerConfig,
+  factories: { retrieval: LocalizerFactory; agent?: LocalizerFactory },
+): Promise<InstanceLocalizer> {
+  if (config.mode === 'retrieval') return factories.retrieval(config);
+  const agent = factories.agent ?? registeredAgentFactory;
+  if (!agent) {
+    throw new ReponavError(
+      'BAD_INPUT',
+      '--mode agent needs the agent localizer, which is not available in this build yet (it comes with the ' +
+        'agent-loop implementation, which registers it via registerAgentLocalizerFactory). Use --mode retrieval.',
+      { mode: config.mode, interface: config.interface },
+    );
+  }
+  return agent(config);
+}

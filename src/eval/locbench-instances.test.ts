@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isReponavError } from '../errors.js';
+import { parseLocbenchInstance, readLocbenchInstances } from './locbench-instances.js';
+
+const good = (id: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    instance_id: id,
+    repo: 'owner/name',
+    base_commit: 'a'.repeat(40),
+    category: 'Bug Report',
+    problem_statement: 'it breaks',
+    patch: 'diff',
+    edit_functions: ['a.py:f'],
+    ...extra,
+  });
+
+describe('readLocbenchInstances', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'reponav-instances-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps valid lines in order and reports malformed ones with line numbers', async () => {
+    const path = join(dir, 'i.jsonl');
+    writeFileSync(
+      path,
+      [
+        good('x-1'),
+        '{not json',
+        '',
+        good('x-2', { repo: 'no-slash' }),
+        JSON.stringify({ instance_id: 'x-3', repo: 'o/n' }),
+        good('x-4', { extra_field: 1 }),
+        good('x-1'),
+        '[1,2]',
+      ].join('\n') + '\n',
+    );
+    const { instances, malformed } = await readLocbenchInstances(path);
+    expect(instances.map((i) => i.instance_id)).toEqual(['x-1', 'x-4']);
+    expect(malformed.map((m) => m.lineNumber)).toEqual([2, 4, 5, 7, 8]);
+    expect(malformed[0]!.reason).toMatch(/invalid JSON/);
+    expect(malformed[1]).toMatchObject({ instanceId: 'x-2', reason: expect.stringMatching(/repo/) });
+    expect(malformed[2]!.reason).toMatch(/base_commit/);
+    expect(malformed[3]!.reason).toMatch(/duplicate/);
+  });
+
+  it('defaults a missing category', () => {
+    const parsed = parseLocbenchInstance(JSON.parse(good('y', { category: undefined })));
+    expect(parsed.ok && parsed.instance.category).toBe('Uncategorized');
+  });
+
+  it('throws FILE_NOT_FOUND for a missing file', async () => {
+    await expect(readLocbenchInstances(join(dir, 'nope.jsonl'))).rejects.toSatisfy((e) => isReponavError(e, 'FILE_NOT_FOUND'));
+  });
+
+  it('reads the development split', async () => {
+    const { instances, malformed } = await readLocbenchInstances('/work/shared/bench/locbench-dev.jsonl').catch(() => ({
+      instances: [],
+      malformed: [],
+    }));
+    if (instances.length === 0) return; // data not present on this machine
+    expect(instances).toHaveLength(66);
+    expect(malformed).toEqual([]);
+  });
+});

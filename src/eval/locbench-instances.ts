@@ -1,0 +1,101 @@
+/**
+ * LocBench instance files (one JSON object a line, Loc-Bench_V1 fields). Reading
+ * validates each line with zod; a malformed line is reported with its line
+ * number and reason and skipped — never fatal.
+ */
+import { z } from 'zod';
+import { readJsonlLines } from './jsonl.js';
+
+/** `owner/name`, no path tricks (used to build directory names). */
+export const REPO_NAME_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
+const instanceSchema = z.looseObject({
+  instance_id: z.string().min(1),
+  repo: z.string().regex(REPO_NAME_PATTERN, 'expected "owner/name"'),
+  base_commit: z.string().regex(/^[0-9a-fA-F]{7,64}$/, 'expected a hex commit id'),
+  // Loc-Bench always has a category; other LocAgent-shaped files may not.
+  category: z.string().default('Uncategorized'),
+  problem_statement: z.string(),
+  patch: z.string().optional(),
+  edit_functions: z.array(z.string()),
+});
+
+/** One LocBench instance (extra fields of the line are kept but untyped). */
+export interface LocbenchInstance {
+  instance_id: string;
+  /** `owner/name` */
+  repo: string;
+  base_commit: string;
+  category: string;
+  /** The issue text: the localization query. */
+  problem_statement: string;
+  /** The fix (never an input to localization). */
+  patch?: string;
+  /** The gold: `path/file.py:Class.method` or `path/file.py:function`. */
+  edit_functions: string[];
+}
+
+/** A line of an input file that was not used, and why. */
+export interface MalformedLine {
+  lineNumber: number;
+  /** The instance id when the line had one. */
+  instanceId?: string;
+  reason: string;
+}
+
+/** Result of reading an instance file: the valid instances in file order plus the rejected lines. */
+export interface LocbenchInstanceFile {
+  instances: LocbenchInstance[];
+  malformed: MalformedLine[];
+}
+
+/**
+ * Validates one parsed JSON value as an instance; returns the instance or a
+ * human-readable reason (zod issues joined).
+ */
+export function parseLocbenchInstance(value: unknown): { ok: true; instance: LocbenchInstance } | { ok: false; reason: string } {
+  const parsed = instanceSchema.safeParse(value);
+  if (parsed.success) return { ok: true, instance: parsed.data };
+  const reason = parsed.error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(line)'}: ${issue.message}`)
+    .join('; ');
+  return { ok: false, reason };
+}
+
+/**
+ * Reads a LocBench JSONL file. Invalid JSON, schema violations and repeated
+ * `instance_id`s (the later line loses) go to `malformed`; only a missing file
+ * throws (ReponavError FILE_NOT_FOUND).
+ */
+export async function readLocbenchInstances(path: string): Promise<LocbenchInstanceFile> {
+  const instances: LocbenchInstance[] = [];
+  const malformed: MalformedLine[] = [];
+  const seen = new Set<string>();
+  for await (const line of readJsonlLines(path)) {
+    if (!line.ok) {
+      malformed.push({ lineNumber: line.lineNumber, reason: line.reason });
+      continue;
+    }
+    const parsed = parseLocbenchInstance(line.value);
+    if (!parsed.ok) {
+      const id = (line.value as { instance_id?: unknown } | null)?.instance_id;
+      malformed.push({
+        lineNumber: line.lineNumber,
+        ...(typeof id === 'string' ? { instanceId: id } : {}),
+        reason: parsed.reason,
+      });
+      continue;
+    }
+    if (seen.has(parsed.instance.instance_id)) {
+      malformed.push({
+        lineNumber: line.lineNumber,
+        instanceId: parsed.instance.instance_id,
+        reason: 'duplicate instance_id (an earlier line is used)',
+      });
+      continue;
+    }
+    seen.add(parsed.instance.instance_id);
+    instances.push(parsed.instance);
+  }
+  return { instances, malformed };
+}

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import type { CodeSymbol, ParsedFile } from '../parse/symbol-model.js';
+import { TYPE_KINDS } from '../parse/symbol-model.js';
+import type { ChunkKind } from '../retrieve/retrieval-types.js';
+import { codeTokens } from './code-tokens.js';
+
+/** A retrieval unit with its pre-tokenized search fields (space-joined tokens). */
+export interface BuiltChunk {
+  kind: ChunkKind;
+  symbol: string | null;
+  startLine: number;
+  endLine: number;
+  /** sha1 of the chunk's text: the key of the embedding cache. */
+  contentHash: string;
+  fields: { path: string; name: string; signature: string; doc: string; body: string };
+}
+
+/** Caps the body tokens of one chunk so one giant function cannot dominate memory or BM25 length norms. */
+const MAX_BODY_TOKENS = 4000;
+
+/**
+ * Cuts a parsed file into chunks: one per function or method (the paper's
+ * unit), one per type header (its lines before the first member chunk), and
+ * one for the lines not covered by any other chunk, so every line can be found.
+ */
+export function buildChunks(parsed: ParsedFile, text: string): BuiltChunk[] {
+  const lines = text.split('\n');
+  const pathTokens = codeTokens(parsed.path.replace(/\.[^./]+$/, '')).join(' ');
+  const covered = new Uint8Array(lines.length + 2);
+  const chunks: BuiltChunk[] = [];
+  const functions = parsed.symbols.filter((s) => !TYPE_KINDS.has(s.kind));
+  const types = parsed.symbols.filter((s) => TYPE_KINDS.has(s.kind));
+
+  for (const symbol of functions) {
+    chunks.push(symbolChunk('function', symbol, symbol.startLine, symbol.endLine, lines, pathTokens));
+    for (let line = symbol.startLine; line <= symbol.endLine; line++) covered[line] = 1;
+  }
+  for (const type of types) {
+    const members = parsed.symbols.filter(
+      (s) => s !== type && s.startLine >= type.startLine && s.endLine <= type.endLine && s.startLine > type.startLine,
+    );
+    const firstMember = members.length ? Math.min(...members.map((m) => m.startLine)) : type.endLine + 1;
+    const headerEnd = Math.max(type.startLine, firstMember - 1);
+    chunks.push(symbolChunk('class', type, type.startLine, headerEnd, lines, pathTokens));
+    for (let line = type.startLine; line <= headerEnd; line++) covered[line] = 1;
+  }
+  const remainder: string[] = [];
+  let first = 0;
+  let last = 0;
+  for (let line = 1; line <= lines.length; line++) {
+    if (covered[line]) continue;
+    const content = lines[line - 1];
+    if (!content.trim()) continue;
+    remainder.push(content);
+    if (!first) first = line;
+    last = line;
+  }
+  if (remainder.length) {
+    const body = remainder.join('\n');
+    const stem = parsed.path.split('/').pop() ?? parsed.path;
+    chunks.push({
+      kind: 'file',
+      symbol: null,
+      startLine: first,
+      endLine: last,
+      contentHash: sha1(body),
+      fields: { path: pathTokens, name: codeTokens(stem).join(' '), signature: '', doc: '', body: capTokens(codeTokens(body)) },
+    });
+  }
+  chunks.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+  return chunks;
+}
+
+function symbolChunk(
+  kind: ChunkKind,
+  symbol: CodeSymbol,
+  startLine: number,
+  endLine: number,
+  lines: string[],
+  pathTokens: string,
+): BuiltChunk {
+  const text = lines.slice(startLine - 1, endLine).join('\n');
+  return {
+    kind,
+    symbol: symbol.qualifiedName,
+    startLine,
+    endLine,
+    contentHash: sha1(text),
+    fields: {
+      path: pathTokens,
+      name: codeTokens(symbol.qualifiedName).join(' '),
+      signature: codeTokens(symbol.signature).join(' '),
+      doc: symbol.doc ? codeTokens(symbol.doc).join(' ') : '',
+      body: capTokens(codeTokens(text)),
+    },
+  };
+}
+
+function capTokens(tokens: string[]): string {
+  return (tokens.length > MAX_BODY_TOKENS ? tokens.slice(0, MAX_BODY_TOKENS) : tokens).join(' ');
+}
+
+function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}

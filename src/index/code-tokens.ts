@@ -1,0 +1,45 @@
+/**
+ * Code-aware tokenization shared by indexing and querying, so both sides agree:
+ * identifiers are kept whole (lower-cased) and also split into their camelCase,
+ * snake_case, dotted and digit parts.
+ */
+
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
+
+/** Splits one identifier into lower-cased parts: `parseHTTPResponse2` → parse, http, response, 2. */
+export function splitIdentifier(identifier: string): string[] {
+  const parts = identifier
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
+    .replace(/([0-9])([A-Za-z])/g, '$1 $2')
+    .split(/[\s_]+/);
+  const out: string[] = [];
+  for (const part of parts) if (part) out.push(part.toLowerCase());
+  return out;
+}
+
+/**
+ * Tokens of a text for the index: for each identifier its whole lower-cased
+ * form (leading/trailing underscores trimmed) and, when it has several parts,
+ * each part. Tokens of one character are dropped. Order is preserved, duplicates kept
+ * (term frequency matters to BM25).
+ */
+export function codeTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const identifier = match[0];
+    const whole = identifier.replace(/^_+|_+$/g, '').toLowerCase();
+    const parts = splitIdentifier(identifier);
+    if (whole.length > 1) out.push(whole);
+    if (parts.length > 1) for (const part of parts) if (part.length > 1) out.push(part);
+  }
+  return out;
+}
+
+/** Identifiers of a text with their counts, for compact body fields. */
+export function identifierCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const match of text.matchAll(IDENTIFIER)) counts.set(match[0], (counts.get(match[0]) ?? 0) + 1);
+  return counts;
+}

@@ -1,0 +1,185 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ReponavError } from '../errors.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  hasBinaryExtension,
+  recordSkip,
+  VENDORED_DIRECTORIES,
+  type RepositorySource,
+  type SourceFile,
+  type SourceListing,
+} from './source-file.js';
+
+/** Options for reading one commit. */
+export interface GitCommitSourceOptions {
+  maxFileBytes?: number;
+  excludeDirectories?: string[];
+}
+
+/**
+ * One commit of a git repository, read without a checkout through
+ * `git ls-tree -r -l` and `git cat-file --batch`. Works on clones and bare
+ * mirrors; blobs missing from a partial mirror are reported, not fatal.
+ */
+export class GitCommitSource implements RepositorySource {
+  readonly mode = 'commit' as const;
+  private readonly maxFileBytes: number;
+  private readonly excluded: Set<string>;
+
+  private constructor(
+    readonly root: string,
+    readonly commit: string,
+    options: GitCommitSourceOptions,
+  ) {
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.excluded = new Set([...VENDORED_DIRECTORIES, ...(options.excludeDirectories ?? [])]);
+  }
+
+  /**
+   * Resolves `revision` in the repository at `path` (a working tree, a `.git`
+   * dir or a bare mirror). Throws NOT_A_GIT_REPOSITORY or UNKNOWN_REVISION with
+   * one clear sentence.
+   */
+  static async open(path: string, revision: string, options: GitCommitSourceOptions = {}): Promise<GitCommitSource> {
+    const gitDir = findGitDir(path);
+    if (!gitDir) {
+      throw new ReponavError('NOT_A_GIT_REPOSITORY', `'${path}' is not a git repository, so --commit cannot be used there.`);
+    }
+    const result = git(gitDir, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`]);
+    const commit = result.status === 0 ? result.stdout.trim() : '';
+    if (!commit) {
+      throw new ReponavError('UNKNOWN_REVISION', `Revision '${revision}' does not name a commit in ${gitDir}.`);
+    }
+    return new GitCommitSource(gitDir, commit, options);
+  }
+
+  async list(): Promise<SourceListing> {
+    const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
+    const result = git(this.root, ['ls-tree', '-r', '-l', '-z', this.commit]);
+    if (result.status !== 0) {
+      throw new ReponavError('UNKNOWN_REVISION', `Cannot list commit ${this.commit}: ${result.stderr.trim()}`);
+    }
+    for (const record of result.stdout.split('\0')) {
+      if (!record) continue;
+      const tab = record.indexOf('\t');
+      const [mode, type, blobId, sizeText] = record.slice(0, tab).split(/\s+/);
+      const path = record.slice(tab + 1);
+      if (type !== 'blob') continue; // submodules (commit) are not part of this repository's text
+      if (mode === '120000') continue; // symlinks are never followed in commit mode
+      if (path.split('/').slice(0, -1).some((part) => this.excluded.has(part))) {
+        recordSkip(listing, 'vendored', path);
+        continue;
+      }
+      if (hasBinaryExtension(path)) {
+        recordSkip(listing, 'binary', path);
+        continue;
+      }
+      const size = Number(sizeText);
+      if (size > this.maxFileBytes) {
+        recordSkip(listing, 'too-large', path);
+        continue;
+      }
+      listing.files.push({ path, size, mtimeMs: null, blobId });
+    }
+    listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return listing;
+  }
+
+  async *readMany(files: SourceFile[]): AsyncIterable<{ file: SourceFile; bytes: Buffer | null }> {
+    if (files.length === 0) return;
+    const child = spawn('git', ['--git-dir', this.root, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const reader = new BatchReader(child.stdout);
+    // Write requests in the background; the pipe's back-pressure paces it.
+    const writer = (async () => {
+      for (const file of files) {
+        if (!child.stdin.write(`${file.blobId}\n`)) await new Promise((r) => child.stdin.once('drain', r));
+      }
+      child.stdin.end();
+    })();
+    try {
+      for (const file of files) {
+        const header = await reader.readLine();
+        if (header === null) throw new ReponavError('INTERNAL', 'git cat-file ended early');
+        if (header.endsWith(' missing')) {
+          yield { file, bytes: null };
+          continue;
+        }
+        const size = Number(header.split(' ')[2]);
+        const bytes = await reader.readBytes(size + 1); // content + trailing LF
+        yield { file, bytes: bytes.subarray(0, size) };
+      }
+    } finally {
+      child.kill();
+      await writer.catch(() => undefined);
+    }
+  }
+}
+
+/** Finds the git dir for a working tree, a `.git` folder or a bare repository; null when none. */
+export function findGitDir(path: string): string | null {
+  const absolute = resolve(path);
+  if (!existsSync(absolute)) return null;
+  const result = git(absolute, ['rev-parse', '--absolute-git-dir'], true);
+  if (result.status === 0 && result.stdout.trim()) return result.stdout.trim();
+  if (existsSync(join(absolute, '.git'))) return join(absolute, '.git');
+  return null;
+}
+
+function git(gitDirOrTree: string, args: string[], asWorkTree = false) {
+  const prefix = asWorkTree ? ['-C', gitDirOrTree] : ['--git-dir', gitDirOrTree];
+  const result = spawnSync('git', [...prefix, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  return { status: result.status ?? 1, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}
+
+/** Reads lines and exact byte counts from a stream without losing data between calls. */
+class BatchReader {
+  private buffer: Buffer = Buffer.alloc(0);
+  private ended = false;
+  private waiting: (() => void) | null = null;
+
+  constructor(stream: NodeJS.ReadableStream) {
+    stream.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+      this.wake();
+    });
+    stream.on('end', () => {
+      this.ended = true;
+      this.wake();
+    });
+  }
+
+  private wake() {
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.();
+  }
+
+  private async more(): Promise<boolean> {
+    if (this.ended) return false;
+    await new Promise<void>((r) => (this.waiting = r));
+    return true;
+  }
+
+  async readLine(): Promise<string | null> {
+    for (;;) {
+      const newline = this.buffer.indexOf(10);
+      if (newline >= 0) {
+        const line = this.buffer.subarray(0, newline).toString('utf8');
+        this.buffer = this.buffer.subarray(newline + 1);
+        return line;
+      }
+      if (!(await this.more())) return null;
+    }
+  }
+
+  async readBytes(count: number): Promise<Buffer> {
+    while (this.buffer.length < count) {
+      if (!(await this.more())) throw new ReponavError('INTERNAL', 'git cat-file output was cut short');
+    }
+    const out = Buffer.from(this.buffer.subarray(0, count));
+    this.buffer = this.buffer.subarray(count);
+    return out;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The SQLite schema of an index. Bump SCHEMA_VERSION on any change: an index
+ * with another version is rebuilt, never trusted.
+ */
+export const SCHEMA_VERSION = 3;
+
+/** DDL run on a fresh database. */
+export const SCHEMA_SQL = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+-- Content-addressed by git blob id, so two commits sharing a file share its parse.
+CREATE TABLE blobs (
+  blob_id TEXT PRIMARY KEY,
+  text TEXT NOT NULL,
+  parsed TEXT NOT NULL
+);
+
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  blob_id TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL,
+  language TEXT NOT NULL,
+  status TEXT NOT NULL,
+  error_count INTEGER NOT NULL,
+  decoded_with_replacement INTEGER NOT NULL,
+  line_count INTEGER NOT NULL,
+  indexed_at INTEGER NOT NULL
+);
+
+CREATE TABLE symbols (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  qualified_name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  parent TEXT,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  signature TEXT NOT NULL,
+  doc TEXT,
+  callees TEXT NOT NULL,
+  bases TEXT NOT NULL
+);
+CREATE INDEX symbols_file ON symbols(file_id);
+CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE);
+CREATE INDEX symbols_qualified ON symbols(qualified_name COLLATE NOCASE);
+
+CREATE TABLE imports (
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  source TEXT NOT NULL,
+  names TEXT NOT NULL,
+  line INTEGER NOT NULL
+);
+CREATE INDEX imports_file ON imports(file_id);
+
+-- Resolved cross-file import edges, recomputed after every change to the file set.
+CREATE TABLE import_edges (
+  from_path TEXT NOT NULL,
+  to_path TEXT NOT NULL,
+  PRIMARY KEY (from_path, to_path)
+) WITHOUT ROWID;
+CREATE INDEX import_edges_to ON import_edges(to_path);
+
+CREATE TABLE chunks (
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,
+  symbol TEXT,
+  start_line INTEGER NOT NULL,
+  end_line INTEGER NOT NULL,
+  content_hash TEXT NOT NULL
+);
+CREATE INDEX chunks_file ON chunks(file_id);
+
+-- Pre-tokenized fields (see code-tokens.ts); contentless with delete support.
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+  path, name, signature, doc, body,
+  content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0 tokenchars ''_'''
+);
+
+CREATE TABLE skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+`;

@@ -1,0 +1,370 @@
+import { mkdirSync, rmSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { CodeSymbol, ImportRecord, ParsedFile, SymbolKind } from '../parse/symbol-model.js';
+import type { Logger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import { ReponavError } from '../errors.js';
+import type { BuiltChunk } from './build-chunks.js';
+import { SCHEMA_SQL, SCHEMA_VERSION } from './index-schema.js';
+
+/** A file row as stored. */
+export interface FileRow {
+  id: number;
+  path: string;
+  blobId: string;
+  size: number;
+  mtimeMs: number | null;
+  language: string;
+  status: string;
+  errorCount: number;
+  decodedWithReplacement: boolean;
+  lineCount: number;
+  indexedAt: number;
+}
+
+/** A symbol row with its file path. */
+export interface SymbolRow extends CodeSymbol {
+  id: number;
+  path: string;
+}
+
+/** A chunk row. */
+export interface ChunkRow {
+  id: number;
+  path: string;
+  kind: 'function' | 'class' | 'file';
+  symbol: string | null;
+  startLine: number;
+  endLine: number;
+  contentHash: string;
+}
+
+/**
+ * The SQLite index of one repository (WAL; one writer, many readers). Opening
+ * checks the schema version; an old or damaged index is deleted and rebuilt
+ * with a message, never trusted.
+ */
+export class IndexStore {
+  readonly db: Database.Database;
+  private readonly statements: ReturnType<IndexStore['prepare']>;
+
+  private constructor(
+    readonly path: string,
+    db: Database.Database,
+  ) {
+    this.db = db;
+    this.statements = this.prepare();
+  }
+
+  /** Opens (creating or rebuilding as needed) the index at `path`. `:memory:` is allowed. */
+  static open(path: string, logger: Logger = silentLogger): IndexStore {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    let db: Database.Database | null = null;
+    try {
+      db = new Database(path);
+      const problem = IndexStore.check(db);
+      if (problem === 'fresh') IndexStore.create(db);
+      else if (problem) {
+        logger.warn(`index at ${path} ${problem}; rebuilding it`);
+        db.close();
+        db = null;
+        IndexStore.remove(path);
+        db = new Database(path);
+        IndexStore.create(db);
+      }
+    } catch (error) {
+      db?.close();
+      if (path === ':memory:') throw error;
+      logger.warn(`index at ${path} is damaged (${(error as Error).message}); rebuilding it`);
+      IndexStore.remove(path);
+      db = new Database(path);
+      IndexStore.create(db);
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    return new IndexStore(path, db);
+  }
+
+  /** Returns null when usable, 'fresh' for an empty file, or a reason it must be rebuilt. */
+  private static check(db: Database.Database): string | null {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as { name: string }[];
+    if (tables.length === 0) return 'fresh';
+    if (!tables.some((t) => t.name === 'meta')) return 'is not a reponav index';
+    const row = db.prepare("SELECT value FROM meta WHERE key='schema_version'").get() as { value: string } | undefined;
+    if (!row) return 'has no schema version';
+    if (Number(row.value) !== SCHEMA_VERSION) return `has schema version ${row.value}, this reponav uses ${SCHEMA_VERSION}`;
+    const integrity = db.pragma('quick_check', { simple: true });
+    if (integrity !== 'ok') return `failed its integrity check (${String(integrity)})`;
+    return null;
+  }
+
+  private static create(db: Database.Database) {
+    db.exec(SCHEMA_SQL);
+    db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
+  }
+
+  private static remove(path: string) {
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) rmSync(path + suffix);
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
+      setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      allFiles: db.prepare('SELECT * FROM files ORDER BY path'),
+      fileByPath: db.prepare('SELECT * FROM files WHERE path = ?'),
+      blobParsed: db.prepare('SELECT parsed FROM blobs WHERE blob_id = ?'),
+      blobText: db.prepare('SELECT text FROM blobs WHERE blob_id = ?'),
+      insertBlob: db.prepare('INSERT OR IGNORE INTO blobs(blob_id, text, parsed) VALUES (?, ?, ?)'),
+      chunkIdsOfFile: db.prepare('SELECT id FROM chunks WHERE file_id = ?'),
+      deleteFts: db.prepare('DELETE FROM chunks_fts WHERE rowid = ?'),
+      deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
+      insertFile: db.prepare(
+        `INSERT INTO files(path, blob_id, size, mtime_ms, language, status, error_count, decoded_with_replacement, line_count, indexed_at)
+         VALUES (@path, @blobId, @size, @mtimeMs, @language, @status, @errorCount, @decodedWithReplacement, @lineCount, @indexedAt)`,
+      ),
+      touchFile: db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?'),
+      insertSymbol: db.prepare(
+        `INSERT INTO symbols(file_id, name, qualified_name, kind, parent, start_line, end_line, signature, doc, callees, bases)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertImport: db.prepare('INSERT INTO imports(file_id, source, names, line) VALUES (?, ?, ?, ?)'),
+      insertChunk: db.prepare(
+        'INSERT INTO chunks(file_id, kind, symbol, start_line, end_line, content_hash) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      insertFts: db.prepare('INSERT INTO chunks_fts(rowid, path, name, signature, doc, body) VALUES (?, ?, ?, ?, ?, ?)'),
+      upsertSkip: db.prepare('INSERT INTO skipped(path, reason) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET reason = excluded.reason'),
+      symbolsOfFile: db.prepare(
+        'SELECT s.*, f.path AS path FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC, s.id',
+      ),
+      importsOfFile: db.prepare(
+        'SELECT i.source, i.names, i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line, i.rowid',
+      ),
+      importedBy: db.prepare('SELECT from_path FROM import_edges WHERE to_path = ? ORDER BY from_path'),
+      importsOf: db.prepare('SELECT to_path FROM import_edges WHERE from_path = ? ORDER BY to_path'),
+    };
+  }
+
+  /** Reads a meta value. */
+  getMeta(key: string): string | null {
+    return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value ?? null;
+  }
+
+  /** Writes a meta value. */
+  setMeta(key: string, value: string): void {
+    this.statements.setMeta.run(key, value);
+  }
+
+  /** Every indexed file, by path. */
+  files(): FileRow[] {
+    return (this.statements.allFiles.all() as RawFile[]).map(toFileRow);
+  }
+
+  /** One file row, or null. */
+  file(path: string): FileRow | null {
+    const row = this.statements.fileByPath.get(path) as RawFile | undefined;
+    return row ? toFileRow(row) : null;
+  }
+
+  /** The stored parse for a blob, or null when that content was never indexed. */
+  parsedBlob(blobId: string): ParsedFile | null {
+    const row = this.statements.blobParsed.get(blobId) as { parsed: string } | undefined;
+    return row ? (JSON.parse(row.parsed) as ParsedFile) : null;
+  }
+
+  /** The stored text for a blob, or null. */
+  blobText(blobId: string): string | null {
+    return (this.statements.blobText.get(blobId) as { text: string } | undefined)?.text ?? null;
+  }
+
+  /** The indexed text of a file, or null when not indexed. */
+  fileText(path: string): string | null {
+    const file = this.file(path);
+    return file ? this.blobText(file.blobId) : null;
+  }
+
+  /** Runs `work` in one transaction. */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  /** Stores a blob's text and parse (a no-op when already stored). */
+  putBlob(blobId: string, text: string, parsed: ParsedFile): void {
+    this.statements.insertBlob.run(blobId, text, JSON.stringify(parsed));
+  }
+
+  /** Removes a file and everything derived from it. */
+  deleteFile(path: string): void {
+    const file = this.statements.fileByPath.get(path) as RawFile | undefined;
+    if (!file) return;
+    for (const { id } of this.statements.chunkIdsOfFile.all(file.id) as { id: number }[]) this.statements.deleteFts.run(id);
+    this.statements.deleteFile.run(file.id);
+  }
+
+  /** Replaces a file's rows with a fresh parse and its chunks. */
+  putFile(
+    meta: { path: string; blobId: string; size: number; mtimeMs: number | null },
+    parsed: ParsedFile,
+    chunks: BuiltChunk[],
+  ): void {
+    this.deleteFile(meta.path);
+    const s = this.statements;
+    const fileId = Number(
+      s.insertFile.run({
+        ...meta,
+        language: parsed.language,
+        status: parsed.status,
+        errorCount: parsed.errorCount,
+        decodedWithReplacement: parsed.decodedWithReplacement ? 1 : 0,
+        lineCount: parsed.lineCount,
+        indexedAt: Date.now(),
+      }).lastInsertRowid,
+    );
+    for (const sym of parsed.symbols) {
+      s.insertSymbol.run(
+        fileId, sym.name, sym.qualifiedName, sym.kind, sym.parent, sym.startLine, sym.endLine,
+        sym.signature, sym.doc, JSON.stringify(sym.callees), JSON.stringify(sym.bases),
+      );
+    }
+    for (const imp of parsed.imports) s.insertImport.run(fileId, imp.source, JSON.stringify(imp.names), imp.line);
+    for (const chunk of chunks) {
+      const chunkId = Number(
+        s.insertChunk.run(fileId, chunk.kind, chunk.symbol, chunk.startLine, chunk.endLine, chunk.contentHash).lastInsertRowid,
+      );
+      const f = chunk.fields;
+      s.insertFts.run(chunkId, f.path, f.name, f.signature, f.doc, f.body);
+    }
+  }
+
+  /** Updates the cheap change signals of an unchanged file. */
+  touchFile(id: number, mtimeMs: number | null, size: number): void {
+    this.statements.touchFile.run(mtimeMs, size, id);
+  }
+
+  /** Replaces the skip list. */
+  replaceSkipped(entries: { path: string; reason: string }[]): void {
+    this.db.prepare('DELETE FROM skipped').run();
+    for (const e of entries) this.statements.upsertSkip.run(e.path, e.reason);
+  }
+
+  /** Deletes blobs no file refers to, keeping the store bounded across commits. */
+  collectGarbage(): number {
+    return this.db.prepare('DELETE FROM blobs WHERE blob_id NOT IN (SELECT blob_id FROM files)').run().changes;
+  }
+
+  /** Replaces all import edges. */
+  replaceImportEdges(edges: { from: string; to: string }[]): void {
+    this.db.prepare('DELETE FROM import_edges').run();
+    const insert = this.db.prepare('INSERT OR IGNORE INTO import_edges(from_path, to_path) VALUES (?, ?)');
+    for (const e of edges) insert.run(e.from, e.to);
+  }
+
+  /** All imports of all files (for edge resolution). */
+  allImports(): { path: string; language: string; imports: ImportRecord[] }[] {
+    const rows = this.db
+      .prepare('SELECT f.path, f.language, i.source, i.names, i.line FROM imports i JOIN files f ON f.id = i.file_id ORDER BY f.path, i.line')
+      .all() as { path: string; language: string; source: string; names: string; line: number }[];
+    const out: { path: string; language: string; imports: ImportRecord[] }[] = [];
+    for (const row of rows) {
+      let last = out[out.length - 1];
+      if (!last || last.path !== row.path) out.push((last = { path: row.path, language: row.language, imports: [] }));
+      last.imports.push({ source: row.source, names: JSON.parse(row.names), line: row.line });
+    }
+    return out;
+  }
+
+  /** Symbols of one file in source order. */
+  symbolsOf(path: string): SymbolRow[] {
+    return (this.statements.symbolsOfFile.all(path) as RawSymbol[]).map(toSymbolRow);
+  }
+
+  /** Imports of one file. */
+  importsOfFile(path: string): ImportRecord[] {
+    return (this.statements.importsOfFile.all(path) as { source: string; names: string; line: number }[]).map((r) => ({
+      source: r.source,
+      names: JSON.parse(r.names),
+      line: r.line,
+    }));
+  }
+
+  /** Files that import `path`, sorted. */
+  importedBy(path: string): string[] {
+    return (this.statements.importedBy.all(path) as { from_path: string }[]).map((r) => r.from_path);
+  }
+
+  /** Files that `path` imports, sorted. */
+  importsOf(path: string): string[] {
+    return (this.statements.importsOf.all(path) as { to_path: string }[]).map((r) => r.to_path);
+  }
+
+  /** Symbols matching a where-clause over `s` (symbols) and `f` (files). */
+  querySymbols(where: string, params: unknown[], limit = 200): SymbolRow[] {
+    const sql = `SELECT s.*, f.path AS path FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${where}
+                 ORDER BY f.path, s.start_line, s.id LIMIT ${Math.max(1, Math.floor(limit))}`;
+    return (this.db.prepare(sql).all(...params) as RawSymbol[]).map(toSymbolRow);
+  }
+
+  /** Chunk rows by id. */
+  chunksByIds(ids: number[]): Map<number, ChunkRow> {
+    const out = new Map<number, ChunkRow>();
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, f.path, c.kind, c.symbol, c.start_line, c.end_line, c.content_hash FROM chunks c
+         JOIN files f ON f.id = c.file_id WHERE c.id IN (${ids.map(() => '?').join(',')})`,
+      )
+      .all(...ids) as { id: number; path: string; kind: ChunkRow['kind']; symbol: string | null; start_line: number; end_line: number; content_hash: string }[];
+    for (const r of rows) {
+      out.set(r.id, { id: r.id, path: r.path, kind: r.kind, symbol: r.symbol, startLine: r.start_line, endLine: r.end_line, contentHash: r.content_hash });
+    }
+    return out;
+  }
+
+  /** Counts for status output. */
+  counts(): { files: number; symbols: number; chunks: number; partial: number; skipped: number } {
+    const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    return {
+      files: one('SELECT COUNT(*) AS n FROM files'),
+      symbols: one('SELECT COUNT(*) AS n FROM symbols'),
+      chunks: one('SELECT COUNT(*) AS n FROM chunks'),
+      partial: one("SELECT COUNT(*) AS n FROM files WHERE status <> 'ok'"),
+      skipped: one('SELECT COUNT(*) AS n FROM skipped'),
+    };
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface RawFile {
+  id: number; path: string; blob_id: string; size: number; mtime_ms: number | null; language: string; status: string;
+  error_count: number; decoded_with_replacement: number; line_count: number; indexed_at: number;
+}
+
+interface RawSymbol {
+  id: number; path: string; name: string; qualified_name: string; kind: string; parent: string | null;
+  start_line: number; end_line: number; signature: string; doc: string | null; callees: string; bases: string;
+}
+
+function toFileRow(r: RawFile): FileRow {
+  return {
+    id: r.id, path: r.path, blobId: r.blob_id, size: r.size, mtimeMs: r.mtime_ms, language: r.language, status: r.status,
+    errorCount: r.error_count, decodedWithReplacement: r.decoded_with_replacement === 1, lineCount: r.line_count, indexedAt: r.indexed_at,
+  };
+}
+
+function toSymbolRow(r: RawSymbol): SymbolRow {
+  return {
+    id: r.id, path: r.path, name: r.name, qualifiedName: r.qualified_name, kind: r.kind as SymbolKind, parent: r.parent,
+    startLine: r.start_line, endLine: r.end_line, signature: r.signature, doc: r.doc,
+    callees: JSON.parse(r.callees), bases: JSON.parse(r.bases),
+  };
+}
+
+export { ReponavError };

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import { ReponavError } from '../errors.js';
+import { resolveImport } from '../parse/resolve-imports.js';
+import type { ParsedFile } from '../parse/symbol-model.js';
+import { buildChunks } from './build-chunks.js';
+import type { IndexStore } from './index-store.js';
+import { createParsePool, defaultWorkerCount, type ParsePool } from './parse-pool.js';
+import { looksBinary, recordSkip, type RepositorySource, type SourceFile, type SourceListing } from './source-file.js';
+
+/** Progress of one indexing run, reported as files are written. */
+export interface IndexProgress {
+  done: number;
+  total: number;
+  elapsedMs: number;
+}
+
+/** Options of one indexing run. */
+export interface IndexOptions {
+  logger?: Logger;
+  onProgress?: (progress: IndexProgress) => void;
+  /** Worker threads for parsing; default: one per core (max 4) when more than `inProcessBelow` files change. */
+  workers?: number;
+  /** Parse in-process when fewer files than this need parsing (workers cost a grammar load each). */
+  inProcessBelow?: number;
+  /** Files written per transaction: the most a crash can lose. */
+  batchSize?: number;
+  signal?: AbortSignal;
+}
+
+/** What one indexing run did. */
+export interface IndexReport {
+  mode: 'worktree' | 'commit';
+  root: string;
+  commit: string | null;
+  listed: number;
+  unchanged: number;
+  parsed: number;
+  /** Changed files whose content was already parsed (same blob seen at another commit). */
+  reused: number;
+  deleted: number;
+  partial: number;
+  skipped: Partial<Record<string, number>>;
+  skippedExamples: Partial<Record<string, string[]>>;
+  durationMs: number;
+}
+
+/** Git's blob id of some bytes, so working-tree and commit indexes share parses. */
+export function gitBlobId(bytes: Uint8Array): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+}
+
+/**
+ * Brings `store` in line with `source`: unchanged files (size+mtime, then blob
+ * id) are left alone, changed ones re-parsed, deleted ones removed. Work is
+ * committed in batches, so an interrupted run loses at most one batch and the
+ * next run continues where it stopped.
+ */
+export async function updateIndex(store: IndexStore, source: RepositorySource, options: IndexOptions = {}): Promise<IndexReport> {
+  const logger = options.logger ?? silentLogger;
+  const started = Date.now();
+  const listing = await source.list();
+  if (listing.files.length === 0 && store.files().length === 0) {
+    const where = source.commit ? `commit ${source.commit.slice(0, 12)} of ${source.root}` : source.root;
+    throw new ReponavError('EMPTY_REPOSITORY', `No source files to index in ${where}${describeSkips(listing)}.`);
+  }
+  store.setMeta('target', JSON.stringify({ mode: source.mode, root: source.root, commit: source.commit }));
+  store.setMeta('complete', '0');
+
+  const existing = new Map(store.files().map((f) => [f.path, f]));
+  const listed = new Set(listing.files.map((f) => f.path));
+  const deleted = [...existing.keys()].filter((p) => !listed.has(p));
+  store.transaction(() => deleted.forEach((p) => store.deleteFile(p)));
+
+  const changed: SourceFile[] = [];
+  let unchanged = 0;
+  for (const file of listing.files) {
+    const previous = existing.get(file.path);
+    const same = previous && (file.blobId ? previous.blobId === file.blobId : previous.size === file.size && previous.mtimeMs === file.mtimeMs);
+    if (same) unchanged++;
+    else changed.push(file);
+  }
+
+  // Contents already parsed at another commit need no read and no parse.
+  const toRead: SourceFile[] = [];
+  let reused = 0;
+  const reuseBatch: { file: SourceFile; parsed: ParsedFile; text: string }[] = [];
+  for (const file of changed) {
+    const parsed = file.blobId ? store.parsedBlob(file.blobId) : null;
+    const text = parsed && parsed.path === file.path ? store.blobText(file.blobId!) : null;
+    if (parsed && text !== null) reuseBatch.push({ file, parsed, text });
+    else toRead.push(file);
+  }
+  const batchSize = options.batchSize ?? 64;
+  const total = changed.length;
+  let done = 0;
+  const progress = () => options.onProgress?.({ done, total, elapsedMs: Date.now() - started });
+  for (let i = 0; i < reuseBatch.length; i += batchSize) {
+    store.transaction(() => {
+      for (const { file, parsed, text } of reuseBatch.slice(i, i + batchSize)) {
+        store.putFile({ path: file.path, blobId: file.blobId!, size: file.size, mtimeMs: file.mtimeMs }, parsed, buildChunks(parsed, text));
+        reused++;
+        done++;
+      }
+    });
+    progress();
+  }
+
+  const inProcessBelow = options.inProcessBelow ?? 200;
+  const workers = toRead.length < inProcessBelow ? 0 : (options.workers ?? defaultWorkerCount());
+  const pool: ParsePool = createParsePool(workers, logger);
+  let parsedCount = 0;
+  const readSkips: { path: string; reason: string }[] = [];
+  try {
+    let batch: { file: SourceFile; bytes: Buffer }[] = [];
+    const flush = async () => {
+      const work = batch;
+      batch = [];
+      const results = await Promise.all(
+        work.map(async ({ file, bytes }) => {
+          const blobId = file.blobId ?? gitBlobId(bytes);
+          const previous = existing.get(file.path);
+          if (previous && previous.blobId === blobId) return { file, blobId, touch: previous.id } as const;
+          return { file, blobId, analysis: await pool.analyze(file.path, bytes) } as const;
+        }),
+      );
+      store.transaction(() => {
+        for (const r of results) {
+          if ('touch' in r) store.touchFile(r.touch!, r.file.mtimeMs, r.file.size);
+          else {
+            const { parsed, text, chunks } = r.analysis;
+            store.putBlob(r.blobId, text, parsed);
+            store.putFile({ path: r.file.path, blobId: r.blobId, size: r.file.size, mtimeMs: r.file.mtimeMs }, parsed, chunks);
+            parsedCount++;
+          }
+          done++;
+        }
+      });
+      progress();
+    };
+    for await (const { file, bytes } of source.readMany(toRead)) {
+      if (options.signal?.aborted) break;
+      if (bytes === null) {
+        const reason = source.mode === 'commit' ? 'missing-blob' : 'unreadable';
+        recordSkip(listing, reason, file.path);
+        readSkips.push({ path: file.path, reason });
+        store.transaction(() => store.deleteFile(file.path));
+        done++;
+        continue;
+      }
+      if (looksBinary(bytes)) {
+        recordSkip(listing, 'binary', file.path);
+        store.transaction(() => store.deleteFile(file.path));
+        done++;
+        continue;
+      }
+      batch.push({ file, bytes });
+      if (batch.length >= batchSize) await flush();
+    }
+    if (batch.length && !options.signal?.aborted) await flush();
+  } finally {
+    await pool.close();
+  }
+  if (options.signal?.aborted) {
+    throw new ReponavError('INTERNAL', `Indexing was interrupted after ${done} of ${total} changed files; run it again to continue.`);
+  }
+
+  const changedAnything = changed.length > 0 || deleted.length > 0 || store.getMeta('edges') !== 'current';
+  if (changedAnything) {
+    store.transaction(() => {
+      rebuildImportEdges(store);
+      store.setMeta('edges', 'current');
+      store.collectGarbage();
+    });
+  }
+  store.transaction(() => {
+    store.replaceSkipped(readSkips);
+    store.setMeta('indexed', JSON.stringify({ mode: source.mode, root: source.root, commit: source.commit, at: Date.now() }));
+    store.setMeta('listing', JSON.stringify({ skipped: listing.skipped, skippedExamples: listing.skippedExamples }));
+    store.setMeta('complete', '1');
+  });
+  const report: IndexReport = {
+    mode: source.mode,
+    root: source.root,
+    commit: source.commit,
+    listed: listing.files.length,
+    unchanged,
+    parsed: parsedCount,
+    reused,
+    deleted: deleted.length,
+    partial: store.counts().partial,
+    skipped: listing.skipped,
+    skippedExamples: listing.skippedExamples,
+    durationMs: Date.now() - started,
+  };
+  logger.debug(`indexed ${report.listed} files (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
+  return report;
+}
+
+function rebuildImportEdges(store: IndexStore): void {
+  const files = new Set(store.files().map((f) => f.path));
+  const edges: { from: string; to: string }[] = [];
+  for (const { path, language, imports } of store.allImports()) {
+    for (const imp of imports) {
+      for (const to of resolveImport(path, language, imp, files)) if (to !== path) edges.push({ from: path, to });
+    }
+  }
+  store.replaceImportEdges(edges);
+}
+
+function describeSkips(listing: SourceListing): string {
+  const parts = Object.entries(listing.skipped).map(([reason, n]) => `${n} ${reason}`);
+  return parts.length ? ` (skipped: ${parts.join(', ')})` : '';
+}

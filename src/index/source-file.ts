@@ -1,0 +1,101 @@
+/**
+ * What the indexer reads: a list of files with cheap change signals, from a
+ * working tree or from a git commit, and the reasons anything was skipped.
+ */
+
+/** One file offered to the indexer. Paths are repository-relative with `/` separators. */
+export interface SourceFile {
+  path: string;
+  size: number;
+  /** Working tree only: modification time in ms, the cheap first change check. */
+  mtimeMs: number | null;
+  /** Git blob id when known without reading the file (commit mode), else null. */
+  blobId: string | null;
+}
+
+/** Why a file was not indexed. */
+export type SkipReason =
+  | 'ignored'
+  | 'vendored'
+  | 'binary'
+  | 'too-large'
+  | 'symlink-outside-root'
+  | 'unreadable'
+  | 'missing-blob';
+
+/** A listing of a source, before any file is read. */
+export interface SourceListing {
+  files: SourceFile[];
+  /** Counts of files skipped at listing time, by reason (ignored files are counted, not listed). */
+  skipped: Partial<Record<SkipReason, number>>;
+  /** A few example paths per reason, for messages. */
+  skippedExamples: Partial<Record<SkipReason, string[]>>;
+}
+
+/** A readable snapshot of a repository: a working tree or one commit. */
+export interface RepositorySource {
+  /** `worktree` or `commit`. */
+  readonly mode: 'worktree' | 'commit';
+  /** Absolute path of the working tree root, or of the git dir in commit mode. */
+  readonly root: string;
+  /** The commit id in commit mode, else null. */
+  readonly commit: string | null;
+  list(): Promise<SourceListing>;
+  /** Reads many files; missing ones come back as null (never a throw for a single missing blob). */
+  readMany(paths: SourceFile[]): AsyncIterable<{ file: SourceFile; bytes: Buffer | null }>;
+}
+
+/** Folders that hold vendored or generated code, skipped by default at any depth. */
+export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set([
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  'vendor',
+  'third_party',
+  'bower_components',
+  '__pycache__',
+  '.venv',
+  'venv',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  'dist',
+  'build',
+  'target',
+  '.next',
+  '.reponav',
+]);
+
+/** Default maximum file size: 1 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+/** Extensions that are binary for certain; other files are sniffed for NUL bytes. */
+const BINARY_EXTENSIONS = new Set(
+  (
+    'png jpg jpeg gif bmp ico webp tiff psd pdf zip gz tgz bz2 xz 7z rar jar war class so dylib dll exe ' +
+    'o a lib bin dat db sqlite sqlite3 woff woff2 ttf otf eot mp3 mp4 m4a wav ogg flac avi mov mkv webm ' +
+    'pyc pyo whl egg wasm node pack idx npy npz pkl h5 parquet'
+  ).split(' '),
+);
+
+/** True when the extension alone says the file is binary. */
+export function hasBinaryExtension(path: string): boolean {
+  const dot = path.lastIndexOf('.');
+  if (dot < 0 || dot < path.lastIndexOf('/')) return false;
+  return BINARY_EXTENSIONS.has(path.slice(dot + 1).toLowerCase());
+}
+
+/** True when the first 8 KiB contain a NUL byte (git's own heuristic). */
+export function looksBinary(bytes: Buffer): boolean {
+  const end = Math.min(bytes.length, 8192);
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/** Adds one skip to a listing's counters, keeping up to three examples per reason. */
+export function recordSkip(listing: SourceListing, reason: SkipReason, path: string): void {
+  listing.skipped[reason] = (listing.skipped[reason] ?? 0) + 1;
+  const examples = (listing.skippedExamples[reason] ??= []);
+  if (examples.length < 3) examples.push(path);
+}

@@ -1,0 +1,60 @@
+/**
+ * The one small interface every LLM consumer in reponav talks to. Providers,
+ * budget metering, recording and replay are all `ChatModel`s, so they compose
+ * by wrapping and callers never learn which backend answered.
+ */
+
+/** One chat turn. Only plain text: reponav never sends images or tool schemas. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * A single completion request.
+ *
+ * - `temperature` defaults to 0 so runs are as repeatable as the backend allows.
+ * - `responseFormat: 'json'` asks the backend for a JSON object (native JSON mode
+ *   where available, an instruction otherwise); callers must still validate the
+ *   reply, e.g. with `parseJsonReply`. OpenAI's JSON mode rejects requests whose
+ *   messages never mention "JSON", so say so in the prompt.
+ * - `signal` aborts the request and any pending retry wait.
+ */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  responseFormat?: 'text' | 'json';
+  stop?: string[];
+  signal?: AbortSignal;
+}
+
+/** Token usage of one call. `costUsd` is null when the model has no known price. */
+export interface ChatUsage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+}
+
+/**
+ * The answer to one request. `model` is the model name the backend reports
+ * (it may be a dated snapshot of the requested one); `latencyMs` is the wall
+ * time of the whole `complete()` call including retries and backoff.
+ */
+export interface ChatResponse {
+  text: string;
+  usage: ChatUsage;
+  model: string;
+  latencyMs: number;
+  finishReason: string | null;
+}
+
+/**
+ * A chat model. `id` is `provider:model` (e.g. `openai:gpt-4o-mini`) and is
+ * stable for the life of the object. `complete` resolves with the reply or
+ * rejects with a `ReponavError` (`LLM_ERROR`, or `BUDGET_EXCEEDED` when metered).
+ */
+export interface ChatModel {
+  readonly id: string;
+  complete(req: ChatRequest): Promise<ChatResponse>;
+}

@@ -1,0 +1,60 @@
+/**
+ * Public surface of the LLM layer: the `ChatModel` interface, provider
+ * factories, composable wrappers (usage metering, recording), offline replay,
+ * pricing, retry policy and JSON-reply parsing.
+ */
+export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ChatUsage } from './chat-model.js';
+export {
+  createOpenAICompatibleModel,
+  DEFAULT_TIMEOUT_MS,
+  type OpenAICompatibleModelOptions,
+} from './openai-compatible-model.js';
+export {
+  ANTHROPIC_API_VERSION,
+  ANTHROPIC_DEFAULT_BASE_URL,
+  createAnthropicModel,
+  type AnthropicModelOptions,
+} from './anthropic-model.js';
+export {
+  backoffDelay,
+  DEFAULT_RETRY_POLICY,
+  isRetryable,
+  LlmTransportError,
+  parseRetryAfter,
+  redactSecrets,
+  resolveRetryPolicy,
+  toLlmError,
+  withRetry,
+  type HeaderSource,
+  type RetryContext,
+  type RetryPolicy,
+  type TransportFailureKind,
+} from './retry.js';
+export { costOf, createPriceTable, DEFAULT_PRICES, lookupPrice, type ModelPrice, type PriceTable } from './pricing.js';
+export { UsageMeter, withUsageMeter, type UsageCeiling, type UsageSnapshot, type UsageTotals } from './usage-meter.js';
+export {
+  createReplayModel,
+  readTranscript,
+  requestHash,
+  TRANSCRIPT_VERSION,
+  withRecording,
+  type ReplayModelOptions,
+  type TranscriptEntry,
+} from './transcript.js';
+export {
+  createChatModel,
+  ModelConfigSchema,
+  parseModelSpec,
+  resolveModelConfig,
+  type ModelConfig,
+  type ModelFactoryDeps,
+  type ModelProvider,
+  type ResolvedModelConfig,
+} from './model-config.js';
+export {
+  correctiveMessage,
+  parseJsonReply,
+  type JsonReplyError,
+  type JsonReplyIssue,
+  type JsonReplyResult,
+} from './json-reply.js';

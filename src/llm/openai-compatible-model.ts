@@ -1,0 +1,182 @@
+/**
+ * ChatModel over the OpenAI Chat Completions API via the official `openai`
+ * package. The same wire format is served by OpenAI, OpenRouter, vLLM, Ollama
+ * and the llama.cpp server, so one client covers hosted and local models.
+ * The SDK's own retries are off: `withRetry` owns retry policy for all providers.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { silentLogger, type Logger } from '../logger.js';
+import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
+import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
+import {
+  LlmTransportError,
+  parseRetryAfter,
+  redactSecrets,
+  resolveRetryPolicy,
+  withRetry,
+  type RetryPolicy,
+} from './retry.js';
+
+/** Options for {@link createOpenAICompatibleModel}. */
+export interface OpenAICompatibleModelOptions {
+  /** Model name as the server knows it, e.g. `gpt-4o-mini` or `qwen2.5-coder:7b`. */
+  model: string;
+  /** API root including the version segment, e.g. `https://api.openai.com/v1`. */
+  baseUrl: string;
+  /** Bearer key. Keyless local servers accept any placeholder. */
+  apiKey: string;
+  /** Label for the `id` prefix (`openai`, `ollama`, `openrouter`, …). Default `openai`. */
+  providerLabel?: string;
+  /** Per-attempt timeout. Default 120 000 ms. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  prices?: PriceTable;
+  logger?: Logger;
+  /** Extra headers, e.g. OpenRouter's `HTTP-Referer`. */
+  defaultHeaders?: Record<string, string>;
+  /** Custom fetch (proxies, instrumentation). Defaults to global fetch. */
+  fetch?: typeof fetch;
+}
+
+/** Default per-attempt timeout: generous because local models can be slow. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/**
+ * Create a ChatModel for an OpenAI-compatible endpoint. `id` is
+ * `${providerLabel}:${model}`. Failures reject with `ReponavError('LLM_ERROR')`
+ * after retrying transient ones (see `withRetry`); the API key never appears
+ * in messages or logs.
+ */
+export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): ChatModel {
+  const logger = options.logger ?? silentLogger;
+  const policy = resolveRetryPolicy(options.retry);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const prices = options.prices ?? DEFAULT_PRICES;
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const id = `${options.providerLabel ?? 'openai'}:${options.model}`;
+  const client = new OpenAI({
+    baseURL: baseUrl,
+    // The SDK refuses an empty key; keyless local servers ignore whatever we send.
+    apiKey: options.apiKey || 'no-key',
+    maxRetries: 0,
+    timeout: timeoutMs,
+    defaultHeaders: options.defaultHeaders,
+    fetch: options.fetch,
+    // The SDK logs to console by default; stdout belongs to the MCP transport.
+    logger: sdkLogger(logger, options.apiKey),
+  });
+
+  async function attempt(req: ChatRequest): Promise<ChatCompletion> {
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: options.model,
+      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+      temperature: req.temperature ?? 0,
+    };
+    if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
+    if (req.responseFormat === 'json') body.response_format = { type: 'json_object' };
+    if (req.stop && req.stop.length > 0) body.stop = req.stop;
+    try {
+      const completion = await client.chat.completions.create(body, { signal: req.signal });
+      // Some servers answer 200 with an error object or an empty body.
+      if (!completion || !Array.isArray(completion.choices) || completion.choices.length === 0) {
+        throw new LlmTransportError('bad-response', `response has no choices: ${snippet(completion)}`);
+      }
+      return completion;
+    } catch (error) {
+      throw translate(error, options.apiKey);
+    }
+  }
+
+  return {
+    id,
+    async complete(req: ChatRequest): Promise<ChatResponse> {
+      const started = performance.now();
+      const completion = await withRetry(() => attempt(req), policy, {
+        modelId: id,
+        baseUrl,
+        timeoutMs,
+        signal: req.signal,
+        logger,
+      });
+      const choice = completion.choices[0]!;
+      const usage = completion.usage;
+      if (!usage) logger.debug(`LLM ${id}: server reported no token usage; counting 0 tokens`);
+      const tokens = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
+      const model = completion.model || options.model;
+      return {
+        text: choice.message?.content ?? '',
+        usage: {
+          ...tokens,
+          costUsd: usage ? (costOf(options.model, tokens, prices) ?? costOf(model, tokens, prices)) : null,
+        },
+        model,
+        latencyMs: Math.round(performance.now() - started),
+        finishReason: choice.finish_reason ?? null,
+      };
+    },
+  };
+}
+
+/** Map an SDK error onto the provider-neutral transport error. */
+function translate(error: unknown, apiKey: string): unknown {
+  if (error instanceof LlmTransportError) return error;
+  // Order matters: the timeout and abort classes are subclasses of APIError.
+  if (error instanceof APIUserAbortError) return new LlmTransportError('aborted', 'aborted');
+  if (error instanceof APIConnectionTimeoutError) return new LlmTransportError('timeout', 'request timed out');
+  if (error instanceof APIConnectionError) {
+    const cause = error.cause instanceof Error ? `: ${causeMessage(error.cause)}` : '';
+    return new LlmTransportError('connection', redactSecrets(`${error.message}${cause}`, [apiKey]), { cause: error });
+  }
+  if (error instanceof APIError && error.status !== undefined) {
+    const headers = error.headers;
+    const shouldRetry = headers?.get('x-should-retry');
+    return new LlmTransportError('http', redactSecrets(serverMessage(error), [apiKey]), {
+      status: error.status,
+      retryAfterMs: parseRetryAfter(headers ?? undefined),
+      shouldRetry: shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : undefined,
+    });
+  }
+  if (error instanceof SyntaxError) {
+    return new LlmTransportError('bad-response', `response is not valid JSON: ${error.message}`);
+  }
+  return error;
+}
+
+/** The server's own explanation, without the SDK's "400 " status prefix. */
+function serverMessage(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === 'string' && body.message) return body.message;
+  return error.message.replace(/^\d{3}\s*/, '') || 'no error message';
+}
+
+function causeMessage(cause: Error): string {
+  const code = (cause as { code?: unknown }).code;
+  const inner = cause.cause instanceof Error ? causeMessage(cause.cause) : '';
+  return [cause.message, typeof code === 'string' ? code : '', inner].filter(Boolean).join(' / ');
+}
+
+function snippet(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** Route the SDK's logger into ours, flattening extra arguments and scrubbing the key. */
+function sdkLogger(logger: Logger, apiKey: string) {
+  const fmt = (message: string, rest: unknown[]) =>
+    redactSecrets([`openai sdk: ${message}`, ...rest.map((r) => (typeof r === 'string' ? r : safeJson(r)))].join(' '), [apiKey]);
+  return {
+    error: (message: string, ...rest: unknown[]) => logger.error(fmt(message, rest)),
+    warn: (message: string, ...rest: unknown[]) => logger.warn(fmt(message, rest)),
+    info: (message: string, ...rest: unknown[]) => logger.info(fmt(message, rest)),
+    debug: (message: string, ...rest: unknown[]) => logger.debug(fmt(message, rest)),
+  };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

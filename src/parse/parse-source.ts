@@ -1,0 +1,100 @@
+/**
+ * Parses one file into the shared symbol model. The only entry point the indexer
+ * needs; safe in worker threads (each worker loads its own tree-sitter runtime).
+ */
+import { createHash } from 'node:crypto';
+import type { Node, Tree } from 'web-tree-sitter';
+import { buildSymbols } from './build-symbols.js';
+import { captureFacts } from './capture-facts.js';
+import { loadGrammar } from './grammar-loader.js';
+import { languageForPath, languageSpec } from './languages.js';
+import type { ParsedFile } from './symbol-model.js';
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
+
+/** Decodes UTF-8 (dropping a BOM), falling back to U+FFFD replacement for invalid bytes. */
+function decode(bytes: Uint8Array): { text: string; replaced: boolean } {
+  try {
+    return { text: strictDecoder.decode(bytes), replaced: false };
+  } catch {
+    return { text: lenientDecoder.decode(bytes), replaced: true };
+  }
+}
+
+/** Offsets (UTF-16 code units) where each line starts; `[0]` for an empty file. */
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** Lines as an editor shows them: a final newline does not start a new line. */
+function countLines(text: string, lineStarts: readonly number[]): number {
+  if (text.length === 0) return 0;
+  return text.endsWith('\n') ? lineStarts.length - 1 : lineStarts.length;
+}
+
+/** ERROR and MISSING nodes, visiting only subtrees that contain an error. */
+function countErrors(root: Node): number {
+  if (!root.hasError) return 0;
+  let count = 0;
+  const pending: Node[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    if (node.isError || node.isMissing) count++;
+    const n = node.childCount;
+    for (let i = 0; i < n; i++) {
+      const child = node.child(i);
+      if (child && (child.hasError || child.isMissing)) pending.push(child);
+    }
+  }
+  return count;
+}
+
+/**
+ * Parses `bytes` (the file at repository-relative `path`) into symbols and imports.
+ *
+ * Never rejects for bad input: an unknown extension gives status `unsupported`
+ * (language `unknown`, no symbols), a tree with ERROR/MISSING nodes gives `partial`
+ * with whatever was recovered, and a parser or grammar failure gives `failed`.
+ * `contentHash` (sha1 hex of the raw bytes) and `lineCount` are always set.
+ */
+export async function parseSource(path: string, bytes: Uint8Array): Promise<ParsedFile> {
+  const { text, replaced } = decode(bytes);
+  const lineStarts = lineStartsOf(text);
+  const result: ParsedFile = {
+    path,
+    language: 'unknown',
+    contentHash: createHash('sha1').update(bytes).digest('hex'),
+    status: 'unsupported',
+    errorCount: 0,
+    decodedWithReplacement: replaced,
+    lineCount: countLines(text, lineStarts),
+    imports: [],
+    symbols: [],
+  };
+  const language = languageForPath(path);
+  if (!language) return result;
+  result.language = language;
+
+  let tree: Tree | null = null;
+  try {
+    const grammar = await loadGrammar(language);
+    // The parser is shared per language: nothing below awaits, so no other parse interleaves.
+    tree = grammar.parser.parse(text);
+    if (!tree) throw new Error('tree-sitter returned no tree');
+    const facts = captureFacts(grammar.query, tree.rootNode);
+    result.errorCount = countErrors(tree.rootNode);
+    result.imports = facts.imports;
+    result.symbols = buildSymbols({ facts, source: text, lineStarts, spec: languageSpec(language) });
+    result.status = result.errorCount > 0 ? 'partial' : 'ok';
+  } catch {
+    result.status = 'failed';
+    result.imports = [];
+    result.symbols = [];
+  } finally {
+    tree?.delete();
+  }
+  return result;
+}

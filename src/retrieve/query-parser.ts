@@ -1,0 +1,137 @@
+import { codeTokens, splitIdentifier } from '../index/code-tokens.js';
+import { STOPWORDS } from './stopwords.js';
+
+/** A weighted search term (a token as the index stores it). */
+export interface QueryTerm {
+  token: string;
+  /** Relative weight, 1 for plain words; code-like evidence raises it. */
+  weight: number;
+}
+
+/** A stack frame found in the query. */
+export interface QueryFrame {
+  /** The file as written (may be absolute or from another machine). */
+  file: string;
+  /** Function or method name, when the frame has one. */
+  functionName: string | null;
+  line: number | null;
+}
+
+/** What the query parser understood. */
+export interface ParsedQuery {
+  text: string;
+  terms: QueryTerm[];
+  /** Identifiers that look like code (backticks, CamelCase, snake_case, dotted, calls), as written. */
+  identifiers: string[];
+  /** File paths mentioned (`a/b.py`, `foo.ts`). */
+  paths: string[];
+  frames: QueryFrame[];
+  /** Lower-cased tokens (whole and split) for anchor matching in the scaffold. */
+  anchorTokens: string[];
+}
+
+/** Weights of each kind of evidence; exposed so evaluation can tune them. */
+export interface QueryWeights {
+  plain: number;
+  identifier: number;
+  backticked: number;
+  frameFunction: number;
+  pathPart: number;
+  /** Cap on how often one token may repeat in the issue before extra mentions stop adding weight. */
+  maxFrequencyBoost: number;
+}
+
+export const DEFAULT_QUERY_WEIGHTS: QueryWeights = {
+  plain: 1,
+  identifier: 2,
+  backticked: 3,
+  frameFunction: 3,
+  pathPart: 2,
+  maxFrequencyBoost: 2,
+};
+
+const PYTHON_FRAME = /File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][\w.<>]*))?/g;
+const JS_FRAME = /at (?:(?:async )?([A-Za-z_$][\w$.<>]*) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[A-Za-z]+):(\d+)(?::\d+)?\)?/g;
+const JAVA_FRAME = /at ([\w$]+(?:\.[\w$<>]+)+)\(([\w$]+\.(?:java|kt|scala)):(\d+)\)/g;
+const BACKTICKED = /`{1,3}([^`\n]{1,200})`{1,3}/g;
+const FILE_PATH = /(?:[\w.-]+\/)*[\w.-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|java|go|rs|c|h|cc|cpp|hpp|cs|rb|php|kt|swift|scala|lua|sh)\b/g;
+const CAMEL = /\b[A-Za-z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b|\b[A-Z]{2,}[a-z][A-Za-z0-9]*\b/g;
+const SNAKE = /\b_*[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b/g;
+const DOTTED = /\b[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+\b/g;
+const CALL = /\b([A-Za-z_][\w]*)\(/g;
+const FLAG = /(?:^|\s)--([a-z][a-z0-9-]{2,})/g;
+
+/**
+ * Reads a query — a whole issue text or a short request — and extracts the
+ * code-like evidence in it, weighting identifiers, backticked names, stack
+ * frames and file paths above plain words. Deterministic.
+ */
+export function parseQuery(text: string, weights: QueryWeights = DEFAULT_QUERY_WEIGHTS): ParsedQuery {
+  const boosts = new Map<string, number>();
+  const raise = (token: string, weight: number) => {
+    if (token.length < 2 || STOPWORDS.has(token)) return;
+    boosts.set(token, Math.max(boosts.get(token) ?? 0, weight));
+  };
+  const identifiers = new Set<string>();
+  const addIdentifier = (identifier: string, weight: number) => {
+    const cleaned = identifier.replace(/^[._]+|[._]+$/g, '');
+    if (cleaned.length < 3) return;
+    identifiers.add(cleaned);
+    for (const token of codeTokens(cleaned)) raise(token, weight);
+  };
+
+  const frames: QueryFrame[] = [];
+  for (const m of text.matchAll(PYTHON_FRAME)) frames.push({ file: m[1], line: Number(m[2]), functionName: m[3] ?? null });
+  for (const m of text.matchAll(JAVA_FRAME)) {
+    const parts = m[1].split('.');
+    frames.push({ file: m[2], line: Number(m[3]), functionName: parts[parts.length - 1] });
+  }
+  for (const m of text.matchAll(JS_FRAME)) {
+    if (/^https?$/.test(m[2])) continue;
+    frames.push({ file: m[2], line: Number(m[3]), functionName: m[1] ? m[1].split('.').pop()! : null });
+  }
+  for (const frame of frames) {
+    if (frame.functionName && !frame.functionName.startsWith('<')) addIdentifier(frame.functionName, weights.frameFunction);
+  }
+
+  const paths = new Set<string>();
+  for (const m of text.matchAll(FILE_PATH)) {
+    if (/^https?:/.test(m[0]) || m[0].includes('..')) continue;
+    paths.add(m[0]);
+    for (const token of codeTokens(m[0].replace(/\.[a-z]+$/, ''))) raise(token, weights.pathPart);
+  }
+  for (const frame of frames) paths.add(frame.file);
+
+  for (const m of text.matchAll(BACKTICKED)) {
+    for (const id of m[1].match(/[A-Za-z_][\w.]*/g) ?? []) addIdentifier(id, weights.backticked);
+  }
+  const prose = text.replace(/https?:\/\/\S+/g, ' ');
+  for (const pattern of [CAMEL, SNAKE, DOTTED]) for (const m of prose.matchAll(pattern)) addIdentifier(m[0], weights.identifier);
+  for (const m of prose.matchAll(CALL)) addIdentifier(m[1], weights.identifier);
+  for (const m of prose.matchAll(FLAG)) addIdentifier(m[1].replace(/-/g, '_'), weights.identifier);
+
+  // Frequency: a token the issue repeats is likely central, up to a cap.
+  const counts = new Map<string, number>();
+  for (const token of codeTokens(prose)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  const terms: QueryTerm[] = [];
+  for (const [token, count] of counts) {
+    if (STOPWORDS.has(token) || token.length < 2 || /^\d+$/.test(token)) continue;
+    const base = boosts.get(token) ?? weights.plain;
+    const frequency = Math.min(weights.maxFrequencyBoost, 1 + Math.log2(count) / 2);
+    terms.push({ token, weight: base * frequency });
+  }
+  for (const [token, weight] of boosts) if (!counts.has(token)) terms.push({ token, weight });
+  terms.sort((a, b) => b.weight - a.weight || (a.token < b.token ? -1 : a.token > b.token ? 1 : 0));
+
+  const anchorTokens = new Set<string>();
+  for (const term of terms) anchorTokens.add(term.token);
+  for (const id of identifiers) for (const part of splitIdentifier(id)) if (part.length > 2) anchorTokens.add(part);
+  return {
+    text,
+    terms,
+    identifiers: [...identifiers],
+    paths: [...paths],
+    frames,
+    anchorTokens: [...anchorTokens].filter((t) => t.length > 2 && !STOPWORDS.has(t)),
+  };
+}

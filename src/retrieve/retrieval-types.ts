@@ -1,0 +1,46 @@
+/**
+ * Data passed from retrieval to the scaffold renderers, the tools and the evaluation harness.
+ */
+
+/** What a chunk covers: one function/method, one class header, or a file's top-level remainder. */
+export type ChunkKind = 'function' | 'class' | 'file';
+
+/** One scored chunk from a retriever. Lines are 1-based inclusive. */
+export interface ChunkHit {
+  chunkId: number;
+  path: string;
+  kind: ChunkKind;
+  /** Qualified name of the symbol (`Class.method`), or null for a file-remainder chunk. */
+  symbol: string | null;
+  startLine: number;
+  endLine: number;
+  /** Higher is better. Comparable only within one result. */
+  score: number;
+}
+
+/** A candidate file after stage-1 aggregation. */
+export interface FileCandidate {
+  path: string;
+  /** Score(f) = α·s(1) + (1−α)·mean(top-m). */
+  score: number;
+  /** This file's hits among the raw top-N, best first. */
+  hits: ChunkHit[];
+}
+
+/** A ranked symbol-level prediction (module = `file:Class` / `file:function`; function = `file:Class.method`). */
+export interface RankedSymbol {
+  path: string;
+  qualifiedName: string;
+  score: number;
+}
+
+/** Everything one query produced. */
+export interface RetrievalResult {
+  query: string;
+  /** Lower-cased word tokens of the query used for anchor matching (identifiers split and whole). */
+  queryTokens: string[];
+  /** Raw chunk hits, best first (at most `topChunks`). */
+  hits: ChunkHit[];
+  /** Aggregated files, best first. */
+  files: FileCandidate[];
+}

@@ -1,0 +1,105 @@
+import type { IndexStore } from '../index/index-store.js';
+import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
+import { DEFAULT_FIELD_WEIGHTS, lexicalSearch, type FieldWeights } from './lexical-retriever.js';
+import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryWeights } from './query-parser.js';
+import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from './rank-symbols.js';
+import type { ChunkHit, RankedSymbol, RetrievalResult } from './retrieval-types.js';
+
+/** Every tunable of one search; all optional. */
+export interface SearchOptions {
+  aggregation?: Partial<AggregationOptions>;
+  fieldWeights?: Partial<FieldWeights>;
+  queryWeights?: Partial<QueryWeights>;
+  symbolRanking?: Partial<SymbolRankingOptions>;
+  /** Keep only hits whose path passes (a file_pattern from a tool call). */
+  pathFilter?: (path: string) => boolean;
+  /** Boost of a chunk in a file the query names, as a fraction of the best raw score. */
+  pathMentionBoost?: number;
+  /** Boost of a chunk whose function a stack frame names in a file the frame names. */
+  frameBoost?: number;
+  /** Extra retrievers (dense) fused with the lexical hits; see fusion.ts. */
+  fuse?: (lexical: ChunkHit[], query: ParsedQuery) => Promise<ChunkHit[]> | ChunkHit[];
+}
+
+/** A search's full answer: the scaffold's input plus ranked modules and functions. */
+export interface SearchResult extends RetrievalResult {
+  parsedQuery: ParsedQuery;
+  modules: RankedSymbol[];
+  functions: RankedSymbol[];
+}
+
+/**
+ * Runs the default retrieval pipeline: query parsing, weighted BM25 over
+ * chunks, evidence boosts for files and frames the query names, optional
+ * fusion, then the paper's file aggregation and symbol ranking.
+ */
+export async function searchRepository(store: IndexStore, queryText: string, options: SearchOptions = {}): Promise<SearchResult> {
+  const aggregation = { ...DEFAULT_AGGREGATION, ...options.aggregation };
+  const parsedQuery = parseQuery(queryText, { ...DEFAULT_QUERY_WEIGHTS, ...options.queryWeights });
+  const fieldWeights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
+  // Over-fetch when filtering so the filter still leaves topChunks hits.
+  const fetch = options.pathFilter ? aggregation.topChunks * 8 : aggregation.topChunks * 2;
+  let hits = lexicalSearch(store, parsedQuery, { limit: fetch, fieldWeights });
+  if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
+  hits = applyEvidenceBoosts(store, hits, parsedQuery, options);
+  if (options.fuse) hits = await options.fuse(hits, parsedQuery);
+  hits = hits.slice(0, aggregation.topChunks);
+  const files = aggregateFiles(hits, aggregation);
+  const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking });
+  return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
+}
+
+function applyEvidenceBoosts(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, options: SearchOptions): ChunkHit[] {
+  if (hits.length === 0 || (query.paths.length === 0 && query.frames.length === 0)) return hits;
+  const best = hits[0].score;
+  const pathBoost = (options.pathMentionBoost ?? 0.3) * best;
+  const frameBoost = (options.frameBoost ?? 1.0) * best;
+  const indexed = store.files().map((f) => f.path);
+  const mentioned = new Set<string>();
+  for (const written of query.paths) for (const path of matchIndexedPaths(written, indexed)) mentioned.add(path);
+  const frameTargets = new Map<string, Set<string>>();
+  for (const frame of query.frames) {
+    if (!frame.functionName) continue;
+    for (const path of matchIndexedPaths(frame.file, indexed)) {
+      const names = frameTargets.get(path) ?? new Set<string>();
+      names.add(frame.functionName.split('.').pop()!);
+      frameTargets.set(path, names);
+    }
+  }
+  const boosted = hits.map((hit) => {
+    let score = hit.score;
+    if (mentioned.has(hit.path)) score += pathBoost;
+    const names = frameTargets.get(hit.path);
+    if (names && hit.symbol && names.has(hit.symbol.split('.').pop()!)) score += frameBoost;
+    return score === hit.score ? hit : { ...hit, score };
+  });
+  // A frame's function may not be among the lexical hits at all: add it.
+  for (const [path, names] of frameTargets) {
+    for (const symbol of store.symbolsOf(path)) {
+      if (!names.has(symbol.name)) continue;
+      if (boosted.some((h) => h.path === path && h.symbol === symbol.qualifiedName)) continue;
+      const chunk = store.db
+        .prepare('SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? AND c.symbol = ? LIMIT 1')
+        .get(path, symbol.qualifiedName) as { id: number } | undefined;
+      if (!chunk) continue;
+      boosted.push({
+        chunkId: chunk.id, path, kind: 'function', symbol: symbol.qualifiedName,
+        startLine: symbol.startLine, endLine: symbol.endLine, score: frameBoost,
+      });
+    }
+  }
+  return boosted.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+}
+
+/** Indexed paths that a written path refers to: exact, or the longest common suffix of two or more segments. */
+export function matchIndexedPaths(written: string, indexed: string[]): string[] {
+  const clean = written.replace(/\\/g, '/').replace(/^\.\//, '');
+  if (indexed.includes(clean)) return [clean];
+  const parts = clean.split('/').filter(Boolean);
+  for (let keep = Math.min(parts.length, 6); keep >= 1; keep--) {
+    const suffix = parts.slice(parts.length - keep).join('/');
+    const matches = indexed.filter((p) => p === suffix || p.endsWith('/' + suffix));
+    if (matches.length > 0 && (keep >= 2 || matches.length === 1)) return matches.slice(0, 3);
+  }
+  return [];
+}

@@ -1,0 +1,64 @@
+/**
+ * The flat Snippet Search baseline of the RQ2 comparison: the top-k chunk hits
+ * with their code, no file structure. It reads the same hits as the scaffold so
+ * that the interfaces differ only in presentation.
+ */
+import type { RetrievalResult } from '../retrieve/retrieval-types.js';
+import { sortHits } from './hit-evidence.js';
+import { formatScore } from './text-format.js';
+import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from './token-budget.js';
+
+/** Source access for the snippet renderer: lines `start..end` (1-based, inclusive) of a repository file. */
+export type ReadLines = (path: string, startLine: number, endLine: number) => string[];
+
+export interface SnippetOptions {
+  /** Returns the chunk's lines; may return fewer (file shorter) or throw (file gone). */
+  readLines: ReadLines;
+  /** Hits shown, best first. Default 10. */
+  topK?: number;
+  /** Code lines shown per hit before `… n more lines`. Default 30: a chunk can be a whole class. */
+  maxLinesPerHit?: number;
+  /** Default 1500 (the scaffold's), so the interfaces are compared at equal cost. */
+  budgetTokens?: number;
+}
+
+/** Label of a file-remainder chunk, which has no symbol. */
+export const FILE_CHUNK_LABEL = '<file>';
+
+/**
+ * Renders the top-k hits (sorted by score, ties by path/line/chunk id) as
+ * `path:start-end symbol (score)` followed by the numbered code lines. Hits are
+ * kept whole and in rank order; the first hit that would exceed the budget and
+ * all after it are left out, reported on one final `[TRUNCATED]` line.
+ */
+export function renderSnippets(result: RetrievalResult, options: SnippetOptions): string {
+  const topK = options.topK ?? 10;
+  const maxLines = options.maxLinesPerHit ?? 30;
+  const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+  const hits = sortHits(result.hits).slice(0, Math.max(0, topK));
+  if (hits.length === 0) return 'No chunks were retrieved for this query.';
+
+  const units = hits.map((hit) => {
+    const header = `${hit.path}:${hit.startLine}-${hit.endLine} ${hit.symbol ?? FILE_CHUNK_LABEL} (${formatScore(hit.score)})`;
+    return [header, ...codeLines(options.readLines, hit.path, hit.startLine, hit.endLine, maxLines)];
+  });
+  const cut = (count: number) => truncationLine([{ count, singular: 'hit', plural: 'hits' }], budget);
+  const fit = fitUnits(units, budget, 'stop', cut(units.length));
+  if (!fit.truncated) return fit.lines.join('\n');
+  return [...fit.lines, cut(fit.keptUnits.filter((k) => !k).length)].join('\n');
+}
+
+function codeLines(readLines: ReadLines, path: string, start: number, end: number, maxLines: number): string[] {
+  let lines: string[];
+  try {
+    lines = readLines(path, start, end);
+  } catch (error) {
+    return [`  (source unavailable: ${error instanceof Error ? error.message : String(error)})`];
+  }
+  if (lines.length === 0) return ['  (source unavailable)'];
+  const shown = lines.slice(0, Math.max(0, maxLines));
+  const width = String(start + shown.length - 1).length;
+  const out = shown.map((text, i) => `  ${String(start + i).padStart(width)} | ${text.trimEnd()}`);
+  if (lines.length > shown.length) out.push(`  … ${lines.length - shown.length} more lines`);
+  return out;
+}
