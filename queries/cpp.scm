@@ -50,7 +50,9 @@
 (preproc_include path: (_) @import.source) @import
 
 ; ---- calls (qualified / templated callees are reduced to their last simple name)
-(call_expression function: [(identifier) (qualified_identifier) (template_function)] @call.name) @call
+(call_expression
+  function: [(identifier) (qualified_identifier) (template_function)] @call.name
+  (#not-match? @call.name "^(static|dynamic|const|reinterpret)_cast"))  @call
 (call_expression function: (field_expression field: [(field_identifier) (template_method)] @call.name)) @call
 (new_expression type: [(type_identifier) (qualified_identifier) (template_type)] @call.name) @call
 

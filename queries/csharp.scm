@@ -24,6 +24,7 @@
 ; ---- calls
 (invocation_expression function: [(identifier) @call.name (generic_name (identifier) @call.name)]) @call
 (invocation_expression function: (member_access_expression name: [(identifier) @call.name (generic_name (identifier) @call.name)])) @call
+(invocation_expression function: (conditional_access_expression (member_binding_expression name: [(identifier) @call.name (generic_name (identifier) @call.name)]) .)) @call
 (object_creation_expression type: [(identifier) @call.name (qualified_name) @call.name (generic_name (identifier) @call.name)]) @call
 
 (comment) @comment

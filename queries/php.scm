@@ -35,6 +35,8 @@
 (member_call_expression name: (name) @call.name) @call
 (nullsafe_member_call_expression name: (name) @call.name) @call
 (scoped_call_expression name: (name) @call.name) @call
-(object_creation_expression [(name) (qualified_name)] @call.name) @call
+(object_creation_expression
+  [(name) (qualified_name)] @call.name
+  (#not-any-of? @call.name "static" "self" "parent")) @call
 
 (comment) @comment

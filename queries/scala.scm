@@ -15,12 +15,12 @@
 ; ---- imports: `import a.b._` is source `a.b` with name `*`; `{X, Y => Z}` gives names X, Y
 (import_declaration path: (_) @import.source .) @import
 (import_declaration path: (_) @import.source (import_selectors [(identifier) @import.name (renamed_identifier name: (identifier) @import.name)])) @import
-(import_declaration path: (_) @import.source (wildcard) @_w) @import
+(import_declaration path: (_) @import.source (wildcard) @import.name) @import
 
 ; ---- calls
 (call_expression function: (identifier) @call.name) @call
 (call_expression function: (field_expression field: (identifier) @call.name)) @call
 (call_expression function: (generic_function function: [(identifier) @call.name (field_expression field: (identifier) @call.name)])) @call
-(instance_expression [(type_identifier) @call.name (generic_type type: (type_identifier) @call.name)]) @call
+(instance_expression . (identifier) @call.name) @call
 
 (comment) @comment

@@ -28,8 +28,14 @@
 ; ---- imports
 (import_declaration (identifier) @import.source) @import
 
-; ---- calls
-(call_expression . (simple_identifier) @call.name) @call
-(call_expression . (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @call.name))) @call
+; ---- calls (`a[i]` is also a call_expression here: require `(...)` or a trailing closure)
+(call_expression . (simple_identifier) @call.name (call_suffix (value_arguments "("))) @call
+(call_expression . (simple_identifier) @call.name (call_suffix . (lambda_literal))) @call
+(call_expression
+  . (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @call.name))
+  (call_suffix (value_arguments "("))) @call
+(call_expression
+  . (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @call.name))
+  (call_suffix . (lambda_literal))) @call
 
 [(comment) (multiline_comment)] @comment

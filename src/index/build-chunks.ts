@@ -35,11 +35,18 @@ export function buildChunks(parsed: ParsedFile, text: string): BuiltChunk[] {
     chunks.push(symbolChunk('function', symbol, symbol.startLine, symbol.endLine, lines, pathTokens));
     for (let line = symbol.startLine; line <= symbol.endLine; line++) covered[line] = 1;
   }
+  // Symbols are sorted by start line, so a type's members follow it: one forward scan each.
+  const sorted = [...parsed.symbols].sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
   for (const type of types) {
-    const members = parsed.symbols.filter(
-      (s) => s !== type && s.startLine >= type.startLine && s.endLine <= type.endLine && s.startLine > type.startLine,
-    );
-    const firstMember = members.length ? Math.min(...members.map((m) => m.startLine)) : type.endLine + 1;
+    let firstMember = type.endLine + 1;
+    for (const s of sorted) {
+      if (s.startLine <= type.startLine) continue;
+      if (s.startLine > type.endLine) break;
+      if (s.endLine <= type.endLine) {
+        firstMember = s.startLine;
+        break;
+      }
+    }
     const headerEnd = Math.max(type.startLine, firstMember - 1);
     chunks.push(symbolChunk('class', type, type.startLine, headerEnd, lines, pathTokens));
     for (let line = type.startLine; line <= headerEnd; line++) covered[line] = 1;

@@ -28,13 +28,30 @@ export function splitIdentifier(identifier: string): string[] {
 export function codeTokens(text: string): string[] {
   const out: string[] = [];
   for (const match of text.matchAll(IDENTIFIER)) {
-    const identifier = match[0];
-    const whole = identifier.replace(/^_+|_+$/g, '').toLowerCase();
-    const parts = splitIdentifier(identifier);
-    if (whole.length > 1) out.push(whole);
-    if (parts.length > 1) for (const part of parts) if (part.length > 1) out.push(part);
+    for (const token of identifierTokens(match[0])) out.push(token);
   }
   return out;
+}
+
+// Identifiers repeat heavily within and across files; caching their tokens
+// makes tokenizing a repository several times faster.
+const tokenCache = new Map<string, readonly string[]>();
+const TOKEN_CACHE_LIMIT = 200_000;
+
+/** The index tokens of one identifier (whole form, then parts when it has several). */
+export function identifierTokens(identifier: string): readonly string[] {
+  const cached = tokenCache.get(identifier);
+  if (cached) return cached;
+  const tokens: string[] = [];
+  const whole = identifier.replace(/^_+|_+$/g, '').toLowerCase();
+  if (whole.length > 1) tokens.push(whole);
+  if (/[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]|[^_]_+[^_]/.test(identifier)) {
+    const parts = splitIdentifier(identifier);
+    if (parts.length > 1) for (const part of parts) if (part.length > 1) tokens.push(part);
+  }
+  if (tokenCache.size >= TOKEN_CACHE_LIMIT) tokenCache.clear();
+  tokenCache.set(identifier, tokens);
+  return tokens;
 }
 
 /** Identifiers of a text with their counts, for compact body fields. */

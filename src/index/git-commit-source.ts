@@ -133,15 +133,21 @@ function git(gitDirOrTree: string, args: string[], asWorkTree = false) {
   return { status: result.status ?? 1, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
 }
 
-/** Reads lines and exact byte counts from a stream without losing data between calls. */
+/**
+ * Reads lines and exact byte counts from a stream without losing data between
+ * calls. Keeps received chunks in a list and joins only what a read needs, so
+ * a consumer that falls behind never causes quadratic copying.
+ */
 class BatchReader {
-  private buffer: Buffer = Buffer.alloc(0);
+  private chunks: Buffer[] = [];
+  private length = 0;
   private ended = false;
   private waiting: (() => void) | null = null;
 
   constructor(stream: NodeJS.ReadableStream) {
     stream.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
+      this.chunks.push(chunk);
+      this.length += chunk.length;
       this.wake();
     });
     stream.on('end', () => {
@@ -162,24 +168,53 @@ class BatchReader {
     return true;
   }
 
+  /** Removes and returns the first `count` bytes (count ≤ length). */
+  private take(count: number): Buffer {
+    if (this.chunks[0].length >= count) {
+      const head = this.chunks[0];
+      const out = head.subarray(0, count);
+      if (head.length === count) this.chunks.shift();
+      else this.chunks[0] = head.subarray(count);
+      this.length -= count;
+      return out;
+    }
+    const parts: Buffer[] = [];
+    let need = count;
+    while (need > 0) {
+      const head = this.chunks[0];
+      if (head.length <= need) {
+        parts.push(head);
+        this.chunks.shift();
+        need -= head.length;
+      } else {
+        parts.push(head.subarray(0, need));
+        this.chunks[0] = head.subarray(need);
+        need = 0;
+      }
+    }
+    this.length -= count;
+    return Buffer.concat(parts, count);
+  }
+
   async readLine(): Promise<string | null> {
     for (;;) {
-      const newline = this.buffer.indexOf(10);
-      if (newline >= 0) {
-        const line = this.buffer.subarray(0, newline).toString('utf8');
-        this.buffer = this.buffer.subarray(newline + 1);
-        return line;
+      let offset = 0;
+      for (const chunk of this.chunks) {
+        const newline = chunk.indexOf(10);
+        if (newline >= 0) {
+          const line = this.take(offset + newline + 1);
+          return line.subarray(0, line.length - 1).toString('utf8');
+        }
+        offset += chunk.length;
       }
       if (!(await this.more())) return null;
     }
   }
 
   async readBytes(count: number): Promise<Buffer> {
-    while (this.buffer.length < count) {
+    while (this.length < count) {
       if (!(await this.more())) throw new ReponavError('INTERNAL', 'git cat-file output was cut short');
     }
-    const out = Buffer.from(this.buffer.subarray(0, count));
-    this.buffer = this.buffer.subarray(count);
-    return out;
+    return Buffer.from(this.take(count));
   }
 }

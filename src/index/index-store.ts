@@ -331,7 +331,7 @@ export class IndexStore {
       files: one('SELECT COUNT(*) AS n FROM files'),
       symbols: one('SELECT COUNT(*) AS n FROM symbols'),
       chunks: one('SELECT COUNT(*) AS n FROM chunks'),
-      partial: one("SELECT COUNT(*) AS n FROM files WHERE status <> 'ok'"),
+      partial: one("SELECT COUNT(*) AS n FROM files WHERE status = 'partial'"),
       skipped: one('SELECT COUNT(*) AS n FROM skipped'),
     };
   }

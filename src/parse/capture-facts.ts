@@ -134,7 +134,10 @@ export function captureFacts(query: Query, root: Node): FileFacts {
           importSource = unquote(node.text);
           importSourceIndex = node.startIndex;
           break;
-        case 'import.name': importNames.push({ text: collapse(node.text), index: node.startIndex }); break;
+        case 'import.name':
+          // Wildcard spellings differ (`*`, Scala `_`); the record always says `*`.
+          importNames.push({ text: /wildcard|asterisk/.test(node.type) ? '*' : collapse(node.text), index: node.startIndex });
+          break;
         case 'call.name': callName = node; break;
         case 'comment':
           comments.push({

@@ -36,6 +36,9 @@ async function load(id: string): Promise<LoadedGrammar> {
     readFile(queryPath(id), 'utf8'),
   ]);
   const query = new Query(language, source);
+  // The extractor only reads `@call.name`; not marshalling every call node as well
+  // saves about a quarter of the capture time on call-heavy code.
+  query.disableCapture('call');
   const parser = new Parser();
   parser.setLanguage(language);
   return { id, language, parser, query };

@@ -213,15 +213,6 @@ const SPECS: readonly LanguageSpec[] = [
     signatureSkip: ['annotation'],
   },
   {
-    id: 'lua',
-    extensions: ['.lua'],
-    wasmModule: `${WASMS}tree-sitter-lua.wasm`,
-    wrappers: [],
-    signatureWrappers: [],
-    leadingAttributes: [],
-    bodyTypes: ['block'],
-  },
-  {
     id: 'bash',
     extensions: ['.sh', '.bash'],
     wasmModule: `${VSCODE}tree-sitter-bash.wasm`,

@@ -70,3 +70,4 @@ export { selectGlimpse, type GlimpseCandidate } from './select-glimpse.js';
 export { selectTargets } from './select-targets.js';
 export { sameFileCalls, type CallNeighbours } from './same-file-calls.js';
 export { countEvidence, fileHits, sortFiles, sortHits, symbolHitScores } from './hit-evidence.js';
+export { loadScaffoldFiles, renderSearchResult, storeLineReader } from './render-search-result.js';

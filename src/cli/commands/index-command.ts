@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import type { IndexReport } from '../../index/indexer.js';
+import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
+
+/** `reponav index [PATH] [--commit REV]`: build or refresh the index, print a summary. */
+export function registerIndexCommand(program: Command): void {
+  program
+    .command('index')
+    .description('Index a working tree (or one commit with --commit) incrementally: only changed files are re-parsed')
+    .argument('[path]', 'repository folder (or git dir with --commit)', '.')
+    .option('--commit <rev>', 'index this commit without a checkout (git ls-tree + cat-file)')
+    .option('--index-path <file>', 'where the SQLite index lives (default: the user cache)')
+    .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', '1m')
+    .option('--json', 'print the report as JSON')
+    .option('-q, --quiet', 'no progress bar, errors only')
+    .option('-v, --verbose', 'debug logging on stderr')
+    .action(async (path: string, options: RepositoryCommandOptions & { maxFileSize?: string }) => {
+      const { repository, report } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, path);
+      try {
+        if (options.json) printJson({ ...report, indexPath: repository.store.path });
+        else process.stdout.write(summarizeReport(report, repository.store.path) + '\n');
+      } finally {
+        repository.close();
+      }
+    });
+}
+
+/** One line (two with skips) describing an indexing run. */
+export function summarizeReport(report: IndexReport, indexPath: string): string {
+  const seconds = report.durationMs / 1000;
+  const work = report.parsed + report.reused;
+  const rate = seconds > 0 && work > 0 ? `, ${Math.round(work / seconds)} files/s` : '';
+  const where = report.commit ? `${report.root} @ ${report.commit.slice(0, 12)}` : report.root;
+  const skipped = Object.entries(report.skipped)
+    .filter(([, n]) => n)
+    .map(([reason, n]) => `${n} ${reason}`)
+    .join(', ');
+  return (
+    `Indexed ${report.listed} files of ${where} in ${seconds.toFixed(2)} s (${report.parsed} parsed, ${report.reused} reused, ` +
+    `${report.unchanged} unchanged, ${report.deleted} removed${rate}); ${report.partial} partial parses.` +
+    (skipped ? `\nSkipped: ${skipped}.` : '') +
+    `\nIndex: ${indexPath}`
+  );
+}

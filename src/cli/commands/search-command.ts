@@ -1,0 +1,46 @@
+import { type Command, Option } from 'commander';
+import { compilePathPattern } from '../../index/path-pattern.js';
+import { searchRepository } from '../../retrieve/search-repository.js';
+import { INTERFACE_MODES, renderSearchResult, type InterfaceMode } from '../../scaffold/index.js';
+import { openFreshRepository, type RepositoryCommandOptions } from '../cli-context.js';
+
+interface SearchCommandOptions extends RepositoryCommandOptions {
+  format: InterfaceMode;
+  filePattern?: string;
+  budget?: string;
+}
+
+/** `reponav search "QUERY"`: refresh the index, then print the RepoNav scaffold (or another interface). */
+export function registerSearchCommand(program: Command): void {
+  program
+    .command('search')
+    .description('Find the files and functions a query (an issue text or a question) is about; prints the RepoNav scaffold')
+    .argument('<query>', 'the query: an issue text, a stack trace, or a short request; "-" reads it from stdin')
+    .option('--repo <path>', 'repository folder', '.')
+    .option('--commit <rev>', 'search one commit instead of the working tree')
+    .option('--index-path <file>', 'where the SQLite index lives')
+    .addOption(new Option('--format <format>', 'output interface').choices([...INTERFACE_MODES]).default('scaffold'))
+    .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
+    .option('--budget <tokens>', 'output budget in tokens (about 4 characters each)', '1500')
+    .option('--json', 'same as --format json')
+    .option('-q, --quiet', 'no progress bar')
+    .action(async (queryArgument: string, options: SearchCommandOptions) => {
+      const query = queryArgument === '-' ? await readStdin() : queryArgument;
+      const { repository } = await openFreshRepository(options);
+      try {
+        const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;
+        const result = await searchRepository(repository.store, query, { pathFilter });
+        const format = options.json ? 'json' : options.format;
+        const budgetTokens = Number(options.budget);
+        process.stdout.write(renderSearchResult(repository.store, result, format, { budgetTokens }) + '\n');
+      } finally {
+        repository.close();
+      }
+    });
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import { RepositoryIndex } from '../../index/repository-index.js';
+import { cliLogger, printJson, type RepositoryCommandOptions } from '../cli-context.js';
+
+/** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description('Show what is indexed and which files changed since (does not re-index)')
+    .argument('[path]', 'repository folder', '.')
+    .option('--commit <rev>', 'the commit-mode index of this revision')
+    .option('--index-path <file>', 'where the SQLite index lives')
+    .option('--json', 'print as JSON')
+    .action(async (path: string, options: RepositoryCommandOptions) => {
+      const repository = await RepositoryIndex.open(path, { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options) });
+      try {
+        const status = await repository.status();
+        if (options.json) return printJson(status);
+        const languages = Object.entries(status.languages)
+          .sort((a, b) => b[1] - a[1])
+          .map(([l, n]) => `${l} ${n}`)
+          .join(', ');
+        const stale = status.stale.changed.length + status.stale.added.length + status.stale.deleted.length;
+        const lines = [
+          `Repository: ${status.root}${status.commit ? ` @ ${status.commit.slice(0, 12)}` : ''} (${status.mode})`,
+          `Index:      ${status.indexPath}`,
+          status.indexedAt
+            ? `Indexed:    ${new Date(status.indexedAt).toISOString()}${status.complete ? '' : ' (INCOMPLETE: the last run was interrupted; run `reponav index` to finish)'}`
+            : 'Indexed:    never (run `reponav index`)',
+          `Contents:   ${status.files} files, ${status.symbols} symbols, ${status.chunks} chunks, ${status.partialFiles} partial parses`,
+          `Languages:  ${languages || 'none'}`,
+          stale === 0
+            ? 'Freshness:  up to date'
+            : `Freshness:  STALE: ${status.stale.changed.length} changed, ${status.stale.added.length} added, ${status.stale.deleted.length} deleted`,
+        ];
+        for (const [label, list] of [['changed', status.stale.changed], ['added', status.stale.added], ['deleted', status.stale.deleted]] as const) {
+          for (const path of list.slice(0, 10)) lines.push(`  ${label}: ${path}`);
+          if (list.length > 10) lines.push(`  … ${list.length - 10} more ${label}`);
+        }
+        process.stdout.write(lines.join('\n') + '\n');
+      } finally {
+        repository.close();
+      }
+    });
+}

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ReponavError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import { RepositoryIndex } from '../index/repository-index.js';
+import { searchRepository, type SearchOptions } from '../retrieve/search-repository.js';
+import type { InstanceLocalizer, LocbenchLocalizerConfig } from './localizer.js';
+
+const numberRecord = z.record(z.string(), z.number());
+
+/** Retrieval settings accepted in `--config-json` (all optional; defaults are the tuned ones). */
+export const RetrievalSettingsSchema = z
+  .object({
+    aggregation: numberRecord.optional(),
+    fieldWeights: numberRecord.optional(),
+    queryWeights: numberRecord.optional(),
+    symbolRanking: numberRecord.optional(),
+    pathMentionBoost: z.number().optional(),
+    frameBoost: z.number().optional(),
+    /** Folder for the per-repository commit indexes; default: the user cache. */
+    indexDir: z.string().optional(),
+    /** How many predictions per level are written. */
+    maxPredictions: z.number().int().positive().optional(),
+  })
+  .strict();
+
+/**
+ * The retrieval-only localizer: one commit-mode index per repository, moved
+ * from commit to commit (re-parsing only files whose blobs differ), then the
+ * default search; files, modules and functions are written best first.
+ */
+export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, logger: Logger = silentLogger): Promise<InstanceLocalizer> {
+  const parsed = RetrievalSettingsSchema.safeParse(config.settings ?? {});
+  if (!parsed.success) {
+    throw new ReponavError('BAD_INPUT', `--config-json: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const settings = parsed.data;
+  const searchOptions = settings as SearchOptions;
+  const limit = settings.maxPredictions ?? 50;
+  const open = new Map<string, RepositoryIndex>();
+  return {
+    async localize(input) {
+      const started = Date.now();
+      let repository = open.get(input.gitDir);
+      if (!repository) {
+        // Keep one repository open at a time: memory stays flat across a long run.
+        for (const other of open.values()) other.close();
+        open.clear();
+        const indexPath = settings.indexDir ? join(settings.indexDir, input.repo.replace('/', '+') + '.db') : undefined;
+        repository = await RepositoryIndex.open(input.gitDir, { commit: input.commit, indexPath, logger });
+        open.set(input.gitDir, repository);
+      } else {
+        await repository.switchCommit(input.commit);
+      }
+      const report = await repository.refresh();
+      const indexed = Date.now();
+      const result = await searchRepository(repository.store, input.query, searchOptions);
+      const searched = Date.now();
+      return {
+        found_files: result.files.slice(0, limit).map((f) => f.path),
+        found_modules: result.modules.slice(0, limit).map((m) => `${m.path}:${m.qualifiedName}`),
+        found_entities: result.functions.slice(0, limit).map((f) => `${f.path}:${f.qualifiedName}`),
+        timings: { indexMs: indexed - started, searchMs: searched - indexed, parsedFiles: report.parsed + report.reused },
+      };
+    },
+    async close() {
+      for (const repository of open.values()) repository.close();
+      open.clear();
+    },
+  };
+}

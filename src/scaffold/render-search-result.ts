@@ -1,0 +1,58 @@
+import type { IndexStore } from '../index/index-store.js';
+import type { SearchResult } from '../retrieve/search-repository.js';
+import { renderInterface, type InterfaceMode, type InterfaceOptions } from './render-interface.js';
+import { renderScaffoldJson } from './render-json.js';
+import type { ScaffoldFile } from './scaffold-types.js';
+
+/** Loads the symbols and importers of the top `parseTop` files: the paper's stage-2 input. */
+export function loadScaffoldFiles(store: IndexStore, result: SearchResult, parseTop = 5): Map<string, ScaffoldFile> {
+  const files = new Map<string, ScaffoldFile>();
+  for (const candidate of result.files.slice(0, parseTop)) {
+    files.set(candidate.path, {
+      path: candidate.path,
+      symbols: store.symbolsOf(candidate.path),
+      importedBy: store.importedBy(candidate.path),
+    });
+  }
+  return files;
+}
+
+/** A `readLines` callback over the index's stored text (1-based inclusive). */
+export function storeLineReader(store: IndexStore): (path: string, start: number, end: number) => string[] {
+  const cache = new Map<string, string[]>();
+  return (path, start, end) => {
+    let lines = cache.get(path);
+    if (!lines) {
+      lines = (store.fileText(path) ?? '').split('\n');
+      cache.set(path, lines);
+    }
+    return lines.slice(Math.max(0, start - 1), Math.max(0, end));
+  };
+}
+
+/**
+ * Renders a search in any interface. `json` carries the ranked files, modules
+ * and functions behind every interface, plus the scaffold's structured form.
+ */
+export function renderSearchResult(
+  store: IndexStore,
+  result: SearchResult,
+  format: InterfaceMode,
+  options: InterfaceOptions = {},
+): string {
+  const files = loadScaffoldFiles(store, result, options.parseTop ?? 5);
+  if (format !== 'json') return renderInterface(format, result, files, { readLines: storeLineReader(store), ...options });
+  const limit = 20;
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return JSON.stringify(
+    {
+      query: result.query,
+      files: result.files.slice(0, limit).map((f) => ({ path: f.path, score: round(f.score), evidence: f.hits.length })),
+      modules: result.modules.slice(0, limit).map((m) => ({ id: `${m.path}:${m.qualifiedName}`, score: round(m.score) })),
+      functions: result.functions.slice(0, limit).map((m) => ({ id: `${m.path}:${m.qualifiedName}`, score: round(m.score) })),
+      scaffold: renderScaffoldJson(result, files, options),
+    },
+    null,
+    2,
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Budgets for tool outputs. Every tool answer is cut to its budget (estimated
+ * tokens, 4 characters each, as in the scaffold layer) and says what was left
+ * out, so an agent can always tell a short answer from a cut one.
+ */
+import { estimateTokens, fitUnits, truncationLine, type CutCount } from '../scaffold/token-budget.js';
+import type { ToolBudgets } from './tool-types.js';
+
+/** Smallest budget a call may ask for: below it no answer fits with its truncation note. */
+export const MIN_BUDGET_TOKENS = 100;
+
+/** Default cap on any budget, including per-call requests. */
+export const DEFAULT_MAX_BUDGET_TOKENS = 20_000;
+
+/** Characters of one source line shown before it is clipped (minified code is one huge line). */
+export const MAX_LINE_CHARS = 400;
+
+/**
+ * The budget of one call: the per-call request, else the server's per-tool
+ * value, else the server default, else the tool's own default; then clamped to
+ * [MIN_BUDGET_TOKENS, maxTokens].
+ */
+export function resolveBudget(toolName: string, toolDefault: number, requested: number | undefined, budgets: ToolBudgets = {}): number {
+  const max = Math.max(MIN_BUDGET_TOKENS, budgets.maxTokens ?? DEFAULT_MAX_BUDGET_TOKENS);
+  const chosen = requested ?? budgets.perTool?.[toolName] ?? budgets.defaultTokens ?? toolDefault;
+  return Math.min(max, Math.max(MIN_BUDGET_TOKENS, Math.floor(chosen)));
+}
+
+/** `line` itself, or its first `max` characters and a note of how many were clipped. */
+export function clipLine(line: string, max = MAX_LINE_CHARS): string {
+  if (line.length <= max) return line;
+  return `${line.slice(0, max)} … [+${line.length - max} chars]`;
+}
+
+/** `  12 | text` lines for consecutive source lines starting at `firstLine`, numbers right-aligned to `width`. */
+export function numberLines(lines: readonly string[], firstLine: number, width: number, marked?: ReadonlySet<number>): string[] {
+  return lines.map((text, i) => {
+    const number = firstLine + i;
+    const mark = marked ? (marked.has(number) ? '> ' : '  ') : '';
+    return `${mark}${String(number).padStart(width)} | ${clipLine(text.trimEnd())}`;
+  });
+}
+
+/**
+ * The last safety net: a text over budget is cut at a line boundary (or inside
+ * a single huge line) and ends with a `[TRUNCATED]` line giving the characters
+ * left out. Renderers budget properly; this catches what they cannot foresee.
+ */
+export function enforceBudget(text: string, budgetTokens: number): string {
+  if (estimateTokens(text) <= budgetTokens) return text;
+  const note = (left: number) => `[TRUNCATED] ${left} characters left out to stay within ${budgetTokens} tokens`;
+  const room = Math.max(0, budgetTokens * 4 - note(text.length).length - 1);
+  let cut = text.slice(0, room);
+  const newline = cut.lastIndexOf('\n');
+  if (newline > room / 2) cut = cut.slice(0, newline);
+  return `${cut}\n${note(text.length - cut.length)}`;
+}
+
+/** What a list of blocks calls one block in its truncation line. */
+export interface BlockNoun {
+  singular: string;
+  plural: string;
+}
+
+/**
+ * Renders `head` and then whole `blocks` in order while they fit `budgetTokens`
+ * (prefix semantics: a later block never appears without an earlier one). When
+ * blocks are cut, one `[TRUNCATED]` line counts them plus `alreadyLeftOut`
+ * (blocks the caller dropped before rendering, e.g. beyond a result limit).
+ * `footer` lines (hints) are kept when everything fits.
+ */
+export function renderBlocks(
+  head: readonly string[],
+  blocks: readonly (readonly string[])[],
+  budgetTokens: number,
+  noun: BlockNoun,
+  options: { alreadyLeftOut?: number; footer?: readonly string[] } = {},
+): string {
+  const alreadyLeftOut = options.alreadyLeftOut ?? 0;
+  const footer = options.footer ?? [];
+  const cut = (count: number): string => truncationLine([{ count, ...noun } satisfies CutCount], budgetTokens);
+  const whole = [...head, ...blocks.flat(), ...footer].join('\n');
+  if (estimateTokens(whole) <= budgetTokens) return whole;
+  const fit = fitUnits([head, ...blocks], budgetTokens, 'stop', cut(blocks.length + alreadyLeftOut));
+  const keptBlocks = fit.keptUnits.slice(1).filter(Boolean).length;
+  return [...fit.lines, cut(blocks.length - keptBlocks + alreadyLeftOut)].join('\n');
+}

@@ -1,0 +1,220 @@
+/**
+ * The three retrieval tools over one search pipeline: `search` (the RepoNav
+ * scaffold), `snippet_search` (the flat snippet baseline over the same hits)
+ * and `semantic_search` (chunk-level hits, compact). They share retrieval so
+ * that they differ only in presentation, as in the paper's RQ2 comparison.
+ */
+import { z } from 'zod';
+import type { IndexStore } from '../index/index-store.js';
+import { searchRepository, type SearchResult } from '../retrieve/search-repository.js';
+import {
+  DEFAULT_SCAFFOLD_OPTIONS,
+  FILE_CHUNK_LABEL,
+  NO_CANDIDATES_LINE,
+  renderScaffold,
+  renderScaffoldJson,
+  renderSnippets,
+  type ScaffoldFile,
+} from '../scaffold/index.js';
+import { sortHits } from '../scaffold/hit-evidence.js';
+import { cleanSignature } from '../scaffold/render-skeleton.js';
+import { formatScore } from '../scaffold/text-format.js';
+import { clipLine, renderBlocks } from './output-budget.js';
+import { LineCache } from './source-lines.js';
+import { budgetArg, filePatternArg, pathFilterOf, queryArg, repoArg, topKArg } from './tool-args.js';
+import type { ToolDefinition, ToolEnvironment } from './tool-types.js';
+
+/** One search as the tools run it. */
+export interface ToolSearch {
+  result: SearchResult;
+  filePattern: string | null;
+  /** False when a file_pattern was given and no indexed file matches it. */
+  patternMatchesFiles: boolean;
+}
+
+/** Runs the retrieval pipeline with the call's file_pattern and the context's fusion hook. */
+export async function runToolSearch(env: ToolEnvironment, query: string, filePattern: string | undefined): Promise<ToolSearch> {
+  const store = env.repository.index.store;
+  const pathFilter = pathFilterOf(filePattern);
+  const result = await searchRepository(store, query, { pathFilter, fuse: env.context.fuse });
+  const patternMatchesFiles = !pathFilter || result.hits.length > 0 || store.files().some((f) => pathFilter(f.path));
+  return { result, filePattern: pathFilter ? filePattern! : null, patternMatchesFiles };
+}
+
+/** The note for a search that found nothing because of its file_pattern, or null. */
+function patternNote(search: ToolSearch): string | null {
+  if (search.patternMatchesFiles) return null;
+  return `No indexed file matches file_pattern '${search.filePattern}'; drop it or try a broader glob such as '*.py' or 'src/'.`;
+}
+
+/** The scaffold's per-file input for the files it will show. */
+export function scaffoldFilesFor(store: IndexStore, result: SearchResult, parseTop = DEFAULT_SCAFFOLD_OPTIONS.parseTop): Map<string, ScaffoldFile> {
+  const files = new Map<string, ScaffoldFile>();
+  const ranked = [...result.files].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const file of ranked.slice(0, parseTop)) {
+    files.set(file.path, { path: file.path, symbols: store.symbolsOf(file.path), importedBy: store.importedBy(file.path) });
+  }
+  return files;
+}
+
+const searchInput = z.object({
+  query: queryArg.describe('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
+  file_pattern: filePatternArg,
+  repo: repoArg,
+  budget_tokens: budgetArg,
+});
+
+interface ScaffoldData {
+  search: ToolSearch;
+  files: Map<string, ScaffoldFile>;
+}
+
+/** `search`: the RepoNav scaffold for a query. */
+export const searchTool: ToolDefinition<z.infer<typeof searchInput>, ScaffoldData> = {
+  name: 'search',
+  title: 'Search (RepoNav scaffold)',
+  description:
+    'Find where something lives in the repository. Give an issue text, error message or a few keywords/identifiers; ' +
+    'get the most relevant files grouped by directory, and for the top files: ANCHORS (symbols whose names match the query, ' +
+    'with what they call and what calls them), GLIMPSE (other relevant symbols), CANDIDATE_TARGETS (the likely places to ' +
+    'read or edit) with line spans, and which files import them. Start here, then use list_symbols or view_code on a file ' +
+    'it names. Optional file_pattern (glob) restricts the files searched.',
+  inputSchema: searchInput,
+  defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
+  async run(args, env) {
+    const search = await runToolSearch(env, args.query, args.file_pattern);
+    const parseTop = env.context.scaffold?.parseTop ?? DEFAULT_SCAFFOLD_OPTIONS.parseTop;
+    return { search, files: scaffoldFilesFor(env.repository.index.store, search.result, parseTop) };
+  },
+  render({ search, files }, env) {
+    const text = renderScaffold(search.result, files, { ...env.context.scaffold, budgetTokens: env.budgetTokens });
+    const note = patternNote(search);
+    return note && text === NO_CANDIDATES_LINE ? `${text}\n${note}` : text;
+  },
+  toJson({ search, files }, env) {
+    const { result } = search;
+    return {
+      scaffold: renderScaffoldJson(result, files, { ...env.context.scaffold, budgetTokens: env.budgetTokens }),
+      functions: result.functions.slice(0, 20),
+      modules: result.modules.slice(0, 20),
+    };
+  },
+};
+
+const snippetInput = z.object({
+  query: queryArg.describe('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
+  file_pattern: filePatternArg,
+  top_k: topKArg,
+  repo: repoArg,
+  budget_tokens: budgetArg,
+});
+
+interface SnippetData {
+  search: ToolSearch;
+  topK: number;
+  lines: LineCache;
+}
+
+/** `snippet_search`: the flat snippet baseline. */
+export const snippetSearchTool: ToolDefinition<z.infer<typeof snippetInput>, SnippetData> = {
+  name: 'snippet_search',
+  title: 'Snippet search',
+  description:
+    'Keyword/code search returning the best-matching code chunks (whole functions, class headers or file remainders) ' +
+    'with their numbered source lines, best first. Use it when you want to read matching code directly rather than a ' +
+    'map of files. Optional file_pattern (glob) restricts the files; top_k sets how many chunks (default 10).',
+  inputSchema: snippetInput,
+  defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
+  async run(args, env) {
+    const search = await runToolSearch(env, args.query, args.file_pattern);
+    return { search, topK: args.top_k ?? 10, lines: new LineCache(env.repository.index.store) };
+  },
+  render({ search, topK, lines }, env) {
+    const read = lines.readLines();
+    const text = renderSnippets(search.result, {
+      readLines: (path, start, end) => read(path, start, end).map((line) => clipLine(line)),
+      topK,
+      budgetTokens: env.budgetTokens,
+    });
+    const note = patternNote(search);
+    return note && search.result.hits.length === 0 ? `${text}\n${note}` : text;
+  },
+  toJson({ search, topK }) {
+    return { query: search.result.query, hits: sortHits(search.result.hits).slice(0, topK) };
+  },
+};
+
+const semanticInput = z.object({
+  query: queryArg.describe('A natural-language description of the behaviour or code you want, e.g. "where is tax added to the order total".'),
+  file_pattern: filePatternArg,
+  top_k: topKArg,
+  repo: repoArg,
+  budget_tokens: budgetArg,
+});
+
+/** One chunk hit with the symbol facts semantic_search prints. */
+export interface DescribedHit {
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol: string | null;
+  kind: string;
+  score: number;
+  signature: string | null;
+  doc: string | null;
+}
+
+interface SemanticData {
+  search: ToolSearch;
+  retriever: 'lexical' | 'fused';
+  hits: DescribedHit[];
+}
+
+/** `semantic_search`: chunk-level hits for a description, compact (no code). */
+export const semanticSearchTool: ToolDefinition<z.infer<typeof semanticInput>, SemanticData> = {
+  name: 'semantic_search',
+  title: 'Semantic search',
+  description:
+    'Describe behaviour in plain words and get the code units (functions, methods, classes, file remainders) that best ' +
+    'match, best first, each as path:start-end with its signature and doc line — no bodies, so many candidates fit. ' +
+    'Then read one with view_code. Retrieval is lexical (BM25 over names, signatures, docs and bodies) unless the server ' +
+    'adds a dense retriever. Optional file_pattern (glob); top_k (default 10).',
+  inputSchema: semanticInput,
+  defaultBudgetTokens: 1000,
+  async run(args, env) {
+    const search = await runToolSearch(env, args.query, args.file_pattern);
+    const store = env.repository.index.store;
+    const hits = sortHits(search.result.hits)
+      .slice(0, args.top_k ?? 10)
+      .map((hit): DescribedHit => {
+        const symbols = hit.symbol ? store.symbolsOf(hit.path).filter((s) => s.qualifiedName === hit.symbol) : [];
+        const symbol = symbols.find((s) => s.startLine === hit.startLine) ?? symbols[0];
+        return {
+          path: hit.path,
+          startLine: hit.startLine,
+          endLine: hit.endLine,
+          symbol: hit.symbol,
+          kind: symbol?.kind ?? hit.kind,
+          score: hit.score,
+          signature: symbol ? cleanSignature(symbol.signature) : null,
+          doc: symbol?.doc ?? null,
+        };
+      });
+    return { search, retriever: env.context.fuse ? 'fused' : 'lexical', hits };
+  },
+  render({ search, retriever, hits }, env) {
+    if (hits.length === 0) return ['No code matched this description.', patternNote(search)].filter(Boolean).join('\n');
+    const head = [`Top ${hits.length} code unit${hits.length === 1 ? '' : 's'} (${retriever === 'lexical' ? 'lexical BM25' : 'fused lexical + dense'} retrieval):`];
+    const blocks = hits.map((hit, i) => {
+      const label = hit.symbol ?? `${FILE_CHUNK_LABEL} top-level code`;
+      const lines = [`${i + 1}. ${hit.path}:${hit.startLine}-${hit.endLine} ${label} (${hit.kind}, ${formatScore(hit.score)})`];
+      if (hit.signature) lines.push(`     ${clipLine(hit.signature, 200)}`);
+      if (hit.doc) lines.push(`     — ${clipLine(hit.doc.trim(), 160)}`);
+      return lines;
+    });
+    return renderBlocks(head, blocks, env.budgetTokens, { singular: 'hit', plural: 'hits' });
+  },
+  toJson({ search, retriever, hits }) {
+    return { query: search.result.query, retriever, hits };
+  },
+};

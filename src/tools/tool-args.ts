@@ -1,0 +1,58 @@
+/**
+ * Argument schemas shared by several tools, so the same argument is spelled,
+ * bounded and described the same way everywhere.
+ */
+import { z } from 'zod';
+import { compilePathPattern, MAX_PATTERN_LENGTH } from '../index/path-pattern.js';
+
+/** Longest query / description accepted (a long issue text fits; megabytes do not). */
+export const MAX_QUERY_CHARS = 20_000;
+
+/** Longest symbol name accepted. */
+export const MAX_NAME_CHARS = 300;
+
+/** `repo`: which repository, when a server serves several. */
+export const repoArg = z
+  .string()
+  .max(200, 'repo is a repository name of at most 200 characters')
+  .optional()
+  .describe('Repository name. Needed only when several repositories are served (index_status lists them); omit it otherwise.');
+
+/** `budget_tokens`: the per-call output budget. */
+export const budgetArg = z
+  .number()
+  .int('budget_tokens must be a whole number')
+  .min(100, 'budget_tokens must be at least 100')
+  .max(100_000, 'budget_tokens must be at most 100000')
+  .optional()
+  .describe('Output budget in estimated tokens (about 4 characters each). Longer answers are cut with a [TRUNCATED] note. The server caps it.');
+
+/** `file_pattern`: a glob restricting results to some files. */
+export const filePatternArg = z
+  .string()
+  .max(MAX_PATTERN_LENGTH, `file_pattern is limited to ${MAX_PATTERN_LENGTH} characters`)
+  .optional()
+  .describe(
+    'Optional glob over repository paths: `*.py`, `src/**/*.ts`, `tests/` (a folder prefix). A pattern without `/` matches file names anywhere.',
+  );
+
+/** `query`: a natural-language or code query. */
+export const queryArg = z
+  .string()
+  .min(1, 'query must not be empty')
+  .max(MAX_QUERY_CHARS, `query is limited to ${MAX_QUERY_CHARS} characters`);
+
+/** `top_k`: how many hits to show. */
+export const topKArg = z
+  .number()
+  .int('top_k must be a whole number')
+  .min(1, 'top_k must be at least 1')
+  .max(50, 'top_k must be at most 50')
+  .optional()
+  .describe('How many hits to show, best first (default 10).');
+
+/** A path predicate for an optional file_pattern (undefined when absent or blank). */
+export function pathFilterOf(pattern: string | undefined): ((path: string) => boolean) | undefined {
+  if (pattern === undefined || pattern.trim() === '') return undefined;
+  return compilePathPattern(pattern);
+}

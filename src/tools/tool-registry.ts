@@ -1,0 +1,109 @@
+/**
+ * The tool registry and the one way to call a tool. The MCP server, the CLI and
+ * the agents all go through callTool, so validation, repository choice,
+ * freshness, budgeting and error handling are identical everywhere.
+ */
+import type { z } from 'zod';
+import { isReponavError } from '../errors.js';
+import { silentLogger } from '../logger.js';
+import { enforceBudget, resolveBudget } from './output-budget.js';
+import { BUILTIN_TOOLS } from './builtin-tools.js';
+import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolEnvironment } from './tool-types.js';
+
+/** A fixed, ordered set of tools by name. */
+export interface ToolRegistry {
+  readonly tools: ReadonlyMap<string, AnyToolDefinition>;
+  /** Tools in listing order. */
+  list(): AnyToolDefinition[];
+  get(name: string): AnyToolDefinition | undefined;
+}
+
+/** Which tools a registry holds. */
+export interface ToolRegistryOptions {
+  /** Tool definitions; default: every built-in tool. */
+  tools?: readonly AnyToolDefinition[];
+  /** Keep only these names (e.g. a baseline agent gets `snippet_search` and `view_code`). Unknown names throw. */
+  include?: readonly string[];
+}
+
+/** Builds a registry; throws on duplicate or unknown tool names. */
+export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
+  const all = options.tools ?? BUILTIN_TOOLS;
+  const tools = new Map<string, AnyToolDefinition>();
+  for (const tool of all) {
+    if (tools.has(tool.name)) throw new Error(`Duplicate tool name '${tool.name}'.`);
+    tools.set(tool.name, tool);
+  }
+  if (options.include) {
+    for (const name of options.include) if (!tools.has(name)) throw new Error(`Unknown tool '${name}'.`);
+    for (const name of [...tools.keys()]) if (!options.include.includes(name)) tools.delete(name);
+  }
+  return { tools, list: () => [...tools.values()], get: (name) => tools.get(name) };
+}
+
+/** A zod error as one sentence per problem: `start: must be at least 1`. */
+export function formatArgumentError(toolName: string, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+    return `${where}${issue.message}`;
+  });
+  return `Invalid arguments for ${toolName}: ${problems.join('; ')}.`;
+}
+
+/**
+ * Calls tool `name` with raw `args`. Never throws: unknown tools, invalid
+ * arguments, paths outside the repository, missing files and internal
+ * failures all come back as `{ isError: true, text: <one actionable message> }`.
+ * Before the handler runs, the chosen repository is refreshed (unless the tool
+ * is `as-is`); if that takes longer than `context.indexWaitMs`, the answer says
+ * indexing is under way (not an error) and the index keeps building.
+ */
+export async function callTool(registry: ToolRegistry, name: string, args: unknown, context: ToolContext): Promise<ToolCallResult> {
+  const logger = context.logger ?? silentLogger;
+  const tool = registry.get(name);
+  if (!tool) {
+    return error('UNKNOWN_TOOL', `Unknown tool '${String(name).slice(0, 100)}'. Available tools: ${[...registry.tools.keys()].join(', ')}.`);
+  }
+  const parsed = tool.inputSchema.safeParse(args ?? {});
+  if (!parsed.success) return error('INVALID_ARGUMENTS', formatArgumentError(tool.name, parsed.error));
+  const input = parsed.data as Record<string, unknown>;
+  try {
+    const repository = context.repositories.select(input.repo as string | undefined);
+    if ((tool.freshness ?? 'fresh') === 'fresh') {
+      const fresh = await repository.ensureFresh({
+        waitMs: context.indexWaitMs,
+        onProgress: context.onProgress
+          ? (p) => context.onProgress!({ repository: repository.name, done: p.done, total: p.total, message: progressMessage(repository.name, p.done, p.total) })
+          : undefined,
+      });
+      if (fresh.state === 'indexing') {
+        const p = fresh.progress;
+        const done = p ? ` (${p.done} of ${p.total} changed files so far)` : '';
+        return {
+          isError: false,
+          text: `Indexing repository '${repository.name}'${done}; it continues in the background. Call ${tool.name} again in a little while.`,
+          data: { indexing: true, repository: repository.name, done: p?.done ?? 0, total: p?.total ?? null },
+        };
+      }
+    }
+    const budgetTokens = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
+    const env: ToolEnvironment = { repository, context, budgetTokens, logger };
+    const data = await tool.run(input, env);
+    const text = enforceBudget(tool.render(data, env), budgetTokens);
+    return { text, isError: false, data: tool.toJson ? tool.toJson(data, env) : data };
+  } catch (caught) {
+    if (isReponavError(caught)) return error(caught.code, caught.message);
+    const message = caught instanceof Error ? caught.message : String(caught);
+    logger.error(`tool ${tool.name} failed: ${caught instanceof Error ? (caught.stack ?? message) : message}`);
+    return error('INTERNAL', `Internal error in ${tool.name}: ${message}. The server keeps running; try again or report this.`);
+  }
+}
+
+function error(code: string, text: string): ToolCallResult {
+  return { isError: true, text, errorCode: code };
+}
+
+/** `indexing app: 120/800 files` */
+export function progressMessage(repository: string, done: number, total: number): string {
+  return `indexing ${repository}: ${done}/${total} files`;
+}

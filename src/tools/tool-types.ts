@@ -1,0 +1,114 @@
+/**
+ * The shape every reponav tool shares, so that the MCP server, the CLI and the
+ * agents run the same definition: one name, one LLM-facing description, one zod
+ * input schema, one handler, one text renderer and one default output budget.
+ */
+import type { z } from 'zod';
+import type { Logger } from '../logger.js';
+import type { SearchOptions } from '../retrieve/search-repository.js';
+import type { ScaffoldOptions } from '../scaffold/scaffold-types.js';
+import type { RepositoryHandle, RepositorySet } from './repository-set.js';
+
+/** Names of the built-in tools, in the order they are listed to clients. */
+export const TOOL_NAMES = [
+  'search',
+  'snippet_search',
+  'semantic_search',
+  'list_symbols',
+  'find_class',
+  'find_function',
+  'find_code_snippet',
+  'view_code',
+  'index_status',
+  'reindex',
+] as const;
+
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** Indexing progress of one repository, as reported while a tool waits for its index. */
+export interface ToolProgress {
+  repository: string;
+  done: number;
+  total: number;
+  message: string;
+}
+
+/** Output budgets, in estimated tokens (ceil(characters / 4); see scaffold/token-budget.ts). */
+export interface ToolBudgets {
+  /** Overrides every tool's built-in default. */
+  defaultTokens?: number;
+  /** Per-tool defaults (win over defaultTokens). */
+  perTool?: Partial<Record<string, number>>;
+  /** Upper bound of any budget, including one asked for per call. Default 20000. */
+  maxTokens?: number;
+}
+
+/**
+ * What a tool call runs with. Long-lived parts (repositories, logger, budgets,
+ * fuse) are shared by a server; per-call parts (onProgress, signal) are set by
+ * the caller for one call.
+ */
+export interface ToolContext {
+  repositories: RepositorySet;
+  logger?: Logger;
+  budgets?: ToolBudgets;
+  /** Called while the call waits for (re)indexing; never called once the tool body runs. */
+  onProgress?: (progress: ToolProgress) => void;
+  signal?: AbortSignal;
+  /**
+   * How long a call waits for indexing before answering "still indexing, call
+   * again" (the index keeps building in the background). Default: no limit.
+   */
+  indexWaitMs?: number;
+  /** Dense retrieval fused with the lexical hits (search, snippet_search, semantic_search). */
+  fuse?: SearchOptions['fuse'];
+  /** Scaffold knobs for `search` (ablations); its budget always comes from the call's budget. */
+  scaffold?: Omit<ScaffoldOptions, 'budgetTokens'>;
+}
+
+/** What a tool's handler sees: its repository (already fresh unless `freshness: 'as-is'`) and its budget. */
+export interface ToolEnvironment {
+  repository: RepositoryHandle;
+  context: ToolContext;
+  /** This call's output budget in estimated tokens (already resolved and capped). */
+  budgetTokens: number;
+  logger: Logger;
+}
+
+/** One tool, defined once. `Args` is the parsed input; `Data` is what the handler returns. */
+export interface ToolDefinition<Args = any, Data = any> {
+  name: ToolName | string;
+  title: string;
+  /** Written for an LLM: what the tool answers, when to use it, what the arguments mean. */
+  description: string;
+  /** A zod object schema; unknown keys are dropped, wrong types are a tool error. */
+  inputSchema: z.ZodType<Args>;
+  /** Default output budget in estimated tokens. */
+  defaultBudgetTokens: number;
+  /**
+   * `fresh` (default): the repository is refreshed (a cheap stat check) before
+   * the handler runs, so answers match the working tree. `as-is`: the handler
+   * sees the index as it is (index_status reports staleness; reindex refreshes itself).
+   */
+  freshness?: 'fresh' | 'as-is';
+  /** Runs the tool. Throw ReponavError for bad input: it becomes a tool error with its message. */
+  run(args: Args, env: ToolEnvironment): Promise<Data> | Data;
+  /** The text an agent reads; must stay within `env.budgetTokens` and say what it left out. */
+  render(data: Data, env: ToolEnvironment): string;
+  /** The machine form (CLI `--json`); default: `data` itself. */
+  toJson?(data: Data, env: ToolEnvironment): unknown;
+}
+
+/** Any tool (the registry is heterogeneous). */
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/** The answer of one tool call, whatever the transport. */
+export interface ToolCallResult {
+  /** The rendered answer, or the error message when `isError`. */
+  text: string;
+  isError: boolean;
+  /** The machine form of the answer (absent on errors). */
+  data?: unknown;
+  /** On errors: a stable code (ReponavError codes plus `UNKNOWN_TOOL`, `INVALID_ARGUMENTS`). */
+  errorCode?: string;
+}
