@@ -2,7 +2,7 @@
  * The SQLite schema of an index. Bump SCHEMA_VERSION on any change: an index
  * with another version is rebuilt, never trusted.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** DDL run on a fresh database. */
 export const SCHEMA_SQL = `

@@ -231,12 +231,15 @@ export class IndexStore {
       );
     }
     for (const imp of parsed.imports) s.insertImport.run(fileId, imp.source, JSON.stringify(imp.names), imp.line);
+    // Search covers source files in parsed languages; other text (docs, data,
+    // templates) stays viewable and greppable but would drown code in BM25.
+    const searchable = parsed.language !== 'unknown';
     for (const chunk of chunks) {
       const chunkId = Number(
         s.insertChunk.run(fileId, chunk.kind, chunk.symbol, chunk.startLine, chunk.endLine, chunk.contentHash).lastInsertRowid,
       );
       const f = chunk.fields;
-      s.insertFts.run(chunkId, f.path, f.name, f.signature, f.doc, f.body);
+      if (searchable) s.insertFts.run(chunkId, f.path, f.name, f.signature, f.doc, f.body);
     }
   }
 

@@ -22,7 +22,11 @@
  * | `@comment`                 | any comment; used to find the comment block directly above a definition. |
  *
  * Namespaces / packages (C++, C#, PHP, Java, Kotlin) are deliberately not symbols:
- * they would prefix every qualified name without helping navigation.
+ * they would prefix every qualified name without helping navigation. `@call` is
+ * disabled after compiling (only `@call.name` is read) to save marshalling time.
+ *
+ * Lua is not supported: the only available grammar (tree-sitter-wasms, ABI 13)
+ * mis-parses every file after the first one in a process under web-tree-sitter 0.25.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';

@@ -37,6 +37,10 @@ export interface QueryWeights {
   backticked: number;
   frameFunction: number;
   pathPart: number;
+  /** Multiplier for tokens of the first line of a multi-line query (an issue's title). */
+  title: number;
+  /** Bracketed tags such as `[facebook]` or `[core]` at the start of a title name a component. */
+  titleTag: number;
   /** Cap on how often one token may repeat in the issue before extra mentions stop adding weight. */
   maxFrequencyBoost: number;
 }
@@ -47,8 +51,22 @@ export const DEFAULT_QUERY_WEIGHTS: QueryWeights = {
   backticked: 3,
   frameFunction: 3,
   pathPart: 2,
+  title: 2,
+  titleTag: 3,
   maxFrequencyBoost: 2,
 };
+
+const HTML_COMMENT = /<!--[\s\S]*?-->/g;
+const CHECKLIST_LINE = /^\s*[-*]\s*\[[ xX]\].*$/gm;
+const URL = /https?:\/\/[^\s)\]>"']+/g;
+
+/**
+ * Removes issue-template boilerplate that every issue of a project shares and
+ * that would otherwise match the template files: HTML comments and checklists.
+ */
+export function stripBoilerplate(text: string): string {
+  return text.replace(HTML_COMMENT, ' ').replace(CHECKLIST_LINE, ' ');
+}
 
 const PYTHON_FRAME = /File "([^"]+)", line (\d+)(?:, in ([A-Za-z_][\w.<>]*))?/g;
 const JS_FRAME = /at (?:(?:async )?([A-Za-z_$][\w$.<>]*) )?\(?((?:[A-Za-z]:)?[^\s():]+\.[A-Za-z]+):(\d+)(?::\d+)?\)?/g;
@@ -66,7 +84,8 @@ const FLAG = /(?:^|\s)--([a-z][a-z0-9-]{2,})/g;
  * code-like evidence in it, weighting identifiers, backticked names, stack
  * frames and file paths above plain words. Deterministic.
  */
-export function parseQuery(text: string, weights: QueryWeights = DEFAULT_QUERY_WEIGHTS): ParsedQuery {
+export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUERY_WEIGHTS): ParsedQuery {
+  const text = stripBoilerplate(rawText);
   const boosts = new Map<string, number>();
   const raise = (token: string, weight: number) => {
     if (token.length < 2 || STOPWORDS.has(token)) return;
@@ -105,7 +124,20 @@ export function parseQuery(text: string, weights: QueryWeights = DEFAULT_QUERY_W
   for (const m of text.matchAll(BACKTICKED)) {
     for (const id of m[1].match(/[A-Za-z_][\w.]*/g) ?? []) addIdentifier(id, weights.backticked);
   }
-  const prose = text.replace(/https?:\/\/\S+/g, ' ');
+  // A URL's host names the site or service involved; the rest of it is noise.
+  const hosts: string[] = [];
+  for (const m of text.matchAll(URL)) {
+    const host = /^https?:\/\/([^/:?#]+)/.exec(m[0])?.[1] ?? '';
+    const labels = host.split('.').filter((l) => l && l !== 'www');
+    if (labels.length >= 2) hosts.push(labels[labels.length - 2]);
+  }
+  const prose = text.replace(URL, ' ') + ' ' + hosts.join(' ');
+  const newline = text.trim().indexOf('\n');
+  const title = newline > 0 ? text.trim().slice(0, newline) : '';
+  for (const m of title.matchAll(/\[([A-Za-z][\w :.-]{1,40})\]/g)) {
+    for (const part of m[1].split(/[\s:]+/)) addIdentifier(part, weights.titleTag);
+  }
+  const titleTokens = new Set(codeTokens(title));
   for (const pattern of [CAMEL, SNAKE, DOTTED]) for (const m of prose.matchAll(pattern)) addIdentifier(m[0], weights.identifier);
   for (const m of prose.matchAll(CALL)) addIdentifier(m[1], weights.identifier);
   for (const m of prose.matchAll(FLAG)) addIdentifier(m[1].replace(/-/g, '_'), weights.identifier);
@@ -118,16 +150,18 @@ export function parseQuery(text: string, weights: QueryWeights = DEFAULT_QUERY_W
     if (STOPWORDS.has(token) || token.length < 2 || /^\d+$/.test(token)) continue;
     const base = boosts.get(token) ?? weights.plain;
     const frequency = Math.min(weights.maxFrequencyBoost, 1 + Math.log2(count) / 2);
-    terms.push({ token, weight: base * frequency });
+    terms.push({ token, weight: base * frequency * (titleTokens.has(token) ? weights.title : 1) });
   }
-  for (const [token, weight] of boosts) if (!counts.has(token)) terms.push({ token, weight });
+  for (const [token, weight] of boosts) {
+    if (!counts.has(token)) terms.push({ token, weight: weight * (titleTokens.has(token) ? weights.title : 1) });
+  }
   terms.sort((a, b) => b.weight - a.weight || (a.token < b.token ? -1 : a.token > b.token ? 1 : 0));
 
   const anchorTokens = new Set<string>();
   for (const term of terms) anchorTokens.add(term.token);
   for (const id of identifiers) for (const part of splitIdentifier(id)) if (part.length > 2) anchorTokens.add(part);
   return {
-    text,
+    text: rawText,
     terms,
     identifiers: [...identifiers],
     paths: [...paths],

@@ -17,6 +17,10 @@ export interface SearchOptions {
   pathMentionBoost?: number;
   /** Boost of a chunk whose function a stack frame names in a file the frame names. */
   frameBoost?: number;
+  /** Score multiplier for chunks in test files (tests rarely hold the code a query is about). */
+  testFileFactor?: number;
+  /** Score multiplier for declaration stubs (`.pyi`, `.d.ts`): they mirror code defined elsewhere. */
+  stubFileFactor?: number;
   /** Extra retrievers (dense) fused with the lexical hits; see fusion.ts. */
   fuse?: (lexical: ChunkHit[], query: ParsedQuery) => Promise<ChunkHit[]> | ChunkHit[];
 }
@@ -41,12 +45,35 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   const fetch = options.pathFilter ? aggregation.topChunks * 8 : aggregation.topChunks * 2;
   let hits = lexicalSearch(store, parsedQuery, { limit: fetch, fieldWeights });
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
+  hits = applyPathPriors(hits, options);
   hits = applyEvidenceBoosts(store, hits, parsedQuery, options);
   if (options.fuse) hits = await options.fuse(hits, parsedQuery);
   hits = hits.slice(0, aggregation.topChunks);
   const files = aggregateFiles(hits, aggregation);
   const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
+}
+
+const TEST_PATH = /(^|\/)(tests?|testing|__tests__|spec|test-data|testdata)\/|(^|\/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$/;
+const STUB_PATH = /\.(pyi|d\.ts|d\.mts|d\.cts)$/;
+
+/** True for paths that look like tests (folders `test/`, `tests/`, files `test_x.py`, `x_test.go`, `x.test.ts`). */
+export function isTestPath(path: string): boolean {
+  return TEST_PATH.test(path);
+}
+
+function applyPathPriors(hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
+  const testFactor = options.testFileFactor ?? 0.5;
+  const stubFactor = options.stubFileFactor ?? 0.5;
+  if (testFactor === 1 && stubFactor === 1) return hits;
+  return hits
+    .map((hit) => {
+      let factor = 1;
+      if (isTestPath(hit.path)) factor *= testFactor;
+      if (STUB_PATH.test(hit.path)) factor *= stubFactor;
+      return factor === 1 ? hit : { ...hit, score: hit.score * factor };
+    })
+    .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
 }
 
 function applyEvidenceBoosts(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, options: SearchOptions): ChunkHit[] {

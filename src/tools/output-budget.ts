@@ -37,7 +37,7 @@ export function numberLines(lines: readonly string[], firstLine: number, width: 
   return lines.map((text, i) => {
     const number = firstLine + i;
     const mark = marked ? (marked.has(number) ? '> ' : '  ') : '';
-    return `${mark}${String(number).padStart(width)} | ${clipLine(text.trimEnd())}`;
+    return `${mark}${String(number).padStart(width)} | ${clipLine(text.trimEnd())}`.trimEnd();
   });
 }
 
@@ -65,23 +65,30 @@ export interface BlockNoun {
 /**
  * Renders `head` and then whole `blocks` in order while they fit `budgetTokens`
  * (prefix semantics: a later block never appears without an earlier one). When
- * blocks are cut, one `[TRUNCATED]` line counts them plus `alreadyLeftOut`
- * (blocks the caller dropped before rendering, e.g. beyond a result limit).
- * `footer` lines (hints) are kept when everything fits.
+ * blocks are cut, one `[TRUNCATED]` line counts the items they held (`counts[i]`
+ * items for block i, default 1) plus `alreadyLeftOut` (items the caller dropped
+ * before rendering, e.g. beyond a result limit). `footer` lines (hints) are kept
+ * when everything fits.
  */
 export function renderBlocks(
   head: readonly string[],
   blocks: readonly (readonly string[])[],
   budgetTokens: number,
   noun: BlockNoun,
-  options: { alreadyLeftOut?: number; footer?: readonly string[] } = {},
+  options: { alreadyLeftOut?: number; footer?: readonly string[]; counts?: readonly number[] } = {},
 ): string {
   const alreadyLeftOut = options.alreadyLeftOut ?? 0;
   const footer = options.footer ?? [];
+  const countOf = (i: number) => options.counts?.[i] ?? 1;
   const cut = (count: number): string => truncationLine([{ count, ...noun } satisfies CutCount], budgetTokens);
   const whole = [...head, ...blocks.flat(), ...footer].join('\n');
   if (estimateTokens(whole) <= budgetTokens) return whole;
-  const fit = fitUnits([head, ...blocks], budgetTokens, 'stop', cut(blocks.length + alreadyLeftOut));
-  const keptBlocks = fit.keptUnits.slice(1).filter(Boolean).length;
-  return [...fit.lines, cut(blocks.length - keptBlocks + alreadyLeftOut)].join('\n');
+  let all = alreadyLeftOut;
+  blocks.forEach((_, i) => (all += countOf(i)));
+  const fit = fitUnits([head, ...blocks], budgetTokens, 'stop', cut(all));
+  let leftOut = alreadyLeftOut;
+  fit.keptUnits.slice(1).forEach((kept, i) => {
+    if (!kept) leftOut += countOf(i);
+  });
+  return [...fit.lines, cut(leftOut)].join('\n');
 }

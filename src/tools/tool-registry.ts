@@ -8,6 +8,7 @@ import { isReponavError } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import { enforceBudget, resolveBudget } from './output-budget.js';
 import { BUILTIN_TOOLS } from './builtin-tools.js';
+import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolEnvironment } from './tool-types.js';
 
 /** A fixed, ordered set of tools by name. */
@@ -70,18 +71,12 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
   try {
     const repository = context.repositories.select(input.repo as string | undefined);
     if ((tool.freshness ?? 'fresh') === 'fresh') {
-      const fresh = await repository.ensureFresh({
-        waitMs: context.indexWaitMs,
-        onProgress: context.onProgress
-          ? (p) => context.onProgress!({ repository: repository.name, done: p.done, total: p.total, message: progressMessage(repository.name, p.done, p.total) })
-          : undefined,
-      });
+      const fresh = await freshenForCall(repository, context);
       if (fresh.state === 'indexing') {
         const p = fresh.progress;
-        const done = p ? ` (${p.done} of ${p.total} changed files so far)` : '';
         return {
           isError: false,
-          text: `Indexing repository '${repository.name}'${done}; it continues in the background. Call ${tool.name} again in a little while.`,
+          text: stillIndexingText(repository.name, p, `Call ${tool.name} again in a little while.`),
           data: { indexing: true, repository: repository.name, done: p?.done ?? 0, total: p?.total ?? null },
         };
       }
@@ -101,9 +96,4 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
 
 function error(code: string, text: string): ToolCallResult {
   return { isError: true, text, errorCode: code };
-}
-
-/** `indexing app: 120/800 files` */
-export function progressMessage(repository: string, done: number, total: number): string {
-  return `indexing ${repository}: ${done}/${total} files`;
 }

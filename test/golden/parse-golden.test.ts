@@ -58,12 +58,12 @@ describe('parse golden snapshots', () => {
     it(`matches expected/${name}.txt`, async () => {
       const actual = await renderFixture(name);
       const expectedPath = join(EXPECTED, `${name}.txt`);
-      if (UPDATE || !existsSync(expectedPath)) {
-        if (!UPDATE) throw new Error(`missing ${expectedPath}: run with UPDATE_GOLDEN=1 and review it`);
+      if (UPDATE) {
         mkdirSync(EXPECTED, { recursive: true });
         writeFileSync(expectedPath, actual);
         return;
       }
+      if (!existsSync(expectedPath)) throw new Error(`missing ${expectedPath}: run with UPDATE_GOLDEN=1 and review it`);
       expect(actual).toBe(readFileSync(expectedPath, 'utf8'));
     });
   }

@@ -1,0 +1,36 @@
+/**
+ * `reponav find class|function NAME`: exact-name lookups (the find_class and
+ * find_function tools) with spans and signatures.
+ */
+import type { Command } from 'commander';
+import { addToolCommandOptions, parsePositiveInt, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
+
+interface FindCommandOptions extends ToolCommandOptions {
+  filePattern?: string;
+  limit?: number;
+}
+
+/** Registers `reponav find class NAME` and `reponav find function NAME` (options: --repo, --file-pattern, --limit, --json). */
+export function registerFindCommand(program: Command): Command {
+  const find = program
+    .command('find')
+    .description('find a class or a function by exact name (qualified name, then qualified suffix, then case-insensitive)');
+  const kinds = [
+    ['class', 'find_class', 'classes, interfaces, structs, enums, traits and modules named NAME (e.g. Cart, shop.models.Order)'],
+    ['function', 'find_function', 'functions and methods named NAME (e.g. checkout, Cart.checkout, src/cart.ts:Cart.checkout)'],
+  ] as const;
+  for (const [kind, tool, description] of kinds) {
+    const command = find.command(kind).description(description).argument('<name>', `${kind} name`);
+    command
+      .option('--file-pattern <glob>', 'only files matching this glob (e.g. "*.py", "src/**/*.ts", "tests/")')
+      .option('--limit <n>', 'most matches shown (default 20, at most 100)', parsePositiveInt);
+    addToolCommandOptions(command).action(async (name: string, options: FindCommandOptions) => {
+      await runToolCommand(options, tool, () => ({
+        name,
+        ...(options.filePattern !== undefined ? { file_pattern: options.filePattern } : {}),
+        ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      }));
+    });
+  }
+  return find;
+}

@@ -1,0 +1,124 @@
+/**
+ * `reponav mcp`: serve the tools to MCP clients (Claude Code, Cursor, …) over
+ * stdio (default) or Streamable HTTP. stdout belongs to the protocol in stdio
+ * mode: everything human-readable goes to stderr.
+ */
+import type { Command } from 'commander';
+import { isReponavError } from '../../errors.js';
+import { startHttpServer, type RunningHttpServer } from '../../server/http-server.js';
+import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/mcp-service.js';
+import { cliLogger, parseSize } from '../cli-context.js';
+import { parsePositiveInt } from './symbols-command.js';
+
+interface McpCommandOptions {
+  repo: string[];
+  http?: number;
+  host: string;
+  token?: string;
+  allowOrigin: string[];
+  budgetTokens?: number;
+  maxBudgetTokens?: number;
+  indexWait: number;
+  maxFileBytes?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new Error(`'${value}' is not a port number (0-65535)`);
+  return n;
+}
+
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`'${value}' is not a number of seconds`);
+  return n;
+}
+
+/**
+ * Registers `reponav mcp [--repo PATH]... [--http PORT] [--host HOST] [--token TOKEN]
+ * [--allow-origin ORIGIN]... [--budget-tokens N] [--max-budget-tokens N] [--index-wait SECONDS]`.
+ */
+export function registerMcpCommand(program: Command): Command {
+  return program
+    .command('mcp')
+    .description('serve the reponav tools over MCP: stdio by default, Streamable HTTP with --http')
+    .option('--repo <path>', 'repository to serve (repeat for several; tools then take a repo name argument)', collect, [])
+    .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port) instead of stdio', parsePort)
+    .option('--host <host>', 'HTTP bind address; a non-loopback address requires --token', '127.0.0.1')
+    .option('--token <token>', 'HTTP bearer token clients must send (default: $REPONAV_MCP_TOKEN)')
+    .option('--allow-origin <origin>', 'HTTP: also accept requests from this browser Origin (repeatable)', collect, [])
+    .option('--budget-tokens <n>', 'default output budget of every tool, in estimated tokens', parsePositiveInt)
+    .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', parsePositiveInt)
+    .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', parseSeconds, DEFAULT_INDEX_WAIT_MS / 1000)
+    .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)')
+    .option('-q, --quiet', 'log only errors on stderr')
+    .option('--verbose', 'log debug messages on stderr')
+    .action(async (options: McpCommandOptions) => {
+      const logger = cliLogger(options);
+      const token = options.token ?? process.env.REPONAV_MCP_TOKEN ?? undefined;
+      let service: McpService;
+      try {
+        service = await openMcpService({
+          repositories: (options.repo.length > 0 ? options.repo : ['.']).map((path) => ({ path })),
+          logger,
+          budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
+          indexWaitMs: options.indexWait * 1000,
+          maxFileBytes: options.maxFileBytes !== undefined ? parseSize(options.maxFileBytes) : undefined,
+        });
+      } catch (error) {
+        return fail(error);
+      }
+      const names = service.context.repositories
+        .all()
+        .map((r) => `${r.name}=${r.root}`)
+        .join(', ');
+
+      let http: RunningHttpServer | null = null;
+      let stopStdio: (() => Promise<void>) | null = null;
+      let stopping = false;
+      const shutdown = async (code: number) => {
+        if (stopping) return;
+        stopping = true;
+        await Promise.allSettled([http?.close(), stopStdio?.()]);
+        await service.close().catch(() => undefined);
+        process.exit(code);
+      };
+      process.once('SIGINT', () => void shutdown(130));
+      process.once('SIGTERM', () => void shutdown(143));
+
+      if (options.http !== undefined) {
+        try {
+          http = await startHttpServer({
+            port: options.http,
+            host: options.host,
+            token,
+            allowedOrigins: options.allowOrigin,
+            createSession: () => service.createSession(),
+            logger,
+          });
+        } catch (error) {
+          await service.close().catch(() => undefined);
+          return fail(error);
+        }
+        if (!options.quiet) process.stderr.write(`reponav MCP server listening on ${http.url} (${names})${token ? ', bearer token required' : ''}\n`);
+        return;
+      }
+      const connection = await serveStdio(service);
+      stopStdio = () => connection.close();
+      logger.info(`reponav MCP server on stdio (${names})`);
+      await connection.closed;
+      await shutdown(0);
+    });
+}
+
+function fail(error: unknown): void {
+  const message = isReponavError(error) || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`error: ${message}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,107 @@
+/**
+ * `reponav symbols FILE`: a file's skeleton (the list_symbols tool). Also home
+ * of runToolCommand, which the find and view commands share: every such
+ * command goes through the tool registry, so the CLI prints exactly what an
+ * MCP client would receive.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { isReponavError } from '../../errors.js';
+import type { RepositoryIndex } from '../../index/repository-index.js';
+import { runToolOnce } from '../../tools/run-tool-once.js';
+import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
+
+/** Options every tool-backed command accepts. */
+export interface ToolCommandOptions extends RepositoryCommandOptions {
+  budgetTokens?: number;
+}
+
+/** Parses a positive whole number option value (commander argParser). */
+export function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
+    throw new Error(`'${value}' is not a positive whole number`);
+  }
+  return n;
+}
+
+/**
+ * A FILE argument as the user typed it, for the repository: a path that exists
+ * relative to the current directory is passed absolute (the tools accept
+ * absolute paths inside the root and refuse others); anything else is taken
+ * as repository-relative.
+ */
+export function fileArgument(repository: RepositoryIndex, file: string): string {
+  if (isAbsolute(file)) return file;
+  const fromCwd = resolve(file);
+  if (existsSync(fromCwd) && !existsSync(join(repository.root, file))) return fromCwd;
+  return file;
+}
+
+/** Adds the options every tool-backed command shares. */
+export function addToolCommandOptions(command: Command): Command {
+  return command
+    .option('--repo <path>', 'repository folder', '.')
+    .option('--commit <rev>', 'read the repository at this commit instead of the working tree')
+    .option('--index-path <file>', 'SQLite index location (default: the user cache)')
+    .option('--budget-tokens <n>', 'output budget in estimated tokens (4 characters each)', parsePositiveInt)
+    .option('--json', 'print the machine-readable answer as JSON')
+    .option('-q, --quiet', 'only print errors on stderr (no progress bar)');
+}
+
+/**
+ * Opens and refreshes the repository, calls `toolName` with the arguments
+ * `buildArgs` makes for it, and prints the answer (text, or `data` as JSON
+ * with --json). On failure prints `error: <message>` on stderr and sets exit
+ * code 1. The repository is always closed.
+ */
+export async function runToolCommand(
+  options: ToolCommandOptions,
+  toolName: string,
+  buildArgs: (repository: RepositoryIndex) => Record<string, unknown>,
+): Promise<void> {
+  let repository: RepositoryIndex;
+  let logger;
+  try {
+    ({ repository, logger } = await openFreshRepository(options));
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  try {
+    const args = buildArgs(repository);
+    if (options.budgetTokens !== undefined) args.budget_tokens = options.budgetTokens;
+    const result = await runToolOnce(repository, toolName, args, { logger });
+    if (result.isError) {
+      process.stderr.write(`error: ${result.text}\n`);
+      process.exitCode = 1;
+    } else if (options.json) {
+      printJson(result.data);
+    } else {
+      process.stdout.write(`${result.text}\n`);
+    }
+  } catch (error) {
+    fail(error);
+  } finally {
+    repository.close();
+  }
+}
+
+function fail(error: unknown): void {
+  const message = isReponavError(error) || error instanceof Error ? error.message : String(error);
+  process.stderr.write(`error: ${message}\n`);
+  process.exitCode = 1;
+}
+
+/** Registers `reponav symbols FILE [--repo PATH] [--commit REV] [--json]`. */
+export function registerSymbolsCommand(program: Command): Command {
+  const command = program
+    .command('symbols')
+    .description("show a file's skeleton: imports and every class, function and method with line span, signature and doc line")
+    .argument('<file>', 'file path (relative to the repository root or to the current folder)');
+  addToolCommandOptions(command).action(async (file: string, options: ToolCommandOptions) => {
+    await runToolCommand(options, 'list_symbols', (repository) => ({ file: fileArgument(repository, file) }));
+  });
+  return command;
+}

@@ -1,0 +1,46 @@
+/**
+ * `reponav view FILE[:START-END]`: numbered source lines of a file, a span or
+ * a symbol (the view_code tool).
+ */
+import type { Command } from 'commander';
+import { parseFileSpan } from '../../tools/view-code-tool.js';
+import { addToolCommandOptions, fileArgument, parsePositiveInt, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
+
+interface ViewCommandOptions extends ToolCommandOptions {
+  symbol?: string;
+  start?: number;
+  end?: number;
+}
+
+/** Registers `reponav view [FILE[:START-END]] [--symbol NAME] [--start N] [--end N] [--repo PATH] [--json]`. */
+export function registerViewCommand(program: Command): Command {
+  const command = program
+    .command('view')
+    .description('print numbered source lines of a file, a line span (FILE:START-END) or a symbol (--symbol)')
+    .argument('[file]', 'file path, optionally with :START-END or :LINE (optional with --symbol)')
+    .option('--symbol <name>', 'show this symbol (Cart.checkout, checkout, Cart); with FILE, only in that file')
+    .option('--start <n>', 'first line (1-based)', parsePositiveInt)
+    .option('--end <n>', 'last line (inclusive)', parsePositiveInt);
+  addToolCommandOptions(command).action(async (file: string | undefined, options: ViewCommandOptions) => {
+    if (file === undefined && options.symbol === undefined) {
+      command.error('error: give FILE[:START-END] or --symbol NAME', { exitCode: 2, code: 'reponav.usage' });
+    }
+    await runToolCommand(options, 'view_code', (repository) => {
+      const args: Record<string, unknown> = {};
+      if (file !== undefined) {
+        const span = options.start === undefined && options.end === undefined ? parseFileSpan(file) : { path: file };
+        const path = fileArgument(repository, span.path);
+        args.file = path;
+        if (span.start !== undefined && span.path !== file) {
+          args.start = span.start;
+          args.end = span.end;
+        }
+      }
+      if (options.symbol !== undefined) args.symbol = options.symbol;
+      if (options.start !== undefined) args.start = options.start;
+      if (options.end !== undefined) args.end = options.end;
+      return args;
+    });
+  });
+  return command;
+}

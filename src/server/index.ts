@@ -1,0 +1,24 @@
+/**
+ * Public surface of the MCP server layer.
+ */
+export { createMcpServer, serverInstructions, SERVER_NAME, SERVER_VERSION } from './mcp-server.js';
+export {
+  createMcpService,
+  DEFAULT_INDEX_WAIT_MS,
+  openMcpService,
+  serveStdio,
+  type McpService,
+  type McpServiceOptions,
+  type StdioConnection,
+} from './mcp-service.js';
+export { MCP_PATH, startHttpServer, type HttpServerOptions, type RunningHttpServer } from './http-server.js';
+export {
+  bearerMatches,
+  checkListenConfig,
+  checkRequest,
+  isLoopbackHost,
+  MIN_TOKEN_LENGTH,
+  originAllowed,
+  type GuardConfig,
+  type GuardRefusal,
+} from './http-guard.js';

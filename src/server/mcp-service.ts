@@ -1,0 +1,102 @@
+/**
+ * A running reponav MCP service: the opened repositories, the tool registry
+ * and the shared context, from which one MCP server per connection is made.
+ * Transports (stdio, HTTP, in-memory for tests) attach to it.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Logger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import type { SearchOptions } from '../retrieve/search-repository.js';
+import { RepositorySet, type RepositorySpec } from '../tools/repository-set.js';
+import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
+import type { ToolBudgets, ToolContext } from '../tools/tool-types.js';
+import { createMcpServer } from './mcp-server.js';
+
+/** How long a call waits for indexing before answering "still indexing" (clients time out near 60 s). */
+export const DEFAULT_INDEX_WAIT_MS = 45_000;
+
+export interface McpServiceOptions {
+  /** At least one repository. Names default to unique folder basenames. */
+  repositories: readonly RepositorySpec[];
+  logger?: Logger;
+  budgets?: ToolBudgets;
+  /** Default DEFAULT_INDEX_WAIT_MS; Infinity waits for indexing however long it takes. */
+  indexWaitMs?: number;
+  /** Default: every built-in tool. */
+  registry?: ToolRegistry;
+  maxFileBytes?: number;
+  fuse?: SearchOptions['fuse'];
+  scaffold?: ToolContext['scaffold'];
+}
+
+/** The service: shared state plus a factory of per-connection MCP servers. */
+export interface McpService {
+  readonly context: ToolContext;
+  readonly registry: ToolRegistry;
+  /** A new MCP server for one connection (stdio pipe, HTTP session, in-memory pair). */
+  createSession(): McpServer;
+  /** Closes the repositories (after running refreshes finish). */
+  close(): Promise<void>;
+}
+
+/** Opens the repositories (without indexing them: the first call does) and builds the service. */
+export async function openMcpService(options: McpServiceOptions): Promise<McpService> {
+  const logger = options.logger ?? silentLogger;
+  const repositories = await RepositorySet.open(options.repositories, { logger, maxFileBytes: options.maxFileBytes });
+  return createMcpService(repositories, options);
+}
+
+/** Builds the service over repositories the caller opened (and now hands over: close() closes them). */
+export function createMcpService(repositories: RepositorySet, options: Omit<McpServiceOptions, 'repositories' | 'maxFileBytes'> = {}): McpService {
+  const registry = options.registry ?? createToolRegistry();
+  const context: ToolContext = {
+    repositories,
+    logger: options.logger ?? silentLogger,
+    budgets: options.budgets,
+    indexWaitMs: options.indexWaitMs ?? DEFAULT_INDEX_WAIT_MS,
+    fuse: options.fuse,
+    scaffold: options.scaffold,
+  };
+  return {
+    context,
+    registry,
+    createSession: () => createMcpServer(registry, context),
+    close: () => repositories.close(),
+  };
+}
+
+/** A service connected to this process's stdin/stdout. */
+export interface StdioConnection {
+  /** Resolves when the client goes away (stdin ends or the transport closes). */
+  closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves MCP over stdio. stdout carries only protocol messages from now on;
+ * everything else must go to stderr (the Logger does).
+ */
+export async function serveStdio(service: McpService, streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<StdioConnection> {
+  const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const stdout = (streams.stdout ?? process.stdout) as NodeJS.WriteStream;
+  const server = service.createSession();
+  const transport = new StdioServerTransport(stdin, stdout);
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  transport.onclose = () => resolveClosed();
+  // The SDK transport does not notice the client hanging up; stdin ending is that signal.
+  const onEnd = () => void server.close().finally(resolveClosed);
+  stdin.once('end', onEnd);
+  stdin.once('close', onEnd);
+  await server.connect(transport);
+  return {
+    closed,
+    async close() {
+      stdin.off('end', onEnd);
+      stdin.off('close', onEnd);
+      await server.close().catch(() => undefined);
+      resolveClosed();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * The built-in tools in listing order (the order of TOOL_NAMES): retrieval
+ * first, then navigation, then index maintenance.
+ */
+import { findCodeSnippetTool } from './find-code-snippet-tool.js';
+import { findClassTool, findFunctionTool } from './find-symbol-tools.js';
+import { indexStatusTool, reindexTool } from './index-tools.js';
+import { listSymbolsTool } from './list-symbols-tool.js';
+import { searchTool, semanticSearchTool, snippetSearchTool } from './search-tools.js';
+import type { AnyToolDefinition } from './tool-types.js';
+import { viewCodeTool } from './view-code-tool.js';
+
+/** Every built-in tool, once. */
+export const BUILTIN_TOOLS: readonly AnyToolDefinition[] = Object.freeze([
+  searchTool,
+  snippetSearchTool,
+  semanticSearchTool,
+  listSymbolsTool,
+  findClassTool,
+  findFunctionTool,
+  findCodeSnippetTool,
+  viewCodeTool,
+  indexStatusTool,
+  reindexTool,
+]);

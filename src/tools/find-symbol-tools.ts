@@ -1,0 +1,182 @@
+/**
+ * find_class and find_function: exact-name lookups (see symbol-lookup.ts for
+ * the tiers) answering with spans, signatures and, for classes, their members.
+ */
+import { z } from 'zod';
+import type { IndexStore, SymbolRow } from '../index/index-store.js';
+import { cleanSignature } from '../scaffold/render-skeleton.js';
+import { formatNameList } from '../scaffold/text-format.js';
+import { clipLine, renderBlocks } from './output-budget.js';
+import { CATEGORY_KINDS, lookupSymbols, similarSymbols, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
+import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg } from './tool-args.js';
+import type { ToolDefinition } from './tool-types.js';
+
+/** One match as the find tools report it. */
+export interface FoundSymbol {
+  path: string;
+  qualifiedName: string;
+  kind: string;
+  startLine: number;
+  endLine: number;
+  signature: string;
+  doc: string | null;
+  bases: string[];
+  /** Classes: direct members (qualified names relative to the class), in source order. */
+  members?: Array<{ name: string; kind: string; startLine: number; endLine: number }>;
+}
+
+/** What find_class / find_function return. */
+export interface FindSymbolData {
+  name: string;
+  category: 'class' | 'function';
+  query: SymbolQuery;
+  tier: MatchTier | null;
+  total: number;
+  matches: FoundSymbol[];
+  /** When nothing matched: similar names of the same category. */
+  suggestions: Array<{ path: string; qualifiedName: string; kind: string; startLine: number }>;
+  /** When nothing matched: exact matches of the other category (a class asked for as a function, …). */
+  otherCategory: Array<{ path: string; qualifiedName: string; kind: string; startLine: number }>;
+  filePattern: string | null;
+}
+
+const findInput = z.object({
+  name: z
+    .string()
+    .min(1, 'name must not be empty')
+    .max(MAX_NAME_CHARS, `name is limited to ${MAX_NAME_CHARS} characters`)
+    .describe('The name: `Cart`, `Cart.checkout`, `checkout`, or `path/to/file.py:Cart.checkout`. Exact, not fuzzy.'),
+  file_pattern: filePatternArg,
+  limit: z
+    .number()
+    .int('limit must be a whole number')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .optional()
+    .describe('Most matches shown (default 20).'),
+  repo: repoArg,
+  budget_tokens: budgetArg,
+});
+
+type FindInput = z.infer<typeof findInput>;
+
+const MAX_MEMBERS = 15;
+
+function describeTier(tier: MatchTier): string {
+  switch (tier) {
+    case 'exact':
+      return 'exact qualified name';
+    case 'suffix':
+      return 'qualified-name suffix';
+    case 'case-insensitive':
+      return 'case-insensitive name';
+    case 'module-path':
+      return 'module-qualified name';
+  }
+}
+
+function toFound(store: IndexStore, symbol: SymbolRow, category: 'class' | 'function', fileSymbols: Map<string, SymbolRow[]>): FoundSymbol {
+  const found: FoundSymbol = {
+    path: symbol.path,
+    qualifiedName: symbol.qualifiedName,
+    kind: symbol.kind,
+    startLine: symbol.startLine,
+    endLine: symbol.endLine,
+    signature: cleanSignature(symbol.signature),
+    doc: symbol.doc,
+    bases: [...symbol.bases],
+  };
+  if (category === 'class') {
+    let symbols = fileSymbols.get(symbol.path);
+    if (!symbols) fileSymbols.set(symbol.path, (symbols = store.symbolsOf(symbol.path)));
+    found.members = symbols
+      .filter((s) => s.parent === symbol.qualifiedName)
+      .map((s) => ({ name: s.name, kind: s.kind, startLine: s.startLine, endLine: s.endLine }));
+  }
+  return found;
+}
+
+function brief(s: SymbolRow) {
+  return { path: s.path, qualifiedName: s.qualifiedName, kind: s.kind, startLine: s.startLine };
+}
+
+function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput, FindSymbolData> {
+  const noun = category === 'class' ? 'class' : 'function';
+  const kinds = CATEGORY_KINDS[category].join(', ');
+  const other: SymbolCategory = category === 'class' ? 'function' : 'class';
+  return {
+    name: `find_${category}`,
+    title: category === 'class' ? 'Find class' : 'Find function',
+    description:
+      `Look up a ${noun} by name (kinds: ${kinds}) and get where it is defined: path, line span, signature and doc line` +
+      (category === 'class' ? ', bases, and its members with spans' : '') +
+      '. Matching is exact, in this order: the exact qualified name (`Cart.checkout`), then a qualified-name suffix ' +
+      '(`checkout` finds every `X.checkout`), then the same case-insensitively. Accepts `path/to/file:Name`. ' +
+      'Optional file_pattern (glob) narrows the files. Use search when you do not know the name.',
+    inputSchema: findInput,
+    defaultBudgetTokens: 1500,
+    run(args, env) {
+      const store = env.repository.index.store;
+      const pathFilter = pathFilterOf(args.file_pattern);
+      const lookup = lookupSymbols(store, args.name, { category, pathFilter });
+      const limit = args.limit ?? 20;
+      const fileSymbols = new Map<string, SymbolRow[]>();
+      const data: FindSymbolData = {
+        name: args.name,
+        category,
+        query: lookup.query,
+        tier: lookup.tier,
+        total: lookup.matches.length,
+        matches: lookup.matches.slice(0, limit).map((s) => toFound(store, s, category, fileSymbols)),
+        suggestions: [],
+        otherCategory: [],
+        filePattern: pathFilter ? args.file_pattern! : null,
+      };
+      if (lookup.matches.length === 0) {
+        data.suggestions = similarSymbols(store, lookup.query.name, category, 5, pathFilter).map(brief);
+        const elsewhere = lookupSymbols(store, args.name, { category: other, pathFilter });
+        if (elsewhere.tier === 'exact' || elsewhere.tier === 'suffix') data.otherCategory = elsewhere.matches.slice(0, 5).map(brief);
+      }
+      return data;
+    },
+    render(data, env) {
+      const where = [data.filePattern ? `file_pattern '${data.filePattern}'` : null, data.query.pathHint ? `file '${data.query.pathHint}'` : null]
+        .filter(Boolean)
+        .join(' and ');
+      if (data.total === 0) {
+        const lines = [`No ${noun} named '${data.query.name}'${where ? ` in ${where}` : ''}.`];
+        if (data.otherCategory.length > 0) {
+          const tool = other === 'class' ? 'find_class' : 'find_function';
+          lines.push(`It exists as a ${other === 'class' ? 'class-like type' : 'function/method'} (use ${tool}): ${data.otherCategory.map((s) => `${s.path}:${s.startLine} ${s.qualifiedName} (${s.kind})`).join('; ')}`);
+        }
+        if (data.suggestions.length > 0) {
+          lines.push(`Similar ${noun} names: ${data.suggestions.map((s) => `${s.qualifiedName} (${s.path}:${s.startLine})`).join(', ')}`);
+        } else if (data.otherCategory.length === 0) {
+          lines.push('Try search with a description, or find_code_snippet with a piece of its code.');
+        }
+        return lines.join('\n');
+      }
+      const plural = data.total === 1 ? noun : category === 'class' ? 'classes' : 'functions';
+      const head = [`${data.total} ${plural} matching '${data.query.name}' by ${describeTier(data.tier!)}${where ? ` in ${where}` : ''}:`];
+      const blocks = data.matches.map((m) => {
+        const lines = [`${m.path}:${m.startLine}-${m.endLine} ${m.qualifiedName} (${m.kind})`];
+        lines.push(`    ${clipLine(m.signature || `${m.kind} ${m.qualifiedName}`, 300)}`);
+        if (m.doc) lines.push(`    — ${clipLine(m.doc.trim(), 160)}`);
+        if (m.bases.length > 0) lines.push(`    bases: ${formatNameList(m.bases, 8)}`);
+        if (m.members && m.members.length > 0) {
+          lines.push(`    members: ${formatNameList(m.members.map((x) => `${x.name} [L${x.startLine}-${x.endLine}]`), MAX_MEMBERS)}`);
+        }
+        return lines;
+      });
+      const leftOut = data.total - data.matches.length;
+      const footer = leftOut > 0 ? [`(+${leftOut} more matches not shown; raise limit or narrow with file_pattern)`] : [];
+      return renderBlocks(head, blocks, env.budgetTokens, { singular: 'match', plural: 'matches' }, { alreadyLeftOut: leftOut, footer });
+    },
+  };
+}
+
+/** `find_class`: classes, interfaces, structs, enums, traits and modules by exact name. */
+export const findClassTool = makeFindTool('class');
+
+/** `find_function`: functions and methods by exact name. */
+export const findFunctionTool = makeFindTool('function');

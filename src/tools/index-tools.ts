@@ -1,0 +1,110 @@
+/**
+ * index_status and reindex: what the index holds and how fresh it is, and an
+ * explicit refresh. Other tools refresh on their own before answering, so these
+ * are for orientation (which repositories, which languages) and for large
+ * changes (a branch switch) whose re-indexing an agent wants to see.
+ */
+import { z } from 'zod';
+import type { IndexReport } from '../index/indexer.js';
+import type { IndexStatus } from '../index/repository-index.js';
+import { formatNameList } from '../scaffold/text-format.js';
+import { freshenForCall, stillIndexingText } from './tool-freshness.js';
+import { budgetArg, repoArg } from './tool-args.js';
+import type { ToolDefinition } from './tool-types.js';
+
+const statusInput = z.object({ repo: repoArg, budget_tokens: budgetArg });
+
+interface StatusData {
+  repository: string;
+  /** Every served repository's name (so a client learns the choices for `repo`). */
+  repositories: string[];
+  status: IndexStatus;
+}
+
+function counts(record: Partial<Record<string, number>>): string {
+  const entries = Object.entries(record).filter(([, n]) => (n ?? 0) > 0);
+  entries.sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || (a[0] < b[0] ? -1 : 1));
+  return entries.map(([k, n]) => `${k} ${n}`).join(', ');
+}
+
+/** `index_status`: what is indexed and what is stale. */
+export const indexStatusTool: ToolDefinition<z.infer<typeof statusInput>, StatusData> = {
+  name: 'index_status',
+  title: 'Index status',
+  description:
+    'Report what is indexed for a repository — root, file/symbol counts per language, files that could not be fully parsed ' +
+    'or were skipped, and files changed on disk since indexing (the next tool call re-indexes them) — plus the names of ' +
+    'all served repositories. Cheap; does not re-index.',
+  inputSchema: statusInput,
+  defaultBudgetTokens: 800,
+  freshness: 'as-is',
+  async run(_args, env) {
+    return { repository: env.repository.name, repositories: env.context.repositories.names(), status: await env.repository.index.status() };
+  },
+  render({ repository, repositories, status }) {
+    const source = status.mode === 'commit' ? `commit ${status.commit}` : 'working tree';
+    const lines = [`Repository '${repository}': ${status.root} (${source})`];
+    if (repositories.length > 1) lines.push(`Served repositories (pass as repo): ${repositories.join(', ')}`);
+    if (status.indexedAt === null) {
+      lines.push('Not indexed yet: the next tool call (or reindex) indexes it.');
+      return lines.join('\n');
+    }
+    lines.push(
+      `Indexed ${new Date(status.indexedAt).toISOString()}${status.complete ? '' : ' (incomplete: an indexing run was interrupted; the next call resumes it)'}`,
+    );
+    lines.push(`${status.files} files (${counts(status.languages) || 'none'}), ${status.symbols} symbols, ${status.chunks} chunks`);
+    if (status.partialFiles > 0) lines.push(`${status.partialFiles} files not fully parsed (syntax errors or no parser for the language)`);
+    const skipped = counts(status.skipped);
+    if (skipped) lines.push(`Skipped: ${skipped}`);
+    const { changed, added, deleted } = status.stale;
+    if (changed.length + added.length + deleted.length === 0) lines.push('Fresh: the index matches the files on disk.');
+    else {
+      lines.push(`Stale (re-indexed on the next tool call): ${changed.length} changed, ${added.length} added, ${deleted.length} deleted`);
+      if (changed.length) lines.push(`  changed: ${formatNameList(changed, 10)}`);
+      if (added.length) lines.push(`  added: ${formatNameList(added, 10)}`);
+      if (deleted.length) lines.push(`  deleted: ${formatNameList(deleted, 10)}`);
+    }
+    return lines.join('\n');
+  },
+  toJson({ repository, repositories, status }) {
+    return { repository, repositories, ...status };
+  },
+};
+
+const reindexInput = z.object({ repo: repoArg, budget_tokens: budgetArg });
+
+/** What reindex returns: the run's report, or that it is still running. */
+type ReindexData = { repository: string; report: IndexReport } | { repository: string; pending: { done: number; total: number } | null };
+
+/** `reindex`: refresh the index now and report what changed. */
+export const reindexTool: ToolDefinition<z.infer<typeof reindexInput>, ReindexData> = {
+  name: 'reindex',
+  title: 'Re-index',
+  description:
+    'Bring the index in line with the files on disk now and report what changed (files parsed, deleted, skipped). ' +
+    'Rarely needed: every other tool already does this cheaply before answering. Useful after a branch switch or a large ' +
+    'generated change, to see what was re-indexed.',
+  inputSchema: reindexInput,
+  defaultBudgetTokens: 800,
+  freshness: 'as-is',
+  async run(_args, env) {
+    const { repository } = env;
+    const fresh = await freshenForCall(repository, env.context);
+    if (fresh.state === 'indexing') return { repository: repository.name, pending: fresh.progress ? { done: fresh.progress.done, total: fresh.progress.total } : null };
+    return { repository: repository.name, report: fresh.report };
+  },
+  render(data) {
+    if ('pending' in data) return stillIndexingText(data.repository, data.pending, 'Call index_status later to see the result.');
+    const r = data.report;
+    const lines = [
+      `Re-indexed '${data.repository}' in ${r.durationMs} ms: ${r.listed} files listed, ${r.unchanged} unchanged, ${r.parsed} parsed, ${r.reused} reused, ${r.deleted} deleted.`,
+    ];
+    if (r.partial > 0) lines.push(`${r.partial} files not fully parsed (syntax errors or no parser for the language).`);
+    const skipped = Object.entries(r.skipped).filter(([, n]) => (n ?? 0) > 0);
+    for (const [reason, n] of skipped) {
+      const examples = r.skippedExamples[reason] ?? [];
+      lines.push(`Skipped ${n} (${reason})${examples.length ? `, e.g. ${formatNameList(examples, 3)}` : ''}.`);
+    }
+    return lines.join('\n');
+  },
+};

@@ -1,0 +1,30 @@
+/**
+ * Public surface of the tool layer: one registry of tools used by the MCP
+ * server, the CLI and the agents, and the one way to call them.
+ */
+export { BUILTIN_TOOLS } from './builtin-tools.js';
+export { callTool, createToolRegistry, formatArgumentError, type ToolRegistry, type ToolRegistryOptions } from './tool-registry.js';
+export {
+  RepositoryHandle,
+  RepositorySet,
+  uniqueRepositoryNames,
+  type FreshnessOptions,
+  type FreshnessResult,
+  type RepositorySpec,
+} from './repository-set.js';
+export {
+  TOOL_NAMES,
+  type AnyToolDefinition,
+  type ToolBudgets,
+  type ToolCallResult,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolEnvironment,
+  type ToolName,
+  type ToolProgress,
+} from './tool-types.js';
+export { clipLine, DEFAULT_MAX_BUDGET_TOKENS, enforceBudget, MIN_BUDGET_TOKENS, resolveBudget } from './output-budget.js';
+export { lookupSymbols, parseSymbolQuery, type SymbolCategory, type SymbolLookupResult } from './symbol-lookup.js';
+export { searchIndexedText, type TextMatch } from './find-code-snippet-tool.js';
+export { parseFileSpan } from './view-code-tool.js';
+export { runToolOnce, type RunToolOnceOptions } from './run-tool-once.js';

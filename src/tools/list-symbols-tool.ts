@@ -1,0 +1,86 @@
+/**
+ * list_symbols: one file's skeleton (imports, every definition with its span,
+ * signature and doc line, nested by parent) — the paper's next step after the
+ * scaffold, for choosing what to read.
+ */
+import { z } from 'zod';
+import type { SymbolRow } from '../index/index-store.js';
+import type { ImportRecord } from '../parse/symbol-model.js';
+import { buildSkeletonJson, renderSkeleton, type SkeletonInput } from '../scaffold/render-skeleton.js';
+import { formatNameList } from '../scaffold/text-format.js';
+import { estimateTokens } from '../scaffold/token-budget.js';
+import { budgetArg, repoArg } from './tool-args.js';
+import type { ToolDefinition } from './tool-types.js';
+
+const listInput = z.object({
+  file: z
+    .string()
+    .min(1, 'file must not be empty')
+    .max(4096, 'file is limited to 4096 characters')
+    .describe('Repository-relative path of the file, e.g. `src/app/models.py`.'),
+  repo: repoArg,
+  budget_tokens: budgetArg,
+});
+
+interface ListData {
+  input: SkeletonInput;
+  importedBy: string[];
+}
+
+function plainSymbol(s: SymbolRow) {
+  return {
+    name: s.name,
+    qualifiedName: s.qualifiedName,
+    kind: s.kind,
+    parent: s.parent,
+    startLine: s.startLine,
+    endLine: s.endLine,
+    signature: s.signature,
+    doc: s.doc,
+    callees: s.callees,
+    bases: s.bases,
+  };
+}
+
+/** `list_symbols`: a file's skeleton. */
+export const listSymbolsTool: ToolDefinition<z.infer<typeof listInput>, ListData> = {
+  name: 'list_symbols',
+  title: 'List symbols of a file',
+  description:
+    'Show one file\'s skeleton without bodies: its imports, then every class, function and method with line span, ' +
+    'signature and first doc line, nested by parent. Use it to see the siblings of a symbol search pointed at and to ' +
+    'pick exact lines for view_code.',
+  inputSchema: listInput,
+  defaultBudgetTokens: 1500,
+  run(args, env) {
+    const { index } = env.repository;
+    const file = index.resolveFile(args.file);
+    const imports: ImportRecord[] = index.store.importsOfFile(file.path);
+    const input: SkeletonInput = {
+      path: file.path,
+      language: file.language,
+      imports,
+      symbols: index.store.symbolsOf(file.path).map(plainSymbol),
+      status: file.status as SkeletonInput['status'],
+      errorCount: file.errorCount,
+      lineCount: file.lineCount,
+    };
+    return { input, importedBy: index.store.importedBy(file.path) };
+  },
+  render({ input, importedBy }, env) {
+    // The imported-by line is a small extra the scaffold also shows; it is dropped first under pressure.
+    const extra = importedBy.length > 0 ? `imported-by: ${formatNameList(importedBy, 5)}` : null;
+    const extraCost = extra ? estimateTokens(extra) + 1 : 0;
+    const withExtra = extra ? renderSkeleton(input, { budgetTokens: Math.max(1, env.budgetTokens - extraCost) }) : null;
+    if (extra && withExtra && !withExtra.includes('[TRUNCATED]')) {
+      const lines = withExtra.split('\n');
+      const at = lines.findIndex((line, i) => i > 0 && !line.startsWith('[') && !line.startsWith('imports:'));
+      lines.splice(at === -1 ? lines.length : at, 0, extra);
+      return lines.join('\n');
+    }
+    return renderSkeleton(input, { budgetTokens: env.budgetTokens });
+  },
+  toJson({ input, importedBy }, env) {
+    return { ...buildSkeletonJson(input, { budgetTokens: env.budgetTokens }), importedBy };
+  },
+};

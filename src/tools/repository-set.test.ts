@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { isReponavError } from '../errors.js';
+import type { IndexProgress, IndexReport } from '../index/indexer.js';
+import type { RepositoryIndex } from '../index/repository-index.js';
+import { RepositoryHandle, RepositorySet, uniqueRepositoryNames } from './repository-set.js';
+
+/** A stand-in index whose refresh runs are controlled by the test. */
+function fakeIndex(root = '/work/app') {
+  const runs: Array<{ resolve: (r: IndexReport) => void; reject: (e: Error) => void; progress?: (p: IndexProgress) => void }> = [];
+  const index = {
+    root,
+    refresh(options: { onProgress?: (p: IndexProgress) => void } = {}) {
+      return new Promise<IndexReport>((resolve, reject) => runs.push({ resolve, reject, progress: options.onProgress }));
+    },
+    close() {},
+  } as unknown as RepositoryIndex;
+  return { index, runs };
+}
+
+const report = (listed: number): IndexReport => ({
+  mode: 'worktree', root: '/work/app', commit: null, listed, unchanged: listed, parsed: 0, reused: 0, deleted: 0, partial: 0,
+  skipped: {}, skippedExamples: {}, durationMs: 1,
+});
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('uniqueRepositoryNames', () => {
+  it('uses basenames and suffixes repeats in order', () => {
+    expect(uniqueRepositoryNames(['/a/app', '/b/app/', '/c/lib', '/d/app'])).toEqual(['app', 'app-2', 'lib', 'app-3']);
+  });
+});
+
+describe('RepositorySet.select', () => {
+  const set = new RepositorySet([new RepositoryHandle('app', fakeIndex().index), new RepositoryHandle('lib', fakeIndex().index)]);
+
+  it('needs a name when several are served, and lists the names', () => {
+    expect(() => set.select()).toThrow(/Several repositories are served; pass repo as one of 'app', 'lib'/);
+    expect(() => set.select('nope')).toThrow(/Unknown repo 'nope'; use one of 'app', 'lib'/);
+    expect(set.select('lib').name).toBe('lib');
+  });
+
+  it('defaults to the only repository', () => {
+    const single = new RepositorySet([new RepositoryHandle('app', fakeIndex().index)]);
+    expect(single.select().name).toBe('app');
+    try {
+      single.select('x');
+    } catch (error) {
+      expect(isReponavError(error, 'BAD_INPUT')).toBe(true);
+    }
+  });
+});
+
+describe('RepositoryHandle.refresh', () => {
+  it('shares a running refresh and queues exactly one follow-up for callers arriving meanwhile', async () => {
+    const { index, runs } = fakeIndex();
+    const handle = new RepositoryHandle('app', index);
+    const first = handle.refresh();
+    const second = handle.refresh();
+    const third = handle.refresh();
+    expect(runs).toHaveLength(1);
+    runs[0].resolve(report(1));
+    expect(await first).toEqual(report(1));
+    await tick();
+    // The callers that arrived during run 1 wait for a run that started after them.
+    expect(runs).toHaveLength(2);
+    runs[1].resolve(report(2));
+    expect(await second).toEqual(report(2));
+    expect(await third).toEqual(report(2));
+    expect(handle.lastReport).toEqual(report(2));
+  });
+
+  it('forwards progress to every waiting caller and stops after they are answered', async () => {
+    const { index, runs } = fakeIndex();
+    const handle = new RepositoryHandle('app', index);
+    const seen: number[] = [];
+    const done = handle.refresh((p) => seen.push(p.done));
+    runs[0].progress?.({ done: 1, total: 2, elapsedMs: 1 });
+    runs[0].progress?.({ done: 2, total: 2, elapsedMs: 2 });
+    runs[0].resolve(report(2));
+    await done;
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it('answers "indexing" when the wait limit passes first, and keeps indexing', async () => {
+    const { index, runs } = fakeIndex();
+    const handle = new RepositoryHandle('app', index);
+    const waiting = handle.ensureFresh({ waitMs: 10 });
+    runs[0].progress?.({ done: 3, total: 10, elapsedMs: 1 });
+    expect(await waiting).toEqual({ state: 'indexing', progress: { done: 3, total: 10, elapsedMs: 1 } });
+    runs[0].resolve(report(10));
+    expect(await handle.ensureFresh()).toMatchObject({ state: 'fresh' });
+  });
+
+  it('rejects every waiter when a refresh fails, without unhandled rejections', async () => {
+    const { index, runs } = fakeIndex();
+    const handle = new RepositoryHandle('app', index);
+    const waiting = handle.ensureFresh({ waitMs: 5 });
+    expect(await waiting).toMatchObject({ state: 'indexing' });
+    const next = handle.refresh();
+    runs[0].reject(new Error('disk gone'));
+    await tick();
+    runs[1].reject(new Error('still gone'));
+    await expect(next).rejects.toThrow('still gone');
+  });
+});

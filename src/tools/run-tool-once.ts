@@ -1,0 +1,35 @@
+/**
+ * One tool call on one already opened repository: what a CLI command does.
+ * Goes through callTool, so the CLI answers exactly what an MCP client would.
+ */
+import type { RepositoryIndex } from '../index/repository-index.js';
+import type { Logger } from '../logger.js';
+import { RepositorySet } from './repository-set.js';
+import { callTool, createToolRegistry, type ToolRegistry } from './tool-registry.js';
+import type { ToolBudgets, ToolCallResult } from './tool-types.js';
+
+export interface RunToolOnceOptions {
+  logger?: Logger;
+  budgets?: ToolBudgets;
+  /** Default: the built-in registry. */
+  registry?: ToolRegistry;
+}
+
+/**
+ * Calls `toolName` with `args` on `repository` (which the caller opened and
+ * keeps owning: it is not closed here). Never throws for tool errors; they
+ * come back with `isError: true`.
+ */
+export async function runToolOnce(
+  repository: RepositoryIndex,
+  toolName: string,
+  args: Record<string, unknown>,
+  options: RunToolOnceOptions = {},
+): Promise<ToolCallResult> {
+  const repositories = RepositorySet.of([repository]);
+  return callTool(options.registry ?? createToolRegistry(), toolName, args, {
+    repositories,
+    logger: options.logger,
+    budgets: options.budgets,
+  });
+}

@@ -1,0 +1,173 @@
+/**
+ * view_code: numbered source lines of a file, a line span, or a named symbol,
+ * cut to the budget with a note saying where to continue.
+ */
+import { z } from 'zod';
+import { ReponavError } from '../errors.js';
+import type { FileRow, SymbolRow } from '../index/index-store.js';
+import { estimateTokens, lineCost } from '../scaffold/token-budget.js';
+import { numberLines } from './output-budget.js';
+import { splitLines } from './source-lines.js';
+import { lookupSymbols, sortSymbols } from './symbol-lookup.js';
+import { budgetArg, MAX_NAME_CHARS, repoArg } from './tool-args.js';
+import type { ToolDefinition } from './tool-types.js';
+
+/** Largest line number accepted in an argument (a bound on nonsense, not on file size). */
+export const MAX_LINE_NUMBER = 10_000_000;
+
+const lineNumber = (name: string) =>
+  z
+    .number()
+    .int(`${name} must be a whole line number`)
+    .min(1, `${name} must be at least 1 (lines are 1-based)`)
+    .max(MAX_LINE_NUMBER, `${name} must be at most ${MAX_LINE_NUMBER}`)
+    .optional();
+
+const viewInput = z
+  .object({
+    file: z
+      .string()
+      .max(4096, 'file is limited to 4096 characters')
+      .optional()
+      .describe('Repository-relative path, e.g. `src/app.py`; `src/app.py:40-80` also works. Optional when symbol is given.'),
+    start: lineNumber('start').describe('First line to show (1-based, default 1).'),
+    end: lineNumber('end').describe('Last line to show (inclusive, default: end of file or of the symbol).'),
+    symbol: z
+      .string()
+      .min(1, 'symbol must not be empty')
+      .max(MAX_NAME_CHARS, `symbol is limited to ${MAX_NAME_CHARS} characters`)
+      .optional()
+      .describe('Show this symbol\'s span instead of lines: `Cart.checkout`, `checkout`, `Cart`.'),
+    repo: repoArg,
+    budget_tokens: budgetArg,
+  })
+  .refine((args) => args.file !== undefined || args.symbol !== undefined, { message: 'give file (a path), symbol (a name), or both' });
+
+type ViewInput = z.infer<typeof viewInput>;
+
+/** What view_code shows. */
+export interface ViewData {
+  path: string;
+  language: string;
+  lineCount: number;
+  /** The span asked for, clamped to the file. */
+  start: number;
+  end: number;
+  /** The symbol shown, when one was asked for. */
+  symbol: { qualifiedName: string; kind: string } | null;
+  /** Other symbols that matched the name equally well. */
+  alternatives: Array<{ path: string; qualifiedName: string; startLine: number; endLine: number }>;
+  /** True when `end` was asked past the end of the file. */
+  clamped: boolean;
+  lines: string[];
+}
+
+/** `path:12-30` / `path:12` → its parts; anything else → the path alone. */
+export function parseFileSpan(file: string): { path: string; start?: number; end?: number } {
+  const match = /^(.*?):(\d{1,8})(?:-(\d{1,8}))?$/.exec(file.trim());
+  if (!match || match[1] === '') return { path: file };
+  return { path: match[1], start: Number(match[2]), end: match[3] !== undefined ? Number(match[3]) : Number(match[2]) };
+}
+
+function chooseSymbol(matches: SymbolRow[], name: string): SymbolRow {
+  // Several equal matches: an exact qualified name wins, then the first by path and line.
+  const sorted = sortSymbols(matches);
+  return sorted.find((s) => s.qualifiedName === name) ?? sorted[0];
+}
+
+/** `view_code`: numbered lines of a file, a span or a symbol. */
+export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
+  name: 'view_code',
+  title: 'View code',
+  description:
+    'Read source with line numbers: a whole file, a line span (start/end, or `path:40-80`), or a symbol by name ' +
+    '(`symbol: "Cart.checkout"`, optionally with file to disambiguate). Long output is cut to the budget and ends with ' +
+    'a note giving the next start line. Use after search, list_symbols or find_* told you where to look.',
+  inputSchema: viewInput,
+  defaultBudgetTokens: 3000,
+  run(args, env) {
+    const { repository } = env;
+    const store = repository.index.store;
+    let file: FileRow | null = null;
+    let start = args.start;
+    let end = args.end;
+    if (args.file !== undefined) {
+      const span = start === undefined && end === undefined ? parseFileSpan(args.file) : { path: args.file };
+      // `path:12-30` is a span unless a file is literally named so.
+      if (span.start !== undefined && !store.file(args.file)) {
+        file = repository.index.resolveFile(span.path);
+        start = span.start;
+        end = span.end;
+      } else {
+        file = repository.index.resolveFile(args.file);
+      }
+    }
+    let symbol: SymbolRow | null = null;
+    let alternatives: ViewData['alternatives'] = [];
+    if (args.symbol !== undefined) {
+      const fixedPath = file?.path;
+      const lookup = lookupSymbols(store, args.symbol, { category: 'any', pathFilter: fixedPath ? (p) => p === fixedPath : undefined });
+      if (lookup.matches.length === 0) {
+        const inFile = fixedPath ? ` in ${fixedPath}` : '';
+        throw new ReponavError('FILE_NOT_FOUND', `No symbol named '${lookup.query.name}'${inFile}. Use list_symbols on the file or find_function / find_class to locate it.`);
+      }
+      symbol = chooseSymbol(lookup.matches, lookup.query.name);
+      alternatives = lookup.matches
+        .filter((s) => s !== symbol)
+        .slice(0, 5)
+        .map((s) => ({ path: s.path, qualifiedName: s.qualifiedName, startLine: s.startLine, endLine: s.endLine }));
+      file = store.file(symbol.path);
+      if (!file) throw new ReponavError('FILE_NOT_FOUND', `${symbol.path} is no longer indexed; call view_code again.`);
+      start ??= symbol.startLine;
+      end ??= symbol.endLine;
+    }
+    const text = store.blobText(file!.blobId) ?? '';
+    const all = splitLines(text);
+    const lineCount = all.length;
+    const first = start ?? 1;
+    if (lineCount === 0) {
+      return { path: file!.path, language: file!.language, lineCount, start: 1, end: 0, symbol: null, alternatives, clamped: false, lines: [] };
+    }
+    if (first > lineCount) {
+      throw new ReponavError('BAD_INPUT', `start ${first} is past the end of ${file!.path}, which has ${lineCount} lines.`);
+    }
+    if (end !== undefined && end < first) {
+      throw new ReponavError('BAD_INPUT', `end ${end} is before start ${first}; give end >= start.`);
+    }
+    const last = Math.min(end ?? lineCount, lineCount);
+    return {
+      path: file!.path,
+      language: file!.language,
+      lineCount,
+      start: first,
+      end: last,
+      symbol: symbol ? { qualifiedName: symbol.qualifiedName, kind: symbol.kind } : null,
+      alternatives,
+      clamped: end !== undefined && end > lineCount,
+      lines: all.slice(first - 1, last),
+    };
+  },
+  render(data, env) {
+    if (data.lineCount === 0) return `[FILE] ${data.path} (${data.language}, empty)`;
+    const what = data.symbol ? ` — ${data.symbol.qualifiedName} (${data.symbol.kind})` : '';
+    const head = [`[FILE] ${data.path} (${data.language}, ${data.lineCount} lines) lines ${data.start}-${data.end}${what}`];
+    if (data.clamped) head.push(`(the file ends at line ${data.lineCount})`);
+    if (data.alternatives.length > 0) {
+      head.push(`(other matches: ${data.alternatives.map((a) => `${a.path}:${a.startLine}-${a.endLine} ${a.qualifiedName}`).join('; ')}; pass file to pick one)`);
+    }
+    const width = String(data.end).length;
+    const body = numberLines(data.lines, data.start, width);
+    const whole = [...head, ...body].join('\n');
+    if (estimateTokens(whole) <= env.budgetTokens) return whole;
+    // Keep a prefix of lines and say exactly where to continue.
+    const note = (from: number) =>
+      `[TRUNCATED] lines ${from}-${data.end} left out to stay within ${env.budgetTokens} tokens; call view_code with start=${from}${data.end !== data.lineCount ? ` end=${data.end}` : ''} to continue.`;
+    let used = head.reduce((sum, line) => sum + lineCost(line), 0) + lineCost(note(data.end));
+    let kept = 0;
+    while (kept < body.length && used + lineCost(body[kept]) <= env.budgetTokens) used += lineCost(body[kept++]);
+    return [...head, ...body.slice(0, kept), note(data.start + kept)].join('\n');
+  },
+  toJson(data) {
+    return data;
+  },
+};
