@@ -16,6 +16,10 @@ export const RetrievalSettingsSchema = z
     fieldWeights: numberRecord.optional(),
     queryWeights: numberRecord.optional(),
     symbolRanking: numberRecord.optional(),
+    queryMode: z.enum(['issue-aware', 'plain']).optional(),
+    chunkKinds: z.array(z.enum(['function', 'class', 'file'])).optional(),
+    testFileFactor: z.number().optional(),
+    stubFileFactor: z.number().optional(),
     pathMentionBoost: z.number().optional(),
     frameBoost: z.number().optional(),
     /** Folder for the per-repository commit indexes; default: the user cache. */

@@ -1,6 +1,6 @@
 import type { IndexStore } from '../index/index-store.js';
 import type { ParsedQuery } from './query-parser.js';
-import type { ChunkHit } from './retrieval-types.js';
+import type { ChunkHit, ChunkKind } from './retrieval-types.js';
 
 /** BM25 column weights, in the FTS table's column order. */
 export interface FieldWeights {
@@ -26,6 +26,8 @@ export interface LexicalSearchOptions {
   maxTerms?: number;
   /** Largest repetition of one term (FTS5's bm25 sums over phrases, so repeating a phrase weights it). */
   maxRepeat?: number;
+  /** Only chunks of these kinds (default: all). */
+  chunkKinds?: ChunkKind[];
 }
 
 /**
@@ -44,10 +46,13 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
     for (let i = 0; i < repeat; i++) phrases.push(`"${term.token}"`);
   }
   const w = options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
+  const kinds = options.chunkKinds?.filter((k) => ['function', 'class', 'file'].includes(k));
+  const sql = kinds?.length
+    ? `SELECT t.rowid AS id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS rank FROM chunks_fts t JOIN chunks c ON c.id = t.rowid
+       WHERE chunks_fts MATCH ? AND c.kind IN (${kinds.map((k) => `'${k}'`).join(',')}) ORDER BY rank LIMIT ?`
+    : `SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`;
   const rows = store.db
-    .prepare(
-      `SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`,
-    )
+    .prepare(sql)
     .all(w.path, w.name, w.signature, w.doc, w.body, phrases.join(' OR '), options.limit) as { id: number; rank: number }[];
   const chunks = store.chunksByIds(rows.map((r) => r.id));
   const hits: ChunkHit[] = [];

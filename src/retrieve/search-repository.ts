@@ -3,10 +3,19 @@ import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './
 import { DEFAULT_FIELD_WEIGHTS, lexicalSearch, type FieldWeights } from './lexical-retriever.js';
 import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryWeights } from './query-parser.js';
 import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from './rank-symbols.js';
-import type { ChunkHit, RankedSymbol, RetrievalResult } from './retrieval-types.js';
+import type { ChunkHit, ChunkKind, RankedSymbol, RetrievalResult } from './retrieval-types.js';
+import { codeTokens } from '../index/code-tokens.js';
 
 /** Every tunable of one search; all optional. */
 export interface SearchOptions {
+  /**
+   * `issue-aware` (default): weighted code evidence, priors and boosts.
+   * `plain`: the reference baseline — every query word once, one BM25 field
+   * (the chunk text), function chunks only, no priors or boosts.
+   */
+  queryMode?: 'issue-aware' | 'plain';
+  /** Only chunks of these kinds are retrieved (default: all; `plain` mode: functions). */
+  chunkKinds?: ChunkKind[];
   aggregation?: Partial<AggregationOptions>;
   fieldWeights?: Partial<FieldWeights>;
   queryWeights?: Partial<QueryWeights>;
@@ -38,12 +47,13 @@ export interface SearchResult extends RetrievalResult {
  * fusion, then the paper's file aggregation and symbol ranking.
  */
 export async function searchRepository(store: IndexStore, queryText: string, options: SearchOptions = {}): Promise<SearchResult> {
+  if (options.queryMode === 'plain') return plainSearch(store, queryText, options);
   const aggregation = { ...DEFAULT_AGGREGATION, ...options.aggregation };
   const parsedQuery = parseQuery(queryText, { ...DEFAULT_QUERY_WEIGHTS, ...options.queryWeights });
   const fieldWeights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
   // Over-fetch when filtering so the filter still leaves topChunks hits.
   const fetch = options.pathFilter ? aggregation.topChunks * 8 : aggregation.topChunks * 2;
-  let hits = lexicalSearch(store, parsedQuery, { limit: fetch, fieldWeights });
+  let hits = lexicalSearch(store, parsedQuery, { limit: fetch, fieldWeights, chunkKinds: options.chunkKinds });
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
   hits = applyPathPriors(hits, options);
   hits = applyEvidenceBoosts(store, hits, parsedQuery, options);
@@ -51,6 +61,24 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   hits = hits.slice(0, aggregation.topChunks);
   const files = aggregateFiles(hits, aggregation);
   const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking });
+  return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
+}
+
+/** The reference baseline: plain BM25 over function chunks with the paper's aggregation. */
+async function plainSearch(store: IndexStore, queryText: string, options: SearchOptions): Promise<SearchResult> {
+  const aggregation = { ...DEFAULT_AGGREGATION, ...options.aggregation };
+  const tokens = [...new Set(codeTokens(queryText))].filter((t) => !/^\d+$/.test(t));
+  const parsedQuery = { ...parseQuery(queryText), terms: tokens.map((token) => ({ token, weight: 1 })) };
+  const fieldWeights = { path: 0, name: 0, signature: 0, doc: 0, body: 1, ...options.fieldWeights };
+  let hits = lexicalSearch(store, parsedQuery, {
+    limit: aggregation.topChunks,
+    fieldWeights,
+    chunkKinds: options.chunkKinds ?? ['function'],
+    maxTerms: 100_000,
+  });
+  if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
+  const files = aggregateFiles(hits, aggregation);
+  const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, fileWeight: 0, ...options.symbolRanking });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
 }
 

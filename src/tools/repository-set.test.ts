@@ -88,7 +88,11 @@ describe('RepositoryHandle.refresh', () => {
     runs[0].progress?.({ done: 3, total: 10, elapsedMs: 1 });
     expect(await waiting).toEqual({ state: 'indexing', progress: { done: 3, total: 10, elapsedMs: 1 } });
     runs[0].resolve(report(10));
-    expect(await handle.ensureFresh()).toMatchObject({ state: 'fresh' });
+    await tick();
+    expect(handle.lastReport).toEqual(report(10));
+    const again = handle.ensureFresh();
+    runs[1].resolve(report(10));
+    expect(await again).toEqual({ state: 'fresh', report: report(10) });
   });
 
   it('rejects every waiter when a refresh fails, without unhandled rejections', async () => {

@@ -1,0 +1,3 @@
+"""Inventory of books: catalogue, stock levels and reservations."""
+from .catalogue import Book, Catalogue
+from .stock import StockLedger

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
+
+describe('find_class and find_function', () => {
+  let h: ToolHarness;
+  beforeAll(async () => {
+    h = await openToolHarness();
+  });
+  afterAll(async () => h.close());
+
+  it('find_class answers spans, signatures, docs and members', async () => {
+    const r = await h.call('find_class', { name: 'Order' });
+    expect(r.text).toBe(
+      [
+        "2 classes matching 'Order' by exact qualified name:",
+        'internal/store/store.go:13-16 Order (struct)',
+        '    type Order struct',
+        '    — Order is a stored order: the customer and the amount charged.',
+        'shop/models.py:18-42 Order (class)',
+        '    class Order',
+        "    — A customer's order: items plus an optional discount code.",
+        '    members: add_item [L26-32], total [L34-37], _apply_discount [L39-42]',
+      ].join('\n'),
+    );
+  });
+
+  it('find_function matches a qualified-name suffix in every language', async () => {
+    const r = await h.call('find_function', { name: 'checkout' });
+    expect(r.text.split('\n')[0]).toBe("2 functions matching 'checkout' by qualified-name suffix:");
+    expect(r.text).toContain('shop/service.py:23-28 OrderService.checkout (method)');
+    expect(r.text).toContain('web/src/cart.ts:24-28 Cart.checkout (method)');
+    const go = await h.call('find_function', { name: 'Store.Get' });
+    expect(go.text).toContain('internal/store/store.go:37-45 Store.Get (method)');
+    expect(go.text).toContain('    func (s *Store) Get(customer string) (Order, error)');
+  });
+
+  it('narrows with file_pattern and a path prefix, and limits with a note', async () => {
+    expect((await h.call('find_function', { name: 'checkout', file_pattern: '*.ts' })).text.split('\n')[0]).toBe(
+      "1 function matching 'checkout' by qualified-name suffix in file_pattern '*.ts':",
+    );
+    expect((await h.call('find_function', { name: 'shop/service.py:checkout' })).text).not.toContain('cart.ts');
+    const limited = await h.call('find_function', { name: 'checkout', limit: 1 });
+    expect(limited.text.split('\n').pop()).toBe('(+1 more matches not shown; raise limit or narrow with file_pattern)');
+  });
+
+  it('says when a name is the other kind, and suggests similar names', async () => {
+    expect((await h.call('find_function', { name: 'Cart' })).text).toBe(
+      "No function named 'Cart'.\nIt exists as a class-like type (use find_class): web/src/cart.ts:5 Cart (class)",
+    );
+    expect((await h.call('find_class', { name: 'Calculator' })).text).toBe(
+      "No class named 'Calculator'.\nSimilar class names: PriceCalculator (shop/pricing.py:12)",
+    );
+  });
+
+  it('returns JSON data with the tier and the matches', async () => {
+    const r = await h.call('find_function', { name: 'Cart.total' });
+    expect(r.data).toMatchObject({ tier: 'exact', total: 1, matches: [{ path: 'web/src/cart.ts', startLine: 19, endLine: 21, kind: 'method' }] });
+  });
+
+  it('rejects an empty or oversized name', async () => {
+    expect((await h.call('find_class', { name: '' })).text).toBe('Invalid arguments for find_class: name: name must not be empty.');
+    expect((await h.call('find_class', { name: 'x'.repeat(400) })).isError).toBe(true);
+  });
+});

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
+
+describe('list_symbols', () => {
+  let h: ToolHarness;
+  beforeAll(async () => {
+    h = await openToolHarness();
+  });
+  afterAll(async () => h.close());
+
+  it('answers the skeleton with imports, importers and nested symbols', async () => {
+    const r = await h.call('list_symbols', { file: 'shop/models.py' });
+    expect(r.text).toBe(
+      [
+        '[FILE] shop/models.py (python, 50 lines)',
+        'imports: dataclasses.dataclass, dataclasses.field',
+        'imported-by: shop/__init__.py, shop/pricing.py, shop/service.py',
+        'class Item [L5-15]  — One line of an order.',
+        '  def subtotal(self) -> float [L13-15]  — Price of this line before discounts.',
+        "class Order [L18-42]  — A customer's order: items plus an optional discount code.",
+        '  def add_item(self, item: Item) -> None [L26-32]  — Adds an item, merging quantities of the same SKU.',
+        '  def total(self) -> float [L34-37]  — Sum of all line subtotals, after the discount.',
+        '  def _apply_discount(self, amount: float) -> float [L39-42]',
+        'def make_order(customer: str, *items: Item) -> Order [L45-50]  — Builds an order from items.',
+      ].join('\n'),
+    );
+    expect(r.data).toMatchObject({ path: 'shop/models.py', language: 'python', symbolsLeftOut: 0, importedBy: ['shop/__init__.py', 'shop/pricing.py', 'shop/service.py'] });
+  });
+
+  it('works for Go and TypeScript, and for files without a parser', async () => {
+    expect((await h.call('list_symbols', { file: 'internal/store/store.go' })).text).toContain('  func (s *Store) Put(order Order) [L30-34]');
+    expect((await h.call('list_symbols', { file: './web/src/cart.ts' })).text).toContain('class Cart [L5-29]');
+    expect((await h.call('list_symbols', { file: 'README.md' })).text).toContain('[UNSUPPORTED]');
+  });
+
+  it('drops doc lines first under a small budget and says so', async () => {
+    const r = await h.call('list_symbols', { file: 'shop/models.py', budget_tokens: 100 });
+    expect(r.text.length).toBeLessThanOrEqual(400);
+    expect(r.text).toMatch(/\[TRUNCATED\] .*left out to stay within 100 tokens$/);
+  });
+});
