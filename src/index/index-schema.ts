@@ -2,7 +2,7 @@
  * The SQLite schema of an index. Bump SCHEMA_VERSION on any change: an index
  * with another version is rebuilt, never trusted.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** DDL run on a fresh database. */
 export const SCHEMA_SQL = `
@@ -74,10 +74,12 @@ CREATE TABLE chunks (
 );
 CREATE INDEX chunks_file ON chunks(file_id);
 
--- Pre-tokenized fields (see code-tokens.ts); contentless with delete support.
+-- Pre-tokenized fields (see code-tokens.ts). Content is stored (not contentless)
+-- so deletes are exact and BM25's corpus statistics after an incremental update
+-- equal those of a fresh build: results must not depend on index history.
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   path, name, signature, doc, body,
-  content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0 tokenchars ''_'''
+  tokenize='unicode61 remove_diacritics 0 tokenchars ''_'''
 );
 
 CREATE TABLE skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);

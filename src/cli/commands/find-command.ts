@@ -14,6 +14,7 @@ interface FindCommandOptions extends ToolCommandOptions {
 export function registerFindCommand(program: Command): Command {
   const find = program
     .command('find')
+    .exitOverride()
     .description('find a class or a function by exact name (qualified name, then qualified suffix, then case-insensitive)');
   const kinds = [
     ['class', 'find_class', 'classes, interfaces, structs, enums, traits and modules named NAME (e.g. Cart, shop.models.Order)'],

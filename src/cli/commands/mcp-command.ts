@@ -4,7 +4,6 @@
  * mode: everything human-readable goes to stderr.
  */
 import type { Command } from 'commander';
-import { isReponavError } from '../../errors.js';
 import { startHttpServer, type RunningHttpServer } from '../../server/http-server.js';
 import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/mcp-service.js';
 import { cliLogger, parseSize } from '../cli-context.js';
@@ -47,6 +46,7 @@ function parseSeconds(value: string): number {
 export function registerMcpCommand(program: Command): Command {
   return program
     .command('mcp')
+    .exitOverride()
     .description('serve the reponav tools over MCP: stdio by default, Streamable HTTP with --http')
     .option('--repo <path>', 'repository to serve (repeat for several; tools then take a repo name argument)', collect, [])
     .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port) instead of stdio', parsePort)
@@ -62,18 +62,13 @@ export function registerMcpCommand(program: Command): Command {
     .action(async (options: McpCommandOptions) => {
       const logger = cliLogger(options);
       const token = options.token ?? process.env.REPONAV_MCP_TOKEN ?? undefined;
-      let service: McpService;
-      try {
-        service = await openMcpService({
-          repositories: (options.repo.length > 0 ? options.repo : ['.']).map((path) => ({ path })),
-          logger,
-          budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
-          indexWaitMs: options.indexWait * 1000,
-          maxFileBytes: options.maxFileBytes !== undefined ? parseSize(options.maxFileBytes) : undefined,
-        });
-      } catch (error) {
-        return fail(error);
-      }
+      const service: McpService = await openMcpService({
+        repositories: (options.repo.length > 0 ? options.repo : ['.']).map((path) => ({ path })),
+        logger,
+        budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
+        indexWaitMs: options.indexWait * 1000,
+        maxFileBytes: options.maxFileBytes !== undefined ? parseSize(options.maxFileBytes) : undefined,
+      });
       const names = service.context.repositories
         .all()
         .map((r) => `${r.name}=${r.root}`)
@@ -104,7 +99,7 @@ export function registerMcpCommand(program: Command): Command {
           });
         } catch (error) {
           await service.close().catch(() => undefined);
-          return fail(error);
+          throw error;
         }
         if (!options.quiet) process.stderr.write(`reponav MCP server listening on ${http.url} (${names})${token ? ', bearer token required' : ''}\n`);
         return;
@@ -115,10 +110,4 @@ export function registerMcpCommand(program: Command): Command {
       await connection.closed;
       await shutdown(0);
     });
-}
-
-function fail(error: unknown): void {
-  const message = isReponavError(error) || error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${message}\n`);
-  process.exitCode = 1;
 }

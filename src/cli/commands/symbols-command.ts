@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { isReponavError } from '../../errors.js';
+import { ReponavError, type ReponavErrorCode } from '../../errors.js';
 import type { RepositoryIndex } from '../../index/repository-index.js';
 import { runToolOnce } from '../../tools/run-tool-once.js';
 import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
@@ -41,7 +41,9 @@ export function fileArgument(repository: RepositoryIndex, file: string): string 
 
 /** Adds the options every tool-backed command shares. */
 export function addToolCommandOptions(command: Command): Command {
+  // Usage errors throw a CommanderError (exit 2 in the entry point) instead of exiting here with 1.
   return command
+    .exitOverride()
     .option('--repo <path>', 'repository folder', '.')
     .option('--commit <rev>', 'read the repository at this commit instead of the working tree')
     .option('--index-path <file>', 'SQLite index location (default: the user cache)')
@@ -50,48 +52,35 @@ export function addToolCommandOptions(command: Command): Command {
     .option('-q, --quiet', 'only print errors on stderr (no progress bar)');
 }
 
+/** Tool error codes that are not ReponavError codes are bad input (unknown tool, invalid arguments). */
+const TOOL_ERROR_CODES = new Set<string>(['BAD_INPUT', 'PATH_OUTSIDE_ROOT', 'FILE_NOT_FOUND', 'UNKNOWN_REVISION', 'EMPTY_REPOSITORY', 'INTERNAL']);
+
 /**
  * Opens and refreshes the repository, calls `toolName` with the arguments
  * `buildArgs` makes for it, and prints the answer (text, or `data` as JSON
- * with --json). On failure prints `error: <message>` on stderr and sets exit
- * code 1. The repository is always closed.
+ * with --json). A tool error is thrown as a ReponavError carrying the tool's
+ * message, which the CLI entry point prints as `error: <message>` (exit 1).
+ * The repository is always closed.
  */
 export async function runToolCommand(
   options: ToolCommandOptions,
   toolName: string,
   buildArgs: (repository: RepositoryIndex) => Record<string, unknown>,
 ): Promise<void> {
-  let repository: RepositoryIndex;
-  let logger;
-  try {
-    ({ repository, logger } = await openFreshRepository(options));
-  } catch (error) {
-    fail(error);
-    return;
-  }
+  const { repository, logger } = await openFreshRepository(options);
   try {
     const args = buildArgs(repository);
     if (options.budgetTokens !== undefined) args.budget_tokens = options.budgetTokens;
     const result = await runToolOnce(repository, toolName, args, { logger });
     if (result.isError) {
-      process.stderr.write(`error: ${result.text}\n`);
-      process.exitCode = 1;
-    } else if (options.json) {
-      printJson(result.data);
-    } else {
-      process.stdout.write(`${result.text}\n`);
+      const code = TOOL_ERROR_CODES.has(result.errorCode ?? '') ? (result.errorCode as ReponavErrorCode) : 'BAD_INPUT';
+      throw new ReponavError(code, result.text);
     }
-  } catch (error) {
-    fail(error);
+    if (options.json) printJson(result.data);
+    else process.stdout.write(`${result.text}\n`);
   } finally {
     repository.close();
   }
-}
-
-function fail(error: unknown): void {
-  const message = isReponavError(error) || error instanceof Error ? error.message : String(error);
-  process.stderr.write(`error: ${message}\n`);
-  process.exitCode = 1;
 }
 
 /** Registers `reponav symbols FILE [--repo PATH] [--commit REV] [--json]`. */

@@ -1,0 +1,91 @@
+/**
+ * Settings of one `ask` run, with the paper's defaults (15 iterations, ≤ 3
+ * children per expansion, UCT constant √2, exploration temperature 0.7,
+ * answer temperature 0) and the budget knobs added on top of it.
+ */
+import { z } from 'zod';
+import { ReponavError } from '../../errors.js';
+
+/** Early stop when the best node score stops improving. */
+export const PlateauSchema = z
+  .object({
+    /** Iterations looked back over; 0 disables the check. */
+    window: z.number().int().min(0),
+    /** Improvement (score points, 0–100 scale) below which the search counts as flat. */
+    epsilon: z.number().min(0),
+  })
+  .strict();
+
+/** Every setting, all optional on input; see {@link DEFAULT_ASK_SETTINGS}. */
+export const AskSettingsSchema = z
+  .object({
+    iterations: z.number().int().min(1).max(1000),
+    maxChildren: z.number().int().min(1).max(10),
+    uctC: z.number().min(0),
+    maxDepth: z.number().int().min(1).max(50),
+    explorationTemperature: z.number().min(0).max(2),
+    answerTemperature: z.number().min(0).max(2),
+    /** Hard ceiling on input + output tokens of the whole answer (search + synthesis). */
+    budgetTokens: z.number().int().positive().optional(),
+    /** Hard ceiling on wall time of the whole answer. */
+    budgetSeconds: z.number().positive().optional(),
+    /** Share of each budget kept back for writing the answer once the search stops. */
+    answerReserve: z.number().min(0).max(0.9),
+    plateau: PlateauSchema,
+    /** Evidence items kept per action after ranking and dedupe. */
+    maxEvidencePerAction: z.number().int().min(1).max(50),
+    /** Evidence items handed to answer synthesis. */
+    maxAnswerEvidence: z.number().int().min(1).max(100),
+    /** Source lines kept in one evidence excerpt. */
+    excerptLines: z.number().int().min(1).max(400),
+    /** Function chunks retrieved by the RAG baseline. */
+    ragTopK: z.number().int().min(1).max(100),
+    /** Max output tokens per role call (answers get twice this). */
+    maxReplyTokens: z.number().int().positive(),
+  })
+  .strict();
+
+/** Resolved settings. */
+export type AskSettings = z.infer<typeof AskSettingsSchema>;
+
+/** Settings as callers give them: any subset. */
+export type AskSettingsInput = Partial<Omit<AskSettings, 'plateau'>> & { plateau?: Partial<AskSettings['plateau']> };
+
+/** The defaults: the paper's search parameters plus conservative budgets. */
+export const DEFAULT_ASK_SETTINGS: Readonly<AskSettings> = Object.freeze({
+  iterations: 15,
+  maxChildren: 3,
+  uctC: 1.41,
+  maxDepth: 6,
+  explorationTemperature: 0.7,
+  answerTemperature: 0,
+  answerReserve: 0.15,
+  plateau: { window: 5, epsilon: 1 },
+  maxEvidencePerAction: 6,
+  maxAnswerEvidence: 12,
+  excerptLines: 30,
+  ragTopK: 8,
+  maxReplyTokens: 1200,
+});
+
+/**
+ * Merges `input` over the defaults and validates the result. Throws
+ * `ReponavError('BAD_INPUT')` naming every bad field.
+ */
+export function resolveAskSettings(input: AskSettingsInput = {}): AskSettings {
+  const merged = {
+    ...DEFAULT_ASK_SETTINGS,
+    ...stripUndefined(input),
+    plateau: { ...DEFAULT_ASK_SETTINGS.plateau, ...stripUndefined(input.plateau ?? {}) },
+  };
+  const parsed = AskSettingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(settings)'}: ${i.message}`).join('; ');
+    throw new ReponavError('BAD_INPUT', `Invalid ask settings: ${problems}`);
+  }
+  return parsed.data;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

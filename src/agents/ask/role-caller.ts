@@ -1,0 +1,127 @@
+/**
+ * One model call for one role, recorded. JSON roles are parsed and validated
+ * with zod; a reply that does not parse gets exactly one corrective retry
+ * (the model sees its own reply and what was wrong with it), and a second
+ * failure is returned as a failure for the caller to handle — a bad reply
+ * never crashes the search. Budget exhaustion and aborts end the search
+ * instead (as {@link SearchStop}).
+ */
+import type { z } from 'zod';
+import { isReponavError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { ChatMessage, ChatModel, ChatResponse } from '../../llm/chat-model.js';
+import { correctiveMessage, parseJsonReply } from '../../llm/json-reply.js';
+import { SearchStop, type RunBudget } from './run-budget.js';
+import type { RoleCallRecord, RoleName } from './trace-types.js';
+
+/** What role calls share within one answer. */
+export interface RoleRuntime {
+  model: ChatModel;
+  budget: RunBudget;
+  /** Every call is appended here (the trace's roleCalls). */
+  records: RoleCallRecord[];
+  logger: Logger;
+}
+
+/** One role call. */
+export interface RoleRequest {
+  role: RoleName;
+  nodeId: number | null;
+  iteration: number;
+  messages: ChatMessage[];
+  temperature: number;
+  maxTokens?: number;
+}
+
+/** Tokens a role call spent (all attempts). */
+export interface RoleTokens {
+  input: number;
+  output: number;
+}
+
+/** Result of a role call: the value, or why there is none; tokens either way. */
+export type RoleReply<T> = { ok: true; value: T; tokens: RoleTokens } | { ok: false; error: string; tokens: RoleTokens };
+
+/**
+ * Calls a JSON role: validate with `schema`, one corrective retry on a bad
+ * reply. Throws SearchStop on budget exhaustion or abort; transport failures
+ * (after the client's own retries) come back as `ok: false`.
+ */
+export async function callJsonRole<S extends z.ZodType>(rt: RoleRuntime, req: RoleRequest, schema: S): Promise<RoleReply<z.output<S>>> {
+  const tokens: RoleTokens = { input: 0, output: 0 };
+  let messages = req.messages;
+  let lastError = '';
+  for (const attempt of [1, 2] as const) {
+    const response = await send(rt, req, messages, 'json', attempt, tokens);
+    if (!response.ok) return { ok: false, error: response.error, tokens };
+    const parsed = parseJsonReply(response.value.text, schema);
+    const record = rt.records[rt.records.length - 1]!;
+    if (parsed.ok) return { ok: true, value: parsed.value, tokens };
+    record.ok = false;
+    record.error = parsed.error.message;
+    lastError = parsed.error.message;
+    rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${parsed.error.message}`);
+    messages = [...req.messages, { role: 'assistant', content: response.value.text }, correctiveMessage(parsed.error)];
+  }
+  return { ok: false, error: lastError, tokens };
+}
+
+/** Calls a free-text role (the answer writers). Same budget and error handling, no retry. */
+export async function callTextRole(rt: RoleRuntime, req: RoleRequest): Promise<RoleReply<string>> {
+  const tokens: RoleTokens = { input: 0, output: 0 };
+  const response = await send(rt, req, req.messages, 'text', 1, tokens);
+  if (!response.ok) return { ok: false, error: response.error, tokens };
+  const text = response.value.text.trim();
+  if (text === '') {
+    const record = rt.records[rt.records.length - 1]!;
+    record.ok = false;
+    record.error = 'empty reply';
+    return { ok: false, error: 'empty reply', tokens };
+  }
+  return { ok: true, value: text, tokens };
+}
+
+async function send(
+  rt: RoleRuntime,
+  req: RoleRequest,
+  messages: ChatMessage[],
+  format: 'json' | 'text',
+  attempt: 1 | 2,
+  tokens: RoleTokens,
+): Promise<{ ok: true; value: ChatResponse } | { ok: false; error: string }> {
+  const stop = rt.budget.hardStop();
+  if (stop) throw new SearchStop(stop);
+  const base = { role: req.role, nodeId: req.nodeId, iteration: req.iteration, attempt, temperature: req.temperature };
+  const started = Date.now();
+  try {
+    const response = await rt.model.complete({
+      messages,
+      temperature: req.temperature,
+      responseFormat: format,
+      ...(req.maxTokens !== undefined ? { maxTokens: req.maxTokens } : {}),
+      signal: rt.budget.callSignal(),
+    });
+    tokens.input += response.usage.inputTokens;
+    tokens.output += response.usage.outputTokens;
+    rt.records.push({
+      ...base,
+      inputTokens: response.usage.inputTokens,
+      outputTokens: response.usage.outputTokens,
+      costUsd: response.usage.costUsd,
+      latencyMs: response.latencyMs,
+      ok: true,
+    });
+    return { ok: true, value: response };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    rt.records.push({ ...base, inputTokens: 0, outputTokens: 0, costUsd: null, latencyMs: Date.now() - started, ok: false, error: message });
+    if (isReponavError(error, 'BUDGET_EXCEEDED')) {
+      throw new SearchStop(error.details?.limit === 'cost' ? 'budget-cost' : 'budget-tokens');
+    }
+    // An abort is the deadline or the caller; either way the run is over.
+    const stop = rt.budget.hardStop();
+    if (stop) throw new SearchStop(stop);
+    rt.logger.warn(`ask: ${req.role} call failed: ${message}`);
+    return { ok: false, error: message };
+  }
+}

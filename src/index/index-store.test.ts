@@ -1,0 +1,147 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, copyIndexFixture, FIXTURE_FILES, tempDir } from '../../test/cli/harness.js';
+import type { Logger } from '../logger.js';
+import { SCHEMA_VERSION } from './index-schema.js';
+import { IndexStore } from './index-store.js';
+import { RepositoryIndex } from './repository-index.js';
+
+afterAll(cleanupTempDirs);
+
+function recordingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, debug() {}, info() {}, error() {}, warn: (m: string) => warnings.push(m) };
+}
+
+/** Indexes a fixture copy at `indexPath` and returns its root. */
+async function buildIndex(indexPath: string): Promise<string> {
+  const { root } = copyIndexFixture();
+  const repository = await RepositoryIndex.open(root, { indexPath });
+  try {
+    await repository.refresh();
+    expect(repository.store.files()).toHaveLength(FIXTURE_FILES.length);
+  } finally {
+    repository.close();
+  }
+  return root;
+}
+
+describe('IndexStore schema checks', () => {
+  it('creates a fresh index with the current schema version, silently', () => {
+    const logger = recordingLogger();
+    const path = join(tempDir(), 'deep', 'er', 'index.db');
+    const store = IndexStore.open(path, logger);
+    try {
+      expect(store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
+      expect(store.files()).toEqual([]);
+      expect(logger.warnings).toEqual([]);
+      expect(String(store.db.pragma('journal_mode', { simple: true }))).toBe('wal');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reopens a current index as is', async () => {
+    const path = join(tempDir(), 'index.db');
+    await buildIndex(path);
+    const logger = recordingLogger();
+    const store = IndexStore.open(path, logger);
+    try {
+      expect(store.files()).toHaveLength(FIXTURE_FILES.length);
+      expect(logger.warnings).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('rebuilds an index with another schema version, with a warning, and never trusts its rows', async () => {
+    const path = join(tempDir(), 'index.db');
+    const root = await buildIndex(path);
+    const db = new Database(path);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION - 1));
+    db.close();
+
+    const logger = recordingLogger();
+    const repository = await RepositoryIndex.open(root, { indexPath: path, logger });
+    try {
+      expect(logger.warnings).toHaveLength(1);
+      expect(logger.warnings[0]).toMatch(new RegExp(`schema version ${SCHEMA_VERSION - 1}.*rebuilding`));
+      expect(repository.store.files()).toEqual([]);
+      expect(repository.store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
+      const report = await repository.refresh();
+      expect(report).toMatchObject({ parsed: FIXTURE_FILES.length, unchanged: 0 });
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('rebuilds a newer-schema index too (a downgrade must not read it)', async () => {
+    const path = join(tempDir(), 'index.db');
+    await buildIndex(path);
+    const db = new Database(path);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION + 1));
+    db.close();
+    const logger = recordingLogger();
+    const store = IndexStore.open(path, logger);
+    try {
+      expect(logger.warnings[0]).toMatch(/rebuilding/);
+      expect(store.files()).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('rebuilds a garbage file at the index path, with a warning', () => {
+    const path = join(tempDir(), 'index.db');
+    writeFileSync(path, Buffer.from('this is not a database at all, just some bytes\n'.repeat(200)));
+    const logger = recordingLogger();
+    const store = IndexStore.open(path, logger);
+    try {
+      expect(logger.warnings).toHaveLength(1);
+      expect(logger.warnings[0]).toMatch(/rebuilding/);
+      expect(store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
+      expect(readFileSync(path).subarray(0, 15).toString()).toBe('SQLite format 3');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('rebuilds a SQLite file of another program and a reponav index without a schema version', () => {
+    const other = join(tempDir(), 'other.db');
+    const db = new Database(other);
+    db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)');
+    db.close();
+    const logger = recordingLogger();
+    IndexStore.open(other, logger).close();
+    expect(logger.warnings[0]).toMatch(/not a reponav index.*rebuilding/);
+
+    const noVersion = join(tempDir(), 'noversion.db');
+    const store = IndexStore.open(noVersion);
+    store.db.prepare("DELETE FROM meta WHERE key = 'schema_version'").run();
+    store.close();
+    const logger2 = recordingLogger();
+    IndexStore.open(noVersion, logger2).close();
+    expect(logger2.warnings[0]).toMatch(/no schema version.*rebuilding/);
+  });
+
+  it('rebuilds an index whose pages were damaged', async () => {
+    const path = join(tempDir(), 'index.db');
+    await buildIndex(path);
+    // Checkpointed by close; overwrite a stretch in the middle of the file.
+    const bytes = readFileSync(path);
+    expect(bytes.length).toBeGreaterThan(16 * 4096);
+    for (let i = 8 * 4096; i < 12 * 4096; i++) bytes[i] = 0xa5;
+    writeFileSync(path, bytes);
+    const logger = recordingLogger();
+    const store = IndexStore.open(path, logger);
+    try {
+      expect(logger.warnings.join('\n')).toMatch(/rebuilding/);
+      expect(store.files()).toEqual([]);
+    } finally {
+      store.close();
+    }
+    expect(existsSync(path)).toBe(true);
+  });
+});

@@ -1,0 +1,59 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RepositoryIndex } from '../index/repository-index.js';
+import { searchRepository } from './search-repository.js';
+
+const root = mkdtempSync(join(tmpdir(), 'reponav-determinism-'));
+const indexes = mkdtempSync(join(tmpdir(), 'reponav-determinism-index-'));
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(indexes, { recursive: true, force: true });
+});
+
+function git(...args: string[]) {
+  return execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' }).trim();
+}
+
+function write(path: string, text: string) {
+  mkdirSync(join(root, path, '..'), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+
+describe('search results do not depend on index history', () => {
+  it('an index moved from commit A to B ranks exactly like a fresh index of B', async () => {
+    git('init', '-q');
+    for (let i = 0; i < 12; i++) {
+      write(`pkg/module_${i}.py`, `def retry_${i}(attempts):\n    """Retry a download ${i} times."""\n    return fetch_fragment(attempts, ${i})\n\n\nclass Loader${i}:\n    def load(self):\n        return parse_manifest(${i})\n`);
+    }
+    git('add', '.');
+    git('commit', '-qm', 'A');
+    const commitA = git('rev-parse', 'HEAD');
+    write('pkg/module_3.py', 'def retry_3(attempts):\n    return fragment_retry_backoff(attempts)\n\n\ndef backoff():\n    return 2\n');
+    rmSync(join(root, 'pkg/module_7.py'));
+    write('pkg/extra.py', 'def fetch_fragment(url, retries):\n    """Download one fragment with retries."""\n    return url\n');
+    git('add', '-A');
+    git('commit', '-qm', 'B');
+    const commitB = git('rev-parse', 'HEAD');
+
+    const moved = await RepositoryIndex.open(root, { commit: commitA, indexPath: join(indexes, 'moved.db') });
+    await moved.refresh();
+    await moved.switchCommit(commitB);
+    const report = await moved.refresh();
+    expect(report.parsed).toBe(2); // module_3 changed, extra added; the rest untouched
+    expect(report.deleted).toBe(1);
+    const fresh = await RepositoryIndex.open(root, { commit: commitB, indexPath: join(indexes, 'fresh.db') });
+    await fresh.refresh();
+
+    const query = 'fragment download retry backoff fails after attempts';
+    const a = await searchRepository(moved.store, query);
+    const b = await searchRepository(fresh.store, query);
+    const view = (r: typeof a) => r.hits.map((h) => `${h.path}:${h.symbol}:${h.score.toFixed(6)}`);
+    expect(view(a)).toEqual(view(b));
+    expect(a.files.map((f) => f.path)).toEqual(b.files.map((f) => f.path));
+    moved.close();
+    fresh.close();
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The tool-backed CLI commands of the built CLI: `symbols`, `find`, `view`
+ * print what the tools answer, and fail with one sentence and an exit code.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCliPath } from './built-cli.js';
+import { copyFixture, type FixtureCopy } from './fixture-repo.js';
+
+describe('reponav symbols / find / view', () => {
+  let copy: FixtureCopy;
+  let cli: string;
+
+  beforeAll(() => {
+    cli = builtCliPath();
+    copy = copyFixture();
+  });
+  afterAll(() => copy?.cleanup());
+
+  const run = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [cli, ...args, '--repo', copy.root], {
+      encoding: 'utf8',
+      env: { ...process.env, REPONAV_CACHE_DIR: join(copy.dir, 'cache') },
+      cwd: copy.dir,
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('symbols prints the skeleton, or JSON', () => {
+    const r = run('symbols', 'shop/pricing.py');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('class PriceCalculator [L12-23]  — Computes what a customer pays for an order.\n');
+    const json = JSON.parse(run('symbols', 'shop/pricing.py', '--json').stdout);
+    expect(json).toMatchObject({ path: 'shop/pricing.py', language: 'python', imports: [{ source: '.models', names: ['Order'] }] });
+  });
+
+  it('find class|function looks names up', () => {
+    const r = run('find', 'function', 'checkout', '--file-pattern', '*.ts');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('web/src/cart.ts:24-28 Cart.checkout (method)');
+    expect(run('find', 'class', 'Store', '--json').stdout).toContain('"qualifiedName": "Store"');
+  });
+
+  it('view prints a span or a symbol', () => {
+    expect(run('view', 'shop/models.py:13-15').stdout).toBe(
+      '[FILE] shop/models.py (python, 50 lines) lines 13-15\n13 |     def subtotal(self) -> float:\n14 |         """Price of this line before discounts."""\n15 |         return self.quantity * self.unit_price\n',
+    );
+    expect(run('view', '--symbol', 'Cart.total').stdout).toContain('[FILE] web/src/cart.ts (typescript, 29 lines) lines 19-21 — Cart.total (method)');
+  });
+
+  it('fails with one sentence: exit 1 for bad input, 2 for usage', () => {
+    const outside = run('view', '../../../etc/passwd');
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toMatch(/^error: Path '.*' is outside the repository root .*\n$/);
+    const missing = run('symbols', 'shop/nope.py');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^error: 'shop\/nope.py' is not an indexed file of .*Closest indexed paths: /);
+    expect(run('find', 'method', 'x').code).toBe(2);
+    expect(run('view').code).toBe(2);
+  });
+});
