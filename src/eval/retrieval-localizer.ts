@@ -21,6 +21,7 @@ export const RetrievalSettingsSchema = z
     testFileFactor: z.number().optional(),
     stubFileFactor: z.number().optional(),
     pathMentionBoost: z.number().optional(),
+    phraseBoost: z.number().optional(),
     frameBoost: z.number().optional(),
     /** Folder for the per-repository commit indexes; default: the user cache. */
     indexDir: z.string().optional(),

@@ -5,6 +5,7 @@ import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryWeights 
 import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from './rank-symbols.js';
 import type { ChunkHit, ChunkKind, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 import { codeTokens } from '../index/code-tokens.js';
+import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 
 /** Every tunable of one search; all optional. */
 export interface SearchOptions {
@@ -30,6 +31,8 @@ export interface SearchOptions {
   testFileFactor?: number;
   /** Score multiplier for declaration stubs (`.pyi`, `.d.ts`): they mirror code defined elsewhere. */
   stubFileFactor?: number;
+  /** Boost of a chunk containing a message quoted in the query, as a fraction of the best raw score (scaled by phrase length). */
+  phraseBoost?: number;
   /** Extra retrievers (dense) fused with the lexical hits; see fusion.ts. */
   fuse?: (lexical: ChunkHit[], query: ParsedQuery) => Promise<ChunkHit[]> | ChunkHit[];
 }
@@ -57,6 +60,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
   hits = applyPathPriors(hits, options);
   hits = applyEvidenceBoosts(store, hits, parsedQuery, options);
+  hits = applyPhraseEvidence(store, hits, parsedQuery, options);
   if (options.fuse) hits = await options.fuse(hits, parsedQuery);
   hits = hits.slice(0, aggregation.topChunks);
   const files = aggregateFiles(hits, aggregation);
@@ -102,6 +106,27 @@ function applyPathPriors(hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
       return factor === 1 ? hit : { ...hit, score: hit.score * factor };
     })
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+}
+
+function applyPhraseEvidence(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, options: SearchOptions): ChunkHit[] {
+  const weight = options.phraseBoost ?? 0.5;
+  if (hits.length === 0 || weight === 0) return hits;
+  const matches = findPhraseMatches(store, extractMessagePhrases(query.text));
+  if (matches.length === 0) return hits;
+  const best = hits[0].score;
+  const boostOf = new Map<number, number>();
+  for (const match of matches) {
+    const boost = weight * best * Math.min(1, match.tokens / 4);
+    for (const id of match.chunkIds) boostOf.set(id, Math.max(boostOf.get(id) ?? 0, boost));
+  }
+  const out = hits.map((hit) => (boostOf.has(hit.chunkId) ? { ...hit, score: hit.score + boostOf.get(hit.chunkId)! } : hit));
+  const present = new Set(hits.map((h) => h.chunkId));
+  const missing = [...boostOf.keys()].filter((id) => !present.has(id));
+  for (const chunk of store.chunksByIds(missing).values()) {
+    if (options.pathFilter && !options.pathFilter(chunk.path)) continue;
+    out.push({ chunkId: chunk.id, path: chunk.path, kind: chunk.kind, symbol: chunk.symbol, startLine: chunk.startLine, endLine: chunk.endLine, score: boostOf.get(chunk.id)! });
+  }
+  return out.sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
 }
 
 function applyEvidenceBoosts(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, options: SearchOptions): ChunkHit[] {

@@ -49,11 +49,11 @@ class LineReader {
   }
 }
 
-/** The innermost symbol of `path` containing `line`, or null. */
-function enclosingSymbol(symbols: readonly SymbolRow[], line: number): SymbolRow | null {
+/** The innermost symbol containing lines `start..end`, or null. */
+function innermostHolding(symbols: readonly SymbolRow[], start: number, end: number): SymbolRow | null {
   let best: SymbolRow | null = null;
   for (const s of symbols) {
-    if (s.startLine <= line && line <= s.endLine && (!best || s.endLine - s.startLine < best.endLine - best.startLine)) best = s;
+    if (s.startLine <= start && end <= s.endLine && (!best || s.endLine - s.startLine < best.endLine - best.startLine)) best = s;
   }
   return best;
 }
@@ -78,7 +78,7 @@ export function spansFromToolData(tool: string, data: unknown, store: IndexStore
       if (!isSpan(m.path, m.line, m.endLine ?? m.line)) continue;
       let symbols = symbolsByPath.get(m.path);
       if (!symbols) symbolsByPath.set(m.path, (symbols = store.symbolsOf(m.path)));
-      const symbol = enclosingSymbol(symbols, m.line);
+      const symbol = innermostHolding(symbols, m.line, m.line);
       spans.push({ path: m.path, startLine: Math.max(1, m.line - 2), endLine: (m.endLine ?? m.line) + 2, symbol: symbol?.qualifiedName ?? null });
     }
   } else if (tool === 'semantic_search' && Array.isArray(d.hits)) {
@@ -95,7 +95,11 @@ function isSpan(path: unknown, start: unknown, end: unknown): path is string {
 
 /** A short view stays whole; a long one becomes the symbols inside it (else fixed windows), so ranking can pick. */
 function splitView(path: string, start: number, end: number, symbol: string | null, store: IndexStore, windowLines: number): EvidenceSpan[] {
-  if (end - start + 1 <= windowLines * 2) return [{ path, startLine: start, endLine: end, symbol }];
+  if (end - start + 1 <= windowLines * 2) {
+    // Name a plain line range after the innermost symbol holding it, so the answer can refer to it.
+    const holder = symbol ? null : innermostHolding(store.symbolsOf(path), start, end);
+    return [{ path, startLine: start, endLine: end, symbol: symbol ?? holder?.qualifiedName ?? null }];
+  }
   const inside = store
     .symbolsOf(path)
     .filter((s) => s.startLine >= start && s.endLine <= end && s.endLine - s.startLine + 1 <= windowLines * 3)

@@ -190,8 +190,10 @@ export interface AskTrace {
     citations: TraceCitation[];
     /** Citations removed from the shipped answer. */
     dropped: TraceCitation[];
-    /** A revision round ran because the first draft had bad citations. */
+    /** A revision round ran because the first draft had bad (or no) citations. */
     revised: boolean;
+    /** The rejected citations of the first draft that triggered the revision. */
+    draftProblems: TraceCitation[];
     /** The answer was written without the model (budget ran out): an evidence list. */
     fallback: boolean;
   };

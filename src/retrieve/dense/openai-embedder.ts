@@ -249,7 +249,8 @@ function parseEmbeddings(text: string, expected: number): Float32Array[] {
   }
   const data = (json as { data?: unknown }).data;
   if (!Array.isArray(data)) throw new LlmTransportError('bad-response', 'answer has no `data` array of embeddings');
-  const slots = new Array<Float32Array | undefined>(expected);
+  // Filled, not sparse: `some` below must see every slot.
+  const slots: (Float32Array | undefined)[] = Array.from({ length: expected }, () => undefined);
   data.forEach((item: { index?: unknown; embedding?: unknown }, position) => {
     const index = typeof item?.index === 'number' ? item.index : position;
     if (!Number.isInteger(index) || index < 0 || index >= expected || slots[index]) {

@@ -9,7 +9,10 @@
  * - `embeddings(content_hash PRIMARY KEY, vector BLOB)`: a cache keyed by the
  *   chunk's content hash (sha1 of its lines), so re-indexing embeds only chunks
  *   whose text changed and identical chunks share one vector. Vectors are
- *   little-endian float32 blobs, the format sqlite-vec reads.
+ *   little-endian float32 blobs, the format sqlite-vec reads. Trade-off: the
+ *   embedded text also carries the path and symbol name (chunk-text.ts), so a
+ *   chunk moved or renamed without changing its lines keeps the vector made
+ *   under its old path until its content changes (`--reembed` refreshes all).
  *
  * Search is exact brute-force cosine computed inside SQLite by sqlite-vec's
  * `vec_distance_cosine` over the cache JOINed to the current chunks — not a

@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// Indexing benchmark: cold index time, throughput and peak RSS of the built CLI,
+// the time of a one-file incremental update, and (when `ctags` is on PATH) the
+// ratio of our cold index time to `ctags -R` over the same files, measured in
+// the same run.
+//
+// Usage:
+//   node bench/index-bench.mjs TREE                                  working tree
+//   node bench/index-bench.mjs GITDIR --commit REV [--commit2 REV2]  one commit (bare mirrors work)
+// Options: --keep (leave the temp folder), --workers N (REPONAV parse workers for the in-process update)
+//
+// Needs `npm run build` first. Everything is written under a fresh temp folder
+// (REPONAV_CACHE_DIR points there too); the tree itself is never modified.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+
+const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(PROJECT, 'dist/cli/main.js');
+
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const value = args[i + 1];
+  args.splice(i, 2);
+  return value;
+};
+const keep = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
+const commit = flag('--commit');
+const commit2 = flag('--commit2');
+const target = args[0];
+if (!target || args.length > 1) {
+  console.error('usage: node bench/index-bench.mjs TREE_OR_GITDIR [--commit REV [--commit2 REV2]] [--keep]');
+  process.exit(2);
+}
+if (!existsSync(CLI)) {
+  console.error(`${CLI} is missing: run \`npm run build\` first`);
+  process.exit(2);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'reponav-index-bench-'));
+const cacheDir = join(work, 'cache');
+const indexPath = join(work, 'index', 'bench.db');
+const env = { ...process.env, REPONAV_CACHE_DIR: cacheDir };
+const hasTimeV = spawnSync('/usr/bin/time', ['-v', 'true'], { encoding: 'utf8' }).status === 0;
+const ctagsVersion = (() => {
+  const r = spawnSync('ctags', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\n')[0].replace(/,.*$/, '') : null;
+})();
+
+function git(...gitArgs) {
+  const r = spawnSync('git', gitArgs, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`git ${gitArgs.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** Runs the CLI once; returns wall ms, peak RSS (MB) and parsed JSON stdout. */
+function runIndex(cliArgs) {
+  const argv = [CLI, 'index', ...cliArgs, '--index-path', indexPath, '--json', '-q'];
+  const started = process.hrtime.bigint();
+  let result;
+  if (hasTimeV) {
+    result = spawnSync('/usr/bin/time', ['-v', process.execPath, ...argv], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  } else {
+    // Fallback: report maxRSS from inside the child at exit.
+    const wrapper = `process.on('exit',()=>process.stderr.write('Maximum resident set size (kbytes): '+process.resourceUsage().maxRSS+'\\n'));process.argv=[process.argv[0],...${JSON.stringify(argv)}];await import(${JSON.stringify(pathToFileURL(CLI).href)});`;
+    result = spawnSync(process.execPath, ['--input-type=module', '-e', wrapper], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  }
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`reponav index failed (${result.status}):\n${result.stderr}`);
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr);
+  return { wallMs, rssMb: rss ? Number(rss[1]) / 1024 : NaN, report: JSON.parse(result.stdout) };
+}
+
+function timeCommand(command, commandArgs, cwd) {
+  const started = process.hrtime.bigint();
+  const r = spawnSync(command, commandArgs, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
+  return ms;
+}
+
+function indexedBytes() {
+  const db = new Database(indexPath, { readonly: true });
+  try {
+    return db.prepare('SELECT COUNT(*) AS files, COALESCE(SUM(size), 0) AS bytes FROM files').get();
+  } finally {
+    db.close();
+  }
+}
+
+/** Picks a mid-sized parsed source file to edit (deterministic). */
+function pickFileToEdit() {
+  const db = new Database(indexPath, { readonly: true });
+  try {
+    const rows = db.prepare("SELECT path, size FROM files WHERE language <> 'unknown' AND status = 'ok' ORDER BY size, path").all();
+    return rows[Math.floor(rows.length / 2)]?.path;
+  } finally {
+    db.close();
+  }
+}
+
+const rows = [];
+const row = (label, value, note = '') => rows.push([label, value, note]);
+const fmtMs = (ms) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
+
+try {
+  let tree; // a plain folder with the same files, for ctags and for the working-tree update
+  let cliTarget;
+  if (commit) {
+    const gitDir = git('-C', target, 'rev-parse', '--absolute-git-dir');
+    const full = git('--git-dir', gitDir, 'rev-parse', '--verify', `${commit}^{commit}`);
+    cliTarget = [gitDir, '--commit', full];
+    tree = join(work, 'extract');
+    mkdirSync(tree);
+    const extract = spawnSync('sh', ['-c', 'git --git-dir "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', gitDir, full, tree], { encoding: 'utf8' });
+    if (extract.status !== 0) throw new Error(`git archive | tar failed: ${extract.stderr}`);
+    row('target', `${gitDir} @ ${full.slice(0, 12)}`, 'commit mode (ls-tree + cat-file)');
+  } else {
+    tree = join(work, 'tree');
+    cpSync(resolve(target), tree, { recursive: true, filter: (src) => !/\/\.git$/.test(src) });
+    cliTarget = [tree];
+    row('target', resolve(target), 'working tree (copied to a temp folder)');
+  }
+
+  // Cold index.
+  const cold = runIndex(cliTarget);
+  const { files, bytes } = indexedBytes();
+  const coldSeconds = cold.report.durationMs / 1000;
+  row('files indexed', String(files), `${cold.report.parsed} parsed, ${cold.report.partial} partial; skipped ${JSON.stringify(cold.report.skipped)}`);
+  row('bytes indexed', `${(bytes / 1e6).toFixed(2)} MB`);
+  row('cold index (CLI wall)', fmtMs(cold.wallMs), 'process start to exit');
+  row('cold index (in-process)', fmtMs(cold.report.durationMs), 'the report\'s durationMs');
+  row('throughput', `${(files / coldSeconds).toFixed(0)} files/s, ${(bytes / 1e6 / coldSeconds).toFixed(2)} MB/s`, 'in-process time');
+  row('peak RSS (cold)', `${cold.rssMb.toFixed(0)} MB`, hasTimeV ? '/usr/bin/time -v (whole process, workers included)' : 'resourceUsage().maxRSS');
+
+  // No-op refresh.
+  const noop = runIndex(cliTarget);
+  row('no-change refresh (CLI wall)', fmtMs(noop.wallMs), `in-process ${fmtMs(noop.report.durationMs)}, ${noop.report.unchanged} unchanged`);
+
+  // One-file update.
+  if (commit && commit2) {
+    const full2 = git('--git-dir', cliTarget[0], 'rev-parse', '--verify', `${commit2}^{commit}`);
+    const differing = git('--git-dir', cliTarget[0], 'diff', '--name-only', cliTarget[2], full2).split('\n').filter(Boolean).length;
+    const update = runIndex([cliTarget[0], '--commit', full2]);
+    row(
+      'switch commit (CLI wall)',
+      fmtMs(update.wallMs),
+      `to ${full2.slice(0, 12)}: ${differing} file(s) differ, ${update.report.parsed} parsed, ${update.report.reused} reused, ${update.report.deleted} removed`,
+    );
+    row('switch commit (in-process)', fmtMs(update.report.durationMs), 'the report\'s durationMs');
+    row('peak RSS (switch)', `${update.rssMb.toFixed(0)} MB`);
+  } else if (!commit) {
+    const edited = pickFileToEdit();
+    const file = join(tree, edited);
+    const bump = (seconds) => {
+      const when = new Date(Date.now() + seconds * 1000);
+      utimesSync(file, when, when);
+    };
+    // A comment line in the file's own syntax: the file stays a clean parse.
+    const comment = /\.(py|rb|sh|bash|pl|r|toml|ya?ml)$/i.test(edited) ? '#' : '//';
+    const edit = (n) => writeFileSync(file, readFileSync(file, 'utf8') + `\n${comment} reponav bench edit ${n}\n`);
+    edit(0);
+    bump(5);
+    const update = runIndex(cliTarget);
+    row('one-file update (CLI wall)', fmtMs(update.wallMs), `${edited}: ${update.report.parsed} parsed, ${update.report.unchanged} unchanged`);
+    row('one-file update (in-process)', fmtMs(update.report.durationMs), 'the report\'s durationMs');
+
+    // The same in a long-lived process (an MCP server or agent keeps the index open): median of 5.
+    const { RepositoryIndex } = await import(pathToFileURL(join(PROJECT, 'dist/index/repository-index.js')).href);
+    const repository = await RepositoryIndex.open(tree, { indexPath });
+    const times = [];
+    let first = NaN;
+    try {
+      await repository.refresh();
+      for (let i = 0; i < 6; i++) {
+        edit(i + 1);
+        bump(10 + i);
+        const started = process.hrtime.bigint();
+        const report = await repository.refresh();
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        if (i === 0) first = ms; // loads the grammar
+        else times.push(ms);
+        if (report.parsed !== 1) throw new Error(`expected 1 parsed, got ${report.parsed}`);
+      }
+    } finally {
+      repository.close();
+    }
+    times.sort((a, b) => a - b);
+    row('one-file update (new process)', fmtMs(first), 'first refresh() after open: includes the grammar load');
+    row('one-file update (warm process)', fmtMs(times[2]), `median of 5 more refresh() calls, min ${fmtMs(times[0])} max ${fmtMs(times[4])}`);
+  } else {
+    row('one-file update', 'n/a', 'give --commit2 REV2 to time a commit switch');
+  }
+
+  // ctags over the same files.
+  if (ctagsVersion) {
+    const ctagsMs = timeCommand('ctags', ['-R', '-f', join(work, 'tags'), '.'], tree);
+    const tags = readFileSync(join(work, 'tags'), 'utf8').split('\n').filter((l) => l && !l.startsWith('!_')).length;
+    row('ctags -R', fmtMs(ctagsMs), `${ctagsVersion}, ${tags} tags, same files extracted to a folder`);
+    row('ratio cold / ctags', `${(cold.wallMs / ctagsMs).toFixed(2)}x`, `in-process: ${(cold.report.durationMs / ctagsMs).toFixed(2)}x (target ≤ 5x)`);
+  } else {
+    row('ctags -R', 'n/a', 'ctags not on PATH (apt-get install -y universal-ctags)');
+  }
+
+  const width = Math.max(...rows.map((r) => r[0].length));
+  const valueWidth = Math.max(...rows.map((r) => r[1].length));
+  const load = loadavg().map((n) => n.toFixed(1)).join(' ');
+  console.log(`reponav index benchmark  (node ${process.version}, ${availableParallelism()} cores, load ${load}, ${new Date().toISOString()})`);
+  for (const [label, value, note] of rows) console.log(`  ${label.padEnd(width)}  ${value.padStart(valueWidth)}  ${note}`);
+  console.log('  targets: cold ≤ 5x ctags, one-file update ≤ 100 ms, peak RSS ≤ 400 MB');
+} finally {
+  if (keep) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// Search benchmark: index once, then time `searchRepository` + rendering the
+// RepoNav scaffold in-process over a fixed list of realistic queries (short
+// agent-style questions and a few issue-like paragraphs), warm, and next to
+// it the time of `grep -rn WORD` for one query word over the same files in
+// the same run.
+//
+// Usage:
+//   node bench/search-bench.mjs TREE
+//   node bench/search-bench.mjs GITDIR --commit REV
+// Options: --runs N (timed runs per query, default 5), --word WORD (grep word, default "cookies"), --keep
+//
+// Needs `npm run build` first. The index and the extracted tree live in a temp folder.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = (path) => pathToFileURL(join(PROJECT, 'dist', path)).href;
+
+/** Written for this benchmark (not taken from any benchmark's gold data). */
+const QUERIES = [
+  'where are cookies loaded from the browser',
+  'how is the output filename template expanded',
+  'retry logic for HTTP downloads',
+  'parse m3u8 playlist formats',
+  'which function merges video and audio with ffmpeg',
+  'rate limit option --limit-rate',
+  'extract subtitles from youtube',
+  'sanitize filename windows reserved characters',
+  'format selection sorting by resolution',
+  'proxy configuration for requests',
+  'progress hook reporting download speed',
+  'date parsing unified_strdate',
+  'json-ld metadata extraction',
+  'write info json file',
+  'embed thumbnail into mp4',
+  'geo restriction bypass X-Forwarded-For',
+  'update to the latest version',
+  'netrc login credentials',
+  'DASH manifest mpd parsing',
+  'remove sponsor segments chapters',
+  'When downloading a playlist with --download-archive, videos that were already downloaded are downloaded again if the ' +
+    'extractor key changed. The archive check should use the canonical id.',
+  'Downloading with --concurrent-fragments 4 sometimes produces a corrupted file because fragments are appended out of ' +
+    'order when one fragment is retried.',
+  "The metadata postprocessor fails with 'Conversion failed!' when the title contains a colon on Windows.",
+  'HTTP Error 403: Forbidden when downloading a password protected video; the password is not sent with the config request.',
+  'Add an option to set the socket timeout for all network requests, currently it hangs forever when the server stops responding.',
+  'cookies from firefox are not read when the profile path contains a space',
+  'ERROR: Unable to extract uploader id; please report this issue on the tracker',
+  'the ffmpeg postprocessor should respect --ffmpeg-location when it points to a directory instead of the binary',
+  'Traceback (most recent call last):\n  File "downloader/fragment.py", line 412, in download_fragment\n' +
+    "    raise HTTPError(...)\nKeyError: 'fragment_index'",
+  'twitter extractor returns only the lowest quality video variant',
+];
+
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const i = args.indexOf(name);
+  if (i < 0) return fallback;
+  const value = args[i + 1];
+  args.splice(i, 2);
+  return value;
+};
+const keep = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
+const commit = flag('--commit');
+const runs = Number(flag('--runs', '5'));
+const word = flag('--word', 'cookies');
+const target = args[0];
+if (!target || args.length > 1) {
+  console.error('usage: node bench/search-bench.mjs TREE_OR_GITDIR [--commit REV] [--runs N] [--word WORD]');
+  process.exit(2);
+}
+
+const { RepositoryIndex } = await import(dist('index/repository-index.js'));
+const { searchRepository } = await import(dist('retrieve/search-repository.js'));
+const { renderSearchResult } = await import(dist('scaffold/index.js'));
+
+const work = mkdtempSync(join(tmpdir(), 'reponav-search-bench-'));
+process.env.REPONAV_CACHE_DIR = join(work, 'cache');
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const ms = (n) => `${n.toFixed(1)} ms`;
+
+try {
+  let tree = resolve(target);
+  let label = tree;
+  if (commit) {
+    const gitDir = spawnSync('git', ['-C', target, 'rev-parse', '--absolute-git-dir'], { encoding: 'utf8' }).stdout.trim();
+    const full = spawnSync('git', ['--git-dir', gitDir, 'rev-parse', '--verify', `${commit}^{commit}`], { encoding: 'utf8' }).stdout.trim();
+    if (!full) throw new Error(`unknown revision ${commit}`);
+    tree = join(work, 'extract');
+    mkdirSync(tree);
+    const extract = spawnSync('sh', ['-c', 'git --git-dir "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', gitDir, full, tree], { encoding: 'utf8' });
+    if (extract.status !== 0) throw new Error(`git archive | tar failed: ${extract.stderr}`);
+    label = `${gitDir} @ ${full.slice(0, 12)}`;
+  }
+
+  const repository = await RepositoryIndex.open(commit ? target : tree, { commit, indexPath: join(work, 'index.db') });
+  let indexMs;
+  const timings = [];
+  const perQuery = [];
+  let emptyAnswers = 0;
+  let outputChars = 0;
+  try {
+    const started = process.hrtime.bigint();
+    const report = await repository.refresh();
+    indexMs = Number(process.hrtime.bigint() - started) / 1e6;
+    console.log(`reponav search benchmark  (node ${process.version}, ${availableParallelism()} cores, load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
+    console.log(`  target: ${label}: ${report.listed} files, indexed in ${(indexMs / 1000).toFixed(1)} s`);
+    for (const query of QUERIES) {
+      const once = async () => {
+        const t = process.hrtime.bigint();
+        const result = await searchRepository(repository.store, query);
+        const text = renderSearchResult(repository.store, result, 'scaffold');
+        return { ms: Number(process.hrtime.bigint() - t) / 1e6, text, files: result.files.length };
+      };
+      const warm = await once(); // warm-up, not timed
+      if (warm.files === 0) emptyAnswers++;
+      outputChars += warm.text.length;
+      const own = [];
+      for (let i = 0; i < runs; i++) own.push((await once()).ms);
+      timings.push(...own);
+      own.sort((a, b) => a - b);
+      perQuery.push({ query, p50: percentile(own, 50), max: own[own.length - 1] });
+    }
+  } finally {
+    repository.close();
+  }
+
+  // grep over the same files, same run (median of 3).
+  const grepTimes = [];
+  let grepLines = 0;
+  for (let i = 0; i < 3; i++) {
+    const t = process.hrtime.bigint();
+    const r = spawnSync('grep', ['-rn', word, '.'], { cwd: tree, encoding: 'utf8', maxBuffer: 1 << 28 });
+    grepTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
+    grepLines = r.stdout ? r.stdout.split('\n').filter(Boolean).length : 0;
+  }
+  grepTimes.sort((a, b) => a - b);
+
+  timings.sort((a, b) => a - b);
+  const slowest = [...perQuery].sort((a, b) => b.p50 - a.p50).slice(0, 3);
+  console.log(`  queries: ${QUERIES.length} x ${runs} warm runs = ${timings.length} timings (searchRepository + scaffold render)`);
+  console.log(`  ${'measure'.padEnd(34)} ${'p50'.padStart(9)} ${'p95'.padStart(9)} ${'max'.padStart(9)}`);
+  console.log(`  ${'search + scaffold'.padEnd(34)} ${ms(percentile(timings, 50)).padStart(9)} ${ms(percentile(timings, 95)).padStart(9)} ${ms(timings[timings.length - 1]).padStart(9)}`);
+  console.log(`  ${`grep -rn ${word} (${grepLines} lines)`.padEnd(34)} ${ms(grepTimes[1]).padStart(9)} ${''.padStart(9)} ${ms(grepTimes[2]).padStart(9)}   (median / max of 3)`);
+  console.log(`  slowest queries (p50): ${slowest.map((q) => `${ms(q.p50)} "${q.query.slice(0, 40).replace(/\n/g, ' ')}${q.query.length > 40 ? '…' : ''}"`).join('; ')}`);
+  console.log(`  answers with no candidate file: ${emptyAnswers}/${QUERIES.length}; mean scaffold size ${Math.round(outputChars / QUERIES.length)} chars`);
+} finally {
+  if (keep) console.log(`kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,178 @@
+/**
+ * `askQuestion`: answer one question about a repository with the chosen
+ * method (MCTS search, ReAct, RAG or direct), under hard token and time
+ * ceilings, and return the answer with verified citations, its cost and the
+ * full trace. This is the library entry point the CLI and the SWE-QA
+ * harness share.
+ */
+import { ReponavError } from '../../errors.js';
+import { silentLogger, type Logger } from '../../logger.js';
+import type { ChatModel } from '../../llm/chat-model.js';
+import { UsageMeter, withUsageMeter } from '../../llm/usage-meter.js';
+import type { RepositorySet } from '../../tools/repository-set.js';
+import { createToolRegistry, type ToolRegistry } from '../../tools/tool-registry.js';
+import { resolveAskSettings, type AskSettingsInput } from './ask-settings.js';
+import { synthesizeAnswer, type SynthesisResult } from './answer-synthesis.js';
+import { directAnswer, ragEvidence } from './baselines.js';
+import { CitationChecker } from './citation-check.js';
+import { questionTerms } from './evidence.js';
+import type { ExecutionEnvironment } from './execution-role.js';
+import { answerEvidence, runMctsSearch, type SearchProgress } from './mcts-search.js';
+import { runReactAgent } from './react-agent.js';
+import type { RoleRuntime } from './role-caller.js';
+import { RunBudget } from './run-budget.js';
+import { ASK_TRACE_VERSION, type AskCost, type AskMethod, type AskTrace, type TraceCitation, type StopReason } from './trace-types.js';
+
+/** Options of one question. */
+export interface AskOptions {
+  question: string;
+  /** Default `mcts`. */
+  method?: AskMethod;
+  /** The answering model (wrap it in a shared UsageMeter to cap a whole run's spend). */
+  model: ChatModel;
+  /** The repository to search; required for every method but `direct`. */
+  repositories?: RepositorySet;
+  /** Which repository of the set (omit when it holds one). */
+  repo?: string;
+  /** Recorded in the trace (the caller opened the index at it). */
+  commit?: string | null;
+  /** Name shown to the model, e.g. `pallets/flask`; default: the repository's name in the set. */
+  repositoryLabel?: string;
+  settings?: AskSettingsInput;
+  logger?: Logger;
+  signal?: AbortSignal;
+  /** Milliseconds clock for the time budget; default `Date.now`. */
+  clock?: () => number;
+  /** Tools; default the built-in registry. */
+  registry?: ToolRegistry;
+  /** MCTS progress after each iteration. */
+  onProgress?: (progress: SearchProgress) => void;
+}
+
+/** The answer and everything about how it was made. */
+export interface AskResult {
+  answer: string;
+  /** Citations that passed the check (the only ones left in `answer`). */
+  citations: TraceCitation[];
+  method: AskMethod;
+  stopReason: StopReason;
+  cost: AskCost;
+  elapsedMs: number;
+  trace: AskTrace;
+}
+
+/**
+ * Answers `options.question`. Throws `ReponavError('BAD_INPUT')` for an empty
+ * question or a missing repository; model failures, malformed replies and
+ * exhausted budgets never throw — they shape the answer and the stop reason.
+ */
+export async function askQuestion(options: AskOptions): Promise<AskResult> {
+  const question = options.question.trim();
+  if (question === '') throw new ReponavError('BAD_INPUT', 'The question is empty.');
+  const method = options.method ?? 'mcts';
+  const settings = resolveAskSettings(options.settings);
+  const logger = options.logger ?? silentLogger;
+  if (method !== 'direct' && !options.repositories) throw new ReponavError('BAD_INPUT', `Method ${method} needs a repository.`);
+  const handle = options.repositories?.select(options.repo);
+  // Index before the clock starts: the time budget is for answering.
+  if (handle) await handle.refresh();
+
+  const meter = new UsageMeter(settings.budgetTokens !== undefined ? { maxTokens: settings.budgetTokens } : {}, { logger });
+  const budget = new RunBudget({ settings, meter, clock: options.clock, signal: options.signal });
+  const rt: RoleRuntime = { model: withUsageMeter(options.model, meter), budget, records: [], logger };
+  const startedAt = new Date().toISOString();
+  const label = options.repositoryLabel ?? handle?.name ?? null;
+  const trace: AskTrace = {
+    version: ASK_TRACE_VERSION,
+    method,
+    question,
+    repository: handle ? { name: options.repositoryLabel ?? handle.name, commit: options.commit ?? null } : null,
+    modelId: options.model.id,
+    settings: { ...settings },
+    startedAt,
+    elapsedMs: 0,
+    stopReason: 'single-shot',
+    iterationsRun: 0,
+    nodes: [],
+    iterations: [],
+    answerPath: [],
+    steps: [],
+    answerEvidence: [],
+    roleCalls: rt.records,
+    answer: { text: '', citations: [], dropped: [], revised: false, draftProblems: [], fallback: false },
+    cost: costOf(meter),
+  };
+
+  let synthesis: SynthesisResult;
+  if (method === 'direct') {
+    const direct = await directAnswer(rt, { question, repository: label, settings });
+    synthesis = { text: direct.text, citations: [], dropped: [], draftProblems: [], revised: false, fallback: direct.fallback };
+  } else {
+    const registry = options.registry ?? createToolRegistry();
+    const toolContext = { repositories: options.repositories!, logger, signal: options.signal };
+    const exec: ExecutionEnvironment = {
+      registry,
+      toolContext,
+      ...(options.repo ? { repo: options.repo } : {}),
+      terms: questionTerms(question),
+      maxEvidencePerAction: settings.maxEvidencePerAction,
+      excerptLines: settings.excerptLines,
+    };
+    const synthEnv = {
+      rt,
+      checker: new CitationChecker({ registry, toolContext, repo: options.repo }),
+      temperature: settings.answerTemperature,
+      maxTokens: settings.maxReplyTokens * 2,
+      repository: label,
+      iteration: 0,
+    };
+    let draft: string | null = null;
+    if (method === 'mcts') {
+      const outcome = await runMctsSearch({ question, rt, exec, settings, onProgress: options.onProgress });
+      trace.nodes = outcome.tree.nodes;
+      trace.iterations = outcome.iterations;
+      trace.iterationsRun = outcome.iterations.length;
+      trace.answerPath = outcome.answerPath.map((n) => n.id);
+      trace.stopReason = outcome.stopReason;
+      trace.answerEvidence = answerEvidence(outcome.tree, outcome.answerPath, settings.maxAnswerEvidence);
+      synthEnv.iteration = outcome.iterations.length;
+    } else if (method === 'react') {
+      const outcome = await runReactAgent({ question, rt, exec, settings });
+      trace.steps = outcome.steps;
+      trace.iterationsRun = outcome.steps.length;
+      trace.stopReason = outcome.stopReason;
+      trace.answerEvidence = outcome.evidence.slice(0, settings.maxAnswerEvidence);
+      synthEnv.iteration = outcome.steps.length;
+      draft = outcome.draft;
+    } else {
+      trace.answerEvidence = await ragEvidence(question, exec, settings);
+    }
+    synthesis = await synthesizeAnswer(synthEnv, { question, evidence: trace.answerEvidence, ...(draft !== null ? { draft } : {}) });
+  }
+
+  trace.answer = {
+    text: synthesis.text,
+    citations: synthesis.citations,
+    dropped: synthesis.dropped,
+    revised: synthesis.revised,
+    draftProblems: synthesis.draftProblems,
+    fallback: synthesis.fallback,
+  };
+  trace.cost = costOf(meter);
+  trace.elapsedMs = budget.elapsedMs();
+  return { answer: synthesis.text, citations: synthesis.citations, method, stopReason: trace.stopReason, cost: trace.cost, elapsedMs: trace.elapsedMs, trace };
+}
+
+/** The meter's totals as an AskCost (cost null when no call had a known price). */
+export function costOf(meter: UsageMeter): AskCost {
+  const s = meter.snapshot();
+  const priced = s.calls - s.unpricedCalls;
+  return {
+    calls: s.calls,
+    inputTokens: s.inputTokens,
+    outputTokens: s.outputTokens,
+    totalTokens: s.totalTokens,
+    costUsd: s.calls > 0 && priced === 0 ? null : s.costUsd,
+    unpricedCalls: s.unpricedCalls,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Verifying citations against the repository. Each cited span is re-read
+ * through the index (view_code via callTool, exactly what an agent would
+ * see): the file must be indexed, the range must lie inside it, and every
+ * name the answer attributes to the span must occur in it as a word. A
+ * citation written with a shortened path (`provider.py:10-20`) is resolved to
+ * the indexed file it uniquely ends, preferring one where the names check out.
+ */
+import { callTool, type ToolRegistry } from '../../tools/tool-registry.js';
+import type { ToolContext } from '../../tools/tool-types.js';
+import type { ViewData } from '../../tools/view-code-tool.js';
+import { parseCitations, type ParsedCitation } from './citations.js';
+import type { TraceCitation } from './trace-types.js';
+
+/** Where citations are checked. */
+export interface CitationEnvironment {
+  registry: ToolRegistry;
+  toolContext: ToolContext;
+  repo?: string;
+}
+
+/** A citation occurrence with its verdict. */
+export type CheckedCitation = ParsedCitation & { verdict: TraceCitation };
+
+/** Re-reads spans through the index; results are cached per (path, range). */
+export class CitationChecker {
+  private readonly views = new Map<string, Promise<{ ok: true; data: ViewData } | { ok: false; reason: string }>>();
+  private paths: string[] | null = null;
+
+  constructor(private readonly env: CitationEnvironment) {}
+
+  /** Every citation in `text` with its verdict, in order of occurrence. */
+  async check(text: string): Promise<CheckedCitation[]> {
+    const out: CheckedCitation[] = [];
+    for (const c of parseCitations(text)) out.push({ ...c, verdict: await this.verify(c) });
+    return out;
+  }
+
+  /** The verdict for one citation. */
+  async verify(c: Pick<ParsedCitation, 'text' | 'path' | 'startLine' | 'endLine' | 'names'>): Promise<TraceCitation> {
+    const base = { text: c.text, startLine: c.startLine, endLine: c.endLine, names: [...c.names] };
+    if (c.endLine < c.startLine) return { ...base, path: null, valid: false, reason: `reversed line range ${c.startLine}-${c.endLine}` };
+    const candidates = this.resolve(c.path);
+    if (candidates.length === 0) return { ...base, path: null, valid: false, reason: `no indexed file ${c.path}` };
+    let first: TraceCitation | null = null;
+    for (const path of candidates) {
+      const verdict = await this.verifyIn(path, c, base);
+      if (verdict.valid) return verdict;
+      first ??= verdict;
+    }
+    return first!;
+  }
+
+  /** Reads `path:start-end` through view_code; null-safe for callers building fallbacks. */
+  async read(path: string, start: number, end: number): Promise<{ ok: true; data: ViewData } | { ok: false; reason: string }> {
+    const key = `${path}:${start}-${end}`;
+    let view = this.views.get(key);
+    if (!view) {
+      // data.lines holds the whole span whatever the render budget.
+      const args: Record<string, unknown> = { file: path, start, end };
+      if (this.env.repo) args.repo = this.env.repo;
+      view = callTool(this.env.registry, 'view_code', args, this.env.toolContext).then((r) =>
+        r.isError ? { ok: false as const, reason: r.text } : { ok: true as const, data: r.data as ViewData },
+      );
+      this.views.set(key, view);
+    }
+    return view;
+  }
+
+  private async verifyIn(path: string, c: Pick<ParsedCitation, 'startLine' | 'endLine' | 'names'>, base: Omit<TraceCitation, 'path' | 'valid' | 'reason'>): Promise<TraceCitation> {
+    const view = await this.read(path, c.startLine, c.endLine);
+    if (!view.ok) return { ...base, path, valid: false, reason: view.reason.split('\n')[0]!.slice(0, 200) };
+    if (view.data.clamped || view.data.end < c.endLine) {
+      return { ...base, path, valid: false, reason: `span past the end of the file (${view.data.lineCount} lines)` };
+    }
+    const body = view.data.lines.join('\n');
+    const missing = c.names.filter((name) => !containsName(body, name));
+    if (missing.length > 0) return { ...base, path, valid: false, reason: `span does not contain ${missing.map((m) => `\`${m}\``).join(', ')}` };
+    return { ...base, path, valid: true, reason: null };
+  }
+
+  /** Indexed files a written path refers to: itself, or every file it is a path-suffix of. */
+  private resolve(written: string): string[] {
+    const clean = written.replace(/^\.\//, '').replace(/^\/+/, '');
+    this.paths ??= this.env.toolContext.repositories
+      .select(this.env.repo)
+      .index.store.files()
+      .map((f) => f.path);
+    if (this.paths.includes(clean)) return [clean];
+    return this.paths.filter((p) => p.endsWith(`/${clean}`)).sort();
+  }
+}
+
+/**
+ * True when `body` contains the name's last dotted part as a whole word
+ * (`Flask.run` is satisfied by `def run(`: the class line may lie outside
+ * the cited method).
+ */
+export function containsName(body: string, name: string): boolean {
+  const last = name.split('.').pop()!;
+  const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`).test(body);
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { containsName } from './citation-check.js';
+import { asName, parseCitations, removeCitations } from './citations.js';
+
+describe('parseCitations', () => {
+  it('finds spans and the names attributed to each', () => {
+    const text = 'Flags are read by `parse_args` (shop/cli.py:4-9), while `Cart.total` in `shop/cart.py:16-19` applies `with_tax`.';
+    const found = parseCitations(text);
+    expect(found.map((c) => [c.path, c.startLine, c.endLine, c.names])).toEqual([
+      ['shop/cli.py', 4, 9, ['parse_args']],
+      ['shop/cart.py', 16, 19, ['Cart.total']],
+    ]);
+  });
+
+  it('uses the clause after a citation when the one before names nothing, and accepts single lines and L-prefixes', () => {
+    const found = parseCitations('See shop/pricing.py:L3 which defines `TAX_RATE`. Also pricing.py:6–10.');
+    expect(found.map((c) => [c.path, c.startLine, c.endLine, c.names])).toEqual([
+      ['shop/pricing.py', 3, 3, ['TAX_RATE']],
+      ['pricing.py', 6, 10, []],
+    ]);
+  });
+
+  it('only takes the clause that leads to the citation', () => {
+    const [c] = parseCitations('Unlike `jsonify`, the `dumps` method (provider.py:166-179) sets defaults.');
+    expect(c!.names).toEqual(['dumps']);
+  });
+
+  it('ignores URLs, file names and keywords as names', () => {
+    expect(parseCitations('see https://example.com:443/x')).toEqual([]);
+    expect(asName('app.py')).toBeNull();
+    expect(asName('None')).toBeNull();
+    expect(asName('parse_args()')).toBe('parse_args');
+    expect(asName('a + b')).toBeNull();
+  });
+});
+
+describe('removeCitations and containsName', () => {
+  it('removes occurrences with their empty wrappers', () => {
+    const text = 'It is `f` (`a.py:1-2`) and g (b.py:3-4, c.py:5-6).';
+    const cs = parseCitations(text);
+    expect(removeCitations(text, [cs[0]!])).toBe('It is `f` and g (b.py:3-4, c.py:5-6).');
+    expect(removeCitations(text, [cs[1]!])).toBe('It is `f` (`a.py:1-2`) and g (c.py:5-6).');
+    expect(removeCitations(text, cs)).toBe('It is `f` and g.');
+  });
+
+  it('matches the last dotted part as a whole word', () => {
+    expect(containsName('    def total(self):', 'Cart.total')).toBe(true);
+    expect(containsName('    def totals(self):', 'total')).toBe(false);
+  });
+});

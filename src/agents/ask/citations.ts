@@ -1,0 +1,117 @@
+/**
+ * Finding citations in an answer and what the answer claims about each.
+ * A citation is `path:start-end` (or `path:line`), optionally in backticks or
+ * parentheses. The claim checked is by name: the backticked identifiers in
+ * the clause that leads up to the citation ("`parse_args` in cli.py:10-30"),
+ * or, when that clause names none, the clause right after it ("cli.py:10-30
+ * defines `parse_args`"). Pure text work; verification is citation-check.ts.
+ */
+
+/** One citation occurrence in a text. */
+export interface ParsedCitation {
+  /** As written, without wrapping backticks: `cli.py:10-30`. */
+  text: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** Offset and length of the occurrence in the text (backticks not included). */
+  index: number;
+  length: number;
+  /** Identifiers the text attributes to the span. */
+  names: string[];
+}
+
+// A path with an extension, then :start[-end]; `L12` spellings are accepted.
+// The look-behind stops matches inside URLs (`//host:443`) and longer paths.
+const CITATION = /(?<![\w/.-])((?:[\w.-]+\/)*[\w.-]*[\w-]\.[A-Za-z][A-Za-z0-9]*):L?(\d{1,7})(?:\s?[-–]\s?L?(\d{1,7}))?(?![\w])/g;
+const BACKTICKED = /`([^`\n]+)`/g;
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+/** Words in backticks that are not claims about a span's content. */
+const NOT_NAMES = new Set(['True', 'False', 'None', 'null', 'undefined', 'true', 'false', 'self', 'this', 'cls', 'nil']);
+const FILE_EXTENSIONS = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|scala|md|rst|txt|json|ya?ml|toml|cfg|ini|html|css|sh|lock)$/i;
+
+/** Longest run of names taken from one side of a citation. */
+const MAX_NAMES = 3;
+
+/**
+ * Every citation in `text`, in order, with the names attributed to it.
+ * A reversed range (`30-10`) is kept as written; verification rejects it.
+ */
+export function parseCitations(text: string): ParsedCitation[] {
+  const ticks = [...text.matchAll(BACKTICKED)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, inner: m[1]!.trim() }));
+  const found: ParsedCitation[] = [];
+  for (const m of text.matchAll(CITATION)) {
+    const start = Number(m[2]);
+    found.push({ text: m[0], path: m[1]!, startLine: start, endLine: m[3] !== undefined ? Number(m[3]) : start, index: m.index!, length: m[0].length, names: [] });
+  }
+  const insideTicks = (pos: number) => ticks.some((t) => t.start < pos && pos < t.end - 1);
+  // Backticked spans that hold a citation are references, not names.
+  const names = ticks.filter((t) => !found.some((c) => c.index >= t.start && c.index < t.end)).map((t) => ({ ...t, name: asName(t.inner) }));
+  found.forEach((c, i) => {
+    const prevEnd = i > 0 ? found[i - 1]!.index + found[i - 1]!.length : 0;
+    const nextStart = i + 1 < found.length ? found[i + 1]!.index : text.length;
+    const before = clauseStart(text, c.index, insideTicks);
+    const after = clauseEnd(text, c.index + c.length, insideTicks);
+    const lead = names.filter((n) => n.name && n.start >= Math.max(before, prevEnd) && n.end <= c.index);
+    const trail = names.filter((n) => n.name && n.start >= c.index + c.length && n.end <= Math.min(after, nextStart));
+    const chosen = lead.length > 0 ? lead.slice(-MAX_NAMES) : trail.slice(0, MAX_NAMES);
+    c.names = [...new Set(chosen.map((n) => n.name!))];
+  });
+  return found;
+}
+
+/**
+ * The identifier a backticked token claims, or null: `parse_args()` →
+ * `parse_args`, `Flask.run` → `Flask.run`; file names, keywords and
+ * expressions are not names.
+ */
+export function asName(token: string): string | null {
+  const bare = token.replace(/\(.*\)$/, '').replace(/^@/, '').trim();
+  if (bare.length < 2 || !IDENTIFIER.test(bare) || NOT_NAMES.has(bare)) return null;
+  if (bare.includes('.') && FILE_EXTENSIONS.test(bare)) return null;
+  return bare;
+}
+
+/** Clause boundaries: sentence ends, newlines, commas and semicolons outside backticks. */
+function isBoundary(text: string, i: number, insideTicks: (pos: number) => boolean): boolean {
+  const ch = text[i]!;
+  if (ch === '\n') return true;
+  if (insideTicks(i)) return false;
+  if (ch === ',' || ch === ';') return true;
+  return (ch === '.' || ch === '!' || ch === '?') && (i + 1 >= text.length || /\s/.test(text[i + 1]!));
+}
+
+function clauseStart(text: string, from: number, insideTicks: (pos: number) => boolean): number {
+  for (let i = from - 1; i >= 0; i--) if (isBoundary(text, i, insideTicks)) return i + 1;
+  return 0;
+}
+
+function clauseEnd(text: string, from: number, insideTicks: (pos: number) => boolean): number {
+  for (let i = from; i < text.length; i++) if (isBoundary(text, i, insideTicks)) return i;
+  return text.length;
+}
+
+/**
+ * `text` with the given occurrences removed, together with wrapping
+ * backticks and parentheses/brackets left empty, and spacing tidied.
+ */
+export function removeCitations(text: string, occurrences: ReadonlyArray<Pick<ParsedCitation, 'index' | 'length'>>): string {
+  let out = text;
+  for (const c of [...occurrences].sort((a, b) => b.index - a.index)) {
+    let start = c.index;
+    let end = c.index + c.length;
+    if (out[start - 1] === '`' && out[end] === '`') {
+      start -= 1;
+      end += 1;
+    }
+    out = out.slice(0, start) + out.slice(end);
+  }
+  return out
+    .replace(/\(\s*(?:(?:,|;|and)\s*)*\)/g, '')
+    .replace(/\[\s*(?:(?:,|;)\s*)*\]/g, '')
+    .replace(/\(\s*(?:,|;)\s*/g, '(')
+    .replace(/\s*(?:,|;)\s*\)/g, ')')
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/[ \t]+$/gm, '');
+}

@@ -1,0 +1,83 @@
+/**
+ * Evaluation: score a new node's action and evidence 0–100 against the
+ * written rubric (relevance, scope, result size, fit to the stage) and
+ * suggest a follow-up. The score is the node's value — a one-step simulation
+ * — and is back-propagated to the root. A failed evaluation gives value 0.
+ */
+import { z } from 'zod';
+import { describeAction } from './actions.js';
+import { renderEvidence, renderTrajectory } from './memory-render.js';
+import { callJsonRole, type RoleRuntime, type RoleTokens } from './role-caller.js';
+import { EVALUATION_SYSTEM } from './role-prompts.js';
+import type { SearchTree } from './search-tree.js';
+import type { TraceNode } from './trace-types.js';
+
+/** `85`, `"85"`, `"85/100"`, `85.4` → a number; anything else stays as is (and fails validation). */
+function leadingNumber(v: unknown): unknown {
+  if (typeof v === 'string') {
+    const match = /-?\d+(?:\.\d+)?/.exec(v);
+    return match ? Number(match[0]) : v;
+  }
+  return v;
+}
+
+/** The evaluation reply; scores outside 0–100 are clamped (a model writing 105 means "very good", not "invalid"). */
+export const EvaluationSchema = z.preprocess(
+  (v) => {
+    if (!v || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    return { ...o, follow_up: o.follow_up ?? o.followUp ?? o.followup ?? o.next };
+  },
+  z.object({
+    score: z.preprocess(leadingNumber, z.number().finite()).transform((n) => Math.round(Math.min(100, Math.max(0, n)))),
+    rationale: z.string().default(''),
+    follow_up: z.string().default(''),
+  }),
+);
+
+/** A parsed evaluation. */
+export type Evaluation = z.output<typeof EvaluationSchema>;
+
+/** Builds the evaluation prompt for `node` (already executed). */
+export function evaluationMessages(question: string, tree: SearchTree, node: TraceNode, stage: { maxDepth: number }) {
+  const parent = tree.parent(node)!;
+  const latest = [`Action: ${describeAction(node.action!)}`];
+  if (node.action!.rationale) latest.push(`Planned because: ${node.action!.rationale}`);
+  if (node.toolError) latest.push(`Tool error: ${node.toolText ?? ''}`);
+  else if (node.action!.type === 'Finish') latest.push('(Finish runs no tool: judge whether the trajectory above suffices to answer.)');
+  else if (node.evidence.length === 0) latest.push('Evidence: nothing new (no results, or only code already on the trajectory).');
+  else latest.push('Evidence:', ...node.evidence.map((e) => renderEvidence(e)));
+  const user = [
+    `Question: ${question}`,
+    '',
+    'Trajectory before this step:',
+    renderTrajectory(tree.path(parent)),
+    '',
+    `Step to score (step ${node.depth} of at most ${stage.maxDepth}):`,
+    ...latest,
+  ].join('\n');
+  return [
+    { role: 'system' as const, content: EVALUATION_SYSTEM },
+    { role: 'user' as const, content: user },
+  ];
+}
+
+/** Runs evaluation for `node`; `evaluation` is null when the reply could not be used (value 0). */
+export async function evaluate(
+  rt: RoleRuntime,
+  input: { question: string; tree: SearchTree; node: TraceNode; iteration: number; maxDepth: number; maxTokens: number },
+): Promise<{ evaluation: Evaluation | null; tokens: RoleTokens }> {
+  const reply = await callJsonRole(
+    rt,
+    {
+      role: 'evaluation',
+      nodeId: input.node.id,
+      iteration: input.iteration,
+      messages: evaluationMessages(input.question, input.tree, input.node, { maxDepth: input.maxDepth }),
+      temperature: 0,
+      maxTokens: input.maxTokens,
+    },
+    EvaluationSchema,
+  );
+  return { evaluation: reply.ok ? reply.value : null, tokens: reply.tokens };
+}

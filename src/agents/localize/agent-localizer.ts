@@ -1,0 +1,220 @@
+/**
+ * Agent mode of the LocBench harness: an `InstanceLocalizer` that runs the
+ * localization agent on each instance (at its commit, through the chosen
+ * interface) and reports the predictions plus the paper's behaviour figures
+ * (steps, tokens, list_symbols use, files inspected, time) as `timings`.
+ * One UsageMeter spans the whole run, so `maxUsd` caps total spend.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ReponavError } from '../../errors.js';
+import { registerAgentLocalizerFactory, type InstanceLocalizer, type LocbenchLocalizerConfig } from '../../eval/localizer.js';
+import { createChatModel, ModelConfigSchema, UsageMeter, withUsageMeter, type ChatModel, type ModelConfig } from '../../llm/index.js';
+import { silentLogger, type Logger } from '../../logger.js';
+import { CommitViewCache } from '../shell/index.js';
+import { resolveAgentInterface } from './agent-interfaces.js';
+import { runLocalizationAgent } from './agent-loop.js';
+import { openAgentWorkspace } from './agent-workspace.js';
+import { IndexPool } from './index-pool.js';
+import type { Trajectory } from './trajectory.js';
+
+/**
+ * Agent settings accepted in `--config-json` (all optional). They are
+ * recorded in `run.json` and the summary, so API keys are refused here:
+ * keep them in the environment.
+ *
+ * - `model`: a spec (`openai:gpt-4o-mini`) or a full model config (`baseUrl`,
+ *   `transcriptPath` to record, `replay:` + `transcriptPath` to replay, …);
+ *   default from `REPONAV_LLM_MODEL` & co.
+ * - `maxSteps`, `maxTokens`: per-instance budgets; `maxOutputTokens`: per reply.
+ * - `maxUsd`, `maxTotalTokens`: ceilings over the whole run (shared meter).
+ * - `shellTimeoutMs`, `shellMaxOutputChars`, `allowAnyCommand`: the shell.
+ * - `toolBudgetTokens`: output budget of every index tool (default: each tool's own).
+ * - `indexDir`: folder for commit indexes; `traceDir`: write `<instance>.json` trajectories there.
+ */
+export const AgentSettingsSchema = z
+  .object({
+    model: z.union([z.string().min(1), ModelConfigSchema]).optional(),
+    maxSteps: z.number().int().positive().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxUsd: z.number().positive().optional(),
+    maxTotalTokens: z.number().int().positive().optional(),
+    shellTimeoutMs: z.number().int().positive().optional(),
+    shellMaxOutputChars: z.number().int().positive().optional(),
+    allowAnyCommand: z.boolean().optional(),
+    toolBudgetTokens: z.number().int().min(100).optional(),
+    indexDir: z.string().min(1).optional(),
+    traceDir: z.string().min(1).optional(),
+    maxPredictions: z.number().int().positive().optional(),
+  })
+  .strict()
+  .refine((s) => typeof s.model !== 'object' || (s.model.apiKey === undefined), {
+    message: 'do not put API keys in --config-json (it is recorded in run.json); use the environment (e.g. OPENAI_API_KEY) or apiKeyEnv',
+    path: ['model', 'apiKey'],
+  });
+
+/** Parsed agent settings. */
+export type AgentSettings = z.output<typeof AgentSettingsSchema>;
+
+/** Collaborators of {@link createAgentLocalizer}; all optional. */
+export interface AgentLocalizerDeps {
+  logger?: Logger;
+  /** Environment for model defaults; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** The run-wide meter; default a new one with the settings' ceilings. */
+  meter?: UsageMeter;
+  /** Parent folder of materialised commit views; default the OS temp dir. */
+  viewTempRoot?: string;
+}
+
+/** A localizer that also exposes the run-wide meter (spend so far) and the metered model. */
+export interface AgentLocalizer extends InstanceLocalizer {
+  readonly meter: UsageMeter;
+  readonly model: ChatModel;
+}
+
+/** Parses `--config-json` settings, naming every problem. */
+export function parseAgentSettings(settings: unknown): AgentSettings {
+  const parsed = AgentSettingsSchema.safeParse(settings ?? {});
+  if (!parsed.success) {
+    throw new ReponavError('BAD_INPUT', `--config-json: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * Builds the agent localizer for `config` (`config.interface`: one of the
+ * four interfaces, default `reponav`; `config.settings`: see
+ * {@link AgentSettingsSchema}). Throws BAD_INPUT for bad settings and
+ * LLM_ERROR when no model is configured. `localize` may run concurrently for
+ * different instances (separate views, index slots and shells). It rejects
+ * (so the harness records a skip, retried on resume) when the model cannot be
+ * reached or the run-wide spend ceiling is reached; every other ending
+ * (budgets, malformed answers) is a prediction.
+ */
+export async function createAgentLocalizer(config: LocbenchLocalizerConfig, deps: AgentLocalizerDeps = {}): Promise<AgentLocalizer> {
+  const logger = deps.logger ?? silentLogger;
+  const settings = parseAgentSettings(config.settings);
+  const iface = resolveAgentInterface(config.interface);
+  const modelConfig: ModelConfig = typeof settings.model === 'string' ? { model: settings.model } : (settings.model ?? {});
+  const meter = deps.meter ?? new UsageMeter({ maxCostUsd: settings.maxUsd, maxTokens: settings.maxTotalTokens }, { logger });
+  const model = withUsageMeter(createChatModel(modelConfig, { env: deps.env, logger }), meter);
+  const views = new CommitViewCache({ logger, tempRoot: deps.viewTempRoot, keepIdle: 2 });
+  const indexes = new IndexPool({ indexDir: settings.indexDir, logger });
+  if (settings.allowAnyCommand) logger.warn('agent localizer: allowAnyCommand is on; shell commands are not restricted');
+
+  return {
+    meter,
+    model,
+    async localize(input) {
+      const started = performance.now();
+      const pooled = iface.indexTools.length > 0 ? await indexes.acquire(input.gitDir, input.repo, input.commit) : null;
+      const indexMs = performance.now() - started;
+      let trajectory: Trajectory;
+      let viewMs = 0;
+      try {
+        const workspace = await openAgentWorkspace({
+          repoPath: input.gitDir,
+          commit: input.commit,
+          iface,
+          index: pooled?.index,
+          viewCache: views,
+          shell: { timeoutMs: settings.shellTimeoutMs, maxOutputChars: settings.shellMaxOutputChars, allowAnyCommand: settings.allowAnyCommand },
+          toolBudgets: settings.toolBudgetTokens ? { defaultTokens: settings.toolBudgetTokens } : undefined,
+          logger,
+        });
+        viewMs = workspace.viewMs;
+        try {
+          trajectory = await runLocalizationAgent({
+            model,
+            issue: input.query,
+            iface,
+            shell: workspace.shell,
+            tools: workspace.tools,
+            maxSteps: settings.maxSteps,
+            maxTokens: settings.maxTokens,
+            maxOutputTokens: settings.maxOutputTokens,
+            temperature: settings.temperature,
+            maxPredictions: settings.maxPredictions,
+            logger,
+          });
+        } finally {
+          await workspace.close();
+        }
+      } finally {
+        pooled?.release();
+      }
+      if (settings.traceDir) await writeTrace(settings.traceDir, input.instanceId, { instanceId: input.instanceId, repo: input.repo, commit: input.commit, ...trajectory });
+      if (trajectory.stopReason === 'llm-error' || trajectory.stopReason === 'spend-budget') {
+        throw new ReponavError(trajectory.stopReason === 'spend-budget' ? 'BUDGET_EXCEEDED' : 'LLM_ERROR', trajectory.error ?? trajectory.stopReason, {
+          stopReason: trajectory.stopReason,
+          steps: trajectory.stats.steps,
+        });
+      }
+      return {
+        found_files: trajectory.answer.files,
+        found_modules: trajectory.answer.modules,
+        found_entities: trajectory.answer.functions,
+        timings: behaviourTimings(trajectory, { indexMs, viewMs, totalMs: performance.now() - started }),
+      };
+    },
+    async close() {
+      await indexes.close();
+      await views.close();
+    },
+  };
+}
+
+/**
+ * The numbers the harness records per instance (`meta.timings`, aggregated
+ * into mean/p50/p95 in the summary): the paper's behaviour figures plus
+ * stage times. Keys ending in `Ms` are milliseconds; flags are 0/1.
+ */
+export function behaviourTimings(trajectory: Trajectory, stages: { indexMs: number; viewMs: number; totalMs: number }): Record<string, number> {
+  const s = trajectory.stats;
+  const toolCalls = Object.values(s.toolCalls).reduce((sum, n) => sum + n, 0);
+  const timings: Record<string, number> = {
+    steps: s.steps,
+    inputTokens: s.inputTokens,
+    outputTokens: s.outputTokens,
+    totalTokens: s.totalTokens,
+    toolCalls,
+    bashCalls: s.toolCalls.bash ?? 0,
+    listSymbolsUsed: s.listSymbolsUsed ? 1 : 0,
+    filesInspected: s.filesInspected,
+    formatErrors: s.formatErrors,
+    refusedCommands: s.refusedCommands,
+    answered: trajectory.stopReason === 'answered' ? 1 : 0,
+    stepBudgetHit: trajectory.stopReason === 'step-budget' ? 1 : 0,
+    tokenBudgetHit: trajectory.stopReason === 'token-budget' ? 1 : 0,
+    agentMs: round(s.wallMs),
+    modelMs: round(s.modelMs),
+    toolMs: round(s.toolMs),
+    indexMs: round(stages.indexMs),
+    viewMs: round(stages.viewMs),
+    totalMs: round(stages.totalMs),
+  };
+  if (s.costUsd !== null) timings.costUsd = s.costUsd;
+  return timings;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+async function writeTrace(dir: string, instanceId: string, trace: unknown): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${instanceId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`), `${JSON.stringify(trace, null, 2)}\n`);
+}
+
+/**
+ * Makes `reponav eval locbench --mode agent` use this localizer. The CLI
+ * calls it once at start-up; `deps` (logger, env) apply to every localizer
+ * it creates.
+ */
+export function registerAgentLocalizer(deps: AgentLocalizerDeps = {}): void {
+  registerAgentLocalizerFactory((config) => createAgentLocalizer(config, deps));
+}

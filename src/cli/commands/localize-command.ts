@@ -1,0 +1,213 @@
+/**
+ * `reponav localize`: run the localization agent on one issue and print its
+ * ranked answer (files, then functions). Progress goes to stderr; only the
+ * answer (text or `--json`) goes to stdout; `--trace FILE` writes the whole
+ * trajectory (steps, tool calls, outputs, tokens, times) as JSON.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Option, type Command } from 'commander';
+import {
+  AGENT_INTERFACES,
+  openAgentWorkspace,
+  resolveAgentInterface,
+  runLocalizationAgent,
+  type Trajectory,
+  type TrajectoryStep,
+} from '../../agents/localize/index.js';
+import { ReponavError } from '../../errors.js';
+import { createChatModel, createReplayModel, UsageMeter, withRecording, withUsageMeter, type ChatModel } from '../../llm/index.js';
+import type { Logger } from '../../logger.js';
+import { cliLogger } from '../cli-context.js';
+
+/** What the command needs from its surroundings (tests inject these; the CLI uses the defaults). */
+export interface LocalizeCommandDeps {
+  /** Environment for model defaults; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Answer output; default process.stdout. */
+  stdout?: { write(chunk: string): unknown };
+  /** Progress output; default process.stderr. */
+  stderr?: { write(chunk: string): unknown };
+  /** Default: the CLI's stderr logger (per --quiet/--verbose). */
+  logger?: Logger;
+}
+
+interface LocalizeOptions {
+  repo: string;
+  issue?: string;
+  issueFile?: string;
+  commit?: string;
+  interface: string;
+  model?: string;
+  maxSteps?: number;
+  maxTokens?: number;
+  maxUsd?: number;
+  trace?: string;
+  record?: string;
+  replay?: string;
+  json?: boolean;
+  indexPath?: string;
+  shellTimeout?: number;
+  maxOutputChars?: number;
+  allowAnyCommand?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+function positiveInt(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1) throw new ReponavError('BAD_INPUT', `${name} must be a positive integer, got "${value}"`);
+    return Number(value);
+  };
+}
+
+function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new ReponavError('BAD_INPUT', `${name} must be a positive number, got "${value}"`);
+    return n;
+  };
+}
+
+/**
+ * Adds `reponav localize` to `program`. The action throws ReponavError for
+ * unusable input (BAD_INPUT, FILE_NOT_FOUND), for an unreachable model
+ * (LLM_ERROR) and when `--max-usd` stops the run before its first answer
+ * (BUDGET_EXCEEDED); exit handling is the program's.
+ */
+export function registerLocalizeCommand(program: Command, deps: LocalizeCommandDeps = {}): Command {
+  return program
+    .command('localize')
+    .description('Run the localization agent on an issue: it explores the repository through tools and answers with ranked files and functions')
+    .requiredOption('--repo <path>', 'repository (a working tree; with --commit any git dir)')
+    .option('--issue <text>', 'the issue text')
+    .option('--issue-file <file>', 'read the issue from a file ("-" for stdin)')
+    .option('--commit <rev>', 'localize at this commit (read-only materialised view) instead of the working tree')
+    .addOption(new Option('--interface <name>', 'tools given to the agent').choices([...AGENT_INTERFACES]).default('reponav'))
+    .option('--model <spec>', 'model, e.g. openai:gpt-4o-mini, ollama:qwen2.5-coder, anthropic:claude-sonnet-4-5 (default: REPONAV_LLM_MODEL)')
+    .option('--max-steps <n>', 'step budget (model calls)', positiveInt('--max-steps'), 30)
+    .option('--max-tokens <n>', 'token budget of the run (input + output over all calls)', positiveInt('--max-tokens'), 500_000)
+    .option('--max-usd <x>', 'stop when this much has been spent (priced models only)', positiveNumber('--max-usd'))
+    .option('--trace <file>', 'write the full trajectory as JSON')
+    .option('--record <file>', 'record every model call to a JSONL transcript')
+    .option('--replay <file>', 'answer model calls from a recorded transcript (offline)')
+    .option('--json', 'print the answer and run statistics as JSON')
+    .option('--index-path <file>', 'where the SQLite index lives')
+    .option('--shell-timeout <ms>', 'time limit per shell command', positiveInt('--shell-timeout'), 10_000)
+    .option('--max-output-chars <n>', 'shell output shown per command', positiveInt('--max-output-chars'), 10_000)
+    .option('--allow-any-command', 'let the agent run any bash command in a scratch copy (not sandboxed)')
+    .option('-q, --quiet', 'no progress lines')
+    .option('--verbose', 'debug logging')
+    .action(async (options: LocalizeOptions) => {
+      const logger = deps.logger ?? cliLogger(options);
+      const stdout = deps.stdout ?? process.stdout;
+      const stderr = deps.stderr ?? process.stderr;
+      const issue = await readIssue(options);
+      const iface = resolveAgentInterface(options.interface);
+      const meter = new UsageMeter({ maxCostUsd: options.maxUsd }, { logger });
+      const model = withUsageMeter(buildModel(options, deps, logger), meter);
+      const workspace = await openAgentWorkspace({
+        repoPath: options.repo,
+        commit: options.commit,
+        iface,
+        indexPath: options.indexPath,
+        shell: { timeoutMs: options.shellTimeout, maxOutputChars: options.maxOutputChars, allowAnyCommand: options.allowAnyCommand },
+        logger,
+      });
+      let trajectory: Trajectory;
+      try {
+        trajectory = await runLocalizationAgent({
+          model,
+          issue,
+          iface,
+          shell: workspace.shell,
+          tools: workspace.tools,
+          maxSteps: options.maxSteps,
+          maxTokens: options.maxTokens,
+          logger,
+          onStep: options.quiet ? undefined : (step) => stderr.write(`${progressLine(step, options.maxSteps ?? 30)}\n`),
+        });
+      } finally {
+        await workspace.close();
+      }
+      if (options.trace) {
+        await mkdir(dirname(options.trace), { recursive: true });
+        await writeFile(options.trace, `${JSON.stringify({ repo: options.repo, commit: workspace.view.commit, ...trajectory }, null, 2)}\n`);
+      }
+      if ((trajectory.stopReason === 'llm-error' || trajectory.stopReason === 'spend-budget') && trajectory.steps.length === 0) {
+        throw new ReponavError(trajectory.stopReason === 'llm-error' ? 'LLM_ERROR' : 'BUDGET_EXCEEDED', trajectory.error ?? trajectory.stopReason);
+      }
+      stdout.write(options.json ? `${JSON.stringify(jsonResult(trajectory), null, 2)}\n` : renderAnswer(trajectory));
+      if (!options.quiet) stderr.write(`${summaryLine(trajectory)}\n`);
+    });
+}
+
+async function readIssue(options: LocalizeOptions): Promise<string> {
+  if ((options.issue === undefined) === (options.issueFile === undefined)) {
+    throw new ReponavError('BAD_INPUT', 'Give the issue with exactly one of --issue TEXT or --issue-file FILE.');
+  }
+  let text = options.issue;
+  if (options.issueFile === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    text = Buffer.concat(chunks).toString('utf8');
+  } else if (options.issueFile !== undefined) {
+    try {
+      text = readFileSync(options.issueFile, 'utf8');
+    } catch (error) {
+      throw new ReponavError('FILE_NOT_FOUND', `Cannot read --issue-file ${options.issueFile}: ${(error as Error).message}`);
+    }
+  }
+  if (!text || text.trim() === '') throw new ReponavError('BAD_INPUT', 'The issue text is empty.');
+  return text;
+}
+
+function buildModel(options: LocalizeOptions, deps: LocalizeCommandDeps, logger: Logger): ChatModel {
+  if (options.record && options.replay) throw new ReponavError('BAD_INPUT', 'Use either --record or --replay, not both.');
+  if (options.replay) return createReplayModel(options.replay, { model: options.model });
+  const model = createChatModel(options.model ? { model: options.model } : {}, { env: deps.env, logger });
+  return options.record ? withRecording(model, options.record, { logger }) : model;
+}
+
+function progressLine(step: TrajectoryStep, maxSteps: number): string {
+  const what =
+    step.action === 'bash'
+      ? `bash: ${String((step.args as { command?: string }).command ?? '').replace(/\s+/g, ' ').slice(0, 100)}`
+      : step.action === 'tool'
+        ? `${step.tool} ${JSON.stringify(step.args ?? {}).slice(0, 100)}`
+        : step.action;
+  const tokens = step.usage.inputTokens + step.usage.outputTokens;
+  return `[step ${step.step}/${maxSteps}] ${what}${step.isError ? ' (error)' : ''} · ${tokens} tokens`;
+}
+
+function jsonResult(t: Trajectory) {
+  return {
+    interface: t.interface,
+    model: t.model,
+    stopReason: t.stopReason,
+    ...(t.error ? { error: t.error } : {}),
+    answerSource: t.answerSource,
+    found_files: t.answer.files,
+    found_modules: t.answer.modules,
+    found_entities: t.answer.functions,
+    stats: t.stats,
+  };
+}
+
+/** The ranked answer as text: numbered files, then numbered functions. */
+function renderAnswer(t: Trajectory): string {
+  const lines = ['Files:'];
+  lines.push(...(t.answer.files.length ? t.answer.files.map((f, i) => `  ${i + 1}. ${f}`) : ['  (none)']));
+  lines.push('Functions:');
+  lines.push(...(t.answer.functions.length ? t.answer.functions.map((f, i) => `  ${i + 1}. ${f}`) : ['  (none)']));
+  return `${lines.join('\n')}\n`;
+}
+
+function summaryLine(t: Trajectory): string {
+  const s = t.stats;
+  const cost = s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : '';
+  const source = t.answerSource === 'answer' || t.answerSource === 'corrected' ? '' : ` (answer ${t.answerSource})`;
+  const error = t.error ? ` — ${t.error}` : '';
+  return `${t.stopReason}${source} after ${s.steps} steps · ${s.totalTokens} tokens${cost} · ${s.filesInspected} files inspected · ${(s.wallMs / 1000).toFixed(1)} s${error}`;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { parseJudgeReply, scoreValue } from './judge-parser.js';
+
+const clean = { correctness: 15, completeness: 12, relevance: 18, clarity: 16, reasoning: 14 };
+
+describe('parseJudgeReply', () => {
+  it('reads clean JSON and checks the total', () => {
+    expect(parseJudgeReply(JSON.stringify({ ...clean, total: 75 }))).toEqual({ ok: true, scores: clean, total: 75, flags: [] });
+  });
+
+  it('survives prose around the JSON, code fences and numbers as strings', () => {
+    const text = 'Here is my evaluation:\n```json\n{"correctness": "15", "completeness": "12/20", "relevance": 18, "clarity": "16 points", "reasoning": 14, "total": "75"}\n```\nOverall a good answer.';
+    expect(parseJudgeReply(text)).toEqual({ ok: true, scores: clean, total: 75, flags: [] });
+  });
+
+  it('computes a missing total and replaces a wrong one', () => {
+    expect(parseJudgeReply(JSON.stringify(clean))).toMatchObject({ ok: true, total: 75, flags: ['total-computed'] });
+    expect(parseJudgeReply(JSON.stringify({ ...clean, total: 90 }))).toMatchObject({ ok: true, total: 75, flags: ['total-mismatch(90→75)'] });
+  });
+
+  it('clamps out-of-range scores and flags them', () => {
+    const r = parseJudgeReply(JSON.stringify({ ...clean, correctness: 25, reasoning: 0, clarity: 15.6, total: 67 }));
+    expect(r).toEqual({
+      ok: true,
+      scores: { ...clean, correctness: 20, reasoning: 1, clarity: 16 },
+      total: 67,
+      flags: ['clamped:correctness(25→20)', 'clamped:reasoning(0→1)'],
+    });
+  });
+
+  it('accepts synonyms, capitalised keys and nested objects', () => {
+    const text = JSON.stringify({ scores: { Accuracy: { score: 15 }, Completeness: 12, Relevancy: 18, Clarity: 16, Logic: 14 }, overall_score: 75 });
+    expect(parseJudgeReply(text)).toEqual({ ok: true, scores: clean, total: 75, flags: [] });
+  });
+
+  it('falls back to "name: number" lines when there is no JSON', () => {
+    const text = '**Correctness**: 15/20\n**Completeness** - 12\nRelevance: 18\nClarity = 16\nReasoning: 14\nTotal: 75';
+    expect(parseJudgeReply(text)).toEqual({ ok: true, scores: clean, total: 75, flags: ['from-text'] });
+  });
+
+  it('fills dimensions missing from the JSON from the prose', () => {
+    const text = '{"correctness": 15, "completeness": 12, "relevance": 18, "clarity": 16} and reasoning: 14';
+    expect(parseJudgeReply(text)).toMatchObject({ ok: true, total: 75, flags: ['from-text', 'total-computed'] });
+  });
+
+  it('fails, naming what is missing, when a dimension is nowhere', () => {
+    expect(parseJudgeReply('{"correctness": 15}')).toMatchObject({ ok: false, error: 'no score for completeness, relevance, clarity, reasoning' });
+    expect(parseJudgeReply('I cannot judge this.')).toMatchObject({ ok: false });
+  });
+
+  it('scoreValue reads the usual spellings', () => {
+    expect([scoreValue(3), scoreValue('7/20'), scoreValue({ value: '9' }), scoreValue('n/a'), scoreValue(null)]).toEqual([3, 7, 9, null, null]);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Robust parsing of an LLM judge's scores. Judges are told to answer JSON
+ * only and often do not: prose around the object, code fences, numbers as
+ * strings ("15", "15/20"), nested `{score: n}` objects, synonyms for the
+ * dimension names, a missing or wrong total, scores out of range. All of
+ * those are recovered here, and every repair is reported as a flag so a
+ * summary can say how much of the scoring needed it.
+ */
+import { z } from 'zod';
+import { parseJsonReply } from '../../llm/json-reply.js';
+
+/** The five SWE-QA judging dimensions, in report order. */
+export const JUDGE_DIMENSIONS = ['correctness', 'completeness', 'relevance', 'clarity', 'reasoning'] as const;
+
+/** One dimension. */
+export type JudgeDimension = (typeof JUDGE_DIMENSIONS)[number];
+
+/** Scores per dimension (1–20 each). */
+export type DimensionScores = Record<JudgeDimension, number>;
+
+/** Lowest and highest score of one dimension. */
+export const DIMENSION_RANGE = { min: 1, max: 20 } as const;
+
+/** A parsed judgement: `total` is always the sum of the (clamped) dimension scores. */
+export type JudgeParse =
+  | { ok: true; scores: DimensionScores; total: number; flags: string[] }
+  | { ok: false; error: string; flags: string[] };
+
+const SYNONYMS: Record<string, JudgeDimension | 'total'> = {
+  correctness: 'correctness',
+  correct: 'correctness',
+  accuracy: 'correctness',
+  completeness: 'completeness',
+  complete: 'completeness',
+  coverage: 'completeness',
+  relevance: 'relevance',
+  relevancy: 'relevance',
+  clarity: 'clarity',
+  clear: 'clarity',
+  reasoning: 'reasoning',
+  logic: 'reasoning',
+  reasoningquality: 'reasoning',
+  total: 'total',
+  totalscore: 'total',
+  overall: 'total',
+  overallscore: 'total',
+  sum: 'total',
+};
+
+/** `15`, `"15"`, `"15/20"`, `"15 points"`, `{score: 15}` → 15; anything else → null. */
+export function scoreValue(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string') {
+    const match = /-?\d+(?:\.\d+)?/.exec(value);
+    return match ? Number(match[0]) : null;
+  }
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    return scoreValue(o.score ?? o.value ?? o.points);
+  }
+  return null;
+}
+
+function canonical(key: string): JudgeDimension | 'total' | null {
+  return SYNONYMS[key.toLowerCase().replace(/[^a-z]/g, '')] ?? null;
+}
+
+/** Dimension values found in a JSON object, searching one level of nesting (`{"scores": {...}}`). */
+function fromObject(value: Record<string, unknown>, found: Partial<Record<JudgeDimension | 'total', number>>): void {
+  for (const [key, raw] of Object.entries(value)) {
+    const name = canonical(key);
+    if (name && found[name] === undefined) {
+      const n = scoreValue(raw);
+      if (n !== null) found[name] = n;
+    } else if (!name && raw && typeof raw === 'object' && !Array.isArray(raw)) {
+      fromObject(raw as Record<string, unknown>, found);
+    }
+  }
+}
+
+/** `Correctness: 15`, `**Clarity** - 12/20`, `"reasoning" = "14"` anywhere in the text. */
+function fromText(text: string, found: Partial<Record<JudgeDimension | 'total', number>>): void {
+  const pattern = /([A-Za-z][A-Za-z _]{2,24}?)["'*\s]*[:=\-–]\s*["'*]*\s*(-?\d+(?:\.\d+)?)/g;
+  for (const match of text.matchAll(pattern)) {
+    const name = canonical(match[1]!.trim().split(/\s+/).pop() ?? '') ?? canonical(match[1]!);
+    if (name && found[name] === undefined) found[name] = Number(match[2]);
+  }
+}
+
+/**
+ * Parses a judge reply. Dimensions come from the first JSON object in the
+ * text (fenced or bare), then from `name: number` patterns for any still
+ * missing. Scores are rounded to integers and clamped to 1–20 (flag
+ * `clamped:<dim>`); a missing total is computed (`total-computed`), a stated
+ * total that disagrees with the sum is replaced (`total-mismatch`), and
+ * recovery from prose is flagged (`from-text`). Fails only when a dimension
+ * cannot be found at all.
+ */
+export function parseJudgeReply(text: string): JudgeParse {
+  const flags: string[] = [];
+  const found: Partial<Record<JudgeDimension | 'total', number>> = {};
+  const json = parseJsonReply(text, z.record(z.string(), z.unknown()));
+  if (json.ok) fromObject(json.value, found);
+  if (JUDGE_DIMENSIONS.some((d) => found[d] === undefined)) {
+    const before = JUDGE_DIMENSIONS.filter((d) => found[d] !== undefined).length;
+    fromText(text, found);
+    if (JUDGE_DIMENSIONS.filter((d) => found[d] !== undefined).length > before) flags.push('from-text');
+  }
+  const missing = JUDGE_DIMENSIONS.filter((d) => found[d] === undefined);
+  if (missing.length > 0) return { ok: false, error: `no score for ${missing.join(', ')}`, flags };
+  const scores = {} as DimensionScores;
+  for (const d of JUDGE_DIMENSIONS) {
+    const raw = Math.round(found[d]!);
+    const clamped = Math.min(DIMENSION_RANGE.max, Math.max(DIMENSION_RANGE.min, raw));
+    if (clamped !== raw) flags.push(`clamped:${d}(${found[d]}→${clamped})`);
+    scores[d] = clamped;
+  }
+  const total = JUDGE_DIMENSIONS.reduce((sum, d) => sum + scores[d], 0);
+  if (found.total === undefined) flags.push('total-computed');
+  else if (Math.round(found.total) !== total) flags.push(`total-mismatch(${found.total}→${total})`);
+  return { ok: true, scores, total, flags };
+}

@@ -1,0 +1,100 @@
+/**
+ * Citation checking end to end: fabricated spans (no such file, past the end
+ * of the file, not containing the named symbol) are caught, one revision
+ * round runs, and nothing bad is shipped.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { askQuestion, CitationChecker } from '../../src/agents/ask/index.js';
+import { createToolRegistry } from '../../src/tools/tool-registry.js';
+import { openFixtureRepo, type FixtureRepo } from './helpers/fixture-repo.js';
+import { evalReply, planReply, startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
+
+let repo: FixtureRepo;
+let llm: ScriptedLlm;
+beforeAll(async () => {
+  repo = await openFixtureRepo();
+});
+afterAll(async () => repo.close());
+beforeEach(async () => {
+  llm = await startScriptedLlm();
+});
+afterEach(async () => llm.close());
+
+const rag = () => askQuestion({ question: 'How are command-line flags parsed?', method: 'rag', model: llm.model(), repositories: repo.repositories });
+
+describe('CitationChecker', () => {
+  it('re-reads spans through the index and checks names', async () => {
+    const checker = new CitationChecker({ registry: createToolRegistry(), toolContext: { repositories: repo.repositories } });
+    const checked = await checker.check(
+      '`parse_args` (shop/cli.py:4-9) is fine; `parse_args` (shop/cart.py:1-5) is not; shop/cli.py:10-99 is too long; ' +
+        '`with_tax` (pricing.py:13-15) resolves by suffix; ghost.py:1-2 does not exist; shop/cli.py:9-4 is reversed.',
+    );
+    expect(checked.map((c) => [c.text, c.verdict.path, c.verdict.valid, c.verdict.reason])).toEqual([
+      ['shop/cli.py:4-9', 'shop/cli.py', true, null],
+      ['shop/cart.py:1-5', 'shop/cart.py', false, 'span does not contain `parse_args`'],
+      ['shop/cli.py:10-99', 'shop/cli.py', false, 'span past the end of the file (17 lines)'],
+      ['pricing.py:13-15', 'shop/pricing.py', true, null],
+      ['ghost.py:1-2', null, false, 'no indexed file ghost.py'],
+      ['shop/cli.py:9-4', null, false, 'reversed line range 9-4'],
+    ]);
+    const past = await checker.verify({ text: 'shop/cli.py:40-41', path: 'shop/cli.py', startLine: 40, endLine: 41, names: [] });
+    expect(past.reason).toMatch(/past the end of shop\/cli\.py, which has 17 lines/);
+  });
+});
+
+describe('answer synthesis with checked citations', () => {
+  it('ships a correct answer unchanged', async () => {
+    llm.push('answer', '`parse_args` (shop/cli.py:4-9) builds an `ArgumentParser` with `--verbose` and `--code`.');
+    const r = await rag();
+    expect(r.trace.answer.revised).toBe(false);
+    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) builds an `ArgumentParser` with `--verbose` and `--code`.');
+    expect(r.citations).toHaveLength(1);
+    expect(r.citations[0]).toMatchObject({ path: 'shop/cli.py', names: ['parse_args'], valid: true });
+  });
+
+  it('catches a fabricated citation and ships the revised answer', async () => {
+    llm.push('answer', '`parse_args` (shop/cart.py:4-9) reads the flags; defaults live in `settings.py:1-20`.');
+    llm.push('revision', '`parse_args` (shop/cli.py:4-9) reads the flags.');
+    const r = await rag();
+    expect(r.trace.answer.revised).toBe(true);
+    expect(r.trace.answer.draftProblems.map((p) => [p.text, p.reason])).toEqual([
+      ['shop/cart.py:4-9', 'span does not contain `parse_args`'],
+      ['settings.py:1-20', 'no indexed file settings.py'],
+    ]);
+    const revision = llm.of('revision')[0]!.prompt;
+    expect(revision).toContain('- shop/cart.py:4-9: span does not contain `parse_args`');
+    expect(revision).toContain('Evidence (the spans you may cite):');
+    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) reads the flags.');
+    expect(r.trace.answer.dropped).toEqual([]);
+  });
+
+  it('drops a bad citation that survives the revision round', async () => {
+    llm.push('answer', '`main` (shop/cli.py:12-17) calls `parse_args` (shop/cli.py:40-45).');
+    llm.push('revision', '`main` (shop/cli.py:12-17) calls `parse_args` (shop/cli.py:40-45), then `Cart.total` (shop/cart.py:16-19).');
+    const r = await rag();
+    expect(r.answer).toBe('`main` (shop/cli.py:12-17) calls `parse_args`, then `Cart.total` (shop/cart.py:16-19).');
+    expect(r.trace.answer.dropped.map((d) => d.text)).toEqual(['shop/cli.py:40-45']);
+    expect(r.citations.map((c) => c.text)).toEqual(['shop/cli.py:12-17', 'shop/cart.py:16-19']);
+    expect(llm.of('revision')).toHaveLength(1);
+  });
+
+  it('adds checked sources when the answer is left with no valid citation', async () => {
+    llm.push('answer', 'Flags are parsed with argparse.');
+    llm.push('revision', 'Flags are parsed with argparse, see `parse_args` (shop/cart.py:1-3).');
+    const r = await rag();
+    expect(r.trace.answer.revised).toBe(true);
+    expect(r.answer).toMatch(/^Flags are parsed with argparse, see `parse_args`\.\n\nSources: `shop\/[a-z]+\.py:\d+-\d+`/);
+    expect(r.citations.length).toBeGreaterThan(0);
+    expect(r.citations.every((c) => c.valid)).toBe(true);
+  });
+
+  it('checks the MCTS answer the same way', async () => {
+    llm.push('planning', planReply(['FindFunction', { name: 'parse_args' }]));
+    llm.push('evaluation', evalReply(90));
+    llm.push('answer', '`parse_args` (shop/pricing.py:6-10) parses flags.');
+    llm.push('revision', '`parse_args` (shop/cli.py:4-9) parses flags.');
+    const r = await askQuestion({ question: 'How are flags parsed?', model: llm.model(), repositories: repo.repositories, settings: { iterations: 1 } });
+    expect(r.trace.answer.draftProblems[0]!.reason).toBe('span does not contain `parse_args`');
+    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) parses flags.');
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * Bad input through the built CLI: every failure is one `error: …` sentence
+ * on stderr and a non-zero exit code (1 for a ReponavError, 2 for usage),
+ * never a stack trace. Also: damaged or foreign index files are rebuilt with
+ * a warning, never trusted.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/index/index-schema.js';
+import {
+  cleanupTempDirs,
+  commitAll,
+  copyIndexFixture,
+  ensureBuilt,
+  expectOneSentenceError,
+  FIXTURE_FILES,
+  gitInit,
+  put,
+  runCli,
+  tempDir,
+} from './harness.js';
+
+beforeAll(ensureBuilt, 300_000);
+afterAll(cleanupTempDirs);
+
+describe('bad repositories and revisions', () => {
+  it('an empty repository (no indexable files) is exit 1 with one sentence', () => {
+    const dir = tempDir();
+    const root = join(dir, 'empty');
+    put(root, 'logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    put(root, 'node_modules/dep/index.js', 'module.exports = 1;\n');
+    const result = runCli(['index', root], { cacheDir: join(dir, 'cache') });
+    const line = expectOneSentenceError(result, 1);
+    expect(line).toMatch(/No source files to index in .*empty/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a completely empty folder is exit 1 too', () => {
+    const dir = tempDir();
+    const empty = join(dir, 'void');
+    mkdirSync(empty);
+    expectOneSentenceError(runCli(['index', empty], { cacheDir: join(dir, 'cache') }), 1);
+  });
+
+  it('--commit on a folder that is not a git repository is exit 1 with one sentence', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    const line = expectOneSentenceError(runCli(['index', root, '--commit', 'HEAD'], { cacheDir }), 1);
+    expect(line).toMatch(/is not a git repository/);
+  });
+
+  it('an unknown revision is exit 1 with one sentence naming it', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    gitInit(root);
+    commitAll(root, 'one');
+    const line = expectOneSentenceError(runCli(['index', root, '--commit', 'no-such-rev'], { cacheDir }), 1);
+    expect(line).toContain("'no-such-rev'");
+    const search = expectOneSentenceError(runCli(['search', 'cart', '--repo', root, '--commit', 'deadbeef'], { cacheDir }), 1);
+    expect(search).toContain("'deadbeef'");
+  });
+
+  it('a path that does not exist is exit 1 with one sentence, for index, status and search', () => {
+    const dir = tempDir();
+    const missing = join(dir, 'does-not-exist');
+    const cacheDir = join(dir, 'cache');
+    expect(expectOneSentenceError(runCli(['index', missing], { cacheDir }), 1)).toContain('does-not-exist');
+    expect(expectOneSentenceError(runCli(['status', missing], { cacheDir }), 1)).toContain('does-not-exist');
+    expectOneSentenceError(runCli(['search', 'cart', '--repo', missing], { cacheDir }), 1);
+    expectOneSentenceError(runCli(['index', missing, '--commit', 'HEAD'], { cacheDir }), 1);
+  });
+
+  it('a bad --max-file-size is exit 1 with one sentence', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    expect(expectOneSentenceError(runCli(['index', root, '--max-file-size', 'lots'], { cacheDir }), 1)).toContain("'lots'");
+  });
+});
+
+describe('usage errors', () => {
+  it('exit 2 for an unknown command', () => {
+    expect(runCli(['frobnicate'], { cacheDir: tempDir() }).code).toBe(2);
+  });
+
+  it('exit 2 for an unknown option, a missing argument or a bad choice of a subcommand', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    expect(runCli(['index', root, '--bogus'], { cacheDir }).code).toBe(2);
+    expect(runCli(['search'], { cacheDir }).code).toBe(2);
+    expect(runCli(['search', 'x', '--repo', root, '--format', 'yaml'], { cacheDir }).code).toBe(2);
+  });
+});
+
+describe('files the tool commands cannot show', () => {
+  let fixture: ReturnType<typeof copyIndexFixture>;
+  beforeAll(() => {
+    fixture = copyIndexFixture();
+    expect(runCli(['index', fixture.root, '-q'], { cacheDir: fixture.cacheDir }).code).toBe(0);
+  });
+
+  for (const command of ['symbols', 'view']) {
+    it(`${command} of a path outside the root is exit 1 with one sentence`, () => {
+      const result = runCli([command, '../../etc/passwd', '--repo', fixture.root], { cacheDir: fixture.cacheDir, cwd: fixture.root });
+      const line = expectOneSentenceError(result, 1);
+      expect(line).toMatch(/outside the repository root/);
+      expect(result.stdout).toBe('');
+    });
+
+    it(`${command} of a missing file is exit 1 and names the closest indexed paths`, () => {
+      const result = runCli([command, 'inventory/stocks.py', '--repo', fixture.root], { cacheDir: fixture.cacheDir });
+      const line = expectOneSentenceError(result, 1);
+      expect(line).toContain('inventory/stock.py');
+    });
+  }
+
+  it('symbols of an indexed file succeeds', () => {
+    const result = runCli(['symbols', 'inventory/stock.py', '--repo', fixture.root], { cacheDir: fixture.cacheDir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('StockLedger');
+  });
+});
+
+describe('partial parses and undecodable bytes through the CLI', () => {
+  it('a syntax-error file is indexed and counted as partial; a Latin-1 file is indexed', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    put(root, 'tools/broken.py', 'def ok():\n    return 1\n\ndef broken(:\n    pass\n');
+    put(root, 'tools/latin1.py', Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\ndef brulee():\n    pass\n')]));
+    const result = runCli(['index', root, '--json'], { cacheDir });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ listed: FIXTURE_FILES.length + 2, parsed: FIXTURE_FILES.length + 2, partial: 1 });
+    const status = JSON.parse(runCli(['status', root, '--json'], { cacheDir }).stdout);
+    expect(status.partialFiles).toBe(1);
+    const db = new Database(report.indexPath, { readonly: true });
+    try {
+      const rows = db.prepare("SELECT path, status, decoded_with_replacement AS replaced FROM files WHERE path LIKE 'tools/%' ORDER BY path").all();
+      expect(rows).toEqual([
+        { path: 'tools/broken.py', status: 'partial', replaced: 0 },
+        { path: 'tools/latin1.py', status: 'ok', replaced: 1 },
+        { path: 'tools/report.py', status: 'ok', replaced: 0 },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('index files that must not be trusted', () => {
+  it('an index with another schema version is rebuilt with a warning on stderr', () => {
+    const { root, cacheDir, indexPath } = copyIndexFixture();
+    expect(runCli(['index', root, '--index-path', indexPath, '-q'], { cacheDir }).code).toBe(0);
+    const db = new Database(indexPath);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION - 1));
+    db.close();
+    const result = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`warn: index at .*schema version ${SCHEMA_VERSION - 1}.*rebuilding`));
+    expect(JSON.parse(result.stdout)).toMatchObject({ parsed: FIXTURE_FILES.length, unchanged: 0 });
+  });
+
+  it('a garbage file at the index path is rebuilt with a warning on stderr', () => {
+    const { root, cacheDir, indexPath } = copyIndexFixture();
+    put(join(indexPath, '..'), 'index.db', Buffer.alloc(10_000, 0x41));
+    const result = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/warn: index at .*rebuilding/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ parsed: FIXTURE_FILES.length });
+    // Next run trusts the rebuilt index.
+    const again = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+    expect(again.stderr).toBe('');
+    expect(JSON.parse(again.stdout)).toMatchObject({ parsed: 0, unchanged: FIXTURE_FILES.length });
+  });
+
+  it('status on a garbage index warns and reports it as never indexed', () => {
+    const { root, cacheDir, indexPath } = copyIndexFixture();
+    put(join(indexPath, '..'), 'index.db', 'garbage');
+    writeFileSync(indexPath + '-wal', 'more garbage');
+    const result = runCli(['status', root, '--index-path', indexPath, '--json'], { cacheDir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/rebuilding/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ indexedAt: null, files: 0 });
+  });
+});
