@@ -36,3 +36,12 @@ export {
 export { BUILTIN_TOOLS, callTool, createToolRegistry, RepositorySet, TOOL_NAMES, type ToolCallResult, type ToolName } from './tools/index.js';
 export { ReponavError, isReponavError, type ReponavErrorCode } from './errors.js';
 export { createStderrLogger, silentLogger, type Logger, type LogLevel } from './logger.js';
+export { openMcpService, createMcpServer, serveStdio, startHttpServer } from './server/index.js';
+export {
+  createEmbedder,
+  ensureEmbeddings,
+  denseSearch,
+  type Embedder,
+  type EmbedderSettings,
+} from './retrieve/dense/index.js';
+export { createDenseFusion, reciprocalRankFusion, normalizedScoreFusion, type FusionMethod } from './retrieve/fusion.js';

@@ -7,7 +7,10 @@ import { cliLogger } from './cli-context.js';
 import { registerIndexCommand } from './commands/index-command.js';
 import { registerSearchCommand } from './commands/search-command.js';
 import { registerStatusCommand } from './commands/status-command.js';
-import { registerOptionalCommands } from './optional-commands.js';
+import { registerFindCommand } from './commands/find-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
+import { registerSymbolsCommand } from './commands/symbols-command.js';
+import { registerViewCommand } from './commands/view-command.js';
 import { readPackageVersion } from './package-info.js';
 
 /** Builds the `reponav` program (exported for in-process CLI tests). */
@@ -15,11 +18,16 @@ export async function buildProgram(): Promise<Command> {
   const program = new Command('reponav')
     .description('Navigate repositories the way LLM code agents need: index, search, scaffold, tools, MCP')
     .version(readPackageVersion())
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    // Before any subcommand exists: commander copies this setting into subcommands as they are created.
+    .exitOverride();
   registerIndexCommand(program);
   registerStatusCommand(program);
   registerSearchCommand(program);
-  await registerOptionalCommands(program);
+  registerSymbolsCommand(program);
+  registerFindCommand(program);
+  registerViewCommand(program);
+  registerMcpCommand(program);
   const logger = cliLogger({});
   registerEvalCommands(program, { createLocalizer: (config) => createRetrievalLocalizer(config, logger), logger });
   return program;
@@ -28,7 +36,6 @@ export async function buildProgram(): Promise<Command> {
 /** Runs the CLI; maps typed errors to one sentence on stderr and an exit code. */
 export async function main(argv: string[]): Promise<number> {
   const program = await buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
     return 0;

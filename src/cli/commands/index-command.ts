@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { IndexReport } from '../../index/indexer.js';
 import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
+import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 
 /** `reponav index [PATH] [--commit REV]`: build or refresh the index, print a summary. */
 export function registerIndexCommand(program: Command): void {
-  program
+  const command = program
     .command('index')
     .description('Index a working tree (or one commit with --commit) incrementally: only changed files are re-parsed')
     .argument('[path]', 'repository folder (or git dir with --commit)', '.')
@@ -13,12 +14,16 @@ export function registerIndexCommand(program: Command): void {
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', '1m')
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'no progress bar, errors only')
-    .option('-v, --verbose', 'debug logging on stderr')
-    .action(async (path: string, options: RepositoryCommandOptions & { maxFileSize?: string }) => {
-      const { repository, report } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, path);
+    .option('-v, --verbose', 'debug logging on stderr');
+  addEmbedderOptions(command, false).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: string }) => {
+      const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, path);
       try {
-        if (options.json) printJson({ ...report, indexPath: repository.store.path });
-        else process.stdout.write(summarizeReport(report, repository.store.path) + '\n');
+        const { counts } = await prepareDenseRetrieval(repository.store, options, logger);
+        if (options.json) printJson({ ...report, indexPath: repository.store.path, embeddings: counts ?? null });
+        else {
+          process.stdout.write(summarizeReport(report, repository.store.path) + '\n');
+          if (counts) process.stdout.write(`Embeddings: ${counts.embedded} embedded, ${counts.cached} cached, ${counts.total} chunks.\n`);
+        }
       } finally {
         repository.close();
       }

@@ -3,8 +3,9 @@ import { compilePathPattern } from '../../index/path-pattern.js';
 import { searchRepository } from '../../retrieve/search-repository.js';
 import { INTERFACE_MODES, renderSearchResult, type InterfaceMode } from '../../scaffold/index.js';
 import { openFreshRepository, type RepositoryCommandOptions } from '../cli-context.js';
+import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 
-interface SearchCommandOptions extends RepositoryCommandOptions {
+interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
   filePattern?: string;
   budget?: string;
@@ -12,7 +13,7 @@ interface SearchCommandOptions extends RepositoryCommandOptions {
 
 /** `reponav search "QUERY"`: refresh the index, then print the RepoNav scaffold (or another interface). */
 export function registerSearchCommand(program: Command): void {
-  program
+  const command = program
     .command('search')
     .description('Find the files and functions a query (an issue text or a question) is about; prints the RepoNav scaffold')
     .argument('<query>', 'the query: an issue text, a stack trace, or a short request; "-" reads it from stdin')
@@ -23,13 +24,14 @@ export function registerSearchCommand(program: Command): void {
     .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
     .option('--budget <tokens>', 'output budget in tokens (about 4 characters each)', '1500')
     .option('--json', 'same as --format json')
-    .option('-q, --quiet', 'no progress bar')
-    .action(async (queryArgument: string, options: SearchCommandOptions) => {
+    .option('-q, --quiet', 'no progress bar');
+  addEmbedderOptions(command, true).action(async (queryArgument: string, options: SearchCommandOptions) => {
       const query = queryArgument === '-' ? await readStdin() : queryArgument;
-      const { repository } = await openFreshRepository(options);
+      const { repository, logger } = await openFreshRepository(options);
       try {
         const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;
-        const result = await searchRepository(repository.store, query, { pathFilter });
+        const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
+        const result = await searchRepository(repository.store, query, { pathFilter, fuse });
         const format = options.json ? 'json' : options.format;
         const budgetTokens = Number(options.budget);
         process.stdout.write(renderSearchResult(repository.store, result, format, { budgetTokens }) + '\n');
