@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { ReponavError } from '../../errors.js';
 import { compilePathPattern } from '../../index/path-pattern.js';
 import { searchRepository } from '../../retrieve/search-repository.js';
 import { INTERFACE_MODES, renderSearchResult, type InterfaceMode } from '../../scaffold/index.js';
@@ -26,14 +27,18 @@ export function registerSearchCommand(program: Command): void {
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
   addEmbedderOptions(command, true).action(async (queryArgument: string, options: SearchCommandOptions) => {
+      const budgetTokens = Number(options.budget);
+      if (!Number.isInteger(budgetTokens) || budgetTokens < 100) {
+        throw new ReponavError('BAD_INPUT', `--budget must be a whole number of tokens, at least 100 (got '${options.budget}').`);
+      }
       const query = queryArgument === '-' ? await readStdin() : queryArgument;
+      if (!query.trim()) throw new ReponavError('BAD_INPUT', 'The query is empty; give an issue text, a stack trace or a question.');
       const { repository, logger } = await openFreshRepository(options);
       try {
         const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;
         const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
         const result = await searchRepository(repository.store, query, { pathFilter, fuse });
         const format = options.json ? 'json' : options.format;
-        const budgetTokens = Number(options.budget);
         process.stdout.write(renderSearchResult(repository.store, result, format, { budgetTokens }) + '\n');
       } finally {
         repository.close();

@@ -1,0 +1,161 @@
+/**
+ * `reponav ask "QUESTION"`: answer a question about a repository with the
+ * MCTS search (or a baseline), print the answer with its checked citations
+ * and its cost, and optionally save the whole search tree as JSON.
+ *
+ * The model comes from `--model SPEC` (e.g. `openai:gpt-4o-mini`,
+ * `ollama:qwen2.5-coder`, `replay:NAME` with `--transcript FILE`) or the
+ * REPONAV_LLM_* environment (see src/llm/model-config.ts).
+ */
+import { basename, resolve } from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { askQuestion, type AskResult } from '../../agents/ask/ask-question.js';
+import type { AskSettingsInput } from '../../agents/ask/ask-settings.js';
+import { writeAskTrace } from '../../agents/ask/trace-file.js';
+import type { AskMethod } from '../../agents/ask/trace-types.js';
+import type { RepositoryIndex } from '../../index/repository-index.js';
+import { createChatModel } from '../../llm/model-config.js';
+import { RepositorySet } from '../../tools/repository-set.js';
+import { cliLogger, openFreshRepository, printJson } from '../cli-context.js';
+
+interface AskCommandOptions {
+  repo: string;
+  commit?: string;
+  indexPath?: string;
+  model?: string;
+  transcript?: string;
+  method: AskMethod;
+  iterations?: number;
+  maxChildren?: number;
+  uctC?: number;
+  budgetTokens?: number;
+  budgetSeconds?: number;
+  plateauWindow?: number;
+  plateauEpsilon?: number;
+  trace?: string;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** Commander parser for a positive whole number (commander reports a bad value as a usage error). */
+export function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('expected a positive whole number.');
+  return Number(value);
+}
+
+/** Commander parser for a number >= 0. */
+export function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number >= 0.');
+  return n;
+}
+
+/** The search settings the CLI flags set (undefined flags keep the defaults). */
+export function settingsFromFlags(o: Pick<AskCommandOptions, 'iterations' | 'maxChildren' | 'uctC' | 'budgetTokens' | 'budgetSeconds' | 'plateauWindow' | 'plateauEpsilon'>): AskSettingsInput {
+  return {
+    iterations: o.iterations,
+    maxChildren: o.maxChildren,
+    uctC: o.uctC,
+    budgetTokens: o.budgetTokens,
+    budgetSeconds: o.budgetSeconds,
+    plateau: { window: o.plateauWindow, epsilon: o.plateauEpsilon },
+  };
+}
+
+/** Adds the search/budget flags shared by `ask` and `eval sweqa`. */
+export function addSearchOptions(command: Command): Command {
+  return command
+    .option('--iterations <n>', 'MCTS iterations at most (default 15)', positiveInt)
+    .option('--max-children <n>', 'children per expansion at most (default 3)', positiveInt)
+    .option('--uct-c <c>', 'UCT exploration constant (default 1.41)', nonNegativeNumber)
+    .option('--budget-tokens <n>', 'hard ceiling on tokens per answer (search + answer)', positiveInt)
+    .option('--budget-seconds <n>', 'hard ceiling on seconds per answer', nonNegativeNumber)
+    .option('--plateau-window <n>', 'stop when the best score has not risen for N iterations (0: never; default 5)', (v) => Math.floor(nonNegativeNumber(v)))
+    .option('--plateau-epsilon <x>', 'rise (score points) that counts as progress (default 1)', nonNegativeNumber);
+}
+
+/** One line about how the answer was made: method, stop reason, calls, tokens, cost, time. */
+export function costLine(result: AskResult): string {
+  const c = result.cost;
+  const usd = c.costUsd === null ? 'cost unknown (unpriced model)' : `$${c.costUsd.toFixed(4)}${c.unpricedCalls > 0 ? ` + ${c.unpricedCalls} unpriced calls` : ''}`;
+  const iterations = result.method === 'mcts' || result.method === 'react' ? ` after ${result.trace.iterationsRun} ${result.method === 'mcts' ? 'iterations' : 'steps'}` : '';
+  return `— ${result.method}, stopped: ${result.stopReason}${iterations}; ${c.calls} calls, ${c.totalTokens} tokens (${c.inputTokens} in, ${c.outputTokens} out), ${usd}; ${(result.elapsedMs / 1000).toFixed(1)} s`;
+}
+
+/** Registers `reponav ask "QUESTION" [options]`. */
+export function registerAskCommand(program: Command): Command {
+  const command = program
+    .command('ask')
+    .description('answer a question about a repository (Monte-Carlo tree search over the code tools, or a baseline), with checked file:line citations')
+    .argument('<question>', 'the question, e.g. "How does the cart apply discounts?"')
+    .option('--repo <path>', 'repository folder', '.')
+    .option('--commit <rev>', 'answer about this commit instead of the working tree')
+    .option('--index-path <file>', 'SQLite index location (default: the user cache)')
+    .option('--model <spec>', 'model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, ollama:qwen2.5-coder (default: $REPONAV_LLM_MODEL)')
+    .option('--transcript <file>', 'record every model call to this JSONL (or, with --model replay:NAME, answer from it offline)')
+    .addOption(new Option('--method <method>', 'mcts (the search), react, rag (function-chunk retrieval) or direct (no repository)').choices(['mcts', 'react', 'rag', 'direct']).default('mcts'));
+  addSearchOptions(command)
+    .option('--trace <file>', 'save the whole search (tree, evidence, values, visits, token counts) as JSON')
+    .option('--json', 'print the answer, citations and cost as JSON')
+    .option('-q, --quiet', 'only print errors on stderr (no progress)')
+    .option('--verbose', 'debug logging on stderr')
+    .action(async (question: string, options: AskCommandOptions) => {
+      await runAsk(question, options);
+    });
+  return command;
+}
+
+async function runAsk(question: string, options: AskCommandOptions): Promise<void> {
+  const logger = cliLogger(options);
+  const model = createChatModel({ ...(options.model ? { model: options.model } : {}), ...(options.transcript ? { transcriptPath: options.transcript } : {}) }, { logger });
+  let repository: RepositoryIndex | null = null;
+  let repositories: RepositorySet | undefined;
+  if (options.method !== 'direct') {
+    ({ repository } = await openFreshRepository({ repo: options.repo, commit: options.commit, indexPath: options.indexPath, quiet: options.quiet, json: options.json, verbose: options.verbose }));
+    repositories = RepositorySet.of([repository]);
+  }
+  const progress = !options.quiet && !options.json;
+  try {
+    const result = await askQuestion({
+      question,
+      method: options.method,
+      model,
+      repositories,
+      commit: options.commit ?? null,
+      // Direct prompting names the repository only when one was given (the default '.' says nothing).
+      ...(repository
+        ? { repositoryLabel: basename(repository.root.replace(/[\\/]+(\.git|repo)$/, '')) }
+        : options.repo !== '.'
+          ? { repositoryLabel: basename(resolve(options.repo)) }
+          : {}),
+      settings: settingsFromFlags(options),
+      logger,
+      onProgress: progress
+        ? (p) => process.stderr.write(`[ask] iteration ${p.iteration}: ${p.nodes} nodes, best score ${p.bestScore ?? '-'}, ${p.tokens} tokens\n`)
+        : undefined,
+    });
+    if (options.trace) await writeAskTrace(options.trace, result.trace);
+    if (options.json) {
+      printJson({
+        answer: result.answer,
+        citations: result.citations,
+        dropped: result.trace.answer.dropped,
+        method: result.method,
+        stopReason: result.stopReason,
+        cost: result.cost,
+        elapsedMs: result.elapsedMs,
+        ...(options.trace ? { trace: resolve(options.trace) } : {}),
+      });
+    } else {
+      const lines = [result.answer, ''];
+      if (result.citations.length > 0) lines.push(`Checked citations: ${result.citations.map((c) => c.text).join(', ')}`);
+      if (result.trace.answer.dropped.length > 0) lines.push(`Dropped citations: ${result.trace.answer.dropped.map((c) => `${c.text} (${c.reason})`).join('; ')}`);
+      lines.push(costLine(result));
+      if (options.trace) lines.push(`Trace: ${resolve(options.trace)}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+  } finally {
+    await repositories?.close();
+  }
+}
