@@ -45,3 +45,5 @@ export {
   type EmbedderSettings,
 } from './retrieve/dense/index.js';
 export { createDenseFusion, reciprocalRankFusion, normalizedScoreFusion, type FusionMethod } from './retrieve/fusion.js';
+export { askQuestion, type AskTrace } from './agents/ask/index.js';
+export { createChatModel, type ChatModel, type ChatMessage, type ChatResponse } from './llm/index.js';

@@ -7,7 +7,11 @@ import { cliLogger } from './cli-context.js';
 import { registerIndexCommand } from './commands/index-command.js';
 import { registerSearchCommand } from './commands/search-command.js';
 import { registerStatusCommand } from './commands/status-command.js';
+import { registerAskCommand } from './commands/ask-command.js';
 import { registerFindCommand } from './commands/find-command.js';
+import { registerLocalizeCommand } from './commands/localize-command.js';
+import { registerAgentLocalizer } from '../agents/localize/index.js';
+import { registerSweqaCommand } from './commands/sweqa-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerSymbolsCommand } from './commands/symbols-command.js';
 import { registerViewCommand } from './commands/view-command.js';
@@ -28,8 +32,12 @@ export async function buildProgram(): Promise<Command> {
   registerFindCommand(program);
   registerViewCommand(program);
   registerMcpCommand(program);
+  registerAskCommand(program);
+  registerLocalizeCommand(program);
   const logger = cliLogger({});
-  registerEvalCommands(program, { createLocalizer: (config) => createRetrievalLocalizer(config, logger), logger });
+  registerAgentLocalizer({ logger });
+  const evalCommand = registerEvalCommands(program, { createLocalizer: (config) => createRetrievalLocalizer(config, logger), logger });
+  registerSweqaCommand(evalCommand);
   return program;
 }
 

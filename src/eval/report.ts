@@ -215,6 +215,10 @@ function renderBreakdown(title: string, groups: Record<string, GroupSummary>): s
   return [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`).join('\n');
 }
 
+function formatNumber(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
 function formatMs(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
 }
@@ -259,7 +263,10 @@ export function renderSummaryMarkdown(summary: LocbenchSummary): string {
   if (t.perInstance) {
     timingParts.push(`per instance mean ${formatMs(t.perInstance.mean)}, p50 ${formatMs(t.perInstance.p50)}, p95 ${formatMs(t.perInstance.p95)}`);
   }
-  for (const [stage, stats] of Object.entries(t.stages)) timingParts.push(`${stage} mean ${formatMs(stats.mean)}`);
+  // Keys ending in Ms are durations; others (steps, tokens, listSymbolsUsed…) are plain numbers.
+  for (const [stage, stats] of Object.entries(t.stages)) {
+    timingParts.push(`${stage} mean ${/Ms$/.test(stage) ? formatMs(stats.mean) : formatNumber(stats.mean)}`);
+  }
   if (timingParts.length > 0) out.push('', `Timings: ${timingParts.join('; ')}.`);
   const rev = summary.reponav.revision ? `${summary.reponav.revision}${summary.reponav.dirty ? '-dirty' : ''}` : 'unknown';
   out.push('', `reponav ${rev} · ${summary.createdAt}`);

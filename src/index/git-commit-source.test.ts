@@ -38,6 +38,14 @@ function require_(path: string): string {
   return git(work, 'show', `HEAD:${path}`);
 }
 
+/** Blobs of `commit` larger than `limit` bytes outside vendored folders. */
+function blobsOver(commit: string, limit: number): number {
+  return git(work, 'ls-tree', '-r', '-l', commit)
+    .split('\n')
+    .map((line) => line.split(/\s+/))
+    .filter(([, type, , size, path]) => type === 'blob' && !path.startsWith('vendor/') && Number(size) > limit).length;
+}
+
 function symbolNames(repository: RepositoryIndex, path: string): string[] {
   return repository.store.symbolsOf(path).map((s) => s.qualifiedName);
 }
@@ -115,12 +123,12 @@ describe('GitCommitSource', () => {
     const repository = await RepositoryIndex.open(work, { commit: c1, indexPath, maxFileBytes: 400 });
     try {
       const first = await repository.refresh();
-      const tooLarge = first.skipped['too-large'] ?? 0;
-      expect(tooLarge).toBeGreaterThan(0);
+      expect(first.skipped['too-large']).toBe(blobsOver(c1, 400));
+      expect(first.skipped['too-large']).toBeGreaterThan(0);
       await repository.switchCommit(c2);
       const second = await repository.refresh();
-      expect(second.skipped['too-large'] ?? 0).toBeGreaterThanOrEqual(tooLarge);
-      for (const f of repository.store.files()) expect(f.size).toBeLessThanOrEqual(400);
+      expect(second.skipped['too-large']).toBe(blobsOver(c2, 400));
+      for (const f of repository.store.files()) expect(f.size, f.path).toBeLessThanOrEqual(400);
     } finally {
       repository.close();
     }

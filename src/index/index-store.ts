@@ -266,6 +266,14 @@ export class IndexStore {
     for (const e of edges) insert.run(e.from, e.to);
   }
 
+  /** Replaces the import edges leaving `fromPaths` with `edges`. */
+  replaceImportEdgesFrom(fromPaths: string[], edges: { from: string; to: string }[]): void {
+    const remove = this.db.prepare('DELETE FROM import_edges WHERE from_path = ?');
+    for (const path of fromPaths) remove.run(path);
+    const insert = this.db.prepare('INSERT OR IGNORE INTO import_edges(from_path, to_path) VALUES (?, ?)');
+    for (const e of edges) insert.run(e.from, e.to);
+  }
+
   /** All imports of all files (for edge resolution). */
   allImports(): { path: string; language: string; imports: ImportRecord[] }[] {
     const rows = this.db

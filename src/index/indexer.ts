@@ -7,6 +7,7 @@ import type { ParsedFile } from '../parse/symbol-model.js';
 import { buildChunks } from './build-chunks.js';
 import type { IndexStore } from './index-store.js';
 import { createParsePool, defaultWorkerCount, type ParsePool } from './parse-pool.js';
+import type { FileAnalysis } from './analyze-file.js';
 import { looksBinary, recordSkip, type RepositorySource, type SourceFile, type SourceListing } from './source-file.js';
 
 /** Progress of one indexing run, reported as files are written. */
@@ -69,6 +70,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   store.setMeta('complete', '0');
 
   const existing = new Map(store.files().map((f) => [f.path, f]));
+  const changedPaths = new Set<string>();
+  const removedPaths = new Set<string>();
   const listed = new Set(listing.files.map((f) => f.path));
   const deleted = [...existing.keys()].filter((p) => !listed.has(p));
   store.transaction(() => deleted.forEach((p) => store.deleteFile(p)));
@@ -112,65 +115,73 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const pool: ParsePool = createParsePool(workers, logger);
   let parsedCount = 0;
   const readSkips: { path: string; reason: string }[] = [];
-  try {
-    let batch: { file: SourceFile; bytes: Buffer }[] = [];
-    const flush = async () => {
-      const work = batch;
-      batch = [];
-      const results = await Promise.all(
-        work.map(async ({ file, bytes }) => {
-          const blobId = file.blobId ?? gitBlobId(bytes);
-          const previous = existing.get(file.path);
-          if (previous && previous.blobId === blobId) return { file, blobId, touch: previous.id } as const;
-          return { file, blobId, analysis: await pool.analyze(file.path, bytes) } as const;
-        }),
-      );
-      store.transaction(() => {
-        for (const r of results) {
-          if ('touch' in r) store.touchFile(r.touch!, r.file.mtimeMs, r.file.size);
-          else {
-            const { parsed, text, chunks } = r.analysis;
-            store.putBlob(r.blobId, text, parsed);
-            store.putFile({ path: r.file.path, blobId: r.blobId, size: r.file.size, mtimeMs: r.file.mtimeMs }, parsed, chunks);
-            parsedCount++;
-          }
-          done++;
+  type Outcome =
+    | { file: SourceFile; blobId: string; touch: number }
+    | { file: SourceFile; blobId: string; analysis: FileAnalysis };
+  const analyze = async (file: SourceFile, bytes: Buffer): Promise<Outcome> => {
+    const blobId = file.blobId ?? gitBlobId(bytes);
+    const previous = existing.get(file.path);
+    if (previous && previous.blobId === blobId) return { file, blobId, touch: previous.id };
+    return { file, blobId, analysis: await pool.analyze(file.path, bytes) };
+  };
+  // Files are handed to the workers as soon as they are read; batches are written
+  // in order while the workers parse the next ones, so reading, parsing and
+  // writing overlap. Each batch is one transaction: a crash loses at most one.
+  const inFlight: Promise<Outcome>[] = [];
+  const writeBatch = async () => {
+    const outcomes = await Promise.all(inFlight.splice(0, batchSize));
+    store.transaction(() => {
+      for (const outcome of outcomes) {
+        if ('touch' in outcome) store.touchFile(outcome.touch, outcome.file.mtimeMs, outcome.file.size);
+        else {
+          const { parsed, text, chunks } = outcome.analysis;
+          store.putBlob(outcome.blobId, text, parsed);
+          store.putFile({ path: outcome.file.path, blobId: outcome.blobId, size: outcome.file.size, mtimeMs: outcome.file.mtimeMs }, parsed, chunks);
+          parsedCount++;
+          changedPaths.add(outcome.file.path);
         }
-      });
-      progress();
-    };
+        done++;
+      }
+    });
+    progress();
+  };
+  try {
     for await (const { file, bytes } of source.readMany(toRead)) {
       if (options.signal?.aborted) break;
-      if (bytes === null) {
-        const reason = source.mode === 'commit' ? 'missing-blob' : 'unreadable';
+      if (bytes === null || looksBinary(bytes)) {
+        const reason = bytes === null ? (source.mode === 'commit' ? 'missing-blob' : 'unreadable') : 'binary';
         recordSkip(listing, reason, file.path);
-        readSkips.push({ path: file.path, reason });
+        if (reason !== 'binary') readSkips.push({ path: file.path, reason });
         store.transaction(() => store.deleteFile(file.path));
+        if (existing.has(file.path)) removedPaths.add(file.path);
         done++;
         continue;
       }
-      if (looksBinary(bytes)) {
-        recordSkip(listing, 'binary', file.path);
-        store.transaction(() => store.deleteFile(file.path));
-        done++;
-        continue;
-      }
-      batch.push({ file, bytes });
-      if (batch.length >= batchSize) await flush();
+      inFlight.push(analyze(file, bytes));
+      if (inFlight.length >= batchSize * 2) await writeBatch();
     }
-    if (batch.length && !options.signal?.aborted) await flush();
+    while (inFlight.length && !options.signal?.aborted) await writeBatch();
   } finally {
+    await Promise.allSettled(inFlight);
     await pool.close();
   }
   if (options.signal?.aborted) {
     throw new ReponavError('INTERNAL', `Indexing was interrupted after ${done} of ${total} changed files; run it again to continue.`);
   }
 
-  const changedAnything = changed.length > 0 || deleted.length > 0 || store.getMeta('edges') !== 'current';
-  if (changedAnything) {
+  const added = changed.filter((f) => !existing.has(f.path)).length;
+  for (const file of reuseBatch) changedPaths.add(file.file.path);
+  if (store.getMeta('edges') !== 'current' || added > 0 || deleted.length > 0 || removedPaths.size > 0) {
+    // The set of paths changed: any import anywhere may now resolve differently.
     store.transaction(() => {
       rebuildImportEdges(store);
       store.setMeta('edges', 'current');
+      store.collectGarbage();
+    });
+  } else if (changedPaths.size > 0) {
+    // Same paths, new contents: only the changed files' own imports can differ.
+    store.transaction(() => {
+      updateImportEdges(store, changedPaths);
       store.collectGarbage();
     });
   }
@@ -196,6 +207,19 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   };
   logger.debug(`indexed ${report.listed} files (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
   return report;
+}
+
+function updateImportEdges(store: IndexStore, paths: Set<string>): void {
+  const files = new Set(store.files().map((f) => f.path));
+  const edges: { from: string; to: string }[] = [];
+  for (const path of paths) {
+    const file = store.file(path);
+    if (!file) continue;
+    for (const imp of store.importsOfFile(path)) {
+      for (const to of resolveImport(path, file.language, imp, files)) if (to !== path) edges.push({ from: path, to });
+    }
+  }
+  store.replaceImportEdgesFrom([...paths], edges);
 }
 
 function rebuildImportEdges(store: IndexStore): void {

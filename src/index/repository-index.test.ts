@@ -8,6 +8,15 @@ import { RepositoryIndex } from './repository-index.js';
 afterAll(cleanupTempDirs);
 
 let repository: RepositoryIndex;
+
+function catchError(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
 let root: string;
 
 beforeAll(async () => {
@@ -49,12 +58,11 @@ describe('RepositoryIndex.resolveFile', () => {
   });
 
   it('names the closest indexed paths for a missing file', () => {
-    let caught: { code?: string; message: string; details?: { suggestions?: string[] } } | null = null;
-    try {
-      repository.resolveFile('inventory/stocks.py');
-    } catch (error) {
-      caught = error as typeof caught;
-    }
+    const caught = catchError(() => repository.resolveFile('inventory/stocks.py')) as {
+      code?: string;
+      message: string;
+      details?: { suggestions?: string[] };
+    } | null;
     expect(caught?.code).toBe('FILE_NOT_FOUND');
     expect(caught?.details?.suggestions?.[0]).toBe('inventory/stock.py');
     expect(caught?.message).toMatch(/Closest indexed paths: inventory\/stock\.py/);

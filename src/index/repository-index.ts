@@ -50,6 +50,7 @@ export class RepositoryIndex {
     readonly source: RepositorySource,
     readonly store: IndexStore,
     private readonly logger: Logger,
+    private readonly sourceOptions: { maxFileBytes?: number; excludeDirectories?: string[] } = {},
   ) {}
 
   /** Opens the repository at `path` (working tree, or one commit with `options.commit`). */
@@ -60,13 +61,13 @@ export class RepositoryIndex {
       ? await GitCommitSource.open(path, options.commit, sourceOptions)
       : await WorktreeSource.open(path, sourceOptions);
     const indexPath = options.indexPath ?? defaultIndexPath(realpathSync(source.root), source.mode);
-    return new RepositoryIndex(source, IndexStore.open(indexPath, logger), logger);
+    return new RepositoryIndex(source, IndexStore.open(indexPath, logger), logger, sourceOptions);
   }
 
   /** Opens another commit of the same repository on the same index store (re-parses only differing files). */
   async switchCommit(revision: string): Promise<void> {
     if (this.source.mode !== 'commit') throw new ReponavError('BAD_INPUT', 'switchCommit needs an index opened in commit mode.');
-    (this as { source: RepositorySource }).source = await GitCommitSource.open(this.source.root, revision);
+    (this as { source: RepositorySource }).source = await GitCommitSource.open(this.source.root, revision, this.sourceOptions);
   }
 
   get root(): string {

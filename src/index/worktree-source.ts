@@ -167,12 +167,17 @@ async function readIgnoreFile(path: string): Promise<Ignore | null> {
 }
 
 function isIgnored(layers: IgnoreLayer[], path: string, isDirectory: boolean): boolean {
+  // Deeper .gitignore files override shallower ones, so `!keep.log` in a
+  // subfolder re-includes what the root's `*.log` excluded (as git does).
+  let ignored = false;
   for (const layer of layers) {
     const rel = layer.base ? path.slice(layer.base.length + 1) : path;
     if (!rel) continue;
-    if (layer.rules.ignores(isDirectory ? rel + '/' : rel)) return true;
+    const verdict = layer.rules.test(isDirectory ? rel + '/' : rel);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
   }
-  return false;
+  return ignored;
 }
 
 export { looksBinary };

@@ -118,5 +118,8 @@ describe('budgets and early stopping', () => {
     const r = await askQuestion({ question: QUESTION, model: llm.model(), repositories: repo.repositories, signal: controller.signal });
     expect(r.stopReason).toBe('aborted');
     expect(llm.calls).toHaveLength(0);
+    const rag = await askQuestion({ question: QUESTION, method: 'rag', model: llm.model(), repositories: repo.repositories, signal: controller.signal });
+    expect(rag.stopReason).toBe('aborted');
+    expect(rag.trace.answer.fallback).toBe(true);
   });
 });

@@ -166,10 +166,10 @@ describe('localization agent loop (fake server, real client)', () => {
 
   it('a malformed answer gets one corrective message, and a fixed answer is accepted', async () => {
     server.enqueue(
-      { content: 'Done.\n```answer\n{"files": ["shop/cart.py"], "functions": "shop/cart.py:Cart.apply_discount"}\n```' },
+      { content: 'Done.\n```answer\n{"files": ["shop/cart.py"], "functions": 42}\n```' },
       { content: '{"files": ["shop/cart.py"], "functions": ["shop/cart.py:Cart.apply_discount"]}' },
     );
-    const trajectory = await run('reponav');
+    const trajectory = await run('reponav', { maxSteps: 1 }); // the correction may take one step beyond the budget
     expect(trajectory.stopReason).toBe('answered');
     expect(trajectory.answerSource).toBe('corrected');
     expect(trajectory.answer.functions).toEqual(['shop/cart.py:Cart.apply_discount']);

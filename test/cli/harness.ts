@@ -27,6 +27,9 @@ export const FIXTURE_FILES = [
   'web/checkout.ts',
 ];
 
+// Safety net: anything that falls back to the default index location lands in a temp folder, never the user's cache.
+process.env.REPONAV_CACHE_DIR ??= join(tmpdir(), `reponav-test-cache-${process.pid}`);
+
 const made: string[] = [];
 
 /** A fresh folder under the OS temp dir (outside any git work tree). */

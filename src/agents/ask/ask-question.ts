@@ -150,6 +150,8 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
     synthesis = await synthesizeAnswer(synthEnv, { question, evidence: trace.answerEvidence, ...(draft !== null ? { draft } : {}) });
   }
 
+  // A fallback answer means the model could not be asked: say why (abort, deadline, spend cap).
+  if (synthesis.fallback) trace.stopReason = budget.hardStop() ?? trace.stopReason;
   trace.answer = {
     text: synthesis.text,
     citations: synthesis.citations,
@@ -172,7 +174,8 @@ export function costOf(meter: UsageMeter): AskCost {
     inputTokens: s.inputTokens,
     outputTokens: s.outputTokens,
     totalTokens: s.totalTokens,
-    costUsd: s.calls > 0 && priced === 0 ? null : s.costUsd,
+    // Rounded to a billionth of a dollar: float sums otherwise print as 0.003519000000000001.
+    costUsd: s.calls > 0 && priced === 0 ? null : Math.round(s.costUsd * 1e9) / 1e9,
     unpricedCalls: s.unpricedCalls,
   };
 }

@@ -13,10 +13,11 @@ describe('parseCitations', () => {
   });
 
   it('uses the clause after a citation when the one before names nothing, and accepts single lines and L-prefixes', () => {
-    const found = parseCitations('See shop/pricing.py:L3 which defines `TAX_RATE`. Also pricing.py:6–10.');
+    const found = parseCitations('See shop/pricing.py:L3 which defines `TAX_RATE`. Also pricing.py:6–10 and src/app.py#L20-L31.');
     expect(found.map((c) => [c.path, c.startLine, c.endLine, c.names])).toEqual([
       ['shop/pricing.py', 3, 3, ['TAX_RATE']],
       ['pricing.py', 6, 10, []],
+      ['src/app.py', 20, 31, []],
     ]);
   });
 
@@ -41,6 +42,8 @@ describe('removeCitations and containsName', () => {
     expect(removeCitations(text, [cs[0]!])).toBe('It is `f` and g (b.py:3-4, c.py:5-6).');
     expect(removeCitations(text, [cs[1]!])).toBe('It is `f` (`a.py:1-2`) and g (c.py:5-6).');
     expect(removeCitations(text, cs)).toBe('It is `f` and g.');
+    const code = 'Use `a ? b : c` here (x.py:1-2) , then stop.';
+    expect(removeCitations(code, parseCitations(code))).toBe('Use `a ? b : c` here, then stop.');
   });
 
   it('matches the last dotted part as a whole word', () => {

@@ -1,7 +1,7 @@
 /**
  * Finding citations in an answer and what the answer claims about each.
- * A citation is `path:start-end` (or `path:line`), optionally in backticks or
- * parentheses. The claim checked is by name: the backticked identifiers in
+ * A citation is `path:start-end` (or `path:line`, or GitHub's
+ * `path#L10-L30`), optionally in backticks or parentheses. The claim checked is by name: the backticked identifiers in
  * the clause that leads up to the citation ("`parse_args` in cli.py:10-30"),
  * or, when that clause names none, the clause right after it ("cli.py:10-30
  * defines `parse_args`"). Pure text work; verification is citation-check.ts.
@@ -21,9 +21,9 @@ export interface ParsedCitation {
   names: string[];
 }
 
-// A path with an extension, then :start[-end]; `L12` spellings are accepted.
+// A path with an extension, then :start[-end]; `:L12` and GitHub's `#L12-L20` are accepted.
 // The look-behind stops matches inside URLs (`//host:443`) and longer paths.
-const CITATION = /(?<![\w/.-])((?:[\w.-]+\/)*[\w.-]*[\w-]\.[A-Za-z][A-Za-z0-9]*):L?(\d{1,7})(?:\s?[-–]\s?L?(\d{1,7}))?(?![\w])/g;
+const CITATION = /(?<![\w/.-])((?:[\w.-]+\/)*[\w.-]*[\w-]\.[A-Za-z][A-Za-z0-9]*)(?::L?|#L)(\d{1,7})(?:\s?[-–]\s?L?(\d{1,7}))?(?![\w])/g;
 const BACKTICKED = /`([^`\n]+)`/g;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 /** Words in backticks that are not claims about a span's content. */
@@ -93,7 +93,9 @@ function clauseEnd(text: string, from: number, insideTicks: (pos: number) => boo
 
 /**
  * `text` with the given occurrences removed, together with wrapping
- * backticks and parentheses/brackets left empty, and spacing tidied.
+ * backticks, parentheses/brackets left empty and list separators left
+ * dangling. Only the junction of each removal is touched, so code elsewhere
+ * in the answer keeps its spacing.
  */
 export function removeCitations(text: string, occurrences: ReadonlyArray<Pick<ParsedCitation, 'index' | 'length'>>): string {
   let out = text;
@@ -104,14 +106,20 @@ export function removeCitations(text: string, occurrences: ReadonlyArray<Pick<Pa
       start -= 1;
       end += 1;
     }
-    out = out.slice(0, start) + out.slice(end);
+    let before = out.slice(0, start);
+    let after = out.slice(end);
+    const open = /[([]\s*$/.test(before);
+    const close = /^\s*[)\]]/.test(after);
+    if (open && close) {
+      before = before.replace(/\s*[([]\s*$/, '');
+      after = after.replace(/^\s*[)\]]/, '');
+    } else if (open) after = after.replace(/^\s*(?:,|;|and\b)\s*/, '');
+    else if (close) before = before.replace(/\s*(?:,|;|\band)\s*$/, '');
+    else if (/[,;]\s*$/.test(before) && /^\s*[,;]/.test(after)) after = after.replace(/^\s*[,;]/, '');
+    if (/[ \t]$/.test(before) && /^[ \t]/.test(after)) after = after.replace(/^[ \t]+/, '');
+    if (/[ \t]$/.test(before) && /^[.,;:!?]/.test(after)) before = before.replace(/[ \t]+$/, '');
+    if (/^[ \t]+[.,;:!?]/.test(after)) after = after.replace(/^[ \t]+/, '');
+    out = before + after;
   }
-  return out
-    .replace(/\(\s*(?:(?:,|;|and)\s*)*\)/g, '')
-    .replace(/\[\s*(?:(?:,|;)\s*)*\]/g, '')
-    .replace(/\(\s*(?:,|;)\s*/g, '(')
-    .replace(/\s*(?:,|;)\s*\)/g, ')')
-    .replace(/[ \t]+([.,;:!?])/g, '$1')
-    .replace(/[ \t]{2,}/g, ' ')
-    .replace(/[ \t]+$/gm, '');
+  return out;
 }

@@ -74,6 +74,8 @@ export interface AgentLocalizerDeps {
 export interface AgentLocalizer extends InstanceLocalizer {
   readonly meter: UsageMeter;
   readonly model: ChatModel;
+  /** Closes the index pool and removes the materialised views. */
+  close(): Promise<void>;
 }
 
 /** Parses `--config-json` settings, naming every problem. */

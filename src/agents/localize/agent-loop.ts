@@ -103,7 +103,8 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       stopReason = 'aborted';
       break;
     }
-    if (steps.length >= maxSteps) {
+    // The reply to the one corrective message is part of answering, so it may exceed the step budget by one.
+    if (steps.length >= maxSteps && !awaitingCorrection) {
       stopReason = 'step-budget';
       break;
     }

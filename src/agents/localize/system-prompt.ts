@@ -22,11 +22,6 @@ export interface SystemPromptInput {
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const { iface } = input;
   const names = iface.tools.join(', ');
-  const example = iface.tools.includes('search')
-    ? '{"tool": "search", "args": {"query": "error message or identifiers from the issue"}}'
-    : iface.tools.includes('snippet_search')
-      ? '{"tool": "snippet_search", "args": {"query": "error message or identifiers from the issue"}}'
-      : null;
   const budget = [
     `You have at most ${input.maxSteps} steps; every reply is one step.`,
     input.maxTokens ? `The whole task may use at most ${input.maxTokens} tokens (prompt and replies of every step).` : null,
@@ -40,7 +35,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     '',
     'To call a tool, write a `tool` block with a JSON object naming the tool and its arguments:',
     '```tool',
-    example ?? '{"tool": "<tool name>", "args": {}}',
+    '{"tool": "<tool name>", "args": {"<argument>": "<value>"}}',
     '```',
     'To run a shell command, write a `bash` block holding one command line:',
     '```bash',

@@ -70,6 +70,7 @@ export function renderShellSpec(shell: ShellDescription): string {
     '### bash',
     'Run one read-only command in the repository (the current directory is its root) and see its output.',
     `Allowed programs: ${shell.programs.join(', ')}.`,
+    "Read a file with `cat FILE`, or a line range with `sed -n 'START,ENDp' FILE`; search with `grep -rn PATTERN DIR`.",
     'Quote arguments as in a shell. One pipeline `a | b` of allowed programs is fine; unquoted `*`, `?` and `[...]` are expanded.',
     'Not available: `cd` (every command starts at the repository root, so use relative paths), `;`, `&&`, `||`, redirections ' +
       '(only `2>/dev/null` and `2>&1`), `$VAR`, `$(...)`, backticks, absolute paths or `..` leading out of the repository, ' +

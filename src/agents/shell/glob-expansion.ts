@@ -5,7 +5,7 @@
  * a pattern matching nothing stays as written. Directories outside the view
  * are never listed, so expansion cannot reveal names beyond it.
  */
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
 /** Most paths one word may expand to; beyond it the word is refused by the caller. */
@@ -71,8 +71,15 @@ function joinShown(base: string, name: string): string {
   return base.endsWith('/') ? base + name : `${base}/${name}`;
 }
 
+/** True when the real location of `path` (symlinks resolved) is inside `root`. */
 function inside(root: string, path: string): boolean {
-  const rel = relative(root, resolve(path));
+  let real: string;
+  try {
+    real = realpathSync(resolve(path));
+  } catch {
+    return false;
+  }
+  const rel = relative(root, real);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 

@@ -60,6 +60,7 @@ const RULES: Record<string, ProgramRule> = {
     shape: {
       valued: ['-I', '-w', '-T', '--ignore', '--width', '--hide', '--format', '--sort', '--time', '--tabsize', '--block-size', '--quoting-style', '--indicator-style', '--time-style'],
     },
+    follows: ['-L', '--dereference'],
     positionals: allPaths,
   },
   cat: { shape: {}, positionals: allReads },

@@ -72,7 +72,7 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
     .option('--out <dir>', 'output folder (run.json, answers.jsonl, traces/, summary.json, summary.md)', DEFAULT_SWEQA_OUT)
     .option('--limit <n>', 'only the first N questions (file order)', positiveInt)
     .option('--concurrency <n>', 'questions answered at once', positiveInt, 1)
-    .option('--max-usd <x>', 'spend cap over answering and judging (priced models only)', nonNegativeNumber)
+    .option('--max-usd <x>', 'spend cap of this invocation over answering and judging (priced models only)', nonNegativeNumber)
     .option('--commits <file>', 'repository commit list (default: sweqa-repo-commits.txt beside the questions)')
     .option('--index-dir <dir>', 'folder for the per-repository commit indexes (default: the user cache)')
     .option('--transcript-dir <dir>', 'record model calls to DIR/answer.jsonl and DIR/judge-N.jsonl (with replay: specs, answer from them offline)')

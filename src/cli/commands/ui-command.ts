@@ -1,0 +1,132 @@
+/**
+ * `reponav ui`: the local web view — search with the scaffold beside the
+ * ranked files, symbol outlines, `ask` search trees and evaluation reports —
+ * served from the installed package on 127.0.0.1.
+ */
+import type { Command } from 'commander';
+import { ReponavError } from '../../errors.js';
+import { isLoopbackHost } from '../../server/http-guard.js';
+import { RepositorySet } from '../../tools/repository-set.js';
+import { hasBuiltAssets, defaultAssetsDir } from '../../web/static-assets.js';
+import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../web/web-server.js';
+import { cliLogger, parseSize } from '../cli-context.js';
+import { readPackageVersion } from '../package-info.js';
+
+interface UiCommandOptions {
+  repo: string;
+  port: number;
+  host: string;
+  indexPath?: string;
+  maxFileBytes?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new Error(`'${value}' is not a port number (0-65535)`);
+  return n;
+}
+
+/** What {@link startUi} needs: the command's options and whether --host was typed. */
+export interface StartUiOptions {
+  repo: string;
+  port: number;
+  host: string;
+  /** True when --host came from the command line: only then may a non-loopback address be bound. */
+  explicitHost: boolean;
+  indexPath?: string;
+  maxFileBytes?: string;
+  quiet?: boolean;
+  verbose?: boolean;
+}
+
+/** A running `reponav ui`. */
+export interface RunningUi {
+  server: RunningWebServer;
+  repositories: RepositorySet;
+  /** Stops the server and closes the index. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the repository, starts the web view and begins indexing in the
+ * background. Warnings (non-loopback bind, missing front end) go to stderr.
+ */
+export async function startUi(options: StartUiOptions): Promise<RunningUi> {
+  const logger = cliLogger(options);
+  if (!isLoopbackHost(options.host)) {
+    if (!options.explicitHost) throw new ReponavError('BAD_INPUT', `Refusing to bind ${options.host}; pass --host explicitly to serve beyond this machine.`);
+    process.stderr.write(
+      `warning: serving on ${options.host}: anyone who can reach this address can read the repository and any JSON file this user can read. There is no login.\n`,
+    );
+  }
+  const assetsDir = defaultAssetsDir();
+  if (!hasBuiltAssets(assetsDir)) {
+    process.stderr.write(`warning: the web front end is not built (${assetsDir} has no index.html); run \`npm run build:web\`. The page will say so.\n`);
+  }
+  const repositories = await RepositorySet.open([{ path: options.repo, indexPath: options.indexPath }], {
+    logger,
+    maxFileBytes: options.maxFileBytes !== undefined ? parseSize(options.maxFileBytes) : undefined,
+  });
+  let server: RunningWebServer;
+  try {
+    server = await startWebServer({
+      repositories,
+      port: options.port,
+      host: options.host,
+      allowRemote: options.explicitHost,
+      assetsDir,
+      version: readPackageVersion(),
+      logger,
+    });
+  } catch (error) {
+    await repositories.close().catch(() => undefined);
+    throw error;
+  }
+  // Index in the background so the first search does not wait for a whole build.
+  repositories.all()[0]!.refresh().then(
+    (report) => {
+      if (!options.quiet) process.stderr.write(`index ready: ${report.listed} files (${report.parsed} parsed) in ${Math.round(report.durationMs)} ms\n`);
+    },
+    (error: unknown) => process.stderr.write(`warning: indexing failed: ${error instanceof Error ? error.message : String(error)} (the page will show it)\n`),
+  );
+  return {
+    server,
+    repositories,
+    close: async () => {
+      await server.close().catch(() => undefined);
+      await repositories.close().catch(() => undefined);
+    },
+  };
+}
+
+/** Registers `reponav ui [--repo PATH] [--port N] [--host HOST]`. */
+export function registerUiCommand(program: Command): Command {
+  return program
+    .command('ui')
+    .exitOverride()
+    .description('open the local web view: search and scaffold, symbol outlines, ask search trees, evaluation reports')
+    .option('--repo <path>', 'repository folder', '.')
+    .option('--port <n>', 'port to listen on (0 = any free port)', parsePort, DEFAULT_WEB_PORT)
+    .option('--host <host>', 'bind address; anything but loopback exposes the repository to the network and must be given explicitly', '127.0.0.1')
+    .option('--index-path <file>', 'SQLite index location (default: the user cache)')
+    .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)')
+    .option('-q, --quiet', 'log only errors on stderr')
+    .option('--verbose', 'log debug messages on stderr')
+    .action(async (options: UiCommandOptions, command: Command) => {
+      // Only a --host typed on the command line may open the server to the network.
+      const ui = await startUi({ ...options, explicitHost: command.getOptionValueSource('host') === 'cli' });
+      const handle = ui.repositories.all()[0]!;
+      process.stdout.write(`reponav ui: ${ui.server.url} (${handle.name} = ${handle.root}); press Ctrl+C to stop\n`);
+      let stopping = false;
+      const shutdown = async (code: number) => {
+        if (stopping) return;
+        stopping = true;
+        await ui.close();
+        process.exit(code);
+      };
+      process.once('SIGINT', () => void shutdown(130));
+      process.once('SIGTERM', () => void shutdown(143));
+    });
+}

@@ -1,0 +1,296 @@
+/**
+ * The SWE-QA harness: answer every question with the chosen method, score
+ * each answer with the judges, and summarise. Resumable — one line per
+ * question is appended (and fsynced) to `answers.jsonl`, and a re-run skips
+ * the questions already answered; concurrent — N questions at a time, one
+ * commit index per repository shared between them; and capped — one
+ * UsageMeter with the USD ceiling spans the answering model and every judge.
+ *
+ * Output folder: `run.json` (the configuration, checked on resume),
+ * `answers.jsonl`, `traces/<id>.json`, `summary.json`, `summary.md`.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { askQuestion, type AskResult } from '../../agents/ask/ask-question.js';
+import type { AskSettingsInput } from '../../agents/ask/ask-settings.js';
+import { writeAskTrace } from '../../agents/ask/trace-file.js';
+import type { AskMethod } from '../../agents/ask/trace-types.js';
+import { ReponavError, isReponavError } from '../../errors.js';
+import { RepositoryIndex } from '../../index/repository-index.js';
+import type { ChatModel } from '../../llm/chat-model.js';
+import { UsageMeter, withUsageMeter } from '../../llm/usage-meter.js';
+import { silentLogger, type Logger } from '../../logger.js';
+import { RepositorySet } from '../../tools/repository-set.js';
+import { JsonlAppender, fileExists, readJsonlLines } from '../jsonl.js';
+import { commitExists, findRepoGitDir } from '../repo-lookup.js';
+import { judgeAnswer, type JudgeResult } from './judge.js';
+import { readRepoCommits, readSweqaQuestions, type SweqaQuestion } from './sweqa-questions.js';
+import { buildSweqaSummary, renderSweqaMarkdown, type SweqaRecord, type SweqaRunConfig, type SweqaSummary } from './sweqa-report.js';
+
+/** Options of one run. */
+export interface SweqaRunOptions {
+  questionsPath: string;
+  /** Folder of git dirs, looked up like the LocBench harness (`owner+name`, `owner__name`, `name`). */
+  reposDir: string;
+  /** `URL SHORT` per line; default: `sweqa-repo-commits.txt` beside the questions, when present. */
+  commitsPath?: string;
+  outDir: string;
+  method: AskMethod;
+  model: ChatModel;
+  judges: readonly ChatModel[];
+  /** Only the first N questions (file order). */
+  limit?: number;
+  /** Questions answered at once (default 1). */
+  concurrency?: number;
+  /** Spend cap in USD of this invocation over answering and judging (priced models only); a resumed run starts from 0 again. */
+  maxUsd?: number;
+  settings?: AskSettingsInput;
+  /** Folder for the per-repository commit indexes; default: the user cache. */
+  indexDir?: string;
+  logger?: Logger;
+  signal?: AbortSignal;
+  /** Called after each question is recorded. */
+  onProgress?: (done: number, total: number, record: SweqaRecord) => void;
+}
+
+/** What a run produced. */
+export interface SweqaRunResult {
+  summary: SweqaSummary;
+  markdown: string;
+  paths: { run: string; answers: string; traces: string; summaryJson: string; summaryMd: string };
+  answeredThisRun: number;
+  resumed: number;
+  stoppedForBudget: boolean;
+  interrupted: boolean;
+}
+
+/** Runs (or resumes) the benchmark; see the module comment. Throws BAD_INPUT when `outDir` holds a run with another configuration. */
+export async function runSweqa(options: SweqaRunOptions): Promise<SweqaRunResult> {
+  const logger = options.logger ?? silentLogger;
+  const outDir = resolve(options.outDir);
+  const paths = {
+    run: join(outDir, 'run.json'),
+    answers: join(outDir, 'answers.jsonl'),
+    traces: join(outDir, 'traces'),
+    summaryJson: join(outDir, 'summary.json'),
+    summaryMd: join(outDir, 'summary.md'),
+  };
+  mkdirSync(paths.traces, { recursive: true });
+  const config: SweqaRunConfig = {
+    method: options.method,
+    model: options.model.id,
+    judges: options.judges.map((j) => j.id),
+    settings: { ...(options.settings ?? {}) },
+    questions: resolve(options.questionsPath),
+  };
+  checkRunConfig(paths.run, config);
+  writeFileSync(paths.run, `${JSON.stringify(config, null, 2)}\n`);
+
+  const { questions, malformed } = await readSweqaQuestions(options.questionsPath);
+  for (const m of malformed) logger.warn(`sweqa: ${options.questionsPath} line ${m.lineNumber} skipped: ${m.reason}`);
+  const selected = options.limit !== undefined ? questions.slice(0, options.limit) : questions;
+  const previous = await readRecords(paths.answers);
+  const finished = new Set(previous.filter((r) => r.status === 'ok' || r.status === 'unscored').map((r) => r.id));
+  const todo = selected.filter((q) => !finished.has(q.id));
+  const commits = loadCommits(options);
+
+  const shared = new UsageMeter(options.maxUsd !== undefined ? { maxCostUsd: options.maxUsd } : {}, { logger });
+  const model = withUsageMeter(options.model, shared);
+  const repositories = new RepositoryCache(options, commits, logger);
+  const appender = JsonlAppender.open(paths.answers);
+  let done = 0;
+  let stoppedForBudget = false;
+  const queue = [...todo];
+  const worker = async () => {
+    while (queue.length > 0 && !stoppedForBudget && !options.signal?.aborted) {
+      if (shared.exceeded()) {
+        stoppedForBudget = true;
+        break;
+      }
+      const question = queue.shift()!;
+      const record = await answerOne(question, { options, model, shared, repositories, paths, logger });
+      appender.append(record);
+      if (record.status === 'budget') stoppedForBudget = true;
+      done += 1;
+      options.onProgress?.(done, todo.length, record);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, worker));
+  } finally {
+    appender.close();
+    await repositories.close();
+  }
+
+  const all = await readRecords(paths.answers);
+  const selectedIds = new Set(selected.map((q) => q.id));
+  const summary = buildSweqaSummary(config, all.filter((r) => selectedIds.has(r.id)));
+  const markdown = renderSweqaMarkdown(summary);
+  writeFileSync(paths.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(paths.summaryMd, markdown);
+  if (stoppedForBudget) logger.warn(`sweqa: spend cap of $${options.maxUsd} reached; re-run with a higher --max-usd to continue`);
+  return { summary, markdown, paths, answeredThisRun: done, resumed: selected.length - todo.length, stoppedForBudget, interrupted: options.signal?.aborted ?? false };
+}
+
+interface AnswerContext {
+  options: SweqaRunOptions;
+  model: ChatModel;
+  shared: UsageMeter;
+  repositories: RepositoryCache;
+  paths: SweqaRunResult['paths'];
+  logger: Logger;
+}
+
+/** Answers and judges one question; never throws (failures become the record's status). */
+async function answerOne(q: SweqaQuestion, ctx: AnswerContext): Promise<SweqaRecord> {
+  const { options } = ctx;
+  const started = Date.now();
+  const record: SweqaRecord = {
+    id: q.id,
+    repo: q.repo,
+    commit: null,
+    qtype: q.qtype,
+    status: 'error',
+    method: options.method,
+    model: options.model.id,
+    question: q.question,
+    answer: null,
+    answerChars: 0,
+    citations: 0,
+    droppedCitations: 0,
+    stopReason: null,
+    cost: null,
+    judgeCost: null,
+    judges: [],
+    scores: null,
+    total: null,
+    elapsedMs: 0,
+    at: new Date().toISOString(),
+  };
+  try {
+    let result: AskResult;
+    if (options.method === 'direct') {
+      result = await askQuestion({ question: q.question, method: 'direct', model: ctx.model, repositoryLabel: q.repo, settings: options.settings, logger: ctx.logger, signal: options.signal });
+    } else {
+      const opened = await ctx.repositories.get(q);
+      if (!opened.ok) return { ...record, status: 'skipped', reason: opened.reason, elapsedMs: Date.now() - started };
+      record.commit = opened.commit;
+      result = await askQuestion({
+        question: q.question,
+        method: options.method,
+        model: ctx.model,
+        repositories: opened.set,
+        commit: opened.commit,
+        repositoryLabel: q.repo,
+        settings: options.settings,
+        logger: ctx.logger,
+        signal: options.signal,
+      });
+    }
+    await writeAskTrace(join(ctx.paths.traces, `${q.id.replace(/[^\w.-]/g, '_')}.json`), result.trace);
+    Object.assign(record, {
+      answer: result.answer,
+      answerChars: result.answer.length,
+      citations: result.citations.length,
+      droppedCitations: result.trace.answer.dropped.length,
+      stopReason: result.stopReason,
+      cost: result.cost,
+    });
+    // An interrupted answer is not judged: it is not finished, and a resumed run redoes it.
+    if (result.stopReason === 'aborted') return { ...record, status: 'error', reason: 'interrupted', elapsedMs: Date.now() - started };
+    if (result.stopReason === 'budget-cost' && result.trace.answer.fallback) {
+      return { ...record, status: 'budget', reason: 'spend cap reached while answering', elapsedMs: Date.now() - started };
+    }
+    const judgeMeter = new UsageMeter();
+    let judged: JudgeResult;
+    try {
+      judged = await judgeAnswer(
+        options.judges.map((j) => withUsageMeter(withUsageMeter(j, ctx.shared), judgeMeter)),
+        { question: q.question, reference: q.reference, candidate: result.answer },
+      );
+    } finally {
+      const s = judgeMeter.snapshot();
+      record.judgeCost = { calls: s.calls, totalTokens: s.totalTokens, costUsd: s.calls > 0 && s.unpricedCalls === s.calls ? null : Math.round(s.costUsd * 1e9) / 1e9 };
+    }
+    return { ...record, judges: judged.verdicts, scores: judged.scores, total: judged.total, status: judged.scores ? 'ok' : 'unscored', elapsedMs: Date.now() - started };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const status = isReponavError(error, 'BUDGET_EXCEEDED') ? 'budget' : 'error';
+    if (status === 'error') ctx.logger.warn(`sweqa: question ${q.id} failed: ${message}`);
+    return { ...record, status, reason: message, elapsedMs: Date.now() - started };
+  }
+}
+
+/** One commit index per (repository, commit), opened on first use and shared by concurrent questions. */
+class RepositoryCache {
+  private readonly opened = new Map<string, Promise<{ ok: true; set: RepositorySet; commit: string } | { ok: false; reason: string }>>();
+
+  constructor(
+    private readonly options: SweqaRunOptions,
+    private readonly commits: Map<string, string>,
+    private readonly logger: Logger,
+  ) {}
+
+  get(q: SweqaQuestion) {
+    const commit = this.commits.get(q.repo) ?? q.commit;
+    const key = `${q.repo}@${commit ?? ''}`;
+    let entry = this.opened.get(key);
+    if (!entry) {
+      entry = this.open(q.repo, commit);
+      this.opened.set(key, entry);
+    }
+    return entry;
+  }
+
+  private async open(repo: string, commit: string | null): Promise<{ ok: true; set: RepositorySet; commit: string } | { ok: false; reason: string }> {
+    if (!commit) return { ok: false, reason: `no commit known for ${repo} (add it to the commit list)` };
+    const lookup = findRepoGitDir(this.options.reposDir, repo);
+    if (!lookup.ok) return { ok: false, reason: lookup.reason };
+    if (!(await commitExists(lookup.gitDir, commit))) return { ok: false, reason: `commit ${commit} not found in ${lookup.gitDir}` };
+    const indexPath = this.options.indexDir ? join(this.options.indexDir, `${repo.replace('/', '+')}.db`) : undefined;
+    const index = await RepositoryIndex.open(lookup.gitDir, { commit, indexPath, logger: this.logger });
+    return { ok: true, set: RepositorySet.of([index], [repo.split('/')[1]!]), commit };
+  }
+
+  async close(): Promise<void> {
+    for (const entry of this.opened.values()) {
+      const opened = await entry.catch(() => null);
+      if (opened?.ok) await opened.set.close();
+    }
+  }
+}
+
+function loadCommits(options: SweqaRunOptions): Map<string, string> {
+  if (options.commitsPath) return readRepoCommits(options.commitsPath);
+  const beside = join(dirname(resolve(options.questionsPath)), 'sweqa-repo-commits.txt');
+  return existsSync(beside) ? readRepoCommits(beside) : new Map();
+}
+
+async function readRecords(path: string): Promise<SweqaRecord[]> {
+  if (!fileExists(path)) return [];
+  const out: SweqaRecord[] = [];
+  for await (const line of readJsonlLines(path)) {
+    const v = line.ok ? (line.value as SweqaRecord) : null;
+    if (v && typeof v.id === 'string' && typeof v.status === 'string') out.push(v);
+  }
+  return out;
+}
+
+/** Refuses to mix runs: the out folder's run.json must match the method, model and judges. */
+function checkRunConfig(path: string, config: SweqaRunConfig): void {
+  if (!existsSync(path)) return;
+  let previous: Partial<SweqaRunConfig>;
+  try {
+    previous = JSON.parse(readFileSync(path, 'utf8')) as Partial<SweqaRunConfig>;
+  } catch {
+    return; // unreadable: it will be rewritten
+  }
+  const differs = (['method', 'model'] as const).filter((k) => previous[k] !== undefined && previous[k] !== config[k]);
+  if (previous.judges && previous.judges.join(',') !== config.judges.join(',')) differs.push('judges' as never);
+  if (differs.length > 0) {
+    throw new ReponavError(
+      'BAD_INPUT',
+      `${dirname(path)} holds a run with a different ${differs.join(', ')} (${differs.map((k) => `${JSON.stringify(previous[k])} vs ${JSON.stringify(config[k])}`).join('; ')}); use another --out folder.`,
+    );
+  }
+}

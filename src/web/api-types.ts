@@ -1,0 +1,126 @@
+/**
+ * The JSON shapes of the web view's API (`/api/*`). Types only, so the
+ * browser bundle (web/) can import them without pulling in server code.
+ * Lines are 1-based and inclusive everywhere, as in the tools.
+ */
+import type { ScaffoldJson } from '../scaffold/render-json.js';
+import type { SymbolKind } from '../parse/symbol-model.js';
+import type { AskTrace } from '../agents/ask/trace-types.js';
+import type { LocbenchSummary } from '../eval/report.js';
+import type { SweqaSummary } from '../eval/sweqa/sweqa-report.js';
+
+/** Every error answer: one sentence the page shows as it is. */
+export interface ApiErrorBody {
+  error: string;
+  /** A stable code (ReponavError codes, `NOT_FOUND`, `INDEXING`, …). */
+  code?: string;
+  /** Set while the repository is still being indexed (status 503); the client retries. */
+  indexing?: { done: number; total: number | null };
+}
+
+/** `GET /api/info`. */
+export interface InfoResponse {
+  version: string;
+  repositories: Array<{ name: string; root: string }>;
+}
+
+/** `GET /api/files?repo=`: indexed paths, sorted. */
+export interface FilesResponse {
+  repo: string;
+  paths: string[];
+  /** True when the list was cut at its cap. */
+  truncated: boolean;
+}
+
+/** `GET /api/search?q=&file_pattern=&repo=`. */
+export interface SearchResponse {
+  repo: string;
+  query: string;
+  /** The scaffold exactly as the `search` tool renders it for an agent. */
+  text: string;
+  scaffold: ScaffoldJson;
+  /** Ranked files (stage 1), best first. */
+  files: Array<{ path: string; score: number; evidence: number }>;
+  /** Ranked functions/methods (`file:Class.method`), best first, with their spans. */
+  functions: RankedSpan[];
+  /** Ranked modules (`file:Class` / `file:function`), best first. */
+  modules: RankedSpan[];
+}
+
+/** A ranked symbol with its span when the index still has it. */
+export interface RankedSpan {
+  path: string;
+  qualifiedName: string;
+  score: number;
+  startLine: number | null;
+  endLine: number | null;
+}
+
+/** `GET /api/code?path=&start=&end=&symbol=&repo=`: numbered lines with a span to highlight. */
+export interface CodeResponse {
+  repo: string;
+  path: string;
+  language: string;
+  lineCount: number;
+  /** Line number of `lines[0]` (1 unless a very long file was windowed). */
+  firstLine: number;
+  lines: string[];
+  /** The span to highlight, clamped to the file, or null. */
+  highlight: { start: number; end: number } | null;
+  /** The symbol asked for, when one was found. */
+  symbol: { qualifiedName: string; kind: string } | null;
+}
+
+/** One symbol of an outline, with its same-file call edges. */
+export interface OutlineSymbol {
+  name: string;
+  qualifiedName: string;
+  kind: SymbolKind;
+  parent: string | null;
+  startLine: number;
+  endLine: number;
+  signature: string;
+  doc: string | null;
+  bases: string[];
+  /** Same-file symbols this one calls (qualified names). */
+  invokes: string[];
+  /** Same-file symbols calling this one. */
+  invokedBy: string[];
+}
+
+/** `GET /api/symbols?path=&repo=`: a file's list_symbols skeleton as a tree-ready list. */
+export interface OutlineResponse {
+  repo: string;
+  path: string;
+  language: string;
+  lineCount: number | null;
+  status: string;
+  errorCount: number;
+  /** Imports as written (`os.path`, `./util {a, b}`). */
+  imports: string[];
+  /** Indexed files this one imports (resolved). */
+  importsFiles: string[];
+  /** Indexed files importing this one. */
+  importedBy: string[];
+  /** Symbols in document order. */
+  symbols: OutlineSymbol[];
+  /** The list_symbols text an agent would read. */
+  text: string;
+}
+
+/** `GET /api/trace?path=` or `POST /api/trace`: a validated ask trace. */
+export interface TraceResponse {
+  source: string;
+  /** The trace as read; fields the view does not need are passed through unchecked. */
+  trace: AskTrace;
+  /** Non-fatal problems (e.g. a node whose parent is missing). */
+  warnings: string[];
+}
+
+/** A report the Reports view can draw. */
+export type LoadedReport =
+  | { kind: 'locbench'; source: string; summary: LocbenchSummary }
+  | { kind: 'sweqa'; source: string; summary: SweqaSummary };
+
+/** `GET /api/report?path=` or `POST /api/report`. */
+export type ReportResponse = LoadedReport;

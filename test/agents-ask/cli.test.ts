@@ -1,0 +1,113 @@
+/**
+ * `reponav ask` and `reponav eval sweqa` in process, against the scripted
+ * fake server (selected through REPONAV_LLM_BASE_URL, as a user would).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AskTrace } from '../../src/agents/ask/index.js';
+import { registerAskCommand } from '../../src/cli/commands/ask-command.js';
+import { registerSweqaCommand } from '../../src/cli/commands/sweqa-command.js';
+import { createFixtureGitRepo, writeFixtureFiles } from './helpers/fixture-repo.js';
+import { evalReply, planReply, startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
+
+let dir: string;
+let llm: ScriptedLlm;
+const savedEnv = { ...process.env };
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'reponav-ask-cli-'));
+  writeFixtureFiles(join(dir, 'shop'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeEach(async () => {
+  llm = await startScriptedLlm({ usage: { inputTokens: 100, outputTokens: 50 } });
+  process.env.REPONAV_CACHE_DIR = join(dir, 'cache');
+  process.env.REPONAV_LLM_BASE_URL = llm.server.openaiBaseUrl;
+  delete process.env.REPONAV_LLM_MODEL;
+});
+afterEach(async () => {
+  process.env = { ...savedEnv };
+  vi.restoreAllMocks();
+  await llm.close();
+});
+
+async function run(args: string[]): Promise<string> {
+  const program = new Command('reponav').exitOverride();
+  registerAskCommand(program);
+  registerSweqaCommand(program.command('eval'), { signal: new AbortController().signal });
+  let out = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
+    out += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  await program.parseAsync(['node', 'reponav', ...args]);
+  vi.restoreAllMocks();
+  return out;
+}
+
+describe('reponav ask', () => {
+  it('answers with citations and cost, and writes the trace', async () => {
+    llm.push('planning', planReply(['FindFunction', { name: 'with_tax' }], ['FindClass', { name: 'Cart' }]));
+    llm.push('evaluation', evalReply(80), evalReply(40));
+    llm.push('answer', '`with_tax` (shop/pricing.py:13-15) adds tax at `TAX_RATE`.');
+    const trace = join(dir, 'traces', 'ask.json');
+    const out = await run([
+      'ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'),
+      '--model', 'openai-compatible:gpt-4o-mini', '--iterations', '1', '--max-children', '2', '--uct-c', '2', '--trace', trace,
+    ]);
+    const lines = out.trimEnd().split('\n');
+    expect(lines[0]).toBe('`with_tax` (shop/pricing.py:13-15) adds tax at `TAX_RATE`.');
+    expect(lines).toContain('Checked citations: shop/pricing.py:13-15');
+    expect(lines.find((l) => l.startsWith('— mcts'))).toMatch(/^— mcts, stopped: iterations after 1 iterations; 5 calls, 750 tokens \(500 in, 250 out\), \$0\.0002; \d+\.\d s$/);
+    const written = JSON.parse(readFileSync(trace, 'utf8')) as AskTrace;
+    expect(written.settings).toMatchObject({ iterations: 1, maxChildren: 2, uctC: 2 });
+    expect(written.nodes.map((n) => n.action?.type ?? 'root')).toEqual(['root', 'FindFunction', 'FindClass']);
+    expect(written.repository).toEqual({ name: 'shop', commit: null });
+  });
+
+  it('prints JSON and runs the baselines', async () => {
+    const out = await run(['ask', 'What is TAX_RATE?', '--method', 'rag', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:fake', '--json']);
+    const json = JSON.parse(out);
+    expect(json).toMatchObject({ method: 'rag', stopReason: 'single-shot', cost: { calls: 1, costUsd: null } });
+    expect(json.citations[0].valid).toBe(true);
+    const direct = JSON.parse(await run(['ask', 'What is flask?', '--method', 'direct', '--model', 'openai-compatible:fake', '--json']));
+    expect(direct.answer).toBe('Direct answer from memory.');
+  });
+
+  it('rejects bad flag values as usage errors', async () => {
+    await expect(run(['ask', 'q', '--iterations', '0'])).rejects.toThrow(/option '--iterations <n>' argument '0' is invalid\. expected a positive whole number\./);
+    await expect(run(['ask', 'q', '--method', 'magic'])).rejects.toThrow(/Allowed choices are mcts, react, rag, direct/);
+  });
+
+  it('records a transcript and replays it offline', async () => {
+    const transcript = join(dir, 'ask-transcript.jsonl');
+    const args = ['ask', 'What is TAX_RATE?', '--method', 'rag', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--json', '--transcript', transcript];
+    const live = JSON.parse(await run([...args, '--model', 'openai-compatible:fake']));
+    await llm.close();
+    const replayed = JSON.parse(await run([...args, '--model', 'replay:ask']));
+    expect(replayed.answer).toBe(live.answer);
+  });
+});
+
+describe('reponav eval sweqa', () => {
+  it('runs the benchmark and prints the Markdown summary', async () => {
+    const repos = join(dir, 'repos');
+    mkdirSync(repos, { recursive: true });
+    const sha = createFixtureGitRepo(repos, 'acme/shop');
+    const questions = join(dir, 'q.jsonl');
+    writeFileSync(questions, `${JSON.stringify({ id: 'q1', repo: 'acme/shop', commit_short: sha.slice(0, 7), qtype_first_word: 'where', question: 'Where is tax added?', answer: 'with_tax' })}\n`);
+    const out = await run([
+      'eval', 'sweqa', '--questions', questions, '--repos', repos, '--model', 'openai-compatible:gpt-4o-mini',
+      '--judges', 'openai-compatible:judge-a,openai-compatible:judge-b', '--method', 'rag', '--out', join(dir, 'sweqa-out'),
+      '--index-dir', join(dir, 'sweqa-index'), '--max-usd', '1',
+    ]);
+    expect(out).toContain('# SWE-QA — rag with openai-compatible:gpt-4o-mini');
+    expect(out).toContain('| where | 1 | 10.00 | 10.00 | 10.00 | 10.00 | 10.00 | 50.00 |');
+    const summary = JSON.parse(readFileSync(join(dir, 'sweqa-out', 'summary.json'), 'utf8'));
+    expect(summary.config.judges).toEqual(['openai-compatible:judge-a', 'openai-compatible:judge-b']);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Shared set-up of the web view tests: the tools fixture repository copied to
+ * a temp folder (indexes in a temp cache), a server on port 0, the built
+ * front end (built on demand), and Debian's Chromium through playwright-core.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext } from 'playwright-core';
+import { RepositorySet } from '../../src/tools/repository-set.js';
+import { defaultAssetsDir, hasBuiltAssets } from '../../src/web/static-assets.js';
+import { startWebServer, type RunningWebServer, type WebServerOptions } from '../../src/web/web-server.js';
+
+/** The repository root (two levels above this file). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Fixture documents (traces, summaries). */
+export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+/** A server over a fresh copy of a fixture repository. */
+export interface FixtureServer {
+  server: RunningWebServer;
+  url: string;
+  repoDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Copies `test/fixtures/<fixture>` (or makes an empty folder when `fixture`
+ * is null) and serves it. REPONAV_CACHE_DIR points into the temp folder for
+ * the server's lifetime so no user cache is touched.
+ */
+export async function startFixtureServer(fixture: string | null = 'tools-repo', options: Partial<WebServerOptions> = {}): Promise<FixtureServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'reponav-web-'));
+  const repoDir = join(dir, fixture ?? 'empty-repo');
+  if (fixture) cpSync(join(PACKAGE_ROOT, 'test', 'fixtures', fixture), repoDir, { recursive: true });
+  else mkdirSync(repoDir);
+  const savedCache = process.env.REPONAV_CACHE_DIR;
+  process.env.REPONAV_CACHE_DIR = join(dir, 'cache');
+  const repositories = await RepositorySet.open([{ path: repoDir }]);
+  const server = await startWebServer({ repositories, port: 0, baseDir: FIXTURES, ...options });
+  return {
+    server,
+    url: server.url,
+    repoDir,
+    close: async () => {
+      await server.close();
+      await repositories.close();
+      if (savedCache === undefined) delete process.env.REPONAV_CACHE_DIR;
+      else process.env.REPONAV_CACHE_DIR = savedCache;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Makes sure `dist/web-ui` exists, running `npm run build:web` when it does
+ * not; throws a message saying what to run when the build fails.
+ */
+export function ensureWebBuild(): string {
+  const dir = defaultAssetsDir();
+  if (hasBuiltAssets(dir)) return dir;
+  try {
+    execFileSync('npm', ['run', 'build:web'], { cwd: PACKAGE_ROOT, stdio: 'pipe', timeout: 180_000 });
+  } catch (error) {
+    const detail = error instanceof Error && 'stderr' in error ? String((error as { stderr: unknown }).stderr).slice(-2000) : String(error);
+    throw new Error(`The web front end is not built and \`npm run build:web\` failed; run it by hand to see why.\n${detail}`);
+  }
+  if (!hasBuiltAssets(dir)) throw new Error(`\`npm run build:web\` ran but ${dir}/index.html is missing.`);
+  return dir;
+}
+
+/** Where Chromium comes from: Debian's package (apt-get install chromium); never a downloaded browser. */
+export const CHROMIUM = process.env.REPONAV_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Launches headless Chromium with a fresh profile; `close()` also removes the profile. */
+export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set REPONAV_CHROMIUM).`);
+  }
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'reponav-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1440, height: 900 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Where screenshots go when REPONAV_SCREENSHOTS is set (to `1` or a folder), else null. */
+export function screenshotDir(): string | null {
+  const flag = process.env.REPONAV_SCREENSHOTS;
+  if (!flag) return null;
+  const dir = flag === '1' || flag === 'true' ? join(PACKAGE_ROOT, 'docs', 'screenshots') : flag;
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
