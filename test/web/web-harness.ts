@@ -4,7 +4,7 @@
  * front end (built on demand), and Debian's Chromium through playwright-core.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,13 +54,25 @@ export async function startFixtureServer(fixture: string | null = 'tools-repo', 
   };
 }
 
+/** The newest modification time under `dir` (recursively), in ms. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
 /**
- * Makes sure `dist/web-ui` exists, running `npm run build:web` when it does
- * not; throws a message saying what to run when the build fails.
+ * Makes sure `dist/web-ui` exists and is not older than web/, running
+ * `npm run build:web` otherwise; throws a message saying what to run when
+ * the build fails.
  */
 export function ensureWebBuild(): string {
   const dir = defaultAssetsDir();
-  if (hasBuiltAssets(dir)) return dir;
+  const fresh = hasBuiltAssets(dir) && statSync(join(dir, 'index.html')).mtimeMs >= newestMtime(join(PACKAGE_ROOT, 'web'));
+  if (fresh) return dir;
   try {
     execFileSync('npm', ['run', 'build:web'], { cwd: PACKAGE_ROOT, stdio: 'pipe', timeout: 180_000 });
   } catch (error) {

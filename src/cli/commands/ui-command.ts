@@ -3,7 +3,7 @@
  * ranked files, symbol outlines, `ask` search trees and evaluation reports —
  * served from the installed package on 127.0.0.1.
  */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import { isLoopbackHost } from '../../server/http-guard.js';
 import { RepositorySet } from '../../tools/repository-set.js';
@@ -24,7 +24,7 @@ interface UiCommandOptions {
 
 function parsePort(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new Error(`'${value}' is not a port number (0-65535)`);
+  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new InvalidArgumentError(`'${value}' is not a port number (0-65535).`);
   return n;
 }
 

@@ -150,7 +150,11 @@ export class LocalEmbedder implements Embedder {
 function importFailure(error: unknown, modelPath: string): ReponavError {
   const code = (error as { code?: string })?.code;
   const message = error instanceof Error ? error.message : String(error);
-  const absent = (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(TRANSFORMERS_PACKAGE);
+  // Node says ERR_MODULE_NOT_FOUND; bundlers' resolvers (vite, used by tests and
+  // by apps that embed reponav) say "Could not resolve" / "Cannot find package".
+  const absent =
+    message.includes(TRANSFORMERS_PACKAGE) &&
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /could not resolve|cannot find (package|module)/i.test(message));
   if (absent) {
     return new ReponavError(
       'EMBEDDER_ERROR',
