@@ -1,4 +1,5 @@
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { ReponavError } from '../errors.js';
@@ -60,20 +61,22 @@ export class WorktreeSource implements RepositorySource {
   async list(): Promise<SourceListing> {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
     const layers: IgnoreLayer[] = [];
-    const exclude = await readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
+    const exclude = readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
     if (exclude) layers.push({ base: '', rules: exclude });
-    await this.walk('', layers, listing);
+    // Synchronous on purpose: thousands of readdir/stat calls are several times
+    // faster without a promise per call, and freshness checks run before every tool answer.
+    this.walk('', layers, listing);
     listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return listing;
   }
 
-  private async walk(dir: string, parentLayers: IgnoreLayer[], listing: SourceListing): Promise<void> {
+  private walk(dir: string, parentLayers: IgnoreLayer[], listing: SourceListing): void {
     const absoluteDir = dir ? join(this.root, dir) : this.root;
-    const own = await readIgnoreFile(join(absoluteDir, '.gitignore'));
+    const own = readIgnoreFile(join(absoluteDir, '.gitignore'));
     const layers = own ? [...parentLayers, { base: dir, rules: own }] : parentLayers;
     let entries;
     try {
-      entries = await readdir(absoluteDir, { withFileTypes: true });
+      entries = readdirSync(absoluteDir, { withFileTypes: true });
     } catch {
       recordSkip(listing, 'unreadable', dir || '.');
       return;
@@ -84,7 +87,7 @@ export class WorktreeSource implements RepositorySource {
       let isDirectory = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
-        const target = await this.resolveInside(join(absoluteDir, entry.name));
+        const target = this.resolveInside(join(absoluteDir, entry.name));
         if (!target) {
           recordSkip(listing, 'symlink-outside-root', path);
           continue;
@@ -103,7 +106,7 @@ export class WorktreeSource implements RepositorySource {
           recordSkip(listing, 'ignored', path + '/');
           continue;
         }
-        await this.walk(path, layers, listing);
+        this.walk(path, layers, listing);
         continue;
       }
       if (!isFile) continue;
@@ -115,7 +118,12 @@ export class WorktreeSource implements RepositorySource {
         recordSkip(listing, 'binary', path);
         continue;
       }
-      const info = await stat(join(absoluteDir, entry.name)).catch(() => null);
+      let info: { size: number; mtimeMs: number } | null = null;
+      try {
+        info = statSync(join(absoluteDir, entry.name));
+      } catch {
+        info = null;
+      }
       if (!info) {
         recordSkip(listing, 'unreadable', path);
         continue;
@@ -129,12 +137,12 @@ export class WorktreeSource implements RepositorySource {
   }
 
   /** Resolves a symlink; returns null when its target is outside the root or dangling. */
-  private async resolveInside(linkPath: string): Promise<{ isDirectory: boolean } | null> {
+  private resolveInside(linkPath: string): { isDirectory: boolean } | null {
     try {
-      const target = await realpath(linkPath);
+      const target = realpathSync(linkPath);
       const rel = relative(this.root, target);
       if (rel.startsWith('..') || rel.startsWith(sep) || rel === '' || /^[a-zA-Z]:/.test(rel)) return null;
-      return { isDirectory: (await stat(target)).isDirectory() };
+      return { isDirectory: statSync(target).isDirectory() };
     } catch {
       return null;
     }
@@ -147,7 +155,7 @@ export class WorktreeSource implements RepositorySource {
         const absolute = join(this.root, file.path);
         // Re-check at read time: a file may have become a link since listing.
         const info = await lstat(absolute);
-        if (info.isSymbolicLink() && !(await this.resolveInside(absolute))) bytes = null;
+        if (info.isSymbolicLink() && !this.resolveInside(absolute)) bytes = null;
         else bytes = await readFile(absolute);
       } catch {
         bytes = null;
@@ -157,9 +165,9 @@ export class WorktreeSource implements RepositorySource {
   }
 }
 
-async function readIgnoreFile(path: string): Promise<Ignore | null> {
+function readIgnoreFile(path: string): Ignore | null {
   try {
-    const text = await readFile(path, 'utf8');
+    const text = readFileSync(path, 'utf8');
     return ignore().add(text);
   } catch {
     return null;
