@@ -108,6 +108,7 @@ interface LocbenchCliOptions {
   interface?: string;
   order: 'commit-date' | 'file';
   configJson?: string;
+  concurrency?: number;
 }
 
 /** Label for a summary file: its folder name for `…/summary.json`, else the file name without extension. */
@@ -138,6 +139,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
     .option('--interface <name>', 'agent mode: tool interface given to the agent (passed to the agent localizer)')
     .addOption(new Option('--order <order>', 'order within a repository').choices(['commit-date', 'file']).default('commit-date'))
     .option('--config-json <json>', 'localizer settings as a JSON object (recorded in the summary)')
+    .option('--concurrency <n>', 'instances localized at once (useful in agent mode; retrieval runs one at a time)', parseNonNegativeInt, 1)
     .action(async (opts: LocbenchCliOptions) => {
       const config: LocbenchLocalizerConfig = {
         mode: opts.mode,
@@ -161,6 +163,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
               mode: config.mode,
               localizerConfig: config,
               order: opts.order,
+              concurrency: Math.max(1, opts.concurrency ?? 1),
               signal: (runSignal = signal),
               logger: deps.logger,
             },

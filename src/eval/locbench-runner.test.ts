@@ -125,6 +125,25 @@ describe('runLocbench', () => {
     expect(result.markdown).toMatch(/\| file \| 0\.200 \|/);
   });
 
+  it('runs up to `concurrency` instances at once and still writes every prediction', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const localizer: InstanceLocalizer = {
+      async localize(input) {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        inFlight--;
+        if (input.instanceId === 'i-fails') throw new Error('boom');
+        return { found_files: ['a.py'], found_modules: [], found_entities: [] };
+      },
+    };
+    const result = await runLocbench({ ...options, concurrency: 3 }, localizer);
+    expect(maxInFlight).toBe(3);
+    expect(readLines(result.paths.predictions).map((p) => p.instance_id).sort()).toEqual(['i-new', 'i-old']);
+    expect(result.summary.counts.skippedByReason['localizer-error']).toBe(1);
+  });
+
   it('resumes: finished instances are not localized again, skipped ones are retried', async () => {
     await runLocbench(options, new FakeLocalizer(new Set(['i-fails'])));
     const second = new FakeLocalizer();

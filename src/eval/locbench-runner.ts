@@ -55,8 +55,10 @@ export interface LocbenchRunOptions {
   extraConfig?: Record<string, unknown>;
   /** `commit-date` (default) or `file`: order within a repository. */
   order?: 'commit-date' | 'file';
-  /** Aborting stops the run after the current instance; the summary is still written. */
+  /** Aborting stops the run after the current instance(s); the summary is still written. */
   signal?: AbortSignal;
+  /** Instances localized at once (default 1); the localizer must be safe to call concurrently. */
+  concurrency?: number;
   logger?: Logger;
 }
 
@@ -247,13 +249,11 @@ export async function runLocbench(
     const state = { done: skipped.length - planSkipsBefore, total: todo.length, skipped: skipped.length - planSkipsBefore };
     progress.update(state);
 
-    for (const [index, { instance, gitDir }] of plan.entries()) {
-      if (options.signal?.aborted) {
-        interrupted = true;
-        notAttempted = plan.length - index;
-        logger.warn(`interrupted: stopping with ${notAttempted} instance(s) not attempted`);
-        break;
-      }
+    // Instances run `concurrency` at a time (agent runs wait on the model, not
+    // the CPU); predictions are appended as each finishes, so resume works in any order.
+    const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+    let next = 0;
+    const runOne = async ({ instance, gitDir }: (typeof plan)[number]) => {
       progress.update({ ...state, current: instance.instance_id });
       const t0 = performance.now();
       try {
@@ -288,7 +288,21 @@ export async function runLocbench(
       }
       state.done += 1;
       progress.update(state);
-    }
+    };
+    const lane = async () => {
+      while (next < plan.length) {
+        if (options.signal?.aborted) {
+          if (!interrupted) {
+            interrupted = true;
+            notAttempted = plan.length - next;
+            logger.warn(`interrupted: stopping with ${notAttempted} instance(s) not attempted`);
+          }
+          return;
+        }
+        await runOne(plan[next++]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, plan.length)) }, lane));
     progress.finish(state);
 
     // Scope: everything selected except what an interruption left unattempted.

@@ -44,8 +44,16 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
   const searchOptions = settings as SearchOptions;
   const limit = settings.maxPredictions ?? 50;
   const open = new Map<string, RepositoryIndex>();
+  // One commit index moves between commits, so calls take turns (a runner with
+  // --concurrency > 1 stays correct; retrieval is CPU-bound anyway).
+  let turn: Promise<unknown> = Promise.resolve();
+  const serialized = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = turn.then(work, work);
+    turn = result.catch(() => undefined);
+    return result;
+  };
   return {
-    async localize(input) {
+    localize: (input) => serialized(async () => {
       const started = Date.now();
       let repository = open.get(input.gitDir);
       if (!repository) {
@@ -68,7 +76,7 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
         found_entities: result.functions.slice(0, limit).map((f) => `${f.path}:${f.qualifiedName}`),
         timings: { indexMs: indexed - started, searchMs: searched - indexed, parsedFiles: report.parsed + report.reused },
       };
-    },
+    }),
     async close() {
       for (const repository of open.values()) repository.close();
       open.clear();
