@@ -41,6 +41,8 @@ export interface LanguageSpec {
   readonly fileNames?: readonly string[];
   /** Module specifier of the grammar wasm, resolved with `require.resolve`. */
   readonly wasmModule: string;
+  /** The query file's language id when it shares another's (TSX uses TypeScript's: the node types are the same). */
+  readonly queryOf?: string;
   /**
    * Node types that wrap a single definition and belong to its span
    * (decorators, `export`, `template <...>`). The signature starts after them
@@ -103,6 +105,7 @@ const SPECS: readonly LanguageSpec[] = [
     id: 'tsx',
     extensions: ['.tsx'],
     wasmModule: `${VSCODE}tree-sitter-tsx.wasm`,
+    queryOf: 'typescript',
     wrappers: TS_WRAPPERS,
     signatureWrappers: TS_WRAPPERS,
     leadingAttributes: [],
@@ -264,10 +267,10 @@ export function wasmPath(id: string): string {
 }
 
 /**
- * Absolute path of `queries/<id>.scm` at the package root. Both `src/parse/*.ts`
+ * Absolute path of the language's query file (`queries/<id>.scm`, or the one it shares) at the package root. Both `src/parse/*.ts`
  * (vitest) and `dist/parse/*.js` (built) sit two levels below the root.
  */
 export function queryPath(id: string): string {
-  languageSpec(id);
-  return fileURLToPath(new URL(`../../queries/${id}.scm`, import.meta.url));
+  const file = languageSpec(id).queryOf ?? id;
+  return fileURLToPath(new URL(`../../queries/${file}.scm`, import.meta.url));
 }
