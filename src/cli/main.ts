@@ -12,6 +12,7 @@ import { registerFindCommand } from './commands/find-command.js';
 import { registerLocalizeCommand } from './commands/localize-command.js';
 import { registerAgentLocalizer } from '../agents/localize/index.js';
 import { registerSweqaCommand } from './commands/sweqa-command.js';
+import { registerUiCommand } from './commands/ui-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerSymbolsCommand } from './commands/symbols-command.js';
 import { registerViewCommand } from './commands/view-command.js';
@@ -34,6 +35,7 @@ export async function buildProgram(): Promise<Command> {
   registerMcpCommand(program);
   registerAskCommand(program);
   registerLocalizeCommand(program);
+  registerUiCommand(program);
   const logger = cliLogger({});
   registerAgentLocalizer({ logger });
   const evalCommand = registerEvalCommands(program, { createLocalizer: (config) => createRetrievalLocalizer(config, logger), logger });

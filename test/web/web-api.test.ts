@@ -240,3 +240,26 @@ describe('a repository that cannot be indexed', () => {
     }
   });
 });
+
+describe('while the index is being built', () => {
+  it('answers 503 INDEXING with progress, then the real answer', async () => {
+    const slow = await startFixtureServer('tools-repo', { indexWaitMs: 20 });
+    try {
+      const first = await fetch(new URL('/api/search?q=tax', slow.url));
+      expect(first.status).toBe(503);
+      expect(first.headers.get('retry-after')).toBe('2');
+      const body = (await first.json()) as { code: string; error: string; indexing: { done: number } };
+      expect(body.code).toBe('INDEXING');
+      expect(body.error).toMatch(/Indexing repository 'tools-repo'/);
+      expect(body.indexing.done).toBeGreaterThanOrEqual(0);
+      let status = 503;
+      for (let i = 0; i < 100 && status === 503; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = (await fetch(new URL('/api/search?q=tax', slow.url))).status;
+      }
+      expect(status).toBe(200);
+    } finally {
+      await slow.close();
+    }
+  });
+});
