@@ -48,6 +48,14 @@ export interface ChunkRow {
 export class IndexStore {
   readonly db: Database.Database;
   private readonly statements: ReturnType<IndexStore['prepare']>;
+  /**
+   * Parsed symbol rows of recently read files. Every search reads the symbols of
+   * its top files, and big files (thousands of symbols) dominate warm query
+   * time. Cleared on this connection's writes and when another connection
+   * commits (PRAGMA data_version changes).
+   */
+  private readonly symbolCache = new Map<string, SymbolRow[]>();
+  private cachedDataVersion = -1;
 
   private constructor(
     readonly path: string,
@@ -199,6 +207,7 @@ export class IndexStore {
 
   /** Removes a file and everything derived from it. */
   deleteFile(path: string): void {
+    this.symbolCache.clear();
     const file = this.statements.fileByPath.get(path) as RawFile | undefined;
     if (!file) return;
     for (const { id } of this.statements.chunkIdsOfFile.all(file.id) as { id: number }[]) this.statements.deleteFts.run(id);
@@ -288,9 +297,19 @@ export class IndexStore {
     return out;
   }
 
-  /** Symbols of one file in source order. */
+  /** Symbols of one file in source order. Callers must not mutate the returned rows. */
   symbolsOf(path: string): SymbolRow[] {
-    return (this.statements.symbolsOfFile.all(path) as RawSymbol[]).map(toSymbolRow);
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.cachedDataVersion) {
+      this.symbolCache.clear();
+      this.cachedDataVersion = version;
+    }
+    const cached = this.symbolCache.get(path);
+    if (cached) return cached;
+    const rows = (this.statements.symbolsOfFile.all(path) as RawSymbol[]).map(toSymbolRow);
+    if (this.symbolCache.size >= 256) this.symbolCache.delete(this.symbolCache.keys().next().value!);
+    this.symbolCache.set(path, rows);
+    return rows;
   }
 
   /** Imports of one file. */

@@ -5,6 +5,7 @@
  * that they differ only in presentation, as in the paper's RQ2 comparison.
  */
 import { z } from 'zod';
+import { loadScaffoldFiles } from '../scaffold/render-search-result.js';
 import type { IndexStore } from '../index/index-store.js';
 import { searchRepository, type SearchResult } from '../retrieve/search-repository.js';
 import {
@@ -47,14 +48,9 @@ function patternNote(search: ToolSearch): string | null {
   return `No indexed file matches file_pattern '${search.filePattern}'; drop it or try a broader glob such as '*.py' or 'src/'.`;
 }
 
-/** The scaffold's per-file input for the files it will show. */
+/** The scaffold's per-file input for the files it will show (result.files is already ranked, ties by path). */
 export function scaffoldFilesFor(store: IndexStore, result: SearchResult, parseTop = DEFAULT_SCAFFOLD_OPTIONS.parseTop): Map<string, ScaffoldFile> {
-  const files = new Map<string, ScaffoldFile>();
-  const ranked = [...result.files].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  for (const file of ranked.slice(0, parseTop)) {
-    files.set(file.path, { path: file.path, symbols: store.symbolsOf(file.path), importedBy: store.importedBy(file.path) });
-  }
-  return files;
+  return loadScaffoldFiles(store, result, parseTop);
 }
 
 const searchInput = z.object({
