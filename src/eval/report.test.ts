@@ -104,6 +104,23 @@ describe('compareSummaries', () => {
     expect(md).not.toContain('Note:');
   });
 
+  it('adds the behaviour figures of agent runs (Table 2) as mean rows', () => {
+    const withStages = (steps: number) => {
+      const summary = summaryOf(2, 1);
+      summary.timings.stages = {
+        steps: { count: 4, mean: steps, p50: steps, p95: steps },
+        agentMs: { count: 4, mean: 1500, p50: 1500, p95: 1500 },
+      } as typeof summary.timings.stages;
+      return summary;
+    };
+    const md = compareSummaries([
+      { label: 'bash', summary: withStages(12.5) },
+      { label: 'reponav', summary: withStages(8) },
+    ]);
+    expect(md).toContain('| behaviour (mean) | steps | 12.50 | 8 |');
+    expect(md).toContain('| behaviour (mean) | agentMs | 1.50 s | 1.50 s |');
+  });
+
   it('needs a summary and validates the format', () => {
     expect(() => compareSummaries([])).toThrow();
     expect(() => assertLocbenchSummary({ kind: 'other' }, 'x.json')).toThrow(/x\.json is not a reponav LocBench summary/);

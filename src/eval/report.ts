@@ -320,6 +320,14 @@ export function compareSummaries(summaries: ReadonlyArray<{ label: string; summa
   }
   rows.push(['file→function', 'gap@5', ...summaries.map((s, i) => cell(s.summary.fileToFunctionGap, base.fileToFunctionGap, i === 0))]);
   rows.push(['instances', 'n', ...summaries.map((s) => String(s.summary.counts.instances))]);
+  // Behaviour figures (agent runs: steps, tokens, listSymbolsUsed, filesInspected, …; retrieval runs: stage times), as means.
+  const stages = [...new Set(summaries.flatMap((s) => Object.keys(s.summary.timings.stages)))].sort();
+  for (const stage of stages) {
+    const mean = (s: LocbenchSummary) => s.timings.stages[stage]?.mean;
+    const show = (value: number | undefined) =>
+      value === undefined ? '' : /Ms$/.test(stage) ? formatMs(value) : formatNumber(value);
+    rows.push(['behaviour (mean)', stage, ...summaries.map((s) => show(mean(s.summary)))]);
+  }
   const lines = [header, header.map(() => '---'), ...rows].map((row) => `| ${row.join(' | ')} |`);
   const counts = new Set(summaries.map((s) => s.summary.counts.instances));
   if (counts.size > 1) lines.push('', 'Note: the summaries cover different numbers of instances; deltas are not like-for-like.');
