@@ -243,7 +243,8 @@ describe('a repository that cannot be indexed', () => {
 
 describe('while the index is being built', () => {
   it('answers 503 INDEXING with progress, then the real answer', async () => {
-    const slow = await startFixtureServer('tools-repo', { indexWaitMs: 20 });
+    // 0 ms: the first answer cannot wait for any file read, so it is always the 503 (20 ms raced a fast machine).
+    const slow = await startFixtureServer('tools-repo', { indexWaitMs: 0 });
     try {
       const first = await fetch(new URL('/api/search?q=tax', slow.url));
       expect(first.status).toBe(503);
