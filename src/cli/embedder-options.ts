@@ -18,14 +18,14 @@ export interface EmbedderFlags {
   json?: boolean;
 }
 
-/** Adds `--embedder`, `--embed-model`, `--embed-base-url`, `--reembed` (and `--fusion` when `withFusion`). */
-export function addEmbedderOptions(command: Command, withFusion: boolean): Command {
+/** Adds `--embedder`, `--embed-model`, `--embed-base-url`, and (when asked) `--reembed` and `--fusion`. */
+export function addEmbedderOptions(command: Command, extras: { fusion: boolean; reembed: boolean }): Command {
   command
     .addOption(new Option('--embedder <kind>', 'opt-in dense retrieval: an OpenAI-compatible /v1/embeddings server or a local model folder').choices([...EMBEDDER_KINDS]))
     .option('--embed-model <name>', 'embedding model name (server) or folder (local); env REPONAV_EMBED_MODEL')
-    .option('--embed-base-url <url>', 'embeddings server base URL ending in /v1 (e.g. http://127.0.0.1:11434/v1 for Ollama); env REPONAV_EMBED_BASE_URL')
-    .option('--reembed', 'discard stored vectors first (after changing the embedding model)');
-  if (withFusion) {
+    .option('--embed-base-url <url>', 'embeddings server base URL ending in /v1 (e.g. http://127.0.0.1:11434/v1 for Ollama); env REPONAV_EMBED_BASE_URL');
+  if (extras.reembed) command.option('--reembed', 'discard stored vectors first (after changing the embedding model)');
+  if (extras.fusion) {
     command.addOption(new Option('--fusion <method>', 'how dense and BM25 hits are fused').choices(['rrf', 'normalized']).default('rrf'));
   }
   return command;

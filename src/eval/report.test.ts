@@ -108,9 +108,9 @@ describe('compareSummaries', () => {
     const withStages = (steps: number) => {
       const summary = summaryOf(2, 1);
       summary.timings.stages = {
-        steps: { count: 4, mean: steps, p50: steps, p95: steps },
-        agentMs: { count: 4, mean: 1500, p50: 1500, p95: 1500 },
-      } as typeof summary.timings.stages;
+        steps: { count: 4, mean: steps, p50: steps, p95: steps, total: steps * 4 },
+        agentMs: { count: 4, mean: 1500, p50: 1500, p95: 1500, total: 6000 },
+      };
       return summary;
     };
     const md = compareSummaries([

@@ -27,6 +27,8 @@ export interface McpServiceOptions {
   registry?: ToolRegistry;
   maxFileBytes?: number;
   fuse?: SearchOptions['fuse'];
+  /** Opt-in dense retrieval (see ToolContext.embedder). */
+  embedder?: ToolContext['embedder'];
   scaffold?: ToolContext['scaffold'];
 }
 
@@ -56,6 +58,7 @@ export function createMcpService(repositories: RepositorySet, options: Omit<McpS
     budgets: options.budgets,
     indexWaitMs: options.indexWaitMs ?? DEFAULT_INDEX_WAIT_MS,
     fuse: options.fuse,
+    embedder: options.embedder,
     scaffold: options.scaffold,
   };
   return {

@@ -6,8 +6,9 @@
  */
 import { z } from 'zod';
 import { loadScaffoldFiles } from '../scaffold/render-search-result.js';
+import { createDenseFusion } from '../retrieve/fusion.js';
 import type { IndexStore } from '../index/index-store.js';
-import { searchRepository, type SearchResult } from '../retrieve/search-repository.js';
+import { searchRepository, type SearchOptions, type SearchResult } from '../retrieve/search-repository.js';
 import {
   DEFAULT_SCAFFOLD_OPTIONS,
   FILE_CHUNK_LABEL,
@@ -33,11 +34,23 @@ export interface ToolSearch {
   patternMatchesFiles: boolean;
 }
 
+/** The context's fusion hook, or one built for this repository's store from the context's embedder. */
+function fusionFor(env: ToolEnvironment, pathFilter: ((path: string) => boolean) | undefined): SearchOptions['fuse'] {
+  if (env.context.fuse) return env.context.fuse;
+  if (!env.context.embedder) return undefined;
+  return createDenseFusion(env.repository.index.store, env.context.embedder, {
+    pathFilter,
+    embedMissing: true,
+    onError: 'lexical',
+    logger: env.logger,
+  });
+}
+
 /** Runs the retrieval pipeline with the call's file_pattern and the context's fusion hook. */
 export async function runToolSearch(env: ToolEnvironment, query: string, filePattern: string | undefined): Promise<ToolSearch> {
   const store = env.repository.index.store;
   const pathFilter = pathFilterOf(filePattern);
-  const result = await searchRepository(store, query, { pathFilter, fuse: env.context.fuse });
+  const result = await searchRepository(store, query, { pathFilter, fuse: fusionFor(env, pathFilter) });
   const patternMatchesFiles = !pathFilter || result.hits.length > 0 || store.files().some((f) => pathFilter(f.path));
   return { result, filePattern: pathFilter ? filePattern! : null, patternMatchesFiles };
 }
@@ -196,7 +209,7 @@ export const semanticSearchTool: ToolDefinition<z.infer<typeof semanticInput>, S
           doc: symbol?.doc ?? null,
         };
       });
-    return { search, retriever: env.context.fuse ? 'fused' : 'lexical', hits };
+    return { search, retriever: env.context.fuse || env.context.embedder ? 'fused' : 'lexical', hits };
   },
   render({ search, retriever, hits }, env) {
     if (hits.length === 0) return ['No code matched this description.', patternNote(search)].filter(Boolean).join('\n');

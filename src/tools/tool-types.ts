@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 import type { SearchOptions } from '../retrieve/search-repository.js';
+import type { Embedder } from '../retrieve/dense/embedder.js';
 import type { ScaffoldOptions } from '../scaffold/scaffold-types.js';
 import type { RepositoryHandle, RepositorySet } from './repository-set.js';
 
@@ -60,8 +61,14 @@ export interface ToolContext {
    * again" (the index keeps building in the background). Default: no limit.
    */
   indexWaitMs?: number;
-  /** Dense retrieval fused with the lexical hits (search, snippet_search, semantic_search). */
+  /** Dense retrieval fused with the lexical hits (search, snippet_search, semantic_search); wins over `embedder`. */
   fuse?: SearchOptions['fuse'];
+  /**
+   * Opt-in dense retrieval for every repository: each search fuses BM25 with
+   * this embedder's nearest chunks (RRF), embedding chunks that have no vector
+   * yet; an embedder failure falls back to lexical results.
+   */
+  embedder?: Embedder;
   /** Scaffold knobs for `search` (ablations); its budget always comes from the call's budget. */
   scaffold?: Omit<ScaffoldOptions, 'budgetTokens'>;
 }

@@ -15,7 +15,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'no progress bar, errors only')
     .option('-v, --verbose', 'debug logging on stderr');
-  addEmbedderOptions(command, false).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: string }) => {
+  addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: string }) => {
       const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, path);
       try {
         const { counts } = await prepareDenseRetrieval(repository.store, options, logger);

@@ -7,9 +7,11 @@ import type { Command } from 'commander';
 import { startHttpServer, type RunningHttpServer } from '../../server/http-server.js';
 import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/mcp-service.js';
 import { cliLogger, parseSize } from '../cli-context.js';
+import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
+import { createEmbedder } from '../../retrieve/dense/create-embedder.js';
 import { parsePositiveInt } from './symbols-command.js';
 
-interface McpCommandOptions {
+interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'> {
   repo: string[];
   http?: number;
   host: string;
@@ -44,8 +46,9 @@ function parseSeconds(value: string): number {
  * [--allow-origin ORIGIN]... [--budget-tokens N] [--max-budget-tokens N] [--index-wait SECONDS]`.
  */
 export function registerMcpCommand(program: Command): Command {
-  return program
-    .command('mcp')
+  const command = program.command('mcp');
+  addEmbedderOptions(command, { fusion: false, reembed: false });
+  return command
     .exitOverride()
     .description('serve the reponav tools over MCP: stdio by default, Streamable HTTP with --http')
     .option('--repo <path>', 'repository to serve (repeat for several; tools then take a repo name argument)', collect, [])
@@ -68,6 +71,10 @@ export function registerMcpCommand(program: Command): Command {
         budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
         indexWaitMs: options.indexWait * 1000,
         maxFileBytes: options.maxFileBytes !== undefined ? parseSize(options.maxFileBytes) : undefined,
+        // Chunks are embedded lazily, on the first search of each repository.
+        embedder: options.embedder
+          ? createEmbedder({ kind: options.embedder, model: options.embedModel, baseUrl: options.embedBaseUrl, logger })
+          : undefined,
       });
       const names = service.context.repositories
         .all()

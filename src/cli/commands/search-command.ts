@@ -26,7 +26,7 @@ export function registerSearchCommand(program: Command): void {
     .option('--budget <tokens>', 'output budget in tokens (about 4 characters each)', '1500')
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
-  addEmbedderOptions(command, true).action(async (queryArgument: string, options: SearchCommandOptions) => {
+  addEmbedderOptions(command, { fusion: true, reembed: true }).action(async (queryArgument: string, options: SearchCommandOptions) => {
       const budgetTokens = Number(options.budget);
       if (!Number.isInteger(budgetTokens) || budgetTokens < 100) {
         throw new ReponavError('BAD_INPUT', `--budget must be a whole number of tokens, at least 100 (got '${options.budget}').`);
