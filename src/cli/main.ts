@@ -1,51 +1,60 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { isReponavError } from '../errors.js';
-import { createRetrievalLocalizer } from '../eval/retrieval-localizer.js';
-import { registerEvalCommands } from '../eval/eval-command.js';
 import { cliLogger } from './cli-context.js';
-import { registerIndexCommand } from './commands/index-command.js';
-import { registerSearchCommand } from './commands/search-command.js';
-import { registerStatusCommand } from './commands/status-command.js';
-import { registerAskCommand } from './commands/ask-command.js';
-import { registerFindCommand } from './commands/find-command.js';
-import { registerLocalizeCommand } from './commands/localize-command.js';
-import { registerAgentLocalizer } from '../agents/localize/index.js';
-import { registerSweqaCommand } from './commands/sweqa-command.js';
-import { registerUiCommand } from './commands/ui-command.js';
-import { registerMcpCommand } from './commands/mcp-command.js';
-import { registerSymbolsCommand } from './commands/symbols-command.js';
-import { registerViewCommand } from './commands/view-command.js';
 import { readPackageVersion } from './package-info.js';
 
-/** Builds the `reponav` program (exported for in-process CLI tests). */
-export async function buildProgram(): Promise<Command> {
+type Registrar = (program: Command) => Promise<void>;
+
+/**
+ * Every command, loaded on demand: a run imports only the module of the command
+ * it names (the MCP SDK, the agents and the web server are heavy), and all of
+ * them for `--help`, `help` or an unknown word. The order here is the order of
+ * `--help`.
+ */
+const COMMANDS: Record<string, Registrar> = {
+  index: async (p) => (await import('./commands/index-command.js')).registerIndexCommand(p),
+  status: async (p) => (await import('./commands/status-command.js')).registerStatusCommand(p),
+  search: async (p) => (await import('./commands/search-command.js')).registerSearchCommand(p),
+  symbols: async (p) => void (await import('./commands/symbols-command.js')).registerSymbolsCommand(p),
+  find: async (p) => void (await import('./commands/find-command.js')).registerFindCommand(p),
+  view: async (p) => void (await import('./commands/view-command.js')).registerViewCommand(p),
+  mcp: async (p) => void (await import('./commands/mcp-command.js')).registerMcpCommand(p),
+  ask: async (p) => void (await import('./commands/ask-command.js')).registerAskCommand(p),
+  localize: async (p) => void (await import('./commands/localize-command.js')).registerLocalizeCommand(p),
+  ui: async (p) => void (await import('./commands/ui-command.js')).registerUiCommand(p),
+  eval: async (p) => {
+    const [{ registerEvalCommands }, { createRetrievalLocalizer }, { registerAgentLocalizer }, { registerSweqaCommand }] = await Promise.all([
+      import('../eval/eval-command.js'),
+      import('../eval/retrieval-localizer.js'),
+      import('../agents/localize/index.js'),
+      import('./commands/sweqa-command.js'),
+    ]);
+    const logger = cliLogger({});
+    registerAgentLocalizer({ logger });
+    const evalCommand = registerEvalCommands(p, { createLocalizer: (config) => createRetrievalLocalizer(config, logger), logger });
+    registerSweqaCommand(evalCommand);
+  },
+};
+
+/** Builds the `reponav` program with the commands `argv` needs (all of them when it names none). */
+export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
   const program = new Command('reponav')
     .description('Navigate repositories the way LLM code agents need: index, search, scaffold, tools, MCP')
     .version(readPackageVersion())
     .showHelpAfterError('(run with --help for usage)')
     // Before any subcommand exists: commander copies this setting into subcommands as they are created.
     .exitOverride();
-  registerIndexCommand(program);
-  registerStatusCommand(program);
-  registerSearchCommand(program);
-  registerSymbolsCommand(program);
-  registerFindCommand(program);
-  registerViewCommand(program);
-  registerMcpCommand(program);
-  registerAskCommand(program);
-  registerLocalizeCommand(program);
-  registerUiCommand(program);
-  const logger = cliLogger({});
-  registerAgentLocalizer({ logger });
-  const evalCommand = registerEvalCommands(program, { createLocalizer: (config) => createRetrievalLocalizer(config, logger), logger });
-  registerSweqaCommand(evalCommand);
+  const named = argv[2];
+  const versionOnly = named === '--version' || named === '-V';
+  const wanted = versionOnly ? [] : named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+  for (const name of wanted) await COMMANDS[name](program);
   return program;
 }
 
 /** Runs the CLI; maps typed errors to one sentence on stderr and an exit code. */
 export async function main(argv: string[]): Promise<number> {
-  const program = await buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
     return 0;
