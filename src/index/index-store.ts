@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import type { CodeSymbol, ImportRecord, ParsedFile, SymbolKind } from '../parse/symbol-model.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { ReponavError } from '../errors.js';
 import type { BuiltChunk } from './build-chunks.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './index-schema.js';
 
@@ -397,4 +396,3 @@ function toSymbolRow(r: RawSymbol): SymbolRow {
   };
 }
 
-export { ReponavError };

@@ -6,7 +6,6 @@ import { ReponavError } from '../errors.js';
 import {
   DEFAULT_MAX_FILE_BYTES,
   hasBinaryExtension,
-  looksBinary,
   recordSkip,
   VENDORED_DIRECTORIES,
   type RepositorySource,
@@ -188,4 +187,3 @@ function isIgnored(layers: IgnoreLayer[], path: string, isDirectory: boolean): b
   return ignored;
 }
 
-export { looksBinary };
