@@ -43,6 +43,8 @@ export interface QueryWeights {
   titleTag: number;
   /** Cap on how often one token may repeat in the issue before extra mentions stop adding weight. */
   maxFrequencyBoost: number;
+  /** Weight, relative to the word's own, of its inflection variants (`codes` → `code`, `reserving` → `reserve`); 0 turns them off. */
+  variant: number;
 }
 
 export const DEFAULT_QUERY_WEIGHTS: QueryWeights = {
@@ -54,11 +56,36 @@ export const DEFAULT_QUERY_WEIGHTS: QueryWeights = {
   title: 2,
   titleTag: 3,
   maxFrequencyBoost: 2,
+  variant: 0,
 };
 
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 const CHECKLIST_LINE = /^\s*[-*]\s*\[[ xX]\].*$/gm;
 const URL = /https?:\/\/[^\s)\]>"']+/g;
+
+/**
+ * Base forms a word may have in code: plural and verb endings stripped
+ * (`codes` → code, `reserving` → reserve/reserv, `parsed` → parse/pars).
+ * Only for plain lower-case words of 5+ letters; results keep 3+ letters.
+ */
+export function inflectionVariants(word: string): string[] {
+  if (word.length < 5 || !/^[a-z]+$/.test(word)) return [];
+  const out = new Set<string>();
+  const add = (stem: string) => {
+    if (stem.length >= 3 && stem !== word) out.add(stem);
+  };
+  if (word.endsWith('ies')) add(word.slice(0, -3) + 'y');
+  else if (word.endsWith('es') && /(ss|sh|ch|x|z)es$/.test(word)) add(word.slice(0, -2));
+  else if (word.endsWith('s') && !/(ss|us|is)$/.test(word)) add(word.slice(0, -1));
+  for (const suffix of ['ing', 'ed']) {
+    if (!word.endsWith(suffix)) continue;
+    const stem = word.slice(0, -suffix.length);
+    add(stem);
+    add(stem + 'e');
+    if (/([b-df-hj-np-tv-z])\1$/.test(stem)) add(stem.slice(0, -1));
+  }
+  return [...out];
+}
 
 /**
  * Removes issue-template boilerplate that every issue of a project shares and
@@ -154,6 +181,17 @@ export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUER
   }
   for (const [token, weight] of boosts) {
     if (!counts.has(token)) terms.push({ token, weight: weight * (titleTokens.has(token) ? weights.title : 1) });
+  }
+  if (weights.variant > 0) {
+    // Code names words in their base form (`reserve`, `code`); issues inflect them.
+    const present = new Set(terms.map((t) => t.token));
+    for (const term of [...terms]) {
+      for (const variant of inflectionVariants(term.token)) {
+        if (present.has(variant) || STOPWORDS.has(variant)) continue;
+        present.add(variant);
+        terms.push({ token: variant, weight: term.weight * weights.variant });
+      }
+    }
   }
   terms.sort((a, b) => b.weight - a.weight || (a.token < b.token ? -1 : a.token > b.token ? 1 : 0));
 

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_QUERY_WEIGHTS, inflectionVariants, parseQuery, stripBoilerplate } from './query-parser.js';
+
+const weightOf = (text: string, token: string) => parseQuery(text).terms.find((t) => t.token === token)?.weight;
+
+describe('parseQuery', () => {
+  it('extracts Python, JavaScript and Java stack frames', () => {
+    const q = parseQuery(
+      [
+        'Traceback (most recent call last):',
+        '  File "/home/u/venv/lib/python3.11/site-packages/pkg/loader.py", line 42, in load_config',
+        '    at Object.parseArgs (src/cli/args.ts:10:5)',
+        '\tat com.acme.Store.save(Store.java:77)',
+      ].join('\n'),
+    );
+    expect(q.frames).toEqual([
+      { file: '/home/u/venv/lib/python3.11/site-packages/pkg/loader.py', line: 42, functionName: 'load_config' },
+      { file: 'Store.java', line: 77, functionName: 'save' },
+      { file: 'src/cli/args.ts', line: 10, functionName: 'parseArgs' },
+    ]);
+    expect(q.paths).toContain('src/cli/args.ts');
+    expect(weightOf('x\n  File "a/b.py", line 1, in load_config', 'load_config')).toBeGreaterThanOrEqual(DEFAULT_QUERY_WEIGHTS.frameFunction);
+  });
+
+  it('weights backticked names and identifiers above plain words, and splits them', () => {
+    const text = 'Crash in `FormatSorter` when the retry_count is zero\nthe sorter crashes';
+    expect(weightOf(text, 'formatsorter')).toBeGreaterThan(weightOf(text, 'zero')!);
+    expect(weightOf(text, 'retry_count')).toBeGreaterThan(weightOf(text, 'zero')!);
+    const q = parseQuery(text);
+    expect(q.identifiers).toEqual(expect.arrayContaining(['FormatSorter', 'retry_count']));
+    expect(q.anchorTokens).toEqual(expect.arrayContaining(['format', 'sorter', 'retry', 'count']));
+  });
+
+  it('treats file paths, CLI flags, dotted names and calls as code', () => {
+    const q = parseQuery('Running with --write-comments breaks yt_dlp/extractor/patreon.py: os.path.join() fails in get_comments(');
+    expect(q.paths).toContain('yt_dlp/extractor/patreon.py');
+    expect(q.identifiers).toEqual(expect.arrayContaining(['write_comments', 'os.path.join', 'get_comments']));
+    expect(q.terms.some((t) => t.token === 'patreon')).toBe(true);
+  });
+
+  it('drops stopwords, numbers and issue-template boilerplate, keeps the URL host', () => {
+    const text = [
+      '[Bilibili] extraction fails',
+      '<!-- please fill in the template -->',
+      '- [X] I understand that I will be blocked',
+      'See https://www.bilibili.com/video/BV1 for 1080 formats',
+    ].join('\n');
+    const tokens = parseQuery(text).terms.map((t) => t.token);
+    expect(tokens).not.toContain('the');
+    expect(tokens).not.toContain('understand');
+    expect(tokens).not.toContain('template');
+    expect(tokens).not.toContain('1080');
+    expect(tokens).toContain('bilibili');
+    // A bracketed tag in the title names a component: weighted like an identifier, times the title factor.
+    expect(weightOf(text, 'bilibili')).toBeGreaterThanOrEqual(DEFAULT_QUERY_WEIGHTS.titleTag * DEFAULT_QUERY_WEIGHTS.title);
+    expect(stripBoilerplate('a <!-- x --> b\n- [ ] c\nd')).toBe('a   b\n \nd');
+  });
+
+  it('counts title words double and orders terms by weight, then token', () => {
+    const q = parseQuery('cache eviction\nthe loader reads the cache');
+    expect(weightOf('cache eviction\nthe loader reads the cache', 'eviction')).toBe(2);
+    expect(weightOf('cache eviction\nthe loader reads the cache', 'loader')).toBe(1);
+    const weights = q.terms.map((t) => t.weight);
+    expect([...weights].sort((a, b) => b - a)).toEqual(weights);
+  });
+
+  it('works for a short natural-language request', () => {
+    const q = parseQuery('where is the retry logic');
+    expect(q.terms.map((t) => t.token).sort()).toEqual(['logic', 'retry']);
+    expect(q.frames).toEqual([]);
+  });
+
+  it('adds inflection variants only when asked', () => {
+    expect(parseQuery('reserving codes').terms.map((t) => t.token).sort()).toEqual(['codes', 'reserving']);
+    const withVariants = parseQuery('reserving codes', { ...DEFAULT_QUERY_WEIGHTS, variant: 0.5 });
+    expect(withVariants.terms.find((t) => t.token === 'code')?.weight).toBe(0.5 * withVariants.terms.find((t) => t.token === 'codes')!.weight);
+    expect(inflectionVariants('reserving')).toContain('reserve');
+    expect(inflectionVariants('queries')).toEqual(['query']);
+    expect(inflectionVariants('status')).toEqual([]);
+  });
+});
