@@ -120,6 +120,12 @@ export interface RetryContext {
   logger?: Logger;
   /** Injectable for deterministic jitter; defaults to Math.random. */
   random?: () => number;
+  /** What the retry log line names (default `LLM <modelId>`). */
+  label?: string;
+  /** Builds the final error of a failed call (default: `LLM_ERROR` naming status, model and base URL). */
+  failure?: (error: LlmTransportError, attempts: number, why: string) => ReponavError;
+  /** Builds the error of a call the caller aborted (default: `LLM_ERROR` "aborted by caller"). */
+  aborted?: (attempts: number) => ReponavError;
 }
 
 /**
@@ -134,29 +140,31 @@ export async function withRetry<T>(
   ctx: RetryContext,
 ): Promise<T> {
   const logger = ctx.logger ?? silentLogger;
+  const fail = ctx.failure ?? ((error: LlmTransportError, attempts: number, why: string) => toLlmError(error, ctx, attempts, why));
+  const aborted = ctx.aborted ?? ((attempts: number) => abortedError(ctx, attempts));
   let waited = 0;
   for (let n = 1; ; n++) {
-    if (ctx.signal?.aborted) throw abortedError(ctx, n - 1);
+    if (ctx.signal?.aborted) throw aborted(n - 1);
     try {
       return await attempt(n);
     } catch (raw) {
       if (isReponavError(raw)) throw raw;
       const error = raw instanceof LlmTransportError ? raw : unexpected(raw);
-      if (error.kind === 'aborted' || ctx.signal?.aborted) throw abortedError(ctx, n);
-      if (!isRetryable(error)) throw toLlmError(error, ctx, n, 'not retryable');
-      if (n >= policy.maxAttempts) throw toLlmError(error, ctx, n, `gave up after ${n} attempts`);
+      if (error.kind === 'aborted' || ctx.signal?.aborted) throw aborted(n);
+      if (!isRetryable(error)) throw fail(error, n, 'not retryable');
+      if (n >= policy.maxAttempts) throw fail(error, n, `gave up after ${n} attempts`);
       const delay = Math.max(error.retryAfterMs ?? 0, backoffDelay(n, policy, ctx.random));
       if (waited + delay > policy.maxTotalWaitMs) {
         const why = error.retryAfterMs !== undefined && error.retryAfterMs >= delay
           ? `server asked to retry after ${formatMs(error.retryAfterMs)}, beyond the retry wait budget of ${formatMs(policy.maxTotalWaitMs)}`
           : `retry wait budget of ${formatMs(policy.maxTotalWaitMs)} exhausted after ${n} attempts`;
-        throw toLlmError(error, ctx, n, why);
+        throw fail(error, n, why);
       }
       logger.warn(
-        `LLM ${ctx.modelId} at ${ctx.baseUrl}: ${describe(error)}; retrying in ${formatMs(delay)} (attempt ${n + 1}/${policy.maxAttempts})`,
+        `${ctx.label ?? `LLM ${ctx.modelId}`} at ${ctx.baseUrl}: ${describe(error)}; retrying in ${formatMs(delay)} (attempt ${n + 1}/${policy.maxAttempts})`,
       );
       // An abort during backoff surfaces exactly like an abort mid-request.
-      if (!(await sleep(delay, ctx.signal))) throw abortedError(ctx, n);
+      if (!(await sleep(delay, ctx.signal))) throw aborted(n);
       waited += delay;
     }
   }

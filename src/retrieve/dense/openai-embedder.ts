@@ -5,15 +5,14 @@
  * messages follow one policy we control (the SDK's own retries would stack
  * with ours and its errors may echo request headers).
  */
-import { ReponavError, isReponavError } from '../../errors.js';
+import { ReponavError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import {
   LlmTransportError,
-  backoffDelay,
-  isRetryable,
   parseRetryAfter,
   redactSecrets,
   resolveRetryPolicy,
+  withRetry,
   type RetryPolicy,
 } from '../../llm/retry.js';
 import { checkVectors, truncateForEmbedding, type Embedder } from './embedder.js';
@@ -191,27 +190,18 @@ export class OpenAIEmbedder implements Embedder {
     return parseEmbeddings(text, input.length);
   }
 
-  /** The retry loop: the policy primitives are shared with the LLM layer, the messages are embedding-specific. */
-  private async withRetries<T>(attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const policy = this.config.retry;
-    let waited = 0;
-    for (let n = 1; ; n++) {
-      if (signal?.aborted) throw this.aborted(n - 1);
-      try {
-        return await attempt();
-      } catch (raw) {
-        if (isReponavError(raw)) throw raw;
-        const error = raw instanceof LlmTransportError ? raw : new LlmTransportError('bad-response', String(raw), { cause: raw });
-        if (error.kind === 'aborted' || signal?.aborted) throw this.aborted(n);
-        if (!isRetryable(error)) throw this.failure(error, n, 'not retryable');
-        if (n >= policy.maxAttempts) throw this.failure(error, n, `gave up after ${n} attempts`);
-        const delay = Math.max(error.retryAfterMs ?? 0, backoffDelay(n, policy, this.random));
-        if (waited + delay > policy.maxTotalWaitMs) throw this.failure(error, n, `retry wait budget of ${policy.maxTotalWaitMs} ms exhausted`);
-        this.logger.warn(`embedding ${this.config.model} at ${this.shownUrl}: ${statusOf(error)}; retrying in ${delay} ms (attempt ${n + 1}/${policy.maxAttempts})`);
-        if (!(await sleep(delay, signal))) throw this.aborted(n);
-        waited += delay;
-      }
-    }
+  /** The LLM layer's retry loop, with embedding-specific messages. */
+  private withRetries<T>(attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return withRetry(attempt, this.config.retry, {
+      modelId: this.config.model,
+      baseUrl: this.shownUrl,
+      signal,
+      logger: this.logger,
+      random: this.random,
+      label: `embedding ${this.config.model}`,
+      failure: (error, attempts, why) => this.failure(error, attempts, why),
+      aborted: (attempts) => this.aborted(attempts),
+    });
   }
 
   private failure(error: LlmTransportError, attempts: number, why: string): ReponavError {
@@ -330,20 +320,4 @@ export function displayUrl(raw: string): string {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value && value.trim() ? value.trim() : undefined;
-}
-
-/** Resolves true after `ms`, false as soon as `signal` aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
