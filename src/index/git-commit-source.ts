@@ -10,13 +10,11 @@ import {
   type RepositorySource,
   type SourceFile,
   type SourceListing,
+  type SourceOptions,
 } from './source-file.js';
 
 /** Options for reading one commit. */
-export interface GitCommitSourceOptions {
-  maxFileBytes?: number;
-  excludeDirectories?: string[];
-}
+export type GitCommitSourceOptions = SourceOptions;
 
 /**
  * One commit of a git repository, read without a checkout through

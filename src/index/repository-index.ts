@@ -7,7 +7,7 @@ import { GitCommitSource } from './git-commit-source.js';
 import { IndexStore, type FileRow } from './index-store.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
 import { closestPaths, toRepositoryPath } from './path-guard.js';
-import type { RepositorySource } from './source-file.js';
+import type { RepositorySource, SourceOptions } from './source-file.js';
 import { WorktreeSource } from './worktree-source.js';
 
 /** How to open a repository's index. */
@@ -50,7 +50,7 @@ export class RepositoryIndex {
     readonly source: RepositorySource,
     readonly store: IndexStore,
     private readonly logger: Logger,
-    private readonly sourceOptions: { maxFileBytes?: number; excludeDirectories?: string[] } = {},
+    private readonly sourceOptions: SourceOptions = {},
   ) {}
 
   /** Opens the repository at `path` (working tree, or one commit with `options.commit`). */

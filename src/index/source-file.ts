@@ -67,6 +67,14 @@ export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set([
   '.reponav',
 ]);
 
+/** What both sources skip beyond their defaults. */
+export interface SourceOptions {
+  /** Larger files are skipped as `too-large` (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Extra folder names to skip at any depth. */
+  excludeDirectories?: string[];
+}
+
 /** Default maximum file size: 1 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
 

@@ -11,14 +11,11 @@ import {
   type RepositorySource,
   type SourceFile,
   type SourceListing,
+  type SourceOptions,
 } from './source-file.js';
 
 /** Options for reading a working tree. */
-export interface WorktreeSourceOptions {
-  maxFileBytes?: number;
-  /** Extra folder names to skip at any depth. */
-  excludeDirectories?: string[];
-}
+export type WorktreeSourceOptions = SourceOptions;
 
 interface IgnoreLayer {
   /** Directory of the .gitignore, relative to the root ('' for the root). */
