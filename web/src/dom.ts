@@ -67,3 +67,28 @@ export function errorBox(message: string): HTMLElement {
 export function fmt(value: number | null | undefined, digits = 3): string {
   return value === null || value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits);
 }
+
+/**
+ * The "path on the server, or upload" form of the trace and report views:
+ * submitting calls `onPath` with the typed path.
+ */
+export function pathForm(
+  pathInput: HTMLInputElement,
+  fileInput: HTMLInputElement,
+  button: { id: string; label: string },
+  onPath: (path: string) => void,
+): HTMLFormElement {
+  return h(
+    'form',
+    {
+      class: 'row path-form',
+      onsubmit: (event: SubmitEvent) => {
+        event.preventDefault();
+        onPath(pathInput.value);
+      },
+    },
+    pathInput,
+    h('button', { type: 'submit', id: button.id }, button.label),
+    h('label', { class: 'upload' }, 'or upload ', fileInput),
+  );
+}

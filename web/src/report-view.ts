@@ -7,7 +7,7 @@
  */
 import type { LoadedReport, ReportResponse } from '../../src/web/api-types.js';
 import { apiGet, apiPostDocument, messageOf } from './api.js';
-import { errorBox, h, linkButton, replaceChildren } from './dom.js';
+import { errorBox, h, linkButton, replaceChildren, pathForm } from './dom.js';
 import { RUN_COLOURS, type Series } from './report-charts.js';
 import { locbenchSection, type LocbenchRun } from './locbench-report.js';
 import { sweqaSection, type SweqaRun } from './sweqa-report.js';
@@ -35,19 +35,7 @@ export class ReportView {
   private colourIndex = 0;
 
   constructor() {
-    const form = h(
-      'form',
-      {
-        class: 'row path-form',
-        onsubmit: (event: SubmitEvent) => {
-          event.preventDefault();
-          void this.addPath(this.pathInput.value);
-        },
-      },
-      this.pathInput,
-      h('button', { type: 'submit', id: 'report-add' }, 'Add report'),
-      h('label', { class: 'upload' }, 'or upload ', this.fileInput),
-    );
+    const form = pathForm(this.pathInput, this.fileInput, { id: 'report-add', label: 'Add report' }, (path) => void this.addPath(path));
     this.fileInput.addEventListener('change', () => {
       const files = [...(this.fileInput.files ?? [])];
       this.fileInput.value = '';

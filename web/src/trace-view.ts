@@ -8,7 +8,7 @@ import type { AskTrace, TraceEvidence, TraceNode } from '../../src/agents/ask/tr
 import type { TraceResponse } from '../../src/web/api-types.js';
 import { apiGet, apiPostDocument, messageOf } from './api.js';
 import { citationList, linkCitations } from './citations.js';
-import { errorBox, fmt, h, linkButton, replaceChildren, type Child } from './dom.js';
+import { errorBox, fmt, h, linkButton, replaceChildren, type Child, pathForm } from './dom.js';
 import { nav } from './navigation.js';
 import { meanValue, nodeLabel, renderTree, treeLegend, valueColour } from './trace-tree.js';
 
@@ -20,19 +20,7 @@ export class TraceView {
   private readonly details = h('div', { class: 'panel node-details', id: 'node-details' });
 
   constructor() {
-    const form = h(
-      'form',
-      {
-        class: 'row path-form',
-        onsubmit: (event: SubmitEvent) => {
-          event.preventDefault();
-          void this.openPath(this.pathInput.value);
-        },
-      },
-      this.pathInput,
-      h('button', { type: 'submit', id: 'trace-open' }, 'Open trace'),
-      h('label', { class: 'upload' }, 'or upload ', this.fileInput),
-    );
+    const form = pathForm(this.pathInput, this.fileInput, { id: 'trace-open', label: 'Open trace' }, (path) => void this.openPath(path));
     this.fileInput.addEventListener('change', () => {
       const file = this.fileInput.files?.[0];
       if (file) void this.openUpload(file);
