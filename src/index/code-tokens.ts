@@ -6,14 +6,18 @@
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
 
-/** Splits one identifier into lower-cased parts: `parseHTTPResponse2` → parse, http, response, 2. */
+/**
+ * Splits one identifier into lower-cased parts: `parseHTTPResponse2` → parse,
+ * http, response, 2; `_load_player` → load, player; any other non-alphanumeric
+ * character (`.`, `$`, `-`) separates parts too.
+ */
 export function splitIdentifier(identifier: string): string[] {
   const parts = identifier
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/([A-Za-z])([0-9])/g, '$1 $2')
     .replace(/([0-9])([A-Za-z])/g, '$1 $2')
-    .split(/[\s_]+/);
+    .split(/[^A-Za-z0-9]+/);
   const out: string[] = [];
   for (const part of parts) if (part) out.push(part.toLowerCase());
   return out;

@@ -6,22 +6,12 @@
  * code tokenization (src/index/code-tokens.ts) so that a query identifier and a
  * symbol name that the retriever considered equal also match here.
  */
+import { splitIdentifier } from '../index/code-tokens.js';
 
 /** Query tokens shorter than this are ignored (`a`, `to`, `id` match too much). */
 export const MIN_QUERY_TOKEN_LENGTH = 3;
 
-/** Splits an identifier into lower-cased parts: `parseHTTPResponse2` → parse, http, response, 2; `_load_player` → load, player. */
-export function splitIdentifier(identifier: string): string[] {
-  const parts = identifier
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
-    .replace(/([0-9])([A-Za-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/);
-  const out: string[] = [];
-  for (const part of parts) if (part) out.push(part.toLowerCase());
-  return out;
-}
+export { splitIdentifier };
 
 /**
  * The query tokens usable for matching: lower-cased, at least MIN_QUERY_TOKEN_LENGTH
