@@ -10,7 +10,7 @@ import type { IndexStore, SymbolRow } from '../../index/index-store.js';
 import { codeTokens } from '../../index/code-tokens.js';
 import { STOPWORDS } from '../../retrieve/stopwords.js';
 import { clipLine } from '../../tools/output-budget.js';
-import { splitLines } from '../../tools/source-lines.js';
+import { LineCache } from '../../tools/source-lines.js';
 import type { TraceEvidence } from './trace-types.js';
 
 /** A raw span before excerpting. */
@@ -34,19 +34,6 @@ export function excerptLines(lines: readonly string[], start: number, end: numbe
   for (let n = start; n <= last; n++) out.push(`${String(n).padStart(width)} | ${clipLine(lines[n - 1] ?? '', 240)}`);
   if (last < Math.min(end, lines.length)) out.push(`… (${Math.min(end, lines.length) - last} more lines to ${end})`);
   return { text: out.join('\n'), lastShown: last };
-}
-
-/** Reads files' lines once per extraction. */
-class LineReader {
-  private readonly cache = new Map<string, string[] | null>();
-  constructor(private readonly store: IndexStore) {}
-  lines(path: string): string[] | null {
-    if (!this.cache.has(path)) {
-      const text = this.store.fileText(path);
-      this.cache.set(path, text === null ? null : splitLines(text));
-    }
-    return this.cache.get(path)!;
-  }
 }
 
 /** The innermost symbol containing lines `start..end`, or null. */
@@ -126,7 +113,7 @@ export interface BuildEvidenceOptions {
  * tool's own order. Spans whose file is no longer indexed are dropped.
  */
 export function buildEvidence(tool: string, spans: readonly EvidenceSpan[], store: IndexStore, options: BuildEvidenceOptions): TraceEvidence[] {
-  const reader = new LineReader(store);
+  const reader = new LineCache(store);
   const items: TraceEvidence[] = [];
   spans.forEach((span, i) => {
     const lines = reader.lines(span.path);
