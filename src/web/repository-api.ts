@@ -5,6 +5,7 @@
  * error becomes an ApiError with a fitting status.
  */
 import { callTool, type ToolRegistry } from '../tools/tool-registry.js';
+import type { ViewData } from '../tools/view-code-tool.js';
 import type { ToolContext } from '../tools/tool-types.js';
 import type { CodeResponse, FilesResponse, InfoResponse, OutlineResponse, SearchResponse } from './api-types.js';
 import { ApiError, statusForCode } from './http-io.js';
@@ -81,16 +82,6 @@ export async function getOutline(ctx: RepositoryApiContext, params: URLSearchPar
     ...repoArg(params),
   });
   return { repo, text, ...data };
-}
-
-interface ViewData {
-  path: string;
-  language: string;
-  lineCount: number;
-  start: number;
-  end: number;
-  symbol: { qualifiedName: string; kind: string } | null;
-  lines: string[];
 }
 
 /**
