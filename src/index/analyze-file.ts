@@ -2,18 +2,25 @@ import { parseSource } from '../parse/parse-source.js';
 import type { ParsedFile } from '../parse/symbol-model.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
 
-/** Everything the indexer stores for one file's content. */
+/**
+ * What a parse worker sends back for one file's content. The text is not part
+ * of it: the caller still holds the bytes, and cloning ~10 MB of strings across
+ * threads per repository costs more than decoding them again.
+ */
 export interface FileAnalysis {
   parsed: ParsedFile;
-  text: string;
   chunks: BuiltChunk[];
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
+/** The stored text of a file: UTF-8 with U+FFFD for invalid bytes, BOM dropped (as the parser reads it). */
+export function decodeFileText(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
 /** Parses and chunks one file. Pure CPU work: runs in a worker thread or in-process. */
 export async function analyzeFile(path: string, bytes: Uint8Array): Promise<FileAnalysis> {
   const parsed = await parseSource(path, bytes);
-  const text = decoder.decode(bytes);
-  return { parsed, text, chunks: buildChunks(parsed, text) };
+  return { parsed, chunks: buildChunks(parsed, decodeFileText(bytes)) };
 }

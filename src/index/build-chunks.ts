@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CodeSymbol, ParsedFile } from '../parse/symbol-model.js';
 import { TYPE_KINDS } from '../parse/symbol-model.js';
 import type { ChunkKind } from '../retrieve/retrieval-types.js';
-import { codeTokens } from './code-tokens.js';
+import { codeTokenText } from './code-tokens.js';
 
 /** A retrieval unit with its pre-tokenized search fields (space-joined tokens). */
 export interface BuiltChunk {
@@ -23,9 +23,9 @@ const MAX_BODY_TOKENS = 4000;
  * unit), one per type header (its lines before the first member chunk), and
  * one for the lines not covered by any other chunk, so every line can be found.
  */
-export function buildChunks(parsed: ParsedFile, text: string): BuiltChunk[] {
+export function buildChunks(parsed: Pick<ParsedFile, 'path' | 'symbols'>, text: string): BuiltChunk[] {
   const lines = text.split('\n');
-  const pathTokens = codeTokens(parsed.path.replace(/\.[^./]+$/, '')).join(' ');
+  const pathTokens = codeTokenText(parsed.path.replace(/\.[^./]+$/, ''));
   const covered = new Uint8Array(lines.length + 2);
   const chunks: BuiltChunk[] = [];
   const functions = parsed.symbols.filter((s) => !TYPE_KINDS.has(s.kind));
@@ -71,7 +71,7 @@ export function buildChunks(parsed: ParsedFile, text: string): BuiltChunk[] {
       startLine: first,
       endLine: last,
       contentHash: sha1(body),
-      fields: { path: pathTokens, name: codeTokens(stem).join(' '), signature: '', doc: '', body: capTokens(codeTokens(body)) },
+      fields: { path: pathTokens, name: codeTokenText(stem), signature: '', doc: '', body: codeTokenText(body, MAX_BODY_TOKENS) },
     });
   }
   chunks.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
@@ -95,16 +95,12 @@ function symbolChunk(
     contentHash: sha1(text),
     fields: {
       path: pathTokens,
-      name: codeTokens(symbol.qualifiedName).join(' '),
-      signature: codeTokens(symbol.signature).join(' '),
-      doc: symbol.doc ? codeTokens(symbol.doc).join(' ') : '',
-      body: capTokens(codeTokens(text)),
+      name: codeTokenText(symbol.qualifiedName),
+      signature: codeTokenText(symbol.signature),
+      doc: symbol.doc ? codeTokenText(symbol.doc) : '',
+      body: codeTokenText(text, MAX_BODY_TOKENS),
     },
   };
-}
-
-function capTokens(tokens: string[]): string {
-  return (tokens.length > MAX_BODY_TOKENS ? tokens.slice(0, MAX_BODY_TOKENS) : tokens).join(' ');
 }
 
 function sha1(text: string): string {

@@ -4,23 +4,85 @@
  * snake_case, dotted and digit parts.
  */
 
-const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
+const OTHER = 0;
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 3;
+
+function charClass(code: number): number {
+  if (code >= 97 && code <= 122) return LOWER;
+  if (code >= 65 && code <= 90) return UPPER;
+  if (code >= 48 && code <= 57) return DIGIT;
+  return OTHER;
+}
 
 /**
  * Splits one identifier into lower-cased parts: `parseHTTPResponse2` → parse,
  * http, response, 2; `_load_player` → load, player; any other non-alphanumeric
- * character (`.`, `$`, `-`) separates parts too.
+ * character (`.`, `$`, `-`) separates parts too. Boundaries: lower or digit
+ * before upper (`aB`), the last capital of a capital run before a lower-case
+ * letter (`HTTPResponse`), and letters next to digits. One pass over the
+ * characters: the indexer splits every distinct identifier of a repository.
  */
 export function splitIdentifier(identifier: string): string[] {
-  const parts = identifier
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])([0-9])/g, '$1 $2')
-    .replace(/([0-9])([A-Za-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/);
   const out: string[] = [];
-  for (const part of parts) if (part) out.push(part.toLowerCase());
+  const length = identifier.length;
+  let start = -1;
+  let previous = OTHER;
+  for (let i = 0; i < length; i++) {
+    const current = charClass(identifier.charCodeAt(i));
+    if (current === OTHER) {
+      if (start >= 0) out.push(identifier.slice(start, i).toLowerCase());
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    } else if (
+      (current === UPPER && previous !== UPPER) ||
+      (current === DIGIT && previous !== DIGIT) ||
+      (current !== DIGIT && previous === DIGIT)
+    ) {
+      out.push(identifier.slice(start, i).toLowerCase());
+      start = i;
+    } else if (current === LOWER && previous === UPPER && i - 2 >= start && charClass(identifier.charCodeAt(i - 2)) === UPPER) {
+      out.push(identifier.slice(start, i - 1).toLowerCase());
+      start = i - 1;
+    }
+    previous = current;
+  }
+  if (start >= 0) out.push(identifier.slice(start).toLowerCase());
   return out;
+}
+
+/** True for A-Z, a-z and `_`: the characters an identifier may start with. */
+function isIdentifierStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+}
+
+/** True for the characters an identifier may continue with (adds 0-9). */
+function isIdentifierPart(code: number): boolean {
+  return isIdentifierStart(code) || (code >= 48 && code <= 57);
+}
+
+/**
+ * Calls `visit` with each ASCII identifier (`[A-Za-z_][A-Za-z0-9_]*`) of `text`
+ * in order; stops early when `visit` returns false. A hand-written scan: the
+ * indexer tokenizes every byte of a repository, and a global regex with match
+ * objects cost several times more.
+ */
+function forEachIdentifier(text: string, visit: (identifier: string) => boolean | void): void {
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    const code = text.charCodeAt(i);
+    if (isIdentifierStart(code)) {
+      const start = i++;
+      while (i < length && isIdentifierPart(text.charCodeAt(i))) i++;
+      if (visit(text.slice(start, i)) === false) return;
+    } else {
+      // Digits cannot start an identifier, but letters after them can (`2fa` → `fa`).
+      i++;
+    }
+  }
 }
 
 /**
@@ -31,8 +93,49 @@ export function splitIdentifier(identifier: string): string[] {
  */
 export function codeTokens(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(IDENTIFIER)) {
-    for (const token of identifierTokens(match[0])) out.push(token);
+  forEachIdentifier(text, (identifier) => {
+    for (const token of identifierTokens(identifier)) out.push(token);
+  });
+  return out;
+}
+
+/**
+ * `codeTokens(text)` cut to its first `maxTokens` tokens and joined with single
+ * spaces: the form the full-text index stores. The hot loop of indexing (every
+ * identifier of a repository passes here), so the scan is inlined and each
+ * identifier's tokens are appended as one cached, pre-joined string.
+ */
+export function codeTokenText(text: string, maxTokens = Number.POSITIVE_INFINITY): string {
+  let out = '';
+  let count = 0;
+  const length = text.length;
+  let i = 0;
+  while (i < length) {
+    if (!isIdentifierStart(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i++;
+    while (i < length && isIdentifierPart(text.charCodeAt(i))) i++;
+    const identifier = text.slice(start, i);
+    let entry = joinedCache.get(identifier);
+    if (entry === undefined) {
+      const tokens = identifierTokens(identifier);
+      entry = { text: tokens.join(' '), count: tokens.length };
+      if (joinedCache.size >= TOKEN_CACHE_LIMIT) joinedCache.clear();
+      joinedCache.set(identifier, entry);
+    }
+    if (entry.count === 0) continue;
+    if (count + entry.count > maxTokens) {
+      for (const token of identifierTokens(identifier)) {
+        if (count >= maxTokens) break;
+        out = count === 0 ? token : `${out} ${token}`;
+        count++;
+      }
+      break;
+    }
+    out = count === 0 ? entry.text : `${out} ${entry.text}`;
+    count += entry.count;
   }
   return out;
 }
@@ -40,6 +143,7 @@ export function codeTokens(text: string): string[] {
 // Identifiers repeat heavily within and across files; caching their tokens
 // makes tokenizing a repository several times faster.
 const tokenCache = new Map<string, readonly string[]>();
+const joinedCache = new Map<string, { text: string; count: number }>();
 const TOKEN_CACHE_LIMIT = 200_000;
 
 /** The index tokens of one identifier (whole form, then parts when it has several). */
@@ -47,20 +151,14 @@ export function identifierTokens(identifier: string): readonly string[] {
   const cached = tokenCache.get(identifier);
   if (cached) return cached;
   const tokens: string[] = [];
-  const whole = identifier.replace(/^_+|_+$/g, '').toLowerCase();
-  if (whole.length > 1) tokens.push(whole);
-  if (/[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]|[^_]_+[^_]/.test(identifier)) {
-    const parts = splitIdentifier(identifier);
-    if (parts.length > 1) for (const part of parts) if (part.length > 1) tokens.push(part);
-  }
+  let first = 0;
+  let last = identifier.length;
+  while (first < last && identifier.charCodeAt(first) === 95) first++;
+  while (last > first && identifier.charCodeAt(last - 1) === 95) last--;
+  if (last - first > 1) tokens.push(identifier.slice(first, last).toLowerCase());
+  const parts = splitIdentifier(identifier);
+  if (parts.length > 1) for (const part of parts) if (part.length > 1) tokens.push(part);
   if (tokenCache.size >= TOKEN_CACHE_LIMIT) tokenCache.clear();
   tokenCache.set(identifier, tokens);
   return tokens;
-}
-
-/** Identifiers of a text with their counts, for compact body fields. */
-export function identifierCounts(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const match of text.matchAll(IDENTIFIER)) counts.set(match[0], (counts.get(match[0]) ?? 0) + 1);
-  return counts;
 }

@@ -181,6 +181,10 @@ describe('GitCommitSource', () => {
       const again = await repository.refresh();
       expect(again.skipped['missing-blob']).toBe(1);
       expect(repository.store.files()).toHaveLength(FIXTURE_FILES.length - 1);
+      // Status tells the truth: skipped, not stale (it used to be listed as "added" forever).
+      const status = await repository.status();
+      expect(status.stale).toEqual({ changed: [], added: [], deleted: [] });
+      expect(status.skipped['missing-blob']).toBe(1);
     } finally {
       repository.close();
     }

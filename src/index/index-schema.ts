@@ -2,7 +2,7 @@
  * The SQLite schema of an index. Bump SCHEMA_VERSION on any change: an index
  * with another version is rebuilt, never trusted.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** DDL run on a fresh database. */
 export const SCHEMA_SQL = `
@@ -74,13 +74,23 @@ CREATE TABLE chunks (
 );
 CREATE INDEX chunks_file ON chunks(file_id);
 
--- Pre-tokenized fields (see code-tokens.ts). Content is stored (not contentless)
--- so deletes are exact and BM25's corpus statistics after an incremental update
--- equal those of a fresh build: results must not depend on index history.
+-- Pre-tokenized fields (see code-tokens.ts). Contentless, and never with
+-- contentless_delete (its tombstones make BM25 statistics depend on index
+-- history): rows are removed with FTS5's 'delete' command and the exact values
+-- re-derived from the chunk rows (see full-text-index.ts).
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
   path, name, signature, doc, body,
-  tokenize='unicode61 remove_diacritics 0 tokenchars ''_'''
+  content='', tokenize='unicode61 remove_diacritics 0 tokenchars ''_'''
 );
 
-CREATE TABLE skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+-- Files listed but not indexed because of what reading them found (binary,
+-- missing blob, unreadable), with the identity they had, so status can tell
+-- "skipped and unchanged" from "new" and a refresh need not re-read them.
+CREATE TABLE skipped (
+  path TEXT PRIMARY KEY,
+  reason TEXT NOT NULL,
+  blob_id TEXT,
+  size INTEGER,
+  mtime_ms REAL
+);
 `;

@@ -93,11 +93,23 @@ describe('IndexStore schema checks', () => {
     }
   });
 
-  it('rebuilds a garbage file at the index path, with a warning', () => {
+  it('refuses a garbage file at a path the user gave, leaving it as it was', () => {
+    const path = join(tempDir(), 'notes.txt');
+    const content = Buffer.from('this is not a database at all, just some bytes\n'.repeat(200));
+    writeFileSync(path, content);
+    const logger = recordingLogger();
+    expect(() => IndexStore.open(path, logger)).toThrowError(
+      expect.objectContaining({ code: 'BAD_INPUT', message: expect.stringMatching(/notes\.txt is not a reponav index.*refusing to overwrite it/) }),
+    );
+    expect(readFileSync(path)).toEqual(content);
+    expect(logger.warnings).toEqual([]);
+  });
+
+  it('rebuilds a garbage file at a path reponav owns (its cache), with a warning', () => {
     const path = join(tempDir(), 'index.db');
     writeFileSync(path, Buffer.from('this is not a database at all, just some bytes\n'.repeat(200)));
     const logger = recordingLogger();
-    const store = IndexStore.open(path, logger);
+    const store = IndexStore.open(path, logger, { owned: true });
     try {
       expect(logger.warnings).toHaveLength(1);
       expect(logger.warnings[0]).toMatch(/rebuilding/);
@@ -108,14 +120,19 @@ describe('IndexStore schema checks', () => {
     }
   });
 
-  it('rebuilds a SQLite file of another program and a reponav index without a schema version', () => {
+  it("refuses another program's SQLite file at a user path, and rebuilds one without a schema version", () => {
     const other = join(tempDir(), 'other.db');
     const db = new Database(other);
     db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)');
+    db.prepare('INSERT INTO notes(body) VALUES (?)').run('keep me');
     db.close();
+    expect(() => IndexStore.open(other)).toThrowError(/other\.db is not a reponav index \(a SQLite database with tables notes\)/);
+    const kept = new Database(other, { readonly: true });
+    expect(kept.prepare('SELECT body FROM notes').pluck().get()).toBe('keep me');
+    kept.close();
     const logger = recordingLogger();
-    IndexStore.open(other, logger).close();
-    expect(logger.warnings[0]).toMatch(/not a reponav index.*rebuilding/);
+    IndexStore.open(other, logger, { owned: true }).close();
+    expect(logger.warnings[0]).toMatch(/tables notes; rebuilding/);
 
     const noVersion = join(tempDir(), 'noversion.db');
     const store = IndexStore.open(noVersion);

@@ -1,11 +1,11 @@
-import { mkdirSync, rmSync, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CodeSymbol, ImportRecord, ParsedFile, SymbolKind } from '../parse/symbol-model.js';
+import type { CodeSymbol, ImportRecord, ParsedFile } from '../parse/symbol-model.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import type { BuiltChunk } from './build-chunks.js';
-import { SCHEMA_SQL, SCHEMA_VERSION } from './index-schema.js';
+import { buildChunks, type BuiltChunk } from './build-chunks.js';
+import { FullTextIndex } from './full-text-index.js';
+import { toFileRow, toSymbolRow, type RawFile, type RawSymbol } from './index-rows.js';
+import { openIndexDatabase } from './open-index-database.js';
 
 /** A file row as stored. */
 export interface FileRow {
@@ -20,6 +20,16 @@ export interface FileRow {
   decodedWithReplacement: boolean;
   lineCount: number;
   indexedAt: number;
+}
+
+/** A file skipped on reading, with the identity it had then (blob id in commit mode, size+mtime in a working tree). */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+  blobId: string | null;
+  /** Null when unknown (a blob missing from a partial mirror has no size). */
+  size: number | null;
+  mtimeMs: number | null;
 }
 
 /** A symbol row with its file path. */
@@ -47,6 +57,7 @@ export interface ChunkRow {
 export class IndexStore {
   readonly db: Database.Database;
   private readonly statements: ReturnType<IndexStore['prepare']>;
+  private readonly fullText: FullTextIndex;
   /**
    * Parsed symbol rows of recently read files. Every search reads the symbols of
    * its top files, and big files (thousands of symbols) dominate warm query
@@ -59,62 +70,19 @@ export class IndexStore {
   private constructor(
     readonly path: string,
     db: Database.Database,
+    private readonly logger: Logger,
   ) {
     this.db = db;
     this.statements = this.prepare();
+    this.fullText = new FullTextIndex(db);
   }
 
-  /** Opens (creating or rebuilding as needed) the index at `path`. `:memory:` is allowed. */
-  static open(path: string, logger: Logger = silentLogger): IndexStore {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    let db: Database.Database | null = null;
-    try {
-      db = new Database(path);
-      const problem = IndexStore.check(db);
-      if (problem === 'fresh') IndexStore.create(db);
-      else if (problem) {
-        logger.warn(`index at ${path} ${problem}; rebuilding it`);
-        db.close();
-        db = null;
-        IndexStore.remove(path);
-        db = new Database(path);
-        IndexStore.create(db);
-      }
-    } catch (error) {
-      db?.close();
-      if (path === ':memory:') throw error;
-      logger.warn(`index at ${path} is damaged (${(error as Error).message}); rebuilding it`);
-      IndexStore.remove(path);
-      db = new Database(path);
-      IndexStore.create(db);
-    }
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    return new IndexStore(path, db);
-  }
-
-  /** Returns null when usable, 'fresh' for an empty file, or a reason it must be rebuilt. */
-  private static check(db: Database.Database): string | null {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as { name: string }[];
-    if (tables.length === 0) return 'fresh';
-    if (!tables.some((t) => t.name === 'meta')) return 'is not a reponav index';
-    const row = db.prepare("SELECT value FROM meta WHERE key='schema_version'").get() as { value: string } | undefined;
-    if (!row) return 'has no schema version';
-    if (Number(row.value) !== SCHEMA_VERSION) return `has schema version ${row.value}, this reponav uses ${SCHEMA_VERSION}`;
-    const integrity = db.pragma('quick_check', { simple: true });
-    if (integrity !== 'ok') return `failed its integrity check (${String(integrity)})`;
-    return null;
-  }
-
-  private static create(db: Database.Database) {
-    db.exec(SCHEMA_SQL);
-    db.prepare('INSERT INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION));
-  }
-
-  private static remove(path: string) {
-    for (const suffix of ['', '-wal', '-shm']) if (existsSync(path + suffix)) rmSync(path + suffix);
+  /**
+   * Opens (creating or rebuilding as needed) the index at `path`; see
+   * `openIndexDatabase` for what is rebuilt and what is refused.
+   */
+  static open(path: string, logger: Logger = silentLogger, options: { owned?: boolean } = {}): IndexStore {
+    return new IndexStore(path, openIndexDatabase(path, logger, options), logger);
   }
 
   private prepare() {
@@ -127,8 +95,9 @@ export class IndexStore {
       blobParsed: db.prepare('SELECT parsed FROM blobs WHERE blob_id = ?'),
       blobText: db.prepare('SELECT text FROM blobs WHERE blob_id = ?'),
       insertBlob: db.prepare('INSERT OR IGNORE INTO blobs(blob_id, text, parsed) VALUES (?, ?, ?)'),
-      chunkIdsOfFile: db.prepare('SELECT id FROM chunks WHERE file_id = ?'),
-      deleteFts: db.prepare('DELETE FROM chunks_fts WHERE rowid = ?'),
+      chunksOfFile: db.prepare('SELECT id, content_hash AS contentHash FROM chunks WHERE file_id = ? ORDER BY id'),
+      deleteChunksOfFile: db.prepare('DELETE FROM chunks WHERE file_id = ?'),
+      symbolsOfFileId: db.prepare('SELECT * FROM symbols WHERE file_id = ? ORDER BY id'),
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
       insertFile: db.prepare(
         `INSERT INTO files(path, blob_id, size, mtime_ms, language, status, error_count, decoded_with_replacement, line_count, indexed_at)
@@ -143,8 +112,10 @@ export class IndexStore {
       insertChunk: db.prepare(
         'INSERT INTO chunks(file_id, kind, symbol, start_line, end_line, content_hash) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      insertFts: db.prepare('INSERT INTO chunks_fts(rowid, path, name, signature, doc, body) VALUES (?, ?, ?, ?, ?, ?)'),
-      upsertSkip: db.prepare('INSERT INTO skipped(path, reason) VALUES (?, ?) ON CONFLICT(path) DO UPDATE SET reason = excluded.reason'),
+      upsertSkip: db.prepare(
+        `INSERT INTO skipped(path, reason, blob_id, size, mtime_ms) VALUES (@path, @reason, @blobId, @size, @mtimeMs)
+         ON CONFLICT(path) DO UPDATE SET reason = excluded.reason, blob_id = excluded.blob_id, size = excluded.size, mtime_ms = excluded.mtime_ms`,
+      ),
       symbolsOfFile: db.prepare(
         'SELECT s.*, f.path AS path FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC, s.id',
       ),
@@ -209,8 +180,50 @@ export class IndexStore {
     this.symbolCache.clear();
     const file = this.statements.fileByPath.get(path) as RawFile | undefined;
     if (!file) return;
-    for (const { id } of this.statements.chunkIdsOfFile.all(file.id) as { id: number }[]) this.statements.deleteFts.run(id);
+    const removed = file.language === 'unknown' || this.fullText.remove(this.storedContent(file), this.chunkRowsOf(file.id));
     this.statements.deleteFile.run(file.id);
+    if (!removed) {
+      this.logger.warn(`the full-text rows of ${path} do not match its stored chunks; rebuilding the full-text index`);
+      this.rebuildFullText();
+    }
+  }
+
+  private chunkRowsOf(fileId: number): { id: number; contentHash: string }[] {
+    return this.statements.chunksOfFile.all(fileId) as { id: number; contentHash: string }[];
+  }
+
+  private storedContent(file: RawFile): { path: string; symbols: CodeSymbol[]; text: string | null } {
+    const symbols = (this.statements.symbolsOfFileId.all(file.id) as RawSymbol[]).map((r) => toSymbolRow({ ...r, path: file.path }));
+    return { path: file.path, symbols, text: this.blobText(file.blob_id) };
+  }
+
+  /**
+   * Re-derives every file's chunks from its stored symbols and text and writes
+   * them and their full-text rows afresh. The repair for a full-text table that
+   * no longer matches its chunk rows; a file whose text is gone is dropped so
+   * the next run indexes it again.
+   */
+  rebuildFullText(): void {
+    this.symbolCache.clear();
+    this.fullText.clear();
+    for (const file of this.statements.allFiles.all() as RawFile[]) {
+      const content = this.storedContent(file);
+      if (content.text === null) {
+        this.statements.deleteFile.run(file.id);
+        continue;
+      }
+      this.statements.deleteChunksOfFile.run(file.id);
+      this.insertChunks(file.id, file.language !== 'unknown', buildChunks(content, content.text));
+    }
+  }
+
+  private insertChunks(fileId: number, searchable: boolean, chunks: BuiltChunk[]): void {
+    for (const chunk of chunks) {
+      const chunkId = Number(
+        this.statements.insertChunk.run(fileId, chunk.kind, chunk.symbol, chunk.startLine, chunk.endLine, chunk.contentHash).lastInsertRowid,
+      );
+      if (searchable) this.fullText.add(chunkId, chunk.fields);
+    }
   }
 
   /** Replaces a file's rows with a fresh parse and its chunks. */
@@ -241,14 +254,7 @@ export class IndexStore {
     for (const imp of parsed.imports) s.insertImport.run(fileId, imp.source, JSON.stringify(imp.names), imp.line);
     // Search covers source files in parsed languages; other text (docs, data,
     // templates) stays viewable and greppable but would drown code in BM25.
-    const searchable = parsed.language !== 'unknown';
-    for (const chunk of chunks) {
-      const chunkId = Number(
-        s.insertChunk.run(fileId, chunk.kind, chunk.symbol, chunk.startLine, chunk.endLine, chunk.contentHash).lastInsertRowid,
-      );
-      const f = chunk.fields;
-      if (searchable) s.insertFts.run(chunkId, f.path, f.name, f.signature, f.doc, f.body);
-    }
+    this.insertChunks(fileId, parsed.language !== 'unknown', chunks);
   }
 
   /** Updates the cheap change signals of an unchanged file. */
@@ -257,9 +263,15 @@ export class IndexStore {
   }
 
   /** Replaces the skip list. */
-  replaceSkipped(entries: { path: string; reason: string }[]): void {
+  replaceSkipped(entries: SkippedFile[]): void {
     this.db.prepare('DELETE FROM skipped').run();
-    for (const e of entries) this.statements.upsertSkip.run(e.path, e.reason);
+    for (const e of entries) this.statements.upsertSkip.run(e);
+  }
+
+  /** Files the last run listed but skipped on reading, by path. */
+  skippedFiles(): Map<string, SkippedFile> {
+    const rows = this.db.prepare('SELECT path, reason, blob_id AS blobId, size, mtime_ms AS mtimeMs FROM skipped').all() as SkippedFile[];
+    return new Map(rows.map((r) => [r.path, r]));
   }
 
   /** Deletes blobs no file refers to, keeping the store bounded across commits. */
@@ -370,29 +382,3 @@ export class IndexStore {
     if (this.db.open) this.db.close();
   }
 }
-
-interface RawFile {
-  id: number; path: string; blob_id: string; size: number; mtime_ms: number | null; language: string; status: string;
-  error_count: number; decoded_with_replacement: number; line_count: number; indexed_at: number;
-}
-
-interface RawSymbol {
-  id: number; path: string; name: string; qualified_name: string; kind: string; parent: string | null;
-  start_line: number; end_line: number; signature: string; doc: string | null; callees: string; bases: string;
-}
-
-function toFileRow(r: RawFile): FileRow {
-  return {
-    id: r.id, path: r.path, blobId: r.blob_id, size: r.size, mtimeMs: r.mtime_ms, language: r.language, status: r.status,
-    errorCount: r.error_count, decodedWithReplacement: r.decoded_with_replacement === 1, lineCount: r.line_count, indexedAt: r.indexed_at,
-  };
-}
-
-function toSymbolRow(r: RawSymbol): SymbolRow {
-  return {
-    id: r.id, path: r.path, name: r.name, qualifiedName: r.qualified_name, kind: r.kind as SymbolKind, parent: r.parent,
-    startLine: r.start_line, endLine: r.end_line, signature: r.signature, doc: r.doc,
-    callees: JSON.parse(r.callees), bases: JSON.parse(r.bases),
-  };
-}
-

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { ReponavError } from '../errors.js';
+import { languageForPath } from '../parse/languages.js';
 import { resolveImport } from '../parse/resolve-imports.js';
 import type { ParsedFile } from '../parse/symbol-model.js';
 import { buildChunks } from './build-chunks.js';
-import type { IndexStore } from './index-store.js';
+import type { IndexStore, SkippedFile } from './index-store.js';
 import { createParsePool, defaultWorkerCount, type ParsePool } from './parse-pool.js';
-import type { FileAnalysis } from './analyze-file.js';
-import { looksBinary, recordSkip, type RepositorySource, type SourceFile, type SourceListing } from './source-file.js';
+import { decodeFileText, type FileAnalysis } from './analyze-file.js';
+import { looksBinary, recordSkip, sameIdentity, type RepositorySource, type SourceFile, type SourceListing } from './source-file.js';
 
 /** Progress of one indexing run, reported as files are written. */
 export interface IndexProgress {
@@ -78,11 +79,24 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
 
   const changed: SourceFile[] = [];
   let unchanged = 0;
+  // Skips found on reading, with the identity the file had; written at the end for status and the next run.
+  const readSkips: SkippedFile[] = [];
+  const skippedBefore = store.skippedFiles();
   for (const file of listing.files) {
     const previous = existing.get(file.path);
-    const same = previous && (file.blobId ? previous.blobId === file.blobId : previous.size === file.size && previous.mtimeMs === file.mtimeMs);
-    if (same) unchanged++;
-    else changed.push(file);
+    if (previous && sameIdentity(file, previous)) {
+      unchanged++;
+      continue;
+    }
+    const skipped = skippedBefore.get(file.path);
+    if (!previous && skipped?.reason === 'binary' && sameIdentity(file, skipped)) {
+      // Unchanged binary content stays skipped without being read again. Missing or
+      // unreadable files are retried: a partial mirror may have fetched the blob since.
+      recordSkip(listing, 'binary', file.path);
+      readSkips.push(skipped);
+      continue;
+    }
+    changed.push(file);
   }
 
   // Contents already parsed at another commit need no read and no parse.
@@ -113,16 +127,17 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const inProcessBelow = options.inProcessBelow ?? 200;
   const workers = toRead.length < inProcessBelow ? 0 : (options.workers ?? defaultWorkerCount());
   const pool: ParsePool = createParsePool(workers, logger);
+  // Workers compile the grammars they will need while this thread reads the first files.
+  pool.warm([...new Set(toRead.map((f) => languageForPath(f.path)).filter((id): id is string => id !== null))]);
   let parsedCount = 0;
-  const readSkips: { path: string; reason: string }[] = [];
   type Outcome =
     | { file: SourceFile; blobId: string; touch: number }
-    | { file: SourceFile; blobId: string; analysis: FileAnalysis };
+    | { file: SourceFile; blobId: string; bytes: Uint8Array; analysis: FileAnalysis };
   const analyze = async (file: SourceFile, bytes: Buffer): Promise<Outcome> => {
     const blobId = file.blobId ?? gitBlobId(bytes);
     const previous = existing.get(file.path);
     if (previous && previous.blobId === blobId) return { file, blobId, touch: previous.id };
-    return { file, blobId, analysis: await pool.analyze(file.path, bytes) };
+    return { file, blobId, bytes, analysis: await pool.analyze(file.path, bytes) };
   };
   // Files are handed to the workers as soon as they are read; batches are written
   // in order while the workers parse the next ones, so reading, parsing and
@@ -134,8 +149,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
       for (const outcome of outcomes) {
         if ('touch' in outcome) store.touchFile(outcome.touch, outcome.file.mtimeMs, outcome.file.size);
         else {
-          const { parsed, text, chunks } = outcome.analysis;
-          store.putBlob(outcome.blobId, text, parsed);
+          const { parsed, chunks } = outcome.analysis;
+          store.putBlob(outcome.blobId, decodeFileText(outcome.bytes), parsed);
           store.putFile({ path: outcome.file.path, blobId: outcome.blobId, size: outcome.file.size, mtimeMs: outcome.file.mtimeMs }, parsed, chunks);
           parsedCount++;
           changedPaths.add(outcome.file.path);
@@ -151,7 +166,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
       if (bytes === null || looksBinary(bytes)) {
         const reason = bytes === null ? (source.mode === 'commit' ? 'missing-blob' : 'unreadable') : 'binary';
         recordSkip(listing, reason, file.path);
-        if (reason !== 'binary') readSkips.push({ path: file.path, reason });
+        readSkips.push({ path: file.path, reason, blobId: file.blobId ?? (bytes ? gitBlobId(bytes) : null), size: Number.isFinite(file.size) ? file.size : null, mtimeMs: file.mtimeMs });
         store.transaction(() => store.deleteFile(file.path));
         if (existing.has(file.path)) removedPaths.add(file.path);
         done++;

@@ -8,6 +8,8 @@ import { analyzeFile, type FileAnalysis } from './analyze-file.js';
 /** Runs file analysis on worker threads, or in-process for small jobs. */
 export interface ParsePool {
   analyze(path: string, bytes: Uint8Array): Promise<FileAnalysis>;
+  /** Loads these languages' grammars in every worker ahead of their first file (no-op in-process). */
+  warm(languageIds: readonly string[]): void;
   close(): Promise<void>;
   readonly workerCount: number;
 }
@@ -27,7 +29,7 @@ export function createParsePool(workers: number, logger?: Logger): ParsePool {
   const script = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
   if (workers <= 0 || !existsSync(script)) {
     if (workers > 0) logger?.debug(`worker script ${script} not found; parsing in-process`);
-    return { analyze: analyzeFile, close: async () => {}, workerCount: 0 };
+    return { analyze: analyzeFile, warm: () => {}, close: async () => {}, workerCount: 0 };
   }
   const threads: { worker: Worker; load: number }[] = [];
   const pending = new Map<number, Pending>();
@@ -59,6 +61,9 @@ export function createParsePool(workers: number, logger?: Logger): ParsePool {
         pending.set(id, { resolve, reject });
         slot.worker.postMessage({ id, path, bytes });
       });
+    },
+    warm(languageIds) {
+      if (languageIds.length > 0) for (const t of threads) t.worker.postMessage({ warm: [...languageIds] });
     },
     async close() {
       await Promise.all(threads.map((t) => t.worker.terminate()));

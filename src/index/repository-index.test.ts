@@ -1,4 +1,4 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, copyIndexFixture, tempDir } from '../../test/cli/harness.js';
@@ -85,5 +85,34 @@ describe('defaultIndexPath', () => {
     expect(defaultIndexPath('/src/shop', 'commit', env)).toMatch(/commit\.db$/);
     expect(defaultIndexPath('/other/shop', 'worktree', env)).not.toBe(a);
     expect(defaultIndexPath('/m/yt-dlp/repo', 'commit', env)).toMatch(/\/yt-dlp-[0-9a-f]{12}\/commit\.db$/);
+  });
+});
+
+describe('files skipped on reading', () => {
+  it('a binary file stays skipped, not stale, until it changes; .git is not counted as skipped content', async () => {
+    const fixture = copyIndexFixture();
+    // No known binary extension: only reading the bytes shows it is binary.
+    writeFileSync(join(fixture.root, 'inventory', 'snapshot.dat1'), Buffer.from([1, 0, 2, 0, 3]));
+    mkdirSync(join(fixture.root, '.git'));
+    writeFileSync(join(fixture.root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const repo = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath });
+    try {
+      const first = await repo.refresh();
+      expect(first.skipped.binary).toBe(1);
+      const again = await repo.refresh();
+      expect(again.skipped.binary).toBe(1);
+      expect(again.parsed).toBe(0);
+      const status = await repo.status();
+      expect(status.stale).toEqual({ changed: [], added: [], deleted: [] });
+      expect(status.skipped).not.toHaveProperty('vendored');
+
+      writeFileSync(join(fixture.root, 'inventory', 'snapshot.dat1'), 'now it is text\n');
+      expect((await repo.status()).stale.added).toEqual(['inventory/snapshot.dat1']);
+      const changed = await repo.refresh();
+      expect(changed.skipped.binary).toBeUndefined();
+      expect(repo.store.file('inventory/snapshot.dat1')).not.toBeNull();
+    } finally {
+      repo.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { GitCommitSource } from './git-commit-source.js';
 import { IndexStore, type FileRow } from './index-store.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
 import { closestPaths, toRepositoryPath } from './path-guard.js';
-import type { RepositorySource, SourceOptions } from './source-file.js';
+import { sameIdentity, type RepositorySource, type SourceOptions } from './source-file.js';
 import { WorktreeSource } from './worktree-source.js';
 
 /** How to open a repository's index. */
@@ -61,7 +61,9 @@ export class RepositoryIndex {
       ? await GitCommitSource.open(path, options.commit, sourceOptions)
       : await WorktreeSource.open(path, sourceOptions);
     const indexPath = options.indexPath ?? defaultIndexPath(realpathSync(source.root), source.mode);
-    return new RepositoryIndex(source, IndexStore.open(indexPath, logger), logger, sourceOptions);
+    // Only reponav's own cache may be overwritten whatever is there; a path the user gave may hold their data.
+    const store = IndexStore.open(indexPath, logger, { owned: options.indexPath === undefined });
+    return new RepositoryIndex(source, store, logger, sourceOptions);
   }
 
   /** Opens another commit of the same repository on the same index store (re-parses only differing files). */
@@ -111,10 +113,14 @@ export class RepositoryIndex {
     const stale = { changed: [] as string[], added: [] as string[], deleted: [] as string[] };
     const current = await this.source.list();
     const byPath = new Map(files.map((f) => [f.path, f]));
+    const skipped = this.store.skippedFiles();
     for (const f of current.files) {
       const row = byPath.get(f.path);
-      if (!row) stale.added.push(f.path);
-      else if (f.blobId ? f.blobId !== row.blobId : f.size !== row.size || f.mtimeMs !== row.mtimeMs) stale.changed.push(f.path);
+      if (!row) {
+        // Skipped on reading (binary, missing blob) and unchanged since: not stale, just skipped.
+        const skip = skipped.get(f.path);
+        if (!skip || !sameIdentity(f, skip)) stale.added.push(f.path);
+      } else if (!sameIdentity(f, row)) stale.changed.push(f.path);
       byPath.delete(f.path);
     }
     stale.deleted.push(...byPath.keys());

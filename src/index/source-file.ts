@@ -45,6 +45,9 @@ export interface RepositorySource {
   readMany(paths: SourceFile[]): AsyncIterable<{ file: SourceFile; bytes: Buffer | null }>;
 }
 
+/** Version-control metadata folders: never indexed, and not reported as skipped content either. */
+export const VCS_DIRECTORIES: ReadonlySet<string> = new Set(['.git', '.hg', '.svn']);
+
 /** Folders that hold vendored or generated code, skipped by default at any depth. */
 export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set([
   'node_modules',
@@ -99,6 +102,14 @@ export function looksBinary(bytes: Buffer): boolean {
   const end = Math.min(bytes.length, 8192);
   for (let i = 0; i < end; i++) if (bytes[i] === 0) return true;
   return false;
+}
+
+/**
+ * True when a listed file still has the identity recorded for it: the same blob
+ * id when the source knows blob ids (commit mode), else the same size and mtime.
+ */
+export function sameIdentity(file: SourceFile, recorded: { blobId: string | null; size: number | null; mtimeMs: number | null }): boolean {
+  return file.blobId ? recorded.blobId === file.blobId : recorded.size === file.size && recorded.mtimeMs === file.mtimeMs;
 }
 
 /** Adds one skip to a listing's counters, keeping up to three examples per reason. */

@@ -7,6 +7,7 @@ import {
   DEFAULT_MAX_FILE_BYTES,
   hasBinaryExtension,
   recordSkip,
+  VCS_DIRECTORIES,
   VENDORED_DIRECTORIES,
   type RepositorySource,
   type SourceFile,
@@ -95,7 +96,8 @@ export class WorktreeSource implements RepositorySource {
       }
       if (isDirectory) {
         if (this.excluded.has(entry.name)) {
-          recordSkip(listing, 'vendored', path + '/');
+          // Version-control metadata is not repository content: skipped without being counted.
+          if (!VCS_DIRECTORIES.has(entry.name)) recordSkip(listing, 'vendored', path + '/');
           continue;
         }
         if (isIgnored(layers, path, true)) {

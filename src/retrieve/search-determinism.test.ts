@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,5 +55,41 @@ describe('search results do not depend on index history', () => {
     expect(a.files.map((f) => f.path)).toEqual(b.files.map((f) => f.path));
     moved.close();
     fresh.close();
+  });
+});
+
+describe('a full-text index out of step with its chunk rows', () => {
+  it('is rebuilt with a warning when a file changes, and then ranks like a fresh index', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'reponav-repair-'));
+    try {
+      for (let i = 0; i < 6; i++) {
+        writeFileSync(join(repo, `job_${i}.py`), `def schedule_${i}(queue):\n    """Schedule job ${i} on the retry queue."""\n    return enqueue_retry(queue, ${i})\n`);
+      }
+      const warnings: string[] = [];
+      const logger = { debug() {}, info() {}, error() {}, warn: (m: string) => warnings.push(m) };
+      const repaired = await RepositoryIndex.open(repo, { indexPath: join(indexes, 'repaired.db'), logger });
+      await repaired.refresh();
+      // What a foreign write or a tokenizer change without a schema bump would leave behind.
+      repaired.store.db.prepare("UPDATE chunks SET content_hash = 'tampered' WHERE file_id = (SELECT id FROM files WHERE path = 'job_2.py')").run();
+      writeFileSync(join(repo, 'job_2.py'), 'def schedule_2(queue):\n    return drain_queue(queue)\n');
+      const later = new Date(Date.now() + 5000);
+      utimesSync(join(repo, 'job_2.py'), later, later);
+      expect((await repaired.refresh()).parsed).toBe(1);
+      expect(warnings.join('\n')).toMatch(/full-text rows of job_2\.py do not match.*rebuilding the full-text index/);
+
+      const fresh = await RepositoryIndex.open(repo, { indexPath: join(indexes, 'fresh-repair.db') });
+      await fresh.refresh();
+      for (const query of ['schedule retry queue job', 'drain queue']) {
+        const a = await searchRepository(repaired.store, query);
+        const b = await searchRepository(fresh.store, query);
+        const view = (r: typeof a) => r.hits.map((h) => `${h.path}:${h.symbol}:${h.score.toFixed(6)}`);
+        expect(view(a)).toEqual(view(b));
+        expect(view(a).length).toBeGreaterThan(0);
+      }
+      repaired.close();
+      fresh.close();
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });

@@ -1,10 +1,10 @@
 /**
  * Bad input through the built CLI: every failure is one `error: …` sentence
  * on stderr and a non-zero exit code (1 for a ReponavError, 2 for usage),
- * never a stack trace. Also: damaged or foreign index files are rebuilt with
- * a warning, never trusted.
+ * never a stack trace. Also: damaged index files are rebuilt with a warning,
+ * never trusted, and a foreign file at a user-given index path is refused.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,13 @@ import {
 } from './harness.js';
 
 beforeAll(ensureBuilt, 300_000);
+
+/** The one index database under a test's cache folder. */
+function cachedIndexFile(cacheDir: string): string {
+  const found = readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.db'));
+  expect(found).toHaveLength(1);
+  return join(cacheDir, found[0]!);
+}
 afterAll(cleanupTempDirs);
 
 describe('bad repositories and revisions', () => {
@@ -156,24 +163,40 @@ describe('index files that must not be trusted', () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ parsed: FIXTURE_FILES.length, unchanged: 0 });
   });
 
-  it('a garbage file at the index path is rebuilt with a warning on stderr', () => {
-    const { root, cacheDir, indexPath } = copyIndexFixture();
-    put(join(indexPath, '..'), 'index.db', Buffer.alloc(10_000, 0x41));
-    const result = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+  it('a garbage file in the cache is rebuilt with a warning on stderr', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+    const cached = cachedIndexFile(cacheDir);
+    writeFileSync(cached, Buffer.alloc(10_000, 0x41));
+    rmSync(cached + '-wal', { force: true });
+    const result = runCli(['index', root, '--json'], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warn: index at .*rebuilding/);
     expect(JSON.parse(result.stdout)).toMatchObject({ parsed: FIXTURE_FILES.length });
     // Next run trusts the rebuilt index.
-    const again = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+    const again = runCli(['index', root, '--json'], { cacheDir });
     expect(again.stderr).toBe('');
     expect(JSON.parse(again.stdout)).toMatchObject({ parsed: 0, unchanged: FIXTURE_FILES.length });
   });
 
-  it('status on a garbage index warns and reports it as never indexed', () => {
+  it('a file that is not a reponav index at --index-path is refused and left as it was', () => {
     const { root, cacheDir, indexPath } = copyIndexFixture();
-    put(join(indexPath, '..'), 'index.db', 'garbage');
-    writeFileSync(indexPath + '-wal', 'more garbage');
-    const result = runCli(['status', root, '--index-path', indexPath, '--json'], { cacheDir });
+    const content = Buffer.alloc(10_000, 0x41);
+    put(join(indexPath, '..'), 'index.db', content);
+    const result = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/index\.db is not a reponav index .*refusing to overwrite it\. Delete it yourself or pass another --index-path/);
+    expect(readFileSync(indexPath)).toEqual(content);
+  });
+
+  it('status on a garbage index in the cache warns and reports it as never indexed', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    expect(runCli(['status', root, '--json'], { cacheDir }).code).toBe(0);
+    const cached = cachedIndexFile(cacheDir);
+    writeFileSync(cached, 'garbage');
+    writeFileSync(cached + '-wal', 'more garbage');
+    const result = runCli(['status', root, '--json'], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/rebuilding/);
     expect(JSON.parse(result.stdout)).toMatchObject({ indexedAt: null, files: 0 });
