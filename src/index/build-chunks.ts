@@ -25,6 +25,7 @@ const MAX_BODY_TOKENS = 4000;
  */
 export function buildChunks(parsed: Pick<ParsedFile, 'path' | 'symbols'>, text: string): BuiltChunk[] {
   const lines = text.split('\n');
+  const lineText = lineRangeReader(text, lines.length);
   const pathTokens = codeTokenText(parsed.path.replace(/\.[^./]+$/, ''));
   const covered = new Uint8Array(lines.length + 2);
   const chunks: BuiltChunk[] = [];
@@ -32,7 +33,7 @@ export function buildChunks(parsed: Pick<ParsedFile, 'path' | 'symbols'>, text: 
   const types = parsed.symbols.filter((s) => TYPE_KINDS.has(s.kind));
 
   for (const symbol of functions) {
-    chunks.push(symbolChunk('function', symbol, symbol.startLine, symbol.endLine, lines, pathTokens));
+    chunks.push(symbolChunk('function', symbol, symbol.startLine, symbol.endLine, lineText, pathTokens));
     for (let line = symbol.startLine; line <= symbol.endLine; line++) covered[line] = 1;
   }
   // Symbols are sorted by start line, so a type's members follow it: one forward scan each.
@@ -48,7 +49,7 @@ export function buildChunks(parsed: Pick<ParsedFile, 'path' | 'symbols'>, text: 
       }
     }
     const headerEnd = Math.max(type.startLine, firstMember - 1);
-    chunks.push(symbolChunk('class', type, type.startLine, headerEnd, lines, pathTokens));
+    chunks.push(symbolChunk('class', type, type.startLine, headerEnd, lineText, pathTokens));
     for (let line = type.startLine; line <= headerEnd; line++) covered[line] = 1;
   }
   const remainder: string[] = [];
@@ -83,10 +84,10 @@ function symbolChunk(
   symbol: CodeSymbol,
   startLine: number,
   endLine: number,
-  lines: string[],
+  lineText: (startLine: number, endLine: number) => string,
   pathTokens: string,
 ): BuiltChunk {
-  const text = lines.slice(startLine - 1, endLine).join('\n');
+  const text = lineText(startLine, endLine);
   return {
     kind,
     symbol: symbol.qualifiedName,
@@ -100,6 +101,22 @@ function symbolChunk(
       doc: symbol.doc ? codeTokenText(symbol.doc) : '',
       body: codeTokenText(text, MAX_BODY_TOKENS),
     },
+  };
+}
+
+/**
+ * Returns a reader of lines `start..end` (1-based, inclusive) joined by their
+ * newlines, equal to `text.split('\n').slice(start - 1, end).join('\n')` but
+ * a substring of `text` rather than a copy: chunks of nested code overlap.
+ */
+function lineRangeReader(text: string, lineCount: number): (startLine: number, endLine: number) => string {
+  const starts = new Array<number>(lineCount);
+  starts[0] = 0;
+  for (let line = 1, i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts[line++] = i + 1;
+  return (startLine, endLine) => {
+    const first = Math.max(1, startLine);
+    if (first > lineCount || endLine < first) return '';
+    return endLine >= lineCount ? text.slice(starts[first - 1]) : text.slice(starts[first - 1], starts[endLine]! - 1);
   };
 }
 

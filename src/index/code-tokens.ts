@@ -115,8 +115,24 @@ export function codeTokenText(text: string, maxTokens = Number.POSITIVE_INFINITY
       i++;
       continue;
     }
-    const start = i++;
-    while (i < length && isIdentifierPart(text.charCodeAt(i))) i++;
+    const start = i;
+    // Most occurrences are plain lower-case words (`self`, `return`, `url`): their
+    // one token is the identifier itself, so they skip the cache lookup.
+    let plain = true;
+    for (; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 97 && code <= 122) continue;
+      if (!isIdentifierPart(code)) break;
+      plain = false;
+    }
+    if (plain) {
+      if (i - start < 2) continue;
+      if (count >= maxTokens) break;
+      const token = text.slice(start, i);
+      out = count === 0 ? token : `${out} ${token}`;
+      count++;
+      continue;
+    }
     const identifier = text.slice(start, i);
     let entry = joinedCache.get(identifier);
     if (entry === undefined) {
