@@ -11,6 +11,8 @@ export interface RepositoryCommandOptions {
   commit?: string;
   indexPath?: string;
   maxFileBytes?: string;
+  /** Parse worker threads (`index --workers`); default: the indexer's. */
+  workers?: string;
   quiet?: boolean;
   json?: boolean;
   verbose?: boolean;
@@ -31,6 +33,7 @@ export async function openFreshRepository(
 ): Promise<{ repository: RepositoryIndex; report: IndexReport; logger: Logger }> {
   const logger = cliLogger(options);
   const maxFileBytes = options.maxFileBytes !== undefined ? parseSize(options.maxFileBytes) : undefined;
+  const workers = options.workers !== undefined ? parseWorkerCount(options.workers) : undefined;
   const repository = await RepositoryIndex.open(path ?? options.repo ?? '.', {
     commit: options.commit,
     indexPath: options.indexPath,
@@ -39,7 +42,7 @@ export async function openFreshRepository(
   });
   const bar = options.quiet || options.json ? null : createProgressBar('files');
   try {
-    const report = await repository.refresh({ onProgress: (p) => bar?.update(p.done, p.total) });
+    const report = await repository.refresh({ workers, onProgress: (p) => bar?.update(p.done, p.total) });
     return { repository, report, logger };
   } catch (error) {
     repository.close();
@@ -55,6 +58,15 @@ export function parseSize(text: string): number {
   if (!match) throw new ReponavError('BAD_INPUT', `'${text}' is not a size; use bytes or a suffix like 512k, 2m.`);
   const scale = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[match[2].toLowerCase() as '' | 'k' | 'm' | 'g'];
   return Math.round(Number(match[1]) * scale);
+}
+
+/** Parses `--workers`: a whole number from 0 (parse in this process) to 16. */
+export function parseWorkerCount(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n > 16) {
+    throw new ReponavError('BAD_INPUT', `'${text}' is not a worker count; use a whole number from 0 (parse in this process) to 16.`);
+  }
+  return n;
 }
 
 /** Prints a value as pretty JSON on stdout. */

@@ -51,6 +51,15 @@ describe('bad repositories and revisions', () => {
     expectOneSentenceError(runCli(['index', empty], { cacheDir: join(dir, 'cache') }), 1);
   });
 
+  it('a --workers value that is not a count is exit 1 with one sentence, before anything is indexed', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    for (const value of ['two', '-1', '99']) {
+      const line = expectOneSentenceError(runCli(['index', root, '--workers', value], { cacheDir }), 1);
+      expect(line).toMatch(/is not a worker count; use a whole number from 0/);
+    }
+    expect(runCli(['index', root, '--workers', '0', '--json'], { cacheDir }).code).toBe(0);
+  });
+
   it('--commit on a folder that is not a git repository is exit 1 with one sentence', () => {
     const { root, cacheDir } = copyIndexFixture();
     const line = expectOneSentenceError(runCli(['index', root, '--commit', 'HEAD'], { cacheDir }), 1);

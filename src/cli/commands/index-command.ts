@@ -12,6 +12,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--commit <rev>', 'index this commit without a checkout (git ls-tree + cat-file)')
     .option('--index-path <file>', 'where the SQLite index lives (default: the user cache)')
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', '1m')
+    .option('--workers <n>', 'parse worker threads when 200+ files need parsing (default: one per core, at most 4; 0: this process)')
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'no progress bar, errors only')
     .option('-v, --verbose', 'debug logging on stderr');
