@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { ReponavError } from '../errors.js';
@@ -152,11 +152,9 @@ export class WorktreeSource implements RepositorySource {
       try {
         const absolute = join(this.root, file.path);
         // Re-check at read time: a file may have become a link since listing.
-        // Synchronous calls: source files are small (≤ 1 MiB by default), and
-        // five thread-pool round trips per file cost more than the read itself.
-        const info = lstatSync(absolute);
+        const info = await lstat(absolute);
         if (info.isSymbolicLink() && !this.resolveInside(absolute)) bytes = null;
-        else bytes = readFileSync(absolute);
+        else bytes = await readFile(absolute);
       } catch {
         bytes = null;
       }
