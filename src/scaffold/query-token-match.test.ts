@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchQueryTokens, nameForms, normalizeQueryTokens, splitIdentifier } from './query-token-match.js';
+import { inflectionStem, matchQueryTokens, nameForms, normalizeQueryTokens, splitIdentifier } from './query-token-match.js';
 
 describe('splitIdentifier', () => {
   it('splits camelCase, snake_case, acronyms and digits', () => {
@@ -21,7 +21,9 @@ describe('matchQueryTokens', () => {
   it('matches whole parts, not substrings', () => {
     expect(matchQueryTokens('_decrypt_signature', tokens)).toEqual(['signature', 'decrypt']);
     expect(matchQueryTokens('target', tokens)).toEqual([]);
-    expect(matchQueryTokens('signatures', tokens)).toEqual([]);
+    expect(matchQueryTokens('presignature', tokens)).toEqual([]);
+    // A plural is an inflection, not a substring: it matches (see 'inflected query words').
+    expect(matchQueryTokens('signatures', tokens)).toEqual(['signature']);
   });
 
   it('matches the whole name as written and trimmed of underscores', () => {
@@ -32,5 +34,25 @@ describe('matchQueryTokens', () => {
   it('is case-insensitive', () => {
     expect(matchQueryTokens('GetSignature', tokens)).toEqual(['signature', 'get']);
     expect(nameForms('GetSignature').has('getsignature')).toBe(true);
+  });
+});
+
+describe('inflected query words', () => {
+  it('stem to the same form as the identifier part they describe', () => {
+    for (const [word, stem] of [
+      ['reserving', 'reserv'], ['reserved', 'reserv'], ['reserves', 'reserv'], ['reserve', 'reserv'],
+      ['parsing', 'pars'], ['parser', 'pars'], ['caches', 'cach'], ['queries', 'query'], ['getting', 'get'],
+      ['processes', 'process'], ['string', 'string'], ['users', 'user'], ['class', 'class'], ['file', 'file'],
+    ] as const) {
+      expect(inflectionStem(word), word).toBe(stem);
+    }
+  });
+  it('match names by their inflected parts, and still never by substring', () => {
+    const tokens = normalizeQueryTokens(['reserving', 'copies', 'parsing', 'string']);
+    expect(matchQueryTokens('_try_reserve', tokens)).toEqual(['reserving']);
+    expect(matchQueryTokens('parse_config', tokens)).toEqual(['parsing']);
+    expect(matchQueryTokens('copy', tokens)).toEqual(['copies']);
+    expect(matchQueryTokens('to_str', tokens)).toEqual([]);
+    expect(matchQueryTokens('target', normalizeQueryTokens(['get']))).toEqual([]);
   });
 });

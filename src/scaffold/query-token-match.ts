@@ -44,12 +44,45 @@ export function nameForms(simpleName: string): Set<string> {
   return forms;
 }
 
+/** Suffix rules of `inflectionStem`, tried in order; the first that applies wins. */
+const INFLECTIONS: ReadonlyArray<readonly [suffix: string, replacement: string]> = [
+  ['ies', 'y'], ['ied', 'y'], ['ing', ''], ['ers', ''], ['er', ''], ['es', ''], ['ed', ''], ['s', ''],
+];
+
+/**
+ * A light English stem for matching words against identifier parts:
+ * `reserving`, `reserved`, `reserves` and `reserve` all give `reserv`;
+ * `queries` gives `query`; `getting` gives `get`. Words of four letters or
+ * fewer are left alone, and no rule may leave fewer than four letters (so
+ * `string` does not become `str`, nor `users` `us`). Not a real stemmer: it only
+ * has to make a word and the identifier it describes meet.
+ */
+export function inflectionStem(word: string): string {
+  if (word.length <= 4) return word;
+  let stem = word;
+  for (const [suffix, replacement] of INFLECTIONS) {
+    if (!stem.endsWith(suffix) || (suffix === 's' && stem.endsWith('ss'))) continue;
+    if (stem.length - suffix.length + replacement.length < 4) continue;
+    stem = stem.slice(0, stem.length - suffix.length) + replacement;
+    break;
+  }
+  if (stem.length > 4 && stem.endsWith('e')) stem = stem.slice(0, -1);
+  if (stem.length >= 4 && /([bdgkmnprt])\1$/.test(stem)) stem = stem.slice(0, -1);
+  return stem;
+}
+
 /**
  * The distinct normalized query tokens that equal the simple name or one of its
- * parts, in query order. The count of this list is the anchor "overlap".
- * `normalizedTokens` must come from normalizeQueryTokens.
+ * parts, or the same word inflected (`reserving` matches `reserve`), in query
+ * order. The count of this list is the anchor "overlap". `normalizedTokens`
+ * must come from normalizeQueryTokens.
  */
 export function matchQueryTokens(simpleName: string, normalizedTokens: readonly string[]): string[] {
   const forms = nameForms(simpleName);
-  return normalizedTokens.filter((token) => forms.has(token));
+  let stems: Set<string> | null = null;
+  return normalizedTokens.filter((token) => {
+    if (forms.has(token)) return true;
+    stems ??= new Set([...forms].map(inflectionStem));
+    return stems.has(inflectionStem(token));
+  });
 }
