@@ -4,6 +4,7 @@
  * mode: everything human-readable goes to stderr.
  */
 import type { Command } from 'commander';
+import { ReponavError } from '../../errors.js';
 import { startHttpServer, type RunningHttpServer } from '../../server/http-server.js';
 import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/mcp-service.js';
 import { cliLogger, parseSize } from '../cli-context.js';
@@ -13,6 +14,7 @@ import { parsePositiveInt } from './symbols-command.js';
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'> {
   repo: string[];
+  commit?: string;
   http?: number;
   host: string;
   token?: string;
@@ -52,6 +54,7 @@ export function registerMcpCommand(program: Command): Command {
     .exitOverride()
     .description('serve the reponav tools over MCP: stdio by default, Streamable HTTP with --http')
     .option('--repo <path>', 'repository to serve (repeat for several; tools then take a repo name argument)', collect, [])
+    .option('--commit <rev>', 'serve this commit of the repository (a git dir or work tree) without a checkout; one --repo only')
     .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port) instead of stdio', parsePort)
     .option('--host <host>', 'HTTP bind address; a non-loopback address requires --token', '127.0.0.1')
     .option('--token <token>', 'HTTP bearer token clients must send (default: $REPONAV_MCP_TOKEN)')
@@ -65,8 +68,12 @@ export function registerMcpCommand(program: Command): Command {
     .action(async (options: McpCommandOptions) => {
       const logger = cliLogger(options);
       const token = options.token ?? process.env.REPONAV_MCP_TOKEN ?? undefined;
+      const paths = options.repo.length > 0 ? options.repo : ['.'];
+      if (options.commit !== undefined && paths.length > 1) {
+        throw new ReponavError('BAD_INPUT', `--commit serves one repository, but ${paths.length} --repo paths were given; start one server per commit.`);
+      }
       const service: McpService = await openMcpService({
-        repositories: (options.repo.length > 0 ? options.repo : ['.']).map((path) => ({ path })),
+        repositories: paths.map((path) => ({ path, commit: options.commit })),
         logger,
         budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
         indexWaitMs: options.indexWait * 1000,
