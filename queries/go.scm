@@ -1,6 +1,9 @@
 ; Go. Conventions: see src/parse/languages.ts. Methods attach to their receiver type.
 
-; ---- types (embedded fields / interfaces are bases)
+; ---- types (embedded fields / interfaces are bases; struct and interface patterns come
+; later, so they win over the plain named type for the same name)
+(type_spec name: (type_identifier) @name) @definition.type
+(type_alias name: (type_identifier) @name) @definition.type
 (type_spec name: (type_identifier) @name type: (struct_type)) @definition.struct
 (type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
 (type_spec

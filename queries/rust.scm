@@ -5,6 +5,7 @@
 (struct_item name: (type_identifier) @name) @definition.struct
 (union_item name: (type_identifier) @name) @definition.struct
 (enum_item name: (type_identifier) @name) @definition.enum
+(type_item name: (type_identifier) @name) @definition.type
 (trait_item name: (type_identifier) @name) @definition.trait
 (trait_item
   name: (type_identifier) @name

@@ -22,6 +22,7 @@
   name: (type_identifier) @name
   (extends_type_clause type: [(type_identifier) @base (nested_type_identifier) @base (generic_type name: (_) @base)])) @definition.interface
 (enum_declaration name: (identifier) @name) @definition.enum
+(type_alias_declaration name: (type_identifier) @name) @definition.type
 (internal_module name: [(identifier) (nested_identifier)] @name) @definition.module
 (module name: (string (string_fragment) @name)) @definition.module
 

@@ -1,8 +1,10 @@
 /**
- * The SQLite schema of an index. Bump SCHEMA_VERSION on any change: an index
- * with another version is rebuilt, never trusted.
+ * The SQLite schema of an index. Bump SCHEMA_VERSION on any change to it, and
+ * on any change to what parsing or chunking stores (queries, symbol model,
+ * tokens): an index with another version is rebuilt, never trusted.
+ * 8: type aliases and Go named types are symbols of kind `type`.
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** DDL run on a fresh database. */
 export const SCHEMA_SQL = `

@@ -47,7 +47,7 @@ export interface FileFacts {
 }
 
 const DEFINITION_KINDS: ReadonlySet<string> = new Set([
-  'class', 'interface', 'struct', 'enum', 'trait', 'module', 'function', 'method', 'impl',
+  'class', 'interface', 'struct', 'enum', 'trait', 'module', 'type', 'function', 'method', 'impl',
 ]);
 
 interface PendingImport {

@@ -67,7 +67,7 @@ describe('registry', () => {
   });
 
   it('only uses documented capture names', async () => {
-    const known = /^(definition\.(class|interface|struct|enum|trait|module|function|method|impl)|name|receiver|base|doc|import|import\.source|import\.name|call|call\.name|comment|_.*)$/;
+    const known = /^(definition\.(class|interface|struct|enum|trait|module|type|function|method|impl)|name|receiver|base|doc|import|import\.source|import\.name|call|call\.name|comment|_.*)$/;
     for (const id of SUPPORTED_LANGUAGES) {
       const { query } = await loadGrammar(id);
       for (const name of query.captureNames) expect(name, `${id}: @${name}`).toMatch(known);

@@ -9,7 +9,7 @@
  *
  * | capture                    | node                                                          |
  * | -------------------------- | ------------------------------------------------------------- |
- * | `@definition.<kind>`       | a definition; kind is a `SymbolKind` (`class`, `interface`, `struct`, `enum`, `trait`, `module`, `function`, `method`). `function` and `method` are interchangeable: the extractor decides by the direct container (a type → `method`). |
+ * | `@definition.<kind>`       | a definition; kind is a `SymbolKind` (`class`, `interface`, `struct`, `enum`, `trait`, `module`, `type`, `function`, `method`). `function` and `method` are interchangeable: the extractor decides by the direct container (a type → `method`). |
  * | `@definition.impl`         | a scope that is not a symbol but attaches its members to the type named by its `@name` (Rust `impl`, Swift `extension`). Its `@base` captures are added to that type's bases when the type is defined in the same file. |
  * | `@name`                    | the definition's name (required). All matches that share the same `@name` node describe the same definition, so extra patterns may add `@base` / `@doc` / `@receiver` facts; when they disagree on the kind, the pattern written last in the file wins (so specific patterns go after generic ones). |
  * | `@receiver`                | the type an out-of-body method belongs to (Go receiver, C++ `A::f` scope). |

@@ -10,11 +10,17 @@ export type SymbolKind =
   | 'struct'
   | 'enum'
   | 'trait'
+  /** A named type that is none of the above: a type alias (`type Id = string`), a Go named type (`type Celsius float64`). */
+  | 'type'
   | 'module'
   | 'function'
   | 'method';
 
-/** Kinds that can contain methods (used for qualified names and module-level grouping). */
+/**
+ * Type-like kinds: those that can contain methods (used for qualified names and
+ * module-level grouping), and `type`, which never holds any but is chunked,
+ * ranked and found (`find class`) as a type.
+ */
 export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set([
   'class',
   'interface',
@@ -22,6 +28,7 @@ export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set([
   'enum',
   'trait',
   'module',
+  'type',
 ]);
 
 /** One definition found in a file. */

@@ -27,6 +27,7 @@ const KIND_PRIORITY: Record<SymbolKind, number> = {
   struct: 1,
   enum: 1,
   trait: 1,
+  type: 1,
   module: 2,
 };
 

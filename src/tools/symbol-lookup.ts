@@ -16,9 +16,9 @@ import { MAX_NAME_CHARS } from './tool-args.js';
 export type SymbolCategory = 'class' | 'function' | 'any';
 
 export const CATEGORY_KINDS: Record<SymbolCategory, readonly SymbolKind[]> = {
-  class: ['class', 'interface', 'struct', 'enum', 'trait', 'module'],
+  class: ['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type'],
   function: ['function', 'method'],
-  any: ['class', 'interface', 'struct', 'enum', 'trait', 'module', 'function', 'method'],
+  any: ['class', 'interface', 'struct', 'enum', 'trait', 'module', 'type', 'function', 'method'],
 };
 
 export type MatchTier = 'exact' | 'suffix' | 'case-insensitive' | 'module-path';
