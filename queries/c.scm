@@ -4,6 +4,11 @@
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (union_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
+; A typedef of an existing type names a type (a typedef with a struct/union/enum body is
+; that struct/union/enum, below).
+(type_definition
+  type: [(primitive_type) (sized_type_specifier) (type_identifier) (struct_specifier !body) (union_specifier !body) (enum_specifier !body)]
+  declarator: (type_identifier) @name) @definition.type
 (type_definition type: (struct_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.struct
 (type_definition type: (union_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.struct
 (type_definition type: (enum_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.enum

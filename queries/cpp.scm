@@ -7,6 +7,12 @@
 (struct_specifier name: [(type_identifier) (template_type)] @name body: (_)) @definition.struct
 (union_specifier name: [(type_identifier) (template_type)] @name body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
+; A typedef of an existing type, or an alias, names a type (a typedef with a
+; struct/class/enum body is that type, below).
+(type_definition
+  type: [(primitive_type) (sized_type_specifier) (type_identifier) (qualified_identifier) (template_type) (struct_specifier !body) (union_specifier !body) (enum_specifier !body)]
+  declarator: (type_identifier) @name) @definition.type
+(alias_declaration name: (type_identifier) @name) @definition.type
 (type_definition type: (struct_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.struct
 (type_definition type: (class_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.class
 (type_definition type: (enum_specifier !name body: (_)) declarator: (type_identifier) @name) @definition.enum

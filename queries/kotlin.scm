@@ -13,6 +13,7 @@
   (delegation_specifier [(user_type (type_identifier) @base) (constructor_invocation (user_type (type_identifier) @base))])) @definition.class
 (class_declaration "interface" (type_identifier) @name) @definition.interface
 (class_declaration "enum" (type_identifier) @name) @definition.enum
+(type_alias (type_identifier) @name) @definition.type
 
 ; ---- functions
 (function_declaration (simple_identifier) @name) @definition.function

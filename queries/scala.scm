@@ -1,6 +1,7 @@
 ; Scala. Conventions: see src/parse/languages.ts. `object` is a class; packages are not symbols.
 
 ; ---- types (bases first: the last matching pattern sets the kind)
+(type_definition name: (type_identifier) @name) @definition.type
 (class_definition name: (identifier) @name extend: (extends_clause type: [(type_identifier) @base (generic_type type: (_) @base) (compound_type [(type_identifier) @base (generic_type type: (_) @base)])])) @definition.class
 (object_definition name: (identifier) @name extend: (extends_clause type: [(type_identifier) @base (generic_type type: (_) @base) (compound_type [(type_identifier) @base (generic_type type: (_) @base)])])) @definition.class
 (trait_definition name: (identifier) @name extend: (extends_clause type: [(type_identifier) @base (generic_type type: (_) @base) (compound_type [(type_identifier) @base (generic_type type: (_) @base)])])) @definition.trait

@@ -9,6 +9,7 @@
 (class_declaration declaration_kind: "actor" name: (type_identifier) @name) @definition.class
 (class_declaration declaration_kind: "struct" name: (type_identifier) @name) @definition.struct
 (class_declaration declaration_kind: "enum" name: (type_identifier) @name) @definition.enum
+(typealias_declaration name: (type_identifier) @name) @definition.type
 (protocol_declaration name: (type_identifier) @name) @definition.interface
 (protocol_declaration
   name: (type_identifier) @name
