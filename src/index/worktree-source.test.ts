@@ -57,6 +57,21 @@ describe('WorktreeSource listing', () => {
     expect(paths).toContain('logs/keep.log');
   });
 
+  it('sees an edited, added or removed .gitignore on the next listing of the same source', async () => {
+    const { root } = copyIndexFixture();
+    put(root, 'notes/a.py', 'A = 1\n');
+    put(root, 'notes/b.py', 'B = 1\n');
+    const source = await WorktreeSource.open(root);
+    const paths = async () => (await source.list()).files.map((f) => f.path).filter((p) => p.startsWith('notes/'));
+    expect(await paths()).toEqual(['notes/a.py', 'notes/b.py']);
+    put(root, 'notes/.gitignore', 'a.py\n');
+    expect(await paths()).toEqual(['notes/.gitignore', 'notes/b.py']);
+    put(root, 'notes/.gitignore', 'b.py\n');
+    expect(await paths()).toEqual(['notes/.gitignore', 'notes/a.py']);
+    rmSync(join(root, 'notes/.gitignore'));
+    expect(await paths()).toEqual(['notes/a.py', 'notes/b.py']);
+  });
+
   it('honours .git/info/exclude', async () => {
     const { root } = copyIndexFixture();
     put(root, '.git/info/exclude', 'tools/\n');

@@ -34,6 +34,12 @@ export class WorktreeSource implements RepositorySource {
   readonly commit = null;
   private readonly maxFileBytes: number;
   private readonly excluded: Set<string>;
+  /**
+   * Parsed ignore files by path, kept while their text is unchanged: the rule
+   * objects memoize every path they have tested, so a refresh of an unchanged
+   * tree answers its ignore checks from memory (half of a listing's time otherwise).
+   */
+  private readonly ignoreFiles = new Map<string, { text: string; rules: Ignore }>();
 
   private constructor(
     readonly root: string,
@@ -58,7 +64,7 @@ export class WorktreeSource implements RepositorySource {
   async list(): Promise<SourceListing> {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
     const layers: IgnoreLayer[] = [];
-    const exclude = readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
+    const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
     if (exclude) layers.push({ base: '', rules: exclude });
     // Synchronous on purpose: thousands of readdir/stat calls are several times
     // faster without a promise per call, and freshness checks run before every tool answer.
@@ -69,7 +75,7 @@ export class WorktreeSource implements RepositorySource {
 
   private walk(dir: string, parentLayers: IgnoreLayer[], listing: SourceListing): void {
     const absoluteDir = dir ? join(this.root, dir) : this.root;
-    const own = readIgnoreFile(join(absoluteDir, '.gitignore'));
+    const own = this.readIgnoreFile(join(absoluteDir, '.gitignore'));
     const layers = own ? [...parentLayers, { base: dir, rules: own }] : parentLayers;
     let entries;
     try {
@@ -134,6 +140,22 @@ export class WorktreeSource implements RepositorySource {
     }
   }
 
+  /** The rules of an ignore file, or null when it is absent or unreadable. */
+  private readIgnoreFile(path: string): Ignore | null {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      this.ignoreFiles.delete(path);
+      return null;
+    }
+    const cached = this.ignoreFiles.get(path);
+    if (cached && cached.text === text) return cached.rules;
+    const rules = ignore().add(text);
+    this.ignoreFiles.set(path, { text, rules });
+    return rules;
+  }
+
   /** Resolves a symlink; returns null when its target is outside the root or dangling. */
   private resolveInside(linkPath: string): { isDirectory: boolean } | null {
     try {
@@ -160,15 +182,6 @@ export class WorktreeSource implements RepositorySource {
       }
       yield { file, bytes };
     }
-  }
-}
-
-function readIgnoreFile(path: string): Ignore | null {
-  try {
-    const text = readFileSync(path, 'utf8');
-    return ignore().add(text);
-  } catch {
-    return null;
   }
 }
 
