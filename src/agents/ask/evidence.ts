@@ -71,7 +71,14 @@ export function spansFromToolData(tool: string, data: unknown, store: IndexStore
   } else if (tool === 'semantic_search' && Array.isArray(d.hits)) {
     for (const h of d.hits) if (isSpan(h.path, h.startLine, h.endLine)) spans.push({ path: h.path, startLine: h.startLine, endLine: h.endLine, symbol: h.symbol ?? null });
   } else if (tool === 'view_code' && isSpan(d.path, d.start, d.end)) {
-    spans.push(...splitView(d.path, d.start, d.end, d.symbol?.qualifiedName ?? null, store, windowLines));
+    // An excerpt shows at most `windowLines` lines, so a longer span is cut into
+    // consecutive windows: viewing a function already found shows its remaining
+    // lines as new evidence instead of repeating (and being deduped against) its head.
+    for (const span of splitView(d.path, d.start, d.end, d.symbol?.qualifiedName ?? null, store, windowLines)) {
+      for (let from = span.startLine; from <= span.endLine; from += windowLines) {
+        spans.push({ ...span, startLine: from, endLine: Math.min(span.endLine, from + windowLines - 1) });
+      }
+    }
   }
   return spans;
 }
