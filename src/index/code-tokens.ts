@@ -64,46 +64,22 @@ function isIdentifierPart(code: number): boolean {
 }
 
 /**
- * Calls `visit` with each ASCII identifier (`[A-Za-z_][A-Za-z0-9_]*`) of `text`
- * in order; stops early when `visit` returns false. A hand-written scan: the
- * indexer tokenizes every byte of a repository, and a global regex with match
- * objects cost several times more.
- */
-function forEachIdentifier(text: string, visit: (identifier: string) => boolean | void): void {
-  const length = text.length;
-  let i = 0;
-  while (i < length) {
-    const code = text.charCodeAt(i);
-    if (isIdentifierStart(code)) {
-      const start = i++;
-      while (i < length && isIdentifierPart(text.charCodeAt(i))) i++;
-      if (visit(text.slice(start, i)) === false) return;
-    } else {
-      // Digits cannot start an identifier, but letters after them can (`2fa` → `fa`).
-      i++;
-    }
-  }
-}
-
-/**
  * Tokens of a text for the index: for each identifier its whole lower-cased
  * form (leading/trailing underscores trimmed) and, when it has several parts,
  * each part. Tokens of one character are dropped. Order is preserved, duplicates kept
  * (term frequency matters to BM25).
  */
 export function codeTokens(text: string): string[] {
-  const out: string[] = [];
-  forEachIdentifier(text, (identifier) => {
-    for (const token of identifierTokens(identifier)) out.push(token);
-  });
-  return out;
+  const joined = codeTokenText(text);
+  return joined === '' ? [] : joined.split(' ');
 }
 
 /**
  * `codeTokens(text)` cut to its first `maxTokens` tokens and joined with single
  * spaces: the form the full-text index stores. The hot loop of indexing (every
- * identifier of a repository passes here), so the scan is inlined and each
- * identifier's tokens are appended as one cached, pre-joined string.
+ * identifier of a repository passes here), so identifiers are scanned by hand
+ * (`[A-Za-z_][A-Za-z0-9_]*`; a global regex with match objects cost several
+ * times more) and each one's tokens are appended as one cached, pre-joined string.
  */
 export function codeTokenText(text: string, maxTokens = Number.POSITIVE_INFINITY): string {
   let out = '';
@@ -111,6 +87,7 @@ export function codeTokenText(text: string, maxTokens = Number.POSITIVE_INFINITY
   const length = text.length;
   let i = 0;
   while (i < length) {
+    // Digits cannot start an identifier, but letters after them can (`2fa` → `fa`).
     if (!isIdentifierStart(text.charCodeAt(i))) {
       i++;
       continue;
@@ -133,37 +110,34 @@ export function codeTokenText(text: string, maxTokens = Number.POSITIVE_INFINITY
       count++;
       continue;
     }
-    const identifier = text.slice(start, i);
-    let entry = joinedCache.get(identifier);
-    if (entry === undefined) {
-      const tokens = identifierTokens(identifier);
-      entry = { text: tokens.join(' '), count: tokens.length };
-      if (joinedCache.size >= TOKEN_CACHE_LIMIT) joinedCache.clear();
-      joinedCache.set(identifier, entry);
-    }
-    if (entry.count === 0) continue;
-    if (count + entry.count > maxTokens) {
-      for (const token of identifierTokens(identifier)) {
+    const entry = tokenEntry(text.slice(start, i));
+    if (entry.tokens.length === 0) continue;
+    if (count + entry.tokens.length > maxTokens) {
+      for (const token of entry.tokens) {
         if (count >= maxTokens) break;
         out = count === 0 ? token : `${out} ${token}`;
         count++;
       }
       break;
     }
-    out = count === 0 ? entry.text : `${out} ${entry.text}`;
-    count += entry.count;
+    out = count === 0 ? entry.joined : `${out} ${entry.joined}`;
+    count += entry.tokens.length;
   }
   return out;
 }
 
 // Identifiers repeat heavily within and across files; caching their tokens
 // makes tokenizing a repository several times faster.
-const tokenCache = new Map<string, readonly string[]>();
-const joinedCache = new Map<string, { text: string; count: number }>();
+const tokenCache = new Map<string, { tokens: readonly string[]; joined: string }>();
 const TOKEN_CACHE_LIMIT = 200_000;
 
 /** The index tokens of one identifier (whole form, then parts when it has several). */
 export function identifierTokens(identifier: string): readonly string[] {
+  return tokenEntry(identifier).tokens;
+}
+
+/** An identifier's tokens, and the same joined with spaces, computed once per identifier. */
+function tokenEntry(identifier: string): { tokens: readonly string[]; joined: string } {
   const cached = tokenCache.get(identifier);
   if (cached) return cached;
   const tokens: string[] = [];
@@ -174,7 +148,8 @@ export function identifierTokens(identifier: string): readonly string[] {
   if (last - first > 1) tokens.push(identifier.slice(first, last).toLowerCase());
   const parts = splitIdentifier(identifier);
   if (parts.length > 1) for (const part of parts) if (part.length > 1) tokens.push(part);
+  const entry = { tokens, joined: tokens.join(' ') };
   if (tokenCache.size >= TOKEN_CACHE_LIMIT) tokenCache.clear();
-  tokenCache.set(identifier, tokens);
-  return tokens;
+  tokenCache.set(identifier, entry);
+  return entry;
 }
