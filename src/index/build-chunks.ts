@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CodeSymbol, ParsedFile } from '../parse/symbol-model.js';
+import { lineStartsOf } from '../parse/line-starts.js';
 import { TYPE_KINDS } from '../parse/symbol-model.js';
 import type { ChunkKind } from '../retrieve/retrieval-types.js';
 import { codeTokenText } from './code-tokens.js';
@@ -25,7 +26,7 @@ const MAX_BODY_TOKENS = 4000;
  */
 export function buildChunks(parsed: Pick<ParsedFile, 'path' | 'symbols'>, text: string): BuiltChunk[] {
   const lines = text.split('\n');
-  const lineText = lineRangeReader(text, lines.length);
+  const lineText = lineRangeReader(text);
   const pathTokens = codeTokenText(parsed.path.replace(/\.[^./]+$/, ''));
   const covered = new Uint8Array(lines.length + 2);
   const chunks: BuiltChunk[] = [];
@@ -109,10 +110,9 @@ function symbolChunk(
  * newlines, equal to `text.split('\n').slice(start - 1, end).join('\n')` but
  * a substring of `text` rather than a copy: chunks of nested code overlap.
  */
-function lineRangeReader(text: string, lineCount: number): (startLine: number, endLine: number) => string {
-  const starts = new Array<number>(lineCount);
-  starts[0] = 0;
-  for (let line = 1, i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts[line++] = i + 1;
+function lineRangeReader(text: string): (startLine: number, endLine: number) => string {
+  const starts = lineStartsOf(text);
+  const lineCount = starts.length;
   return (startLine, endLine) => {
     const first = Math.max(1, startLine);
     if (first > lineCount || endLine < first) return '';

@@ -8,6 +8,7 @@ import { buildSymbols } from './build-symbols.js';
 import { captureFacts } from './capture-facts.js';
 import { loadGrammar } from './grammar-loader.js';
 import { languageForPath, languageSpec } from './languages.js';
+import { lineStartsOf } from './line-starts.js';
 import type { ParsedFile } from './symbol-model.js';
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
@@ -20,13 +21,6 @@ function decode(bytes: Uint8Array): { text: string; replaced: boolean } {
   } catch {
     return { text: lenientDecoder.decode(bytes), replaced: true };
   }
-}
-
-/** Offsets (UTF-16 code units) where each line starts; `[0]` for an empty file. */
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
 }
 
 /** Lines as an editor shows them: a final newline does not start a new line. */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { IndexStore } from '../index/index-store.js';
+import { lineStartsOf } from '../parse/line-starts.js';
 import { numberLines, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { budgetArg, filePatternArg, pathFilterOf, repoArg } from './tool-args.js';
@@ -27,13 +28,6 @@ export function findOccurrences(text: string, needle: string): number[] {
   if (needle.length === 0) return out;
   for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) out.push(at);
   return out;
-}
-
-/** 0-based offsets where each line starts. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return starts;
 }
 
 /** 1-based line containing `offset` (binary search over line starts). */
@@ -71,7 +65,7 @@ export function searchIndexedText(store: IndexStore, needle: string, limit: numb
     result.totalFiles++;
     result.totalMatches += offsets.length;
     if (result.matches.length >= limit) continue;
-    const starts = lineStarts(row.text);
+    const starts = lineStartsOf(row.text);
     for (const offset of offsets.slice(0, limit - result.matches.length)) {
       const line = lineOf(starts, offset);
       result.matches.push({ path: row.path, line, column: offset - starts[line - 1] + 1, endLine: lineOf(starts, offset + needle.length - 1) });
@@ -90,7 +84,7 @@ function firstCaseInsensitive(store: IndexStore, needle: string, pathFilter?: (p
     if (pathFilter && !pathFilter(row.path)) continue;
     const offset = row.text.toLowerCase().indexOf(lowered);
     if (offset === -1) continue;
-    const starts = lineStarts(row.text);
+    const starts = lineStartsOf(row.text);
     const line = lineOf(starts, offset);
     return { path: row.path, line, column: offset - starts[line - 1] + 1, endLine: lineOf(starts, offset + needle.length - 1) };
   }
