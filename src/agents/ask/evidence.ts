@@ -71,14 +71,7 @@ export function spansFromToolData(tool: string, data: unknown, store: IndexStore
   } else if (tool === 'semantic_search' && Array.isArray(d.hits)) {
     for (const h of d.hits) if (isSpan(h.path, h.startLine, h.endLine)) spans.push({ path: h.path, startLine: h.startLine, endLine: h.endLine, symbol: h.symbol ?? null });
   } else if (tool === 'view_code' && isSpan(d.path, d.start, d.end)) {
-    // An excerpt shows at most `windowLines` lines, so a longer span is cut into
-    // consecutive windows: viewing a function already found shows its remaining
-    // lines as new evidence instead of repeating (and being deduped against) its head.
-    for (const span of splitView(d.path, d.start, d.end, d.symbol?.qualifiedName ?? null, store, windowLines)) {
-      for (let from = span.startLine; from <= span.endLine; from += windowLines) {
-        spans.push({ ...span, startLine: from, endLine: Math.min(span.endLine, from + windowLines - 1) });
-      }
-    }
+    spans.push(...splitView(d.path, d.start, d.end, d.symbol?.qualifiedName ?? null, store, windowLines));
   }
   return spans;
 }
@@ -87,8 +80,24 @@ function isSpan(path: unknown, start: unknown, end: unknown): path is string {
   return typeof path === 'string' && Number.isInteger(start) && Number.isInteger(end) && (start as number) >= 1 && (end as number) >= (start as number);
 }
 
-/** A short view stays whole; a long one becomes the symbols inside it (else fixed windows), so ranking can pick. */
+/**
+ * A short view stays one span; a long one becomes the symbols inside it (else
+ * the whole range), so ranking can pick. Every span is then cut into windows
+ * of `windowLines`, the most an excerpt shows: viewing a function already found
+ * gives its remaining lines as new evidence instead of repeating (and being
+ * deduped against) its head.
+ */
 function splitView(path: string, start: number, end: number, symbol: string | null, store: IndexStore, windowLines: number): EvidenceSpan[] {
+  return viewPieces(path, start, end, symbol, store, windowLines).flatMap((piece) => {
+    const windows: EvidenceSpan[] = [];
+    for (let from = piece.startLine; from <= piece.endLine; from += windowLines) {
+      windows.push({ ...piece, startLine: from, endLine: Math.min(piece.endLine, from + windowLines - 1) });
+    }
+    return windows;
+  });
+}
+
+function viewPieces(path: string, start: number, end: number, symbol: string | null, store: IndexStore, windowLines: number): EvidenceSpan[] {
   if (end - start + 1 <= windowLines * 2) {
     // Name a plain line range after the innermost symbol holding it, so the answer can refer to it.
     const holder = symbol ? null : innermostHolding(store.symbolsOf(path), start, end);
@@ -100,9 +109,7 @@ function splitView(path: string, start: number, end: number, symbol: string | nu
     // Keep the outermost of nested symbols that fit: a method inside a fitting class is covered by it.
     .filter((s, _, all) => !all.some((o) => o !== s && o.startLine <= s.startLine && o.endLine >= s.endLine && o.endLine - o.startLine > s.endLine - s.startLine));
   if (inside.length > 0) return inside.map((s) => ({ path, startLine: s.startLine, endLine: s.endLine, symbol: s.qualifiedName }));
-  const out: EvidenceSpan[] = [];
-  for (let from = start; from <= end; from += windowLines) out.push({ path, startLine: from, endLine: Math.min(end, from + windowLines - 1), symbol });
-  return out;
+  return [{ path, startLine: start, endLine: end, symbol }];
 }
 
 /** Options for {@link buildEvidence}. */
