@@ -43,7 +43,7 @@ export class FullTextIndex {
    * Removes the full-text rows of one file's chunks (`chunkRows` in insertion
    * order). Returns false, having removed nothing, when the chunks re-derived
    * from `content` do not match the stored hashes: the caller must then rebuild
-   * the whole table (`rebuild`), because a wrong `delete` would corrupt it silently.
+   * the whole table (`IndexStore.rebuildFullText`), because a wrong `delete` would corrupt it silently.
    */
   remove(content: StoredFileContent, chunkRows: { id: number; contentHash: string }[]): boolean {
     if (chunkRows.length === 0) return true;
