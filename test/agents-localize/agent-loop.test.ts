@@ -8,7 +8,7 @@ import {
   type AgentWorkspace,
   type LocalizationAgentOptions,
 } from '../../src/agents/localize/index.js';
-import { CommitViewCache } from '../../src/agents/shell/index.js';
+import { CommitViewCache } from '../../src/sandbox/index.js';
 import { createReplayModel, withRecording, type ChatModel } from '../../src/llm/index.js';
 import { startFakeOpenAIServer, type FakeServer } from '../helpers/fake-openai-server.js';
 import { answerTurn, bashTurn, createFixtureRepo, fakeModel, requestMessages, toolTurn, type FixtureRepo } from './agent-fixture.js';

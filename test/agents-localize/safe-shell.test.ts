@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommitViewCache, openWorktreeView, SafeShell, type RepositoryView } from '../../src/agents/shell/index.js';
+import { CommitViewCache, openWorktreeView, SafeShell, type RepositoryView } from '../../src/sandbox/index.js';
 import { createFixtureRepo, type FixtureRepo } from './agent-fixture.js';
 
 describe('SafeShell on a materialised commit', () => {

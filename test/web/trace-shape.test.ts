@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/web/http-io.js';
-import { parseReport } from '../../src/web/report-shape.js';
-import { parseAskTrace } from '../../src/web/trace-shape.js';
+import { ApiError } from '../../src/http-api/http-io.js';
+import { parseReport } from '../../src/http-api/report-shape.js';
+import { parseAskTrace } from '../../src/http-api/trace-shape.js';
 import { FIXTURES } from './web-harness.js';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));

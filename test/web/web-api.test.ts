@@ -7,8 +7,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CodeResponse, OutlineResponse, ReportResponse, SearchResponse, TraceResponse } from '../../src/web/api-types.js';
-import { startWebServer } from '../../src/web/web-server.js';
+import type { CodeResponse, OutlineResponse, ReportResponse, SearchResponse, TraceResponse } from '../../src/http-api/api-types.js';
+import { startWebServer } from '../../src/http-api/web-server.js';
 import { RepositorySet } from '../../src/tools/repository-set.js';
 import { FIXTURES, startFixtureServer, type FixtureServer } from './web-harness.js';
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { RepositorySet } from '../../src/tools/repository-set.js';
-import { defaultAssetsDir, hasBuiltAssets } from '../../src/web/static-assets.js';
-import { startWebServer, type RunningWebServer, type WebServerOptions } from '../../src/web/web-server.js';
+import { defaultAssetsDir, hasBuiltAssets } from '../../src/http-api/static-assets.js';
+import { startWebServer, type RunningWebServer, type WebServerOptions } from '../../src/http-api/web-server.js';
 
 /** The repository root (two levels above this file). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -3,7 +3,7 @@
  * the server's one-sentence message, so views can show it as it is; while
  * the repository is being indexed (503 INDEXING) calls wait and retry.
  */
-import type { ApiErrorBody } from '../../src/web/api-types.js';
+import type { ApiErrorBody } from '../../src/http-api/api-types.js';
 
 /** A failed API call: the message to show and the status behind it. */
 export class ApiFailure extends Error {

@@ -4,7 +4,7 @@
  * marked inside the span. Opened from every view (targets, outline entries,
  * trace evidence, citations).
  */
-import type { CodeResponse } from '../../src/web/api-types.js';
+import type { CodeResponse } from '../../src/http-api/api-types.js';
 import { apiGet, messageOf } from './api.js';
 import { errorBox, h, linkButton, replaceChildren } from './dom.js';
 import { nav, type CodeTarget } from './navigation.js';

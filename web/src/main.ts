@@ -5,7 +5,7 @@
  * be bookmarked and the back button works.
  */
 import './styles.css';
-import type { InfoResponse } from '../../src/web/api-types.js';
+import type { InfoResponse } from '../../src/http-api/api-types.js';
 import { apiGet, messageOf, onIndexingWait } from './api.js';
 import { CodePanel } from './code-panel.js';
 import { errorBox, h, replaceChildren } from './dom.js';

@@ -5,7 +5,7 @@
  * per-category and per-repo tables; SWE-QA mean scores per dimension and
  * per question type.
  */
-import type { LoadedReport, ReportResponse } from '../../src/web/api-types.js';
+import type { LoadedReport, ReportResponse } from '../../src/http-api/api-types.js';
 import { apiGet, apiPostDocument, messageOf } from './api.js';
 import { errorBox, h, linkButton, replaceChildren, pathForm } from './dom.js';
 import { RUN_COLOURS, type Series } from './report-charts.js';

@@ -3,7 +3,7 @@
  * beside it the ranked files, the candidate targets of the expanded files
  * and the ranked functions. Every target opens the code at its span.
  */
-import type { SearchResponse } from '../../src/web/api-types.js';
+import type { SearchResponse } from '../../src/http-api/api-types.js';
 import { apiGet, messageOf } from './api.js';
 import { errorBox, fmt, h, linkButton, replaceChildren } from './dom.js';
 import { hashFor, nav } from './navigation.js';

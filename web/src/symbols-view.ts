@@ -4,7 +4,7 @@
  * callers and callees; the file's imports and importers link to their
  * outlines, spans open the code.
  */
-import type { FilesResponse, OutlineResponse, OutlineSymbol } from '../../src/web/api-types.js';
+import type { FilesResponse, OutlineResponse, OutlineSymbol } from '../../src/http-api/api-types.js';
 import { apiGet, messageOf } from './api.js';
 import { errorBox, h, linkButton, replaceChildren, type Child } from './dom.js';
 import { hashFor, nav } from './navigation.js';

@@ -5,7 +5,7 @@
  * with each citation linked to its code. ReAct traces show their steps.
  */
 import type { AskTrace, TraceEvidence, TraceNode } from '../../src/agents/ask/trace-types.js';
-import type { TraceResponse } from '../../src/web/api-types.js';
+import type { TraceResponse } from '../../src/http-api/api-types.js';
 import { apiGet, apiPostDocument, messageOf } from './api.js';
 import { citationList, linkCitations } from './citations.js';
 import { errorBox, fmt, h, linkButton, replaceChildren, type Child, pathForm } from './dom.js';

@@ -12,7 +12,7 @@ import { ReponavError } from '../../errors.js';
 import { registerAgentLocalizerFactory, type InstanceLocalizer, type LocbenchLocalizerConfig } from '../../eval/localizer.js';
 import { createChatModel, ModelConfigSchema, UsageMeter, withUsageMeter, type ChatModel, type ModelConfig } from '../../llm/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import { CommitViewCache } from '../shell/index.js';
+import { CommitViewCache } from '../../sandbox/index.js';
 import { resolveAgentInterface } from './agent-interfaces.js';
 import { runLocalizationAgent } from './agent-loop.js';
 import { openAgentWorkspace } from './agent-workspace.js';

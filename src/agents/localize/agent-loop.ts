@@ -10,7 +10,7 @@ import { correctiveMessage } from '../../llm/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { estimateTokens } from '../../scaffold/token-budget.js';
 import { callTool, type ToolContext, type ToolRegistry } from '../../tools/index.js';
-import type { SafeShell } from '../shell/index.js';
+import type { SafeShell } from '../../sandbox/index.js';
 import { parseAction, parseCorrectedAnswer } from './action-protocol.js';
 import type { AgentInterface } from './agent-interfaces.js';
 import { emptyAnswer, normalizePath, salvageLocations, toRankedAnswer, type AnswerInput, type RankedAnswer } from './answer-format.js';

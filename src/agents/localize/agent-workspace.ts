@@ -7,7 +7,7 @@
 import { RepositoryIndex } from '../../index/repository-index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { createToolRegistry, RepositorySet, type ToolBudgets, type ToolContext, type ToolRegistry } from '../../tools/index.js';
-import { CommitViewCache, openWorktreeView, SafeShell, type RepositoryView } from '../shell/index.js';
+import { CommitViewCache, openWorktreeView, SafeShell, type RepositoryView } from '../../sandbox/index.js';
 import type { AgentInterface } from './agent-interfaces.js';
 
 /** Shell settings shared by the CLI and the eval localizer. */

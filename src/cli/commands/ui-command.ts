@@ -7,8 +7,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import { isLoopbackHost } from '../../server/http-guard.js';
 import { RepositorySet } from '../../tools/repository-set.js';
-import { hasBuiltAssets, defaultAssetsDir } from '../../web/static-assets.js';
-import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../web/web-server.js';
+import { hasBuiltAssets, defaultAssetsDir } from '../../http-api/static-assets.js';
+import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../http-api/web-server.js';
 import { cliLogger, parseSize } from '../cli-context.js';
 import { readPackageVersion } from '../package-info.js';
 

@@ -11,7 +11,7 @@ import { accessSync, constants, lstatSync } from 'node:fs';
 import { chmod, cp, mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, join } from 'node:path';
-import { silentLogger, type Logger } from '../../logger.js';
+import { silentLogger, type Logger } from '../logger.js';
 import { parseCommandLine } from './command-line.js';
 import { expandGlob } from './glob-expansion.js';
 import { availablePrograms, checkProgram, READ_ONLY_PROGRAMS, type PolicyContext } from './program-policy.js';

@@ -10,7 +10,7 @@ import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SECURITY_HEADERS } from './http-io.js';
 
-/** The built assets of the installed package: `<package>/dist/web-ui` from both src/web and dist/web. */
+/** The built assets of the installed package: `<package>/dist/web-ui` from both src/http-api and dist/http-api. */
 export function defaultAssetsDir(): string {
   return fileURLToPath(new URL('../../dist/web-ui/', import.meta.url));
 }

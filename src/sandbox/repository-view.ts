@@ -14,10 +14,10 @@ import { chmodSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ReponavError } from '../../errors.js';
-import { GitCommitSource } from '../../index/git-commit-source.js';
-import type { SourceFile } from '../../index/source-file.js';
-import { silentLogger, type Logger } from '../../logger.js';
+import { ReponavError } from '../errors.js';
+import { GitCommitSource } from '../index/git-commit-source.js';
+import type { SourceFile } from '../index/source-file.js';
+import { silentLogger, type Logger } from '../logger.js';
 
 /** A read-only folder holding the repository as the agent should see it. */
 export interface RepositoryView {
