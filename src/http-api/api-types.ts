@@ -3,7 +3,7 @@
  * browser bundle (web/) can import them without pulling in server code.
  * Lines are 1-based and inclusive everywhere, as in the tools.
  */
-import type { ScaffoldJson } from '../scaffold/render-json.js';
+import type { RankedSpan, SearchResultJson } from '../scaffold/search-result-json.js';
 import type { SymbolKind } from '../parse/symbol-model.js';
 import type { AskTrace } from '../agents/ask/trace-types.js';
 import type { LocbenchSummary } from '../eval/report.js';
@@ -32,29 +32,18 @@ export interface FilesResponse {
   truncated: boolean;
 }
 
-/** `GET /api/search?q=&file_pattern=&repo=`. */
-export interface SearchResponse {
+/**
+ * `GET /api/search?q=&file_pattern=&repo=`: the one search result shape
+ * (scaffold/search-result-json.ts, the same as `reponav search --json` and the
+ * `search` tool's structured output) plus the repository and the scaffold text.
+ */
+export interface SearchResponse extends SearchResultJson {
   repo: string;
-  query: string;
   /** The scaffold exactly as the `search` tool renders it for an agent. */
   text: string;
-  scaffold: ScaffoldJson;
-  /** Ranked files (stage 1), best first. */
-  files: Array<{ path: string; score: number; evidence: number }>;
-  /** Ranked functions/methods (`file:Class.method`), best first, with their spans. */
-  functions: RankedSpan[];
-  /** Ranked modules (`file:Class` / `file:function`), best first. */
-  modules: RankedSpan[];
 }
 
-/** A ranked symbol with its span when the index still has it. */
-export interface RankedSpan {
-  path: string;
-  qualifiedName: string;
-  score: number;
-  startLine: number | null;
-  endLine: number | null;
-}
+export type { RankedSpan };
 
 /** `GET /api/code?path=&start=&end=&symbol=&repo=`: numbered lines with a span to highlight. */
 export interface CodeResponse {

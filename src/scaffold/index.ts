@@ -71,3 +71,13 @@ export { selectTargets } from './select-targets.js';
 export { sameFileCalls, type CallNeighbours } from './same-file-calls.js';
 export { countEvidence, fileHits, sortFiles, sortHits, symbolHitScores } from './hit-evidence.js';
 export { loadScaffoldFiles, renderSearchResult, storeLineReader } from './render-search-result.js';
+export {
+  buildSearchResultJson,
+  RANKED_LIMIT,
+  rankedSpanSchema,
+  scaffoldJsonSchema,
+  searchResultJsonSchema,
+  type RankedRetrievalResult,
+  type RankedSpan,
+  type SearchResultJson,
+} from './search-result-json.js';

@@ -1,8 +1,8 @@
 import type { IndexStore } from '../index/index-store.js';
 import type { SearchResult } from '../retrieve/search-repository.js';
 import { renderInterface, type InterfaceMode, type InterfaceOptions } from './render-interface.js';
-import { renderScaffoldJson } from './render-json.js';
 import type { ScaffoldFile } from './scaffold-types.js';
+import { buildSearchResultJson } from './search-result-json.js';
 
 /** Loads the symbols and importers of the top `parseTop` files: the paper's stage-2 input. */
 export function loadScaffoldFiles(store: IndexStore, result: SearchResult, parseTop = 5): Map<string, ScaffoldFile> {
@@ -31,8 +31,8 @@ export function storeLineReader(store: IndexStore): (path: string, start: number
 }
 
 /**
- * Renders a search in any interface. `json` carries the ranked files, modules
- * and functions behind every interface, plus the scaffold's structured form.
+ * Renders a search in any interface. `json` is the one search result shape
+ * (search-result-json.ts), pretty-printed with two spaces.
  */
 export function renderSearchResult(
   store: IndexStore,
@@ -42,17 +42,5 @@ export function renderSearchResult(
 ): string {
   const files = loadScaffoldFiles(store, result, options.parseTop ?? 5);
   if (format !== 'json') return renderInterface(format, result, files, { readLines: storeLineReader(store), ...options });
-  const limit = 20;
-  const round = (n: number) => Math.round(n * 1000) / 1000;
-  return JSON.stringify(
-    {
-      query: result.query,
-      files: result.files.slice(0, limit).map((f) => ({ path: f.path, score: round(f.score), evidence: f.hits.length })),
-      modules: result.modules.slice(0, limit).map((m) => ({ id: `${m.path}:${m.qualifiedName}`, score: round(m.score) })),
-      functions: result.functions.slice(0, limit).map((m) => ({ id: `${m.path}:${m.qualifiedName}`, score: round(m.score) })),
-      scaffold: renderScaffoldJson(result, files, options),
-    },
-    null,
-    2,
-  );
+  return JSON.stringify(buildSearchResultJson(store, result, files, options), null, 2);
 }

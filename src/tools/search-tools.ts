@@ -13,10 +13,11 @@ import {
   DEFAULT_SCAFFOLD_OPTIONS,
   FILE_CHUNK_LABEL,
   NO_CANDIDATES_LINE,
+  buildSearchResultJson,
   renderScaffold,
-  renderScaffoldJson,
   renderSnippets,
   type ScaffoldFile,
+  type SearchResultJson,
 } from '../scaffold/index.js';
 import { sortHits } from '../scaffold/hit-evidence.js';
 import { cleanSignature } from '../scaffold/render-skeleton.js';
@@ -73,7 +74,8 @@ const searchInput = z.object({
   budget_tokens: budgetArg,
 });
 
-interface ScaffoldData {
+/** What `search` computes before rendering: the search and the scaffold's per-file input. */
+export interface ScaffoldData {
   search: ToolSearch;
   files: Map<string, ScaffoldFile>;
 }
@@ -100,13 +102,9 @@ export const searchTool: ToolDefinition<z.infer<typeof searchInput>, ScaffoldDat
     const note = patternNote(search);
     return note && text === NO_CANDIDATES_LINE ? `${text}\n${note}` : text;
   },
-  toJson({ search, files }, env) {
-    const { result } = search;
-    return {
-      scaffold: renderScaffoldJson(result, files, { ...env.context.scaffold, budgetTokens: env.budgetTokens }),
-      functions: result.functions.slice(0, 20),
-      modules: result.modules.slice(0, 20),
-    };
+  /** The one search result shape (scaffold/search-result-json.ts), also the CLI's `--json` and the web view's. */
+  toJson({ search, files }, env): SearchResultJson {
+    return buildSearchResultJson(env.repository.index.store, search.result, files, { ...env.context.scaffold, budgetTokens: env.budgetTokens });
   },
 };
 
