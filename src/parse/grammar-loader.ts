@@ -2,6 +2,12 @@
  * Lazily loads tree-sitter once per process (or worker: each worker thread has its
  * own module instance, hence its own wasm runtime) and caches one grammar, one
  * compiled query and one parser per language.
+ *
+ * Grammar instantiation is serialized per runtime: web-tree-sitter links each
+ * grammar into one shared wasm table, and two `Language.load` calls in flight at
+ * once corrupt each other's symbol resolution (`bad export type for
+ * 'tree_sitter_kotlin_external_scanner_create'`; 12 of 20 cold loads of all
+ * grammars failed in one process). Reading the files stays concurrent.
  */
 import { readFile } from 'node:fs/promises';
 import { Language, Parser, Query } from 'web-tree-sitter';
@@ -17,6 +23,8 @@ export interface LoadedGrammar {
 
 let initPromise: Promise<void> | null = null;
 const grammars = new Map<string, Promise<LoadedGrammar>>();
+/** The tail of the chain of grammar instantiations: each waits for the one before. */
+let linking: Promise<unknown> = Promise.resolve();
 
 function initRuntime(): Promise<void> {
   if (!initPromise) {
@@ -31,10 +39,11 @@ function initRuntime(): Promise<void> {
 
 async function load(id: string): Promise<LoadedGrammar> {
   await initRuntime();
-  const [language, source] = await Promise.all([
-    Language.load(wasmPath(id)),
-    readFile(queryPath(id), 'utf8'),
-  ]);
+  const [wasm, source] = await Promise.all([readFile(wasmPath(id)), readFile(queryPath(id), 'utf8')]);
+  const linked = linking.then(() => Language.load(new Uint8Array(wasm.buffer, wasm.byteOffset, wasm.byteLength)));
+  // The next load waits for this one whether it succeeds or fails.
+  linking = linked.catch(() => undefined);
+  const language = await linked;
   const query = new Query(language, source);
   // The extractor only reads `@call.name`; not marshalling every call node as well
   // saves about a quarter of the capture time on call-heavy code.
