@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import {
@@ -49,8 +49,9 @@ export interface EvalCommandDeps {
 /** The default output folder of `eval locbench` (stable so that re-running resumes). */
 export const DEFAULT_LOCBENCH_OUT = 'reponav-eval/locbench';
 
+/** Commander argParser; a bad value is a usage error (exit 2), like every reponav option (see cli/option-parsers.ts). */
 function parseNonNegativeInt(value: string): number {
-  if (!/^\d+$/.test(value)) throw new ReponavError('BAD_INPUT', `expected a non-negative integer, got "${value}"`);
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Expected a whole number, at least 0.');
   return Number(value);
 }
 

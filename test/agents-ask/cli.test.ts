@@ -79,7 +79,7 @@ describe('reponav ask', () => {
   });
 
   it('rejects bad flag values as usage errors', async () => {
-    await expect(run(['ask', 'q', '--iterations', '0'])).rejects.toThrow(/option '--iterations <n>' argument '0' is invalid\. expected a positive whole number\./);
+    await expect(run(['ask', 'q', '--iterations', '0'])).rejects.toThrow(/option '--iterations <n>' argument '0' is invalid\. Expected a whole number, at least 1\./);
     await expect(run(['ask', 'q', '--method', 'magic'])).rejects.toThrow(/Allowed choices are mcts, react, rag, direct/);
   });
 

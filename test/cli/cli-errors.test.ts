@@ -51,11 +51,11 @@ describe('bad repositories and revisions', () => {
     expectOneSentenceError(runCli(['index', empty], { cacheDir: join(dir, 'cache') }), 1);
   });
 
-  it('a --workers value that is not a count is exit 1 with one sentence, before anything is indexed', () => {
+  it('a --workers value that is not a count is a usage error (exit 2) with one sentence, before anything is indexed', () => {
     const { root, cacheDir } = copyIndexFixture();
     for (const value of ['two', '-1', '99']) {
-      const line = expectOneSentenceError(runCli(['index', root, '--workers', value], { cacheDir }), 1);
-      expect(line).toMatch(/is not a worker count; use a whole number from 0/);
+      const line = expectOneSentenceError(runCli(['index', root, '--workers', value], { cacheDir }), 2);
+      expect(line).toMatch(/Expected a worker count from 0 to 16/);
     }
     expect(runCli(['index', root, '--workers', '0', '--json'], { cacheDir }).code).toBe(0);
   });
@@ -86,9 +86,9 @@ describe('bad repositories and revisions', () => {
     expectOneSentenceError(runCli(['index', missing, '--commit', 'HEAD'], { cacheDir }), 1);
   });
 
-  it('a bad --max-file-size is exit 1 with one sentence', () => {
+  it('a bad --max-file-size is a usage error (exit 2) with one sentence', () => {
     const { root, cacheDir } = copyIndexFixture();
-    expect(expectOneSentenceError(runCli(['index', root, '--max-file-size', 'lots'], { cacheDir }), 1)).toContain("'lots'");
+    expect(expectOneSentenceError(runCli(['index', root, '--max-file-size', 'lots'], { cacheDir }), 2)).toContain("'lots'");
   });
 });
 

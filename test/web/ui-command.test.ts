@@ -45,6 +45,6 @@ describe('reponav ui', () => {
     expect(ui.name()).toBe('ui');
     expect(ui.options.map((o) => o.long)).toEqual(expect.arrayContaining(['--repo', '--port', '--host']));
     ui.configureOutput({ writeErr: () => undefined });
-    await expect(program.parseAsync(['node', 'reponav', 'ui', '--port', 'x'])).rejects.toMatchObject({ code: 'commander.invalidArgument', message: expect.stringMatching(/'x' is not a port number/) });
+    await expect(program.parseAsync(['node', 'reponav', 'ui', '--port', 'x'])).rejects.toMatchObject({ code: 'commander.invalidArgument', message: expect.stringMatching(/'x' is invalid\. Expected a port number from 0 to 65535/) });
   });
 });

@@ -8,7 +8,7 @@
  * REPONAV_LLM_* environment (see src/llm/model-config.ts).
  */
 import { basename, resolve } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { askQuestion, type AskResult } from '../../agents/ask/ask-question.js';
 import type { AskSettingsInput } from '../../agents/ask/ask-settings.js';
 import { writeAskTrace } from '../../agents/ask/trace-file.js';
@@ -17,6 +17,7 @@ import type { RepositoryIndex } from '../../index/repository-index.js';
 import { createChatModel } from '../../llm/model-config.js';
 import { RepositorySet } from '../../tools/repository-set.js';
 import { cliLogger, openFreshRepository, printJson } from '../cli-context.js';
+import { decimal, nonNegativeInt, positiveInt, seconds, tokenBudget } from '../option-parsers.js';
 
 interface AskCommandOptions {
   repo: string;
@@ -38,19 +39,6 @@ interface AskCommandOptions {
   verbose?: boolean;
 }
 
-/** Commander parser for a positive whole number (commander reports a bad value as a usage error). */
-export function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError('expected a positive whole number.');
-  return Number(value);
-}
-
-/** Commander parser for a number >= 0. */
-export function nonNegativeNumber(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number >= 0.');
-  return n;
-}
-
 /** The search settings the CLI flags set (undefined flags keep the defaults). */
 export function settingsFromFlags(o: Pick<AskCommandOptions, 'iterations' | 'maxChildren' | 'uctC' | 'budgetTokens' | 'budgetSeconds' | 'plateauWindow' | 'plateauEpsilon'>): AskSettingsInput {
   return {
@@ -68,11 +56,11 @@ export function addSearchOptions(command: Command): Command {
   return command
     .option('--iterations <n>', 'MCTS iterations at most (default 15)', positiveInt)
     .option('--max-children <n>', 'children per expansion at most (default 3)', positiveInt)
-    .option('--uct-c <c>', 'UCT exploration constant (default 1.41)', nonNegativeNumber)
-    .option('--budget-tokens <n>', 'hard ceiling on tokens per answer (search + answer)', positiveInt)
-    .option('--budget-seconds <n>', 'hard ceiling on seconds per answer', nonNegativeNumber)
-    .option('--plateau-window <n>', 'stop when the best score has not risen for N iterations (0: never; default 5)', (v) => Math.floor(nonNegativeNumber(v)))
-    .option('--plateau-epsilon <x>', 'rise (score points) that counts as progress (default 1)', nonNegativeNumber);
+    .option('--uct-c <c>', 'UCT exploration constant (default 1.41)', decimal(0))
+    .option('--budget-tokens <n>', 'hard ceiling on tokens per answer (search + answer)', tokenBudget())
+    .option('--budget-seconds <n>', 'hard ceiling on seconds per answer', seconds)
+    .option('--plateau-window <n>', 'stop when the best score has not risen for N iterations (0: never; default 5)', nonNegativeInt)
+    .option('--plateau-epsilon <x>', 'rise (score points) that counts as progress (default 1)', decimal(0));
 }
 
 /** One line about how the answer was made: method, stop reason, calls, tokens, cost, time. */

@@ -3,7 +3,8 @@
  * find_function tools) with spans and signatures.
  */
 import type { Command } from 'commander';
-import { addToolCommandOptions, parsePositiveInt, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
+import { wholeNumber } from '../option-parsers.js';
+import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 
 interface FindCommandOptions extends ToolCommandOptions {
   filePattern?: string;
@@ -24,7 +25,7 @@ export function registerFindCommand(program: Command): Command {
     const command = find.command(kind).description(description).argument('<name>', `${kind} name`);
     command
       .option('--file-pattern <glob>', 'only files matching this glob (e.g. "*.py", "src/**/*.ts", "tests/")')
-      .option('--limit <n>', 'most matches shown (default 20, at most 100)', parsePositiveInt);
+      .option('--limit <n>', 'most matches shown (default 20, at most 100)', wholeNumber(1, 100));
     addToolCommandOptions(command).action(async (name: string, options: FindCommandOptions) => {
       await runToolCommand(options, tool, () => ({
         name,

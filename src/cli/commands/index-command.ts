@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { IndexReport } from '../../index/indexer.js';
+import { fileSize, workerCount } from '../option-parsers.js';
 import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 
@@ -11,12 +12,12 @@ export function registerIndexCommand(program: Command): void {
     .argument('[path]', 'repository folder (or git dir with --commit)', '.')
     .option('--commit <rev>', 'index this commit without a checkout (git ls-tree + cat-file)')
     .option('--index-path <file>', 'where the SQLite index lives (default: the user cache)')
-    .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', '1m')
-    .option('--workers <n>', 'parse worker threads when 200+ files need parsing (default: one per core, at most 4; 0: this process)')
+    .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m; default 1m)', fileSize)
+    .option('--workers <n>', 'parse worker threads when 200+ files need parsing (default: one per core, at most 4; 0: this process)', workerCount)
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'no progress bar, errors only')
     .option('-v, --verbose', 'debug logging on stderr');
-  addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: string }) => {
+  addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: number }) => {
       const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, path);
       try {
         const { counts } = await prepareDenseRetrieval(repository.store, options, logger);

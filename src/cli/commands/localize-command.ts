@@ -20,6 +20,7 @@ import { ReponavError } from '../../errors.js';
 import { createChatModel, createReplayModel, UsageMeter, withRecording, withUsageMeter, type ChatModel } from '../../llm/index.js';
 import type { Logger } from '../../logger.js';
 import { cliLogger } from '../cli-context.js';
+import { decimal, positiveInt } from '../option-parsers.js';
 
 /** What the command needs from its surroundings (tests inject these; the CLI uses the defaults). */
 export interface LocalizeCommandDeps {
@@ -55,21 +56,6 @@ interface LocalizeOptions {
   verbose?: boolean;
 }
 
-function positiveInt(name: string) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < 1) throw new ReponavError('BAD_INPUT', `${name} must be a positive integer, got "${value}"`);
-    return Number(value);
-  };
-}
-
-function positiveNumber(name: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isFinite(n) || n <= 0) throw new ReponavError('BAD_INPUT', `${name} must be a positive number, got "${value}"`);
-    return n;
-  };
-}
-
 /**
  * Adds `reponav localize` to `program`. The action throws ReponavError for
  * unusable input (BAD_INPUT, FILE_NOT_FOUND), for an unreachable model
@@ -86,16 +72,16 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
     .option('--commit <rev>', 'localize at this commit (read-only materialised view) instead of the working tree')
     .addOption(new Option('--interface <name>', 'tools given to the agent').choices([...AGENT_INTERFACES]).default('reponav'))
     .option('--model <spec>', 'model, e.g. openai:gpt-4o-mini, ollama:qwen2.5-coder, anthropic:claude-sonnet-4-5 (default: REPONAV_LLM_MODEL)')
-    .option('--max-steps <n>', 'step budget (model calls)', positiveInt('--max-steps'), 30)
-    .option('--max-tokens <n>', 'token budget of the run (input + output over all calls)', positiveInt('--max-tokens'), 500_000)
-    .option('--max-usd <x>', 'stop when this much has been spent (priced models only)', positiveNumber('--max-usd'))
+    .option('--max-steps <n>', 'step budget (model calls)', positiveInt, 30)
+    .option('--max-tokens <n>', 'token budget of the run (input + output over all calls)', positiveInt, 500_000)
+    .option('--max-usd <x>', 'stop when this much has been spent (priced models only)', decimal(0, { exclusive: true }))
     .option('--trace <file>', 'write the full trajectory as JSON')
     .option('--record <file>', 'record every model call to a JSONL transcript')
     .option('--replay <file>', 'answer model calls from a recorded transcript (offline)')
     .option('--json', 'print the answer and run statistics as JSON')
     .option('--index-path <file>', 'where the SQLite index lives')
-    .option('--shell-timeout <ms>', 'time limit per shell command', positiveInt('--shell-timeout'), 10_000)
-    .option('--max-output-chars <n>', 'shell output shown per command', positiveInt('--max-output-chars'), 10_000)
+    .option('--shell-timeout <ms>', 'time limit per shell command', positiveInt, 10_000)
+    .option('--max-output-chars <n>', 'shell output shown per command', positiveInt, 10_000)
     .option('--allow-any-command', 'let the agent run any bash command in a scratch copy (not sandboxed)')
     .option('-q, --quiet', 'no progress lines')
     .option('--verbose', 'debug logging')

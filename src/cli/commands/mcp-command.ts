@@ -7,10 +7,10 @@ import type { Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import { startHttpServer, type RunningHttpServer } from '../../server/http-server.js';
 import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/mcp-service.js';
-import { cliLogger, parseSize } from '../cli-context.js';
+import { cliLogger } from '../cli-context.js';
+import { collect, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { createEmbedder } from '../../retrieve/dense/create-embedder.js';
-import { parsePositiveInt } from './symbols-command.js';
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'> {
   repo: string[];
@@ -22,25 +22,9 @@ interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel
   budgetTokens?: number;
   maxBudgetTokens?: number;
   indexWait: number;
-  maxFileBytes?: string;
+  maxFileBytes?: number;
   quiet?: boolean;
   verbose?: boolean;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-function parsePort(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new Error(`'${value}' is not a port number (0-65535)`);
-  return n;
-}
-
-function parseSeconds(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`'${value}' is not a number of seconds`);
-  return n;
 }
 
 /**
@@ -55,14 +39,14 @@ export function registerMcpCommand(program: Command): Command {
     .description('serve the reponav tools over MCP: stdio by default, Streamable HTTP with --http')
     .option('--repo <path>', 'repository to serve (repeat for several; tools then take a repo name argument)', collect, [])
     .option('--commit <rev>', 'serve this commit of the repository (a git dir or work tree) without a checkout; one --repo only')
-    .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port) instead of stdio', parsePort)
+    .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port) instead of stdio', port)
     .option('--host <host>', 'HTTP bind address; a non-loopback address requires --token', '127.0.0.1')
     .option('--token <token>', 'HTTP bearer token clients must send (default: $REPONAV_MCP_TOKEN)')
     .option('--allow-origin <origin>', 'HTTP: also accept requests from this browser Origin (repeatable)', collect, [])
-    .option('--budget-tokens <n>', 'default output budget of every tool, in estimated tokens', parsePositiveInt)
-    .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', parsePositiveInt)
-    .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', parseSeconds, DEFAULT_INDEX_WAIT_MS / 1000)
-    .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)')
+    .option('--budget-tokens <n>', 'default output budget of every tool, in estimated tokens', tokenBudget())
+    .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', tokenBudget())
+    .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', seconds, DEFAULT_INDEX_WAIT_MS / 1000)
+    .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr')
     .action(async (options: McpCommandOptions) => {
@@ -77,7 +61,7 @@ export function registerMcpCommand(program: Command): Command {
         logger,
         budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
         indexWaitMs: options.indexWait * 1000,
-        maxFileBytes: options.maxFileBytes !== undefined ? parseSize(options.maxFileBytes) : undefined,
+        maxFileBytes: options.maxFileBytes,
         // Chunks are embedded lazily, on the first search of each repository.
         embedder: options.embedder
           ? createEmbedder({ kind: options.embedder, model: options.embedModel, baseUrl: options.embedBaseUrl, logger })

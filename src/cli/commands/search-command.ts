@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { ReponavError } from '../../errors.js';
+import { tokenBudget } from '../option-parsers.js';
 import { compilePathPattern } from '../../index/path-pattern.js';
 import { searchRepository } from '../../retrieve/search-repository.js';
 import { INTERFACE_MODES, renderSearchResult, type InterfaceMode } from '../../scaffold/index.js';
@@ -9,7 +10,7 @@ import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '.
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
   filePattern?: string;
-  budget?: string;
+  budget: number;
 }
 
 /** `reponav search "QUERY"`: refresh the index, then print the RepoNav scaffold (or another interface). */
@@ -23,14 +24,10 @@ export function registerSearchCommand(program: Command): void {
     .option('--index-path <file>', 'where the SQLite index lives')
     .addOption(new Option('--format <format>', 'output interface').choices([...INTERFACE_MODES]).default('scaffold'))
     .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
-    .option('--budget <tokens>', 'output budget in tokens (about 4 characters each)', '1500')
+    .option('--budget <tokens>', 'output budget in tokens (about 4 characters each, at least 100)', tokenBudget(100), 1500)
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
   addEmbedderOptions(command, { fusion: true, reembed: true }).action(async (queryArgument: string, options: SearchCommandOptions) => {
-      const budgetTokens = Number(options.budget);
-      if (!Number.isInteger(budgetTokens) || budgetTokens < 100) {
-        throw new ReponavError('BAD_INPUT', `--budget must be a whole number of tokens, at least 100 (got '${options.budget}').`);
-      }
       const query = queryArgument === '-' ? await readStdin() : queryArgument;
       if (!query.trim()) throw new ReponavError('BAD_INPUT', 'The query is empty; give an issue text, a stack trace or a question.');
       const { repository, logger } = await openFreshRepository(options);
@@ -39,7 +36,7 @@ export function registerSearchCommand(program: Command): void {
         const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
         const result = await searchRepository(repository.store, query, { pathFilter, fuse });
         const format = options.json ? 'json' : options.format;
-        process.stdout.write(renderSearchResult(repository.store, result, format, { budgetTokens }) + '\n');
+        process.stdout.write(renderSearchResult(repository.store, result, format, { budgetTokens: options.budget }) + '\n');
       } finally {
         repository.close();
       }

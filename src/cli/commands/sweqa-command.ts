@@ -11,13 +11,14 @@
  * questions in flight, writes the summary and exits 130.
  */
 import { join } from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { AskMethod } from '../../agents/ask/trace-types.js';
 import { createChatModel } from '../../llm/model-config.js';
 import type { Logger } from '../../logger.js';
 import { runSweqa } from '../../eval/sweqa/sweqa-runner.js';
 import { cliLogger } from '../cli-context.js';
-import { addSearchOptions, nonNegativeNumber, positiveInt, settingsFromFlags } from './ask-command.js';
+import { commaList, decimal, positiveInt } from '../option-parsers.js';
+import { addSearchOptions, settingsFromFlags } from './ask-command.js';
 
 /** The default output folder (stable, so re-running the same command resumes). */
 export const DEFAULT_SWEQA_OUT = 'reponav-eval/sweqa';
@@ -47,15 +48,6 @@ interface SweqaCliOptions {
   verbose?: boolean;
 }
 
-function parseList(value: string): string[] {
-  const items = value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (items.length === 0) throw new InvalidArgumentError('give at least one judge model spec.');
-  return items;
-}
-
 /**
  * Adds `sweqa` under the existing `eval` command group (pass the Command that
  * `registerEvalCommands` returns). Options: see the module comment.
@@ -67,12 +59,12 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
     .requiredOption('--questions <file>', 'question JSONL (id, repo, commit_short, qtype_first_word, question, answer)')
     .requiredOption('--repos <dir>', 'folder of git dirs: owner+name, owner+name/repo, owner__name or name')
     .option('--model <spec>', 'answering model (default: $REPONAV_LLM_MODEL)')
-    .requiredOption('--judges <specs>', 'comma-separated judge model specs; scores are averaged over them', parseList)
+    .requiredOption('--judges <specs>', 'comma-separated judge model specs; scores are averaged over them', commaList('judge model spec'))
     .addOption(new Option('--method <method>', 'answering method').choices(['mcts', 'react', 'rag', 'direct']).default('mcts'))
     .option('--out <dir>', 'output folder (run.json, answers.jsonl, traces/, summary.json, summary.md)', DEFAULT_SWEQA_OUT)
     .option('--limit <n>', 'only the first N questions (file order)', positiveInt)
     .option('--concurrency <n>', 'questions answered at once', positiveInt, 1)
-    .option('--max-usd <x>', 'spend cap of this invocation over answering and judging (priced models only)', nonNegativeNumber)
+    .option('--max-usd <x>', 'spend cap of this invocation over answering and judging (priced models only)', decimal(0))
     .option('--commits <file>', 'repository commit list (default: sweqa-repo-commits.txt beside the questions)')
     .option('--index-dir <dir>', 'folder for the per-repository commit indexes (default: the user cache)')
     .option('--transcript-dir <dir>', 'record model calls to DIR/answer.jsonl and DIR/judge-N.jsonl (with replay: specs, answer from them offline)')

@@ -10,20 +10,12 @@ import type { Command } from 'commander';
 import { ReponavError, type ReponavErrorCode } from '../../errors.js';
 import type { RepositoryIndex } from '../../index/repository-index.js';
 import { runToolOnce } from '../../tools/run-tool-once.js';
+import { tokenBudget } from '../option-parsers.js';
 import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 
 /** Options every tool-backed command accepts. */
 export interface ToolCommandOptions extends RepositoryCommandOptions {
   budgetTokens?: number;
-}
-
-/** Parses a positive whole number option value (commander argParser). */
-export function parsePositiveInt(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1) {
-    throw new Error(`'${value}' is not a positive whole number`);
-  }
-  return n;
 }
 
 /**
@@ -47,7 +39,7 @@ export function addToolCommandOptions(command: Command): Command {
     .option('--repo <path>', 'repository folder', '.')
     .option('--commit <rev>', 'read the repository at this commit instead of the working tree')
     .option('--index-path <file>', 'SQLite index location (default: the user cache)')
-    .option('--budget-tokens <n>', 'output budget in estimated tokens (4 characters each)', parsePositiveInt)
+    .option('--budget-tokens <n>', 'output budget in estimated tokens (4 characters each)', tokenBudget())
     .option('--json', 'print the machine-readable answer as JSON')
     .option('-q, --quiet', 'only print errors on stderr (no progress bar)');
 }

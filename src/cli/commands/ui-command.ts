@@ -3,13 +3,14 @@
  * ranked files, symbol outlines, `ask` search trees and evaluation reports —
  * served from the installed package on 127.0.0.1.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import { isLoopbackHost } from '../../server/http-guard.js';
 import { RepositorySet } from '../../tools/repository-set.js';
 import { hasBuiltAssets, defaultAssetsDir } from '../../http-api/static-assets.js';
 import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../http-api/web-server.js';
-import { cliLogger, parseSize } from '../cli-context.js';
+import { cliLogger } from '../cli-context.js';
+import { fileSize, port } from '../option-parsers.js';
 import { readPackageVersion } from '../package-info.js';
 
 interface UiCommandOptions {
@@ -17,15 +18,9 @@ interface UiCommandOptions {
   port: number;
   host: string;
   indexPath?: string;
-  maxFileBytes?: string;
+  maxFileBytes?: number;
   quiet?: boolean;
   verbose?: boolean;
-}
-
-function parsePort(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > 65535) throw new InvalidArgumentError(`'${value}' is not a port number (0-65535).`);
-  return n;
 }
 
 /** What {@link startUi} needs: the command's options and whether --host was typed. */
@@ -36,7 +31,7 @@ export interface StartUiOptions {
   /** True when --host came from the command line: only then may a non-loopback address be bound. */
   explicitHost: boolean;
   indexPath?: string;
-  maxFileBytes?: string;
+  maxFileBytes?: number;
   quiet?: boolean;
   verbose?: boolean;
 }
@@ -67,7 +62,7 @@ export async function startUi(options: StartUiOptions): Promise<RunningUi> {
   }
   const repositories = await RepositorySet.open([{ path: options.repo, indexPath: options.indexPath }], {
     logger,
-    maxFileBytes: options.maxFileBytes !== undefined ? parseSize(options.maxFileBytes) : undefined,
+    maxFileBytes: options.maxFileBytes,
   });
   let server: RunningWebServer;
   try {
@@ -108,10 +103,10 @@ export function registerUiCommand(program: Command): Command {
     .exitOverride()
     .description('open the local web view: search and scaffold, symbol outlines, ask search trees, evaluation reports')
     .option('--repo <path>', 'repository folder', '.')
-    .option('--port <n>', 'port to listen on (0 = any free port)', parsePort, DEFAULT_WEB_PORT)
+    .option('--port <n>', 'port to listen on (0 = any free port)', port, DEFAULT_WEB_PORT)
     .option('--host <host>', 'bind address; anything but loopback exposes the repository to the network and must be given explicitly', '127.0.0.1')
     .option('--index-path <file>', 'SQLite index location (default: the user cache)')
-    .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)')
+    .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr')
     .action(async (options: UiCommandOptions, command: Command) => {

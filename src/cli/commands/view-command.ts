@@ -4,7 +4,8 @@
  */
 import type { Command } from 'commander';
 import { parseFileSpan } from '../../tools/view-code-tool.js';
-import { addToolCommandOptions, fileArgument, parsePositiveInt, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
+import { positiveInt } from '../option-parsers.js';
+import { addToolCommandOptions, fileArgument, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 
 interface ViewCommandOptions extends ToolCommandOptions {
   symbol?: string;
@@ -19,8 +20,8 @@ export function registerViewCommand(program: Command): Command {
     .description('print numbered source lines of a file, a line span (FILE:START-END) or a symbol (--symbol)')
     .argument('[file]', 'file path, optionally with :START-END or :LINE (optional with --symbol)')
     .option('--symbol <name>', 'show this symbol (Cart.checkout, checkout, Cart); with FILE, only in that file')
-    .option('--start <n>', 'first line (1-based)', parsePositiveInt)
-    .option('--end <n>', 'last line (inclusive)', parsePositiveInt);
+    .option('--start <n>', 'first line (1-based)', positiveInt)
+    .option('--end <n>', 'last line (inclusive)', positiveInt);
   addToolCommandOptions(command).action(async (file: string | undefined, options: ViewCommandOptions) => {
     if (file === undefined && options.symbol === undefined) {
       command.error('error: give FILE[:START-END] or --symbol NAME', { exitCode: 2, code: 'reponav.usage' });

@@ -1,0 +1,75 @@
+/**
+ * The `reponav` program: its commands (loaded on demand) and the one error path
+ * every command shares. The executable entry point is main.ts; tests run
+ * {@link main} in-process.
+ */
+import { Command, CommanderError } from 'commander';
+import { isReponavError } from '../errors.js';
+import { cliLogger } from './cli-context.js';
+import { readPackageVersion } from './package-info.js';
+
+type Registrar = (program: Command) => Promise<void>;
+
+/**
+ * Every command, loaded on demand: a run imports only the module of the command
+ * it names (the MCP SDK, the agents and the web server are heavy), and all of
+ * them for `--help`, `help` or an unknown word. The order here is the order of
+ * `--help`.
+ */
+const COMMANDS: Record<string, Registrar> = {
+  index: async (p) => (await import('./commands/index-command.js')).registerIndexCommand(p),
+  status: async (p) => (await import('./commands/status-command.js')).registerStatusCommand(p),
+  search: async (p) => (await import('./commands/search-command.js')).registerSearchCommand(p),
+  symbols: async (p) => void (await import('./commands/symbols-command.js')).registerSymbolsCommand(p),
+  find: async (p) => void (await import('./commands/find-command.js')).registerFindCommand(p),
+  view: async (p) => void (await import('./commands/view-command.js')).registerViewCommand(p),
+  mcp: async (p) => void (await import('./commands/mcp-command.js')).registerMcpCommand(p),
+  ask: async (p) => void (await import('./commands/ask-command.js')).registerAskCommand(p),
+  localize: async (p) => void (await import('./commands/localize-command.js')).registerLocalizeCommand(p),
+  ui: async (p) => void (await import('./commands/ui-command.js')).registerUiCommand(p),
+  eval: async (p) => {
+    const [{ registerEvalCommands }, { createRetrievalLocalizer }, { registerAgentLocalizer }, { registerSweqaCommand }] = await Promise.all([
+      import('../eval/eval-command.js'),
+      import('../eval/retrieval-localizer.js'),
+      import('../agents/localize/index.js'),
+      import('./commands/sweqa-command.js'),
+    ]);
+    const logger = cliLogger({});
+    registerAgentLocalizer({ logger });
+    const evalCommand = registerEvalCommands(p, { createLocalizer: (config) => createRetrievalLocalizer(config, logger), logger });
+    registerSweqaCommand(evalCommand);
+  },
+};
+
+/** Builds the `reponav` program with the commands `argv` needs (all of them when it names none). */
+export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
+  const program = new Command('reponav')
+    .description('Navigate repositories the way LLM code agents need: index, search, scaffold, tools, MCP')
+    .version(readPackageVersion())
+    // A usage error is one line: commander's message with the help hint on the same line.
+    .configureOutput({ outputError: (text, write) => write(`${text.trimEnd()} (run with --help for usage)\n`) })
+    // Before any subcommand exists: commander copies these settings into subcommands as they are created.
+    .exitOverride();
+  const named = argv[2];
+  const versionOnly = named === '--version' || named === '-V';
+  const wanted = versionOnly ? [] : named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+  for (const name of wanted) await COMMANDS[name](program);
+  return program;
+}
+
+/** Runs the CLI; maps typed errors to one sentence on stderr and an exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const program = await buildProgram(argv);
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (isReponavError(error)) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return error.code === 'INTERNAL' ? 3 : 1;
+    }
+    process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 3;
+  }
+}
