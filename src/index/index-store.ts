@@ -92,6 +92,9 @@ export class IndexStore {
       setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       allFiles: db.prepare('SELECT * FROM files ORDER BY path'),
       fileByPath: db.prepare('SELECT * FROM files WHERE path = ?'),
+      // '0' sorts right after '/': the range holds exactly the paths below a folder.
+      filesBelow: db.prepare("SELECT * FROM files WHERE path > ? || '/' AND path < ? || '0' ORDER BY path"),
+      fileCounts: db.prepare("SELECT COUNT(*) AS files, COALESCE(SUM(status = 'partial'), 0) AS partial FROM files"),
       blobParsed: db.prepare('SELECT parsed FROM blobs WHERE blob_id = ?'),
       blobText: db.prepare('SELECT text FROM blobs WHERE blob_id = ?'),
       insertBlob: db.prepare('INSERT OR IGNORE INTO blobs(blob_id, text, parsed) VALUES (?, ?, ?)'),
@@ -140,6 +143,22 @@ export class IndexStore {
   /** Every indexed file, by path. */
   files(): FileRow[] {
     return (this.statements.allFiles.all() as RawFile[]).map(toFileRow);
+  }
+
+  /** The rows at each of `paths` or below it (a path may name a folder), without reading the others. */
+  filesAt(paths: readonly string[]): FileRow[] {
+    const rows = new Map<string, RawFile>();
+    for (const path of paths) {
+      const exact = this.statements.fileByPath.get(path) as RawFile | undefined;
+      if (exact) rows.set(exact.path, exact);
+      for (const row of this.statements.filesBelow.all(path, path) as RawFile[]) rows.set(row.path, row);
+    }
+    return [...rows.values()].map(toFileRow);
+  }
+
+  /** How many files are indexed, and how many of them parsed partially. */
+  fileCounts(): { files: number; partial: number } {
+    return this.statements.fileCounts.get() as { files: number; partial: number };
   }
 
   /** One file row, or null. */

@@ -62,15 +62,23 @@ export function gitBlobId(bytes: Uint8Array): string {
 export async function updateIndex(store: IndexStore, source: RepositorySource, options: IndexOptions = {}): Promise<IndexReport> {
   const logger = options.logger ?? silentLogger;
   const started = Date.now();
-  const listing = await source.list();
-  if (listing.files.length === 0 && store.files().length === 0) {
+  // A cheap answer from the source (git status, a watcher) when the last run completed; else a full listing.
+  const previousToken = store.getMeta('complete') === '1' ? store.getMeta('freshness') : null;
+  const check = source.changesSince ? await source.changesSince(previousToken) : null;
+  const delta = check?.delta ?? null;
+  const storedListing = () =>
+    JSON.parse(store.getMeta('listing') ?? '{"skipped":{},"skippedExamples":{}}') as Pick<SourceListing, 'skipped' | 'skippedExamples'>;
+  if (delta && delta.candidates.length === 0) return unchangedReport(store, source, storedListing(), started);
+  const listing: SourceListing = delta ? { files: delta.files, ...storedListing() } : await source.list();
+  if (!delta && listing.files.length === 0 && store.files().length === 0) {
     const where = source.commit ? `commit ${source.commit.slice(0, 12)} of ${source.root}` : source.root;
     throw new ReponavError('EMPTY_REPOSITORY', `No source files to index in ${where}${describeSkips(listing)}.`);
   }
   store.setMeta('target', JSON.stringify({ mode: source.mode, root: source.root, commit: source.commit }));
   store.setMeta('complete', '0');
 
-  const existing = new Map(store.files().map((f) => [f.path, f]));
+  // Only the rows a delta's candidates can touch are read; a full listing compares every row.
+  const existing = new Map((delta ? store.filesAt(delta.candidates) : store.files()).map((f) => [f.path, f]));
   const changedPaths = new Set<string>();
   const removedPaths = new Set<string>();
   const listed = new Set(listing.files.map((f) => f.path));
@@ -200,18 +208,22 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
       store.collectGarbage();
     });
   }
+  // A delta leaves the skips of paths it did not look at as they were.
+  const keptSkips = delta ? [...skippedBefore.values()].filter((s) => !coveredBy(s.path, delta.candidates)) : [];
+  const token = check?.token() ?? null;
   store.transaction(() => {
-    store.replaceSkipped(readSkips);
+    store.replaceSkipped([...keptSkips, ...readSkips]);
     store.setMeta('indexed', JSON.stringify({ mode: source.mode, root: source.root, commit: source.commit, at: Date.now() }));
-    store.setMeta('listing', JSON.stringify({ skipped: listing.skipped, skippedExamples: listing.skippedExamples }));
+    if (!delta) store.setMeta('listing', JSON.stringify({ skipped: listing.skipped, skippedExamples: listing.skippedExamples }));
+    store.setMeta('freshness', token ?? '');
     store.setMeta('complete', '1');
   });
   const report: IndexReport = {
     mode: source.mode,
     root: source.root,
     commit: source.commit,
-    listed: listing.files.length,
-    unchanged,
+    listed: delta ? store.fileCounts().files : listing.files.length,
+    unchanged: delta ? store.fileCounts().files - parsedCount - reused : unchanged,
     parsed: parsedCount,
     reused,
     deleted: deleted.length,
@@ -222,6 +234,35 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   };
   logger.debug(`indexed ${report.listed} files (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
   return report;
+}
+
+/** The report of a run that found nothing to do (nothing is written). */
+function unchangedReport(
+  store: IndexStore,
+  source: RepositorySource,
+  listing: Pick<SourceListing, 'skipped' | 'skippedExamples'>,
+  started: number,
+): IndexReport {
+  const counts = store.fileCounts();
+  return {
+    mode: source.mode,
+    root: source.root,
+    commit: source.commit,
+    listed: counts.files,
+    unchanged: counts.files,
+    parsed: 0,
+    reused: 0,
+    deleted: 0,
+    partial: counts.partial,
+    skipped: listing.skipped,
+    skippedExamples: listing.skippedExamples,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** True when `path` is one of `candidates` or below one of them. */
+function coveredBy(path: string, candidates: readonly string[]): boolean {
+  return candidates.some((c) => path === c || path.startsWith(c + '/'));
 }
 
 function updateImportEdges(store: IndexStore, paths: Set<string>): void {

@@ -19,6 +19,11 @@ export interface OpenRepositoryOptions {
   maxFileBytes?: number;
   excludeDirectories?: string[];
   logger?: Logger;
+  /**
+   * Working tree only: watch the tree (for long-lived processes such as the MCP
+   * server and the web view), so a refresh with nothing changed lists nothing.
+   */
+  watch?: boolean;
 }
 
 /** What is indexed and what is stale. */
@@ -60,6 +65,7 @@ export class RepositoryIndex {
     const source: RepositorySource = options.commit
       ? await GitCommitSource.open(path, options.commit, sourceOptions)
       : await WorktreeSource.open(path, sourceOptions);
+    if (options.watch && source instanceof WorktreeSource) source.watch();
     const indexPath = options.indexPath ?? defaultIndexPath(realpathSync(source.root), source.mode);
     // Only reponav's own cache may be overwritten whatever is there; a path the user gave may hold their data.
     const store = IndexStore.open(indexPath, logger, { owned: options.indexPath === undefined });
@@ -141,8 +147,9 @@ export class RepositoryIndex {
     };
   }
 
-  /** Closes the index. */
+  /** Closes the index (and stops the watcher, if any). */
   close(): void {
+    this.source.close?.();
     this.store.close();
   }
 }

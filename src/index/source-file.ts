@@ -32,6 +32,25 @@ export interface SourceListing {
   skippedExamples: Partial<Record<SkipReason, string[]>>;
 }
 
+/** Candidate paths and what a cheap check found at them; every other path is unchanged since the last run. */
+export interface ListingDelta {
+  /** Files listed among the candidates (a candidate folder contributes every file below it), with fresh identities. */
+  files: SourceFile[];
+  /**
+   * The candidate paths. An indexed file at a candidate path, or below a
+   * candidate folder, that is not in `files` is gone (deleted, ignored, skipped).
+   */
+  candidates: string[];
+}
+
+/** What a source can tell cheaply about changes since the run that stored `previous`. */
+export interface ChangeCheck {
+  /** The state to store once this run has succeeded (evaluated after the listing); null: nothing to store. */
+  token: () => string | null;
+  /** The changes since `previous`, or null when only a full listing can tell. */
+  delta: ListingDelta | null;
+}
+
 /** A readable snapshot of a repository: a working tree or one commit. */
 export interface RepositorySource {
   /** `worktree` or `commit`. */
@@ -41,6 +60,13 @@ export interface RepositorySource {
   /** The commit id in commit mode, else null. */
   readonly commit: string | null;
   list(): Promise<SourceListing>;
+  /**
+   * Optional: what changed since the run that stored `previous` (the token a
+   * ChangeCheck returned), without listing everything when it can tell.
+   */
+  changesSince?(previous: string | null): Promise<ChangeCheck>;
+  /** Optional: releases watchers and other resources. */
+  close?(): void;
   /** Reads many files; missing ones come back as null (never a throw for a single missing blob). */
   readMany(paths: SourceFile[]): AsyncIterable<{ file: SourceFile; bytes: Buffer | null }>;
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -13,10 +13,16 @@ import {
   type SourceFile,
   type SourceListing,
   type SourceOptions,
+  type ChangeCheck,
 } from './source-file.js';
+import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
+import { WorktreeChanges } from './worktree-changes.js';
 
 /** Options for reading a working tree. */
-export type WorktreeSourceOptions = SourceOptions;
+export interface WorktreeSourceOptions extends SourceOptions {
+  /** Ask git what changed since the last run (default true); false: list everything each time. */
+  useGit?: boolean;
+}
 
 interface IgnoreLayer {
   /** Directory of the .gitignore, relative to the root ('' for the root). */
@@ -40,6 +46,14 @@ export class WorktreeSource implements RepositorySource {
    * tree answers its ignore checks from memory (half of a listing's time otherwise).
    */
   private readonly ignoreFiles = new Map<string, { text: string; rules: Ignore }>();
+  /** The watcher of a long-lived process, or null (see watch()). */
+  watcher: TreeWatcher | null = null;
+  /** Symlinked files of the last full listing: their target can change with no change at their own path. */
+  listedLinks: string[] = [];
+  /** Folders walked and links found by the listing in progress. */
+  private walkedDirs: string[] | null = null;
+  private links: Set<string> | null = null;
+  private readonly changes: WorktreeChanges;
 
   private constructor(
     readonly root: string,
@@ -47,6 +61,7 @@ export class WorktreeSource implements RepositorySource {
   ) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.excluded = new Set([...VENDORED_DIRECTORIES, ...(options.excludeDirectories ?? [])]);
+    this.changes = new WorktreeChanges(this, `${this.maxFileBytes}|${[...this.excluded].sort().join(',')}`, options.useGit ?? true);
   }
 
   /** Opens `path` as a working tree; throws BAD_INPUT when it is not a readable directory. */
@@ -68,13 +83,46 @@ export class WorktreeSource implements RepositorySource {
     if (exclude) layers.push({ base: '', rules: exclude });
     // Synchronous on purpose: thousands of readdir/stat calls are several times
     // faster without a promise per call, and freshness checks run before every tool answer.
-    this.walk('', layers, listing);
+    this.walkedDirs = [];
+    this.links = new Set();
+    try {
+      this.walk('', layers, listing);
+      this.watcher?.sync(this.walkedDirs);
+      this.listedLinks = [...this.links];
+    } finally {
+      this.walkedDirs = null;
+      this.links = null;
+    }
     listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return listing;
   }
 
+  /** See RepositorySource.changesSince: git's status and, when watching, the watcher's events. */
+  changesSince(previous: string | null): Promise<ChangeCheck> {
+    return this.changes.check(previous);
+  }
+
+  /**
+   * Starts watching the tree (long-lived processes): the watches are set as the
+   * next full listing walks each folder, and from then on a refresh with no
+   * event since the last one lists nothing. Idempotent.
+   */
+  watch(options: TreeWatcherOptions = {}): TreeWatcher {
+    this.watcher ??= new TreeWatcher(this.root, options);
+    return this.watcher;
+  }
+
+  /** Stops the watcher, if any. */
+  close(): void {
+    this.watcher?.close();
+    this.watcher = null;
+  }
+
   private walk(dir: string, parentLayers: IgnoreLayer[], listing: SourceListing): void {
     const absoluteDir = dir ? join(this.root, dir) : this.root;
+    // Watched before it is read: a change after this line is an event, one before it is in the listing.
+    this.watcher?.add(dir);
+    this.walkedDirs?.push(dir);
     const own = this.readIgnoreFile(join(absoluteDir, '.gitignore'));
     const layers = own ? [...parentLayers, { base: dir, rules: own }] : parentLayers;
     let entries;
@@ -86,58 +134,133 @@ export class WorktreeSource implements RepositorySource {
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
-      const path = dir ? `${dir}/${entry.name}` : entry.name;
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        const target = this.resolveInside(join(absoluteDir, entry.name));
-        if (!target) {
-          recordSkip(listing, 'symlink-outside-root', path);
+      const kind = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
+      this.visit(dir, entry.name, kind, layers, listing);
+    }
+  }
+
+  /**
+   * Lists one folder entry as the walk does (a file is pushed, a folder walked);
+   * returns false when it is not listed (skipped, ignored, not a file).
+   */
+  private visit(dir: string, name: string, kind: 'file' | 'dir' | 'link' | 'other', layers: IgnoreLayer[], listing: SourceListing): boolean {
+    const absoluteDir = dir ? join(this.root, dir) : this.root;
+    const path = dir ? `${dir}/${name}` : name;
+    let isDirectory = kind === 'dir';
+    let isFile = kind === 'file';
+    if (kind === 'link') {
+      const target = this.resolveInside(join(absoluteDir, name));
+      if (!target) {
+        recordSkip(listing, 'symlink-outside-root', path);
+        return false;
+      }
+      // Links to directories are not followed even inside the root: they would index files twice or loop.
+      if (target.isDirectory) return false;
+      isFile = true;
+      isDirectory = false;
+      this.links?.add(path);
+    }
+    if (isDirectory) {
+      if (this.excluded.has(name)) {
+        // Version-control metadata is not repository content: skipped without being counted.
+        if (!VCS_DIRECTORIES.has(name)) recordSkip(listing, 'vendored', path + '/');
+        return false;
+      }
+      if (isIgnored(layers, path, true)) {
+        recordSkip(listing, 'ignored', path + '/');
+        return false;
+      }
+      this.walk(path, layers, listing);
+      return true;
+    }
+    if (!isFile) return false;
+    if (isIgnored(layers, path, false)) {
+      recordSkip(listing, 'ignored', path);
+      return false;
+    }
+    if (hasBinaryExtension(path)) {
+      recordSkip(listing, 'binary', path);
+      return false;
+    }
+    let info: { size: number; mtimeMs: number } | null = null;
+    try {
+      info = statSync(join(absoluteDir, name));
+    } catch {
+      info = null;
+    }
+    if (!info) {
+      recordSkip(listing, 'unreadable', path);
+      return false;
+    }
+    if (info.size > this.maxFileBytes) {
+      recordSkip(listing, 'too-large', path);
+      return false;
+    }
+    listing.files.push({ path, size: info.size, mtimeMs: info.mtimeMs, blobId: null });
+    return true;
+  }
+
+  /**
+   * Lists only `candidates` (files or folders, repository-relative), with the
+   * same rules as a full listing: a candidate folder is walked whole. Returns
+   * the listed files and the folders walked; a candidate that is not listed
+   * (deleted, ignored, skipped) is simply absent from `files`.
+   */
+  listPaths(candidates: Iterable<string>): { files: SourceFile[]; walked: string[]; links: string[] } {
+    const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
+    const layerCache = new Map<string, IgnoreLayer[] | null>();
+    this.walkedDirs = [];
+    this.links = new Set();
+    try {
+      for (const path of [...new Set(candidates)].sort()) {
+        if (!path || path.split('/').some((part) => part === '' || part === '.' || part === '..')) continue;
+        const slash = path.lastIndexOf('/');
+        const dir = slash < 0 ? '' : path.slice(0, slash);
+        const layers = this.layersOf(dir, layerCache);
+        if (!layers) continue;
+        let kind: 'file' | 'dir' | 'link' | 'other';
+        try {
+          const info = lstatSync(join(this.root, path));
+          kind = info.isSymbolicLink() ? 'link' : info.isDirectory() ? 'dir' : info.isFile() ? 'file' : 'other';
+        } catch {
           continue;
         }
-        // Links to directories are not followed even inside the root: they would index files twice or loop.
-        if (target.isDirectory) continue;
-        isFile = true;
+        this.visit(dir, path.slice(slash + 1), kind, layers, listing);
+      }
+      return { files: listing.files, walked: this.walkedDirs, links: [...this.links] };
+    } finally {
+      this.walkedDirs = null;
+      this.links = null;
+    }
+  }
+
+  /** The ignore layers in force inside `dir`, or null when the listing would not enter it. */
+  private layersOf(dir: string, cache: Map<string, IgnoreLayer[] | null>): IgnoreLayer[] | null {
+    const known = cache.get(dir);
+    if (known !== undefined) return known;
+    let layers: IgnoreLayer[] | null;
+    if (dir === '') {
+      layers = [];
+      const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
+      if (exclude) layers.push({ base: '', rules: exclude });
+    } else {
+      const slash = dir.lastIndexOf('/');
+      const parent = this.layersOf(slash < 0 ? '' : dir.slice(0, slash), cache);
+      const name = dir.slice(slash + 1);
+      let isDirectory = false;
+      try {
+        isDirectory = lstatSync(join(this.root, dir)).isDirectory();
+      } catch {
         isDirectory = false;
       }
-      if (isDirectory) {
-        if (this.excluded.has(entry.name)) {
-          // Version-control metadata is not repository content: skipped without being counted.
-          if (!VCS_DIRECTORIES.has(entry.name)) recordSkip(listing, 'vendored', path + '/');
-          continue;
-        }
-        if (isIgnored(layers, path, true)) {
-          recordSkip(listing, 'ignored', path + '/');
-          continue;
-        }
-        this.walk(path, layers, listing);
-        continue;
-      }
-      if (!isFile) continue;
-      if (isIgnored(layers, path, false)) {
-        recordSkip(listing, 'ignored', path);
-        continue;
-      }
-      if (hasBinaryExtension(path)) {
-        recordSkip(listing, 'binary', path);
-        continue;
-      }
-      let info: { size: number; mtimeMs: number } | null = null;
-      try {
-        info = statSync(join(absoluteDir, entry.name));
-      } catch {
-        info = null;
-      }
-      if (!info) {
-        recordSkip(listing, 'unreadable', path);
-        continue;
-      }
-      if (info.size > this.maxFileBytes) {
-        recordSkip(listing, 'too-large', path);
-        continue;
-      }
-      listing.files.push({ path, size: info.size, mtimeMs: info.mtimeMs, blobId: null });
+      layers = parent && isDirectory && !this.excluded.has(name) && !isIgnored(parent, dir, true) ? parent : null;
     }
+    if (layers) {
+      const own = this.readIgnoreFile(join(this.root, dir, '.gitignore'));
+      if (own) layers = [...layers, { base: dir, rules: own }];
+    }
+    cache.set(dir, layers);
+    return layers;
   }
 
   /** The rules of an ignore file, or null when it is absent or unreadable. */

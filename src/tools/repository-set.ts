@@ -154,15 +154,26 @@ export class RepositorySet {
   /**
    * Opens every repository (opening never indexes: the first tool call does).
    * Names default to unique basenames of the real roots. On failure, the ones
-   * already opened are closed.
+   * already opened are closed. Working trees are watched unless `watch` is
+   * false: a server answers many calls, and with a watcher a call with nothing
+   * changed since the last one checks freshness without listing the tree.
    */
-  static async open(specs: readonly RepositorySpec[], options: Pick<OpenRepositoryOptions, 'logger' | 'maxFileBytes'> = {}): Promise<RepositorySet> {
+  static async open(
+    specs: readonly RepositorySpec[],
+    options: Pick<OpenRepositoryOptions, 'logger' | 'maxFileBytes' | 'watch'> = {},
+  ): Promise<RepositorySet> {
     const logger: Logger = options.logger ?? silentLogger;
     const opened: RepositoryIndex[] = [];
     try {
       for (const spec of specs) {
         opened.push(
-          await RepositoryIndex.open(spec.path, { indexPath: spec.indexPath, commit: spec.commit, maxFileBytes: options.maxFileBytes, logger }),
+          await RepositoryIndex.open(spec.path, {
+            indexPath: spec.indexPath,
+            commit: spec.commit,
+            maxFileBytes: options.maxFileBytes,
+            logger,
+            watch: options.watch ?? true,
+          }),
         );
       }
     } catch (error) {

@@ -1,0 +1,187 @@
+/**
+ * What changed in a working tree since the last indexing run, found in
+ * O(changes) where possible:
+ *
+ * 1. a watcher (long-lived processes): the paths that saw an event since this
+ *    process's last run — nothing to list when nothing happened;
+ * 2. git: the paths that differ from HEAD now, the paths that differed at the
+ *    last run, and the paths that differ between the two HEADs (a branch
+ *    switch); git's own stat cache answers for every other file;
+ * 3. otherwise (no git, a .gitignore or exclude change, settings changed, the
+ *    watcher lost events, another process wrote the index): a full listing.
+ *
+ * The state a later run needs is a token stored in the index's meta table once
+ * a run succeeds. Its `paths` are the files to check again next time: what
+ * differed from HEAD at the run, plus what a watcher-driven run changed, so a
+ * process without the watcher (the CLI) can still trust git after one with it
+ * (the MCP server) wrote the index.
+ */
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { GitWorktree } from './git-worktree-status.js';
+import type { ChangeCheck } from './source-file.js';
+import type { WorktreeSource } from './worktree-source.js';
+
+/** More candidate paths than this: a full listing costs about the same and needs no bookkeeping. */
+const MAX_CANDIDATES = 5000;
+
+interface FreshnessToken {
+  v: 1;
+  /** Root and listing settings the run used; another value means the stored rows answer other rules. */
+  settings: string;
+  /** HEAD and the .git/info/exclude stamp at the run, or null when git could not tell. */
+  git: { head: string | null; exclude: string } | null;
+  /** Paths (files or folders) to check again next time. */
+  paths: string[];
+  /** Listed symlinked files: re-checked every time, since their target changes without an event at their path. */
+  links: string[];
+  /** Stamps (size:mtime) of the ignore files among `paths`: an unchanged dirty .gitignore needs no full listing. */
+  rules: Record<string, string>;
+  /** Tells this process's own last write from another process's. */
+  nonce: string;
+}
+
+/** The change tracker of one WorktreeSource. */
+export class WorktreeChanges {
+  private git: GitWorktree | null | undefined;
+  /** The token this process last handed to a run (the index holds it if that run succeeded). */
+  private issued: string | null = null;
+  private excludeStamp: string | null = null;
+
+  constructor(
+    private readonly source: WorktreeSource,
+    settings: string,
+    private readonly useGit: boolean,
+  ) {
+    this.settings = `${source.root}|${settings}`;
+  }
+
+  private readonly settings: string;
+
+  /** See RepositorySource.changesSince. */
+  async check(previousText: string | null): Promise<ChangeCheck> {
+    const previous = this.parse(previousText);
+    const watcher = this.source.watcher;
+    if (watcher) {
+      await watcher.settle();
+      // Taken before anything else is looked at: events from now on belong to the next run.
+      const seen = watcher.take();
+      const excludeStamp = this.readExcludeStamp();
+      const trusted =
+        previous !== null && previousText === this.issued && !seen.overflow && watcher.size > 0 && excludeStamp === this.excludeStamp;
+      const paths = [...seen.paths];
+      if (trusted && paths.length === 0) return { token: () => previousText, delta: { files: [], candidates: [] } };
+      if (trusted && paths.length <= MAX_CANDIDATES && !this.rulesChanged(paths, previous)) {
+        return this.delta([...paths, ...previous.links], previous, previous.git, [...previous.paths, ...paths]);
+      }
+      this.excludeStamp = excludeStamp;
+    }
+    const git = await this.gitWorktree();
+    const state = git ? await git.state() : null;
+    const gitPart = state ? { head: state.head, exclude: state.excludeStamp } : null;
+    const dirty = state ? [...state.dirty, ...state.dirtyFolders] : [];
+    if (git && state && previous?.git && previous.git.exclude === state.excludeStamp) {
+      const between =
+        previous.git.head === state.head
+          ? []
+          : previous.git.head && state.head
+            ? await git.changedBetween(previous.git.head, state.head)
+            : null;
+      if (between) {
+        const candidates = [...previous.paths, ...dirty, ...between, ...previous.links];
+        if (candidates.length <= MAX_CANDIDATES && !this.rulesChanged(candidates, previous)) return this.delta(candidates, previous, gitPart, dirty);
+      }
+    }
+    const rules = this.ruleStamps(dirty);
+    return {
+      delta: null,
+      token: () => this.issue({ v: 1, settings: this.settings, git: gitPart, paths: dirty, links: this.source.listedLinks, rules, nonce: '' }),
+    };
+  }
+
+  /** Lists the candidates; the token keeps `recheck` for the next run. */
+  private delta(candidates: string[], previous: FreshnessToken, git: FreshnessToken['git'], recheck: string[]): ChangeCheck {
+    const unique = [...new Set(candidates)];
+    const watcher = this.source.watcher;
+    // A candidate folder is walked afresh (and watched again); one renamed away must not keep its old watches.
+    if (watcher) for (const path of unique) if (watcher.watches(path)) watcher.removeTree(path);
+    const { files, links } = this.source.listPaths(unique);
+    const linkSet = new Set(previous.links);
+    for (const path of unique) linkSet.delete(path);
+    for (const link of links) linkSet.add(link);
+    const kept = [...new Set(recheck)];
+    const rules = this.ruleStamps(kept);
+    return {
+      delta: { files, candidates: unique },
+      token: () =>
+        this.issue({
+          v: 1,
+          settings: this.settings,
+          // Too much to carry: the next run without a watcher lists everything instead.
+          git: kept.length <= MAX_CANDIDATES ? git : null,
+          paths: kept.length <= MAX_CANDIDATES ? kept : [],
+          links: [...linkSet].sort(),
+          rules,
+          nonce: '',
+        }),
+    };
+  }
+
+  /** True when an ignore file among `paths` differs from its stamp at the last run (or is a new change). */
+  private rulesChanged(paths: string[], previous: FreshnessToken): boolean {
+    for (const path of paths) {
+      if (path === '' || path === '.git' || path.startsWith('.git/')) return true;
+      if (isIgnoreFile(path) && this.stampOf(path) !== previous.rules[path]) return true;
+    }
+    return false;
+  }
+
+  private ruleStamps(paths: string[]): Record<string, string> {
+    const stamps: Record<string, string> = {};
+    for (const path of paths) if (isIgnoreFile(path)) stamps[path] = this.stampOf(path);
+    return stamps;
+  }
+
+  private stampOf(path: string): string {
+    try {
+      const info = statSync(join(this.source.root, path));
+      return `${info.size}:${info.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
+  }
+
+  private issue(token: FreshnessToken): string {
+    token.nonce = randomUUID();
+    token.paths.sort();
+    this.issued = JSON.stringify(token);
+    return this.issued;
+  }
+
+  private parse(text: string | null): FreshnessToken | null {
+    if (!text) return null;
+    try {
+      const token = JSON.parse(text) as FreshnessToken;
+      if (token.v !== 1 || token.settings !== this.settings || !Array.isArray(token.paths) || !Array.isArray(token.links) || !token.rules) return null;
+      return token;
+    } catch {
+      return null;
+    }
+  }
+
+  private async gitWorktree(): Promise<GitWorktree | null> {
+    if (!this.useGit) return null;
+    if (this.git === undefined) this.git = await GitWorktree.open(this.source.root);
+    return this.git;
+  }
+
+  private readExcludeStamp(): string {
+    return this.stampOf('.git/info/exclude');
+  }
+}
+
+/** A change to an ignore file changes what every listing holds: only a full listing can follow it. */
+function isIgnoreFile(path: string): boolean {
+  return path === '.gitignore' || path.endsWith('/.gitignore');
+}
