@@ -6,13 +6,15 @@ import type { RepositoryIndex } from '../index/repository-index.js';
 import type { Logger } from '../logger.js';
 import { RepositorySet } from './repository-set.js';
 import { callTool, createToolRegistry, type ToolRegistry } from './tool-registry.js';
-import type { ToolBudgets, ToolCallResult } from './tool-types.js';
+import type { ToolBudgets, ToolCallResult, ToolContext } from './tool-types.js';
 
 export interface RunToolOnceOptions {
   logger?: Logger;
   budgets?: ToolBudgets;
   /** Default: the built-in registry. */
   registry?: ToolRegistry;
+  /** Retrieval knobs for the search tools: dense fusion, an embedder, scaffold ablations. */
+  context?: Pick<ToolContext, 'fuse' | 'embedder' | 'scaffold'>;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function runToolOnce(
 ): Promise<ToolCallResult> {
   const repositories = RepositorySet.of([repository]);
   return callTool(options.registry ?? createToolRegistry(), toolName, args, {
+    ...options.context,
     repositories,
     logger: options.logger,
     budgets: options.budgets,

@@ -6,7 +6,9 @@
 import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEXT_STEP_CUE } from '../../src/scaffold/index.js';
+import { RepositoryIndex } from '../../src/index/repository-index.js';
+import { NEXT_STEP_CUE, searchResultJsonSchema } from '../../src/scaffold/index.js';
+import { runToolOnce } from '../../src/tools/run-tool-once.js';
 import {
   cleanupTempDirs,
   commitAll,
@@ -148,6 +150,23 @@ describe('reponav search', () => {
     expect(json.functions[0].id).toBe('inventory/stock.py:StockLedger.reserve_items');
     expect(json).toHaveProperty('scaffold');
     expect(JSON.parse(runCli(['search', query, '--repo', fixture.root, '--json'], { cacheDir: fixture.cacheDir }).stdout)).toEqual(json);
+  });
+
+  it('answers what the search tools answer an MCP client: same text, same JSON shape', async () => {
+    const repository = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath });
+    try {
+      await repository.refresh();
+      for (const [format, tool] of [['scaffold', 'search'], ['snippet', 'snippet_search']] as const) {
+        const cli = runCli(['search', query, '--repo', fixture.root, '--format', format, '--budget', '400'], { cacheDir: fixture.cacheDir });
+        expect(cli.code, cli.stderr).toBe(0);
+        expect(cli.stdout).toBe(`${(await runToolOnce(repository, tool, { query, budget_tokens: 400 })).text}\n`);
+      }
+      const json = JSON.parse(runCli(['search', query, '--repo', fixture.root, '--json'], { cacheDir: fixture.cacheDir }).stdout);
+      expect(json).toEqual((await runToolOnce(repository, 'search', { query })).data);
+      expect(searchResultJsonSchema.parse(json)).toEqual(json);
+    } finally {
+      repository.close();
+    }
   });
 
   it('reads the query from stdin with "-" and filters with --file-pattern', () => {

@@ -1,17 +1,32 @@
+/**
+ * `reponav search "QUERY"`: the `search` tool (or `snippet_search` for the
+ * snippet interface) called once, exactly as an MCP client would call it; the
+ * comparison interfaces `file-only` and `inline` are the same tool with its
+ * text renderer swapped. `--format json` prints the tool's machine form, the
+ * one search result shape (scaffold/search-result-json.ts).
+ */
 import { type Command, Option } from 'commander';
 import { ReponavError } from '../../errors.js';
-import { tokenBudget } from '../option-parsers.js';
+import { wholeNumber } from '../option-parsers.js';
 import { compilePathPattern } from '../../index/path-pattern.js';
-import { searchRepository } from '../../retrieve/search-repository.js';
-import { INTERFACE_MODES, renderSearchResult, type InterfaceMode } from '../../scaffold/index.js';
-import { openFreshRepository, type RepositoryCommandOptions } from '../cli-context.js';
+import { INTERFACE_MODES, renderInterface, type InterfaceMode } from '../../scaffold/index.js';
+import { BUILTIN_TOOLS } from '../../tools/builtin-tools.js';
+import { searchTool, type ScaffoldData } from '../../tools/search-tools.js';
+import { createToolRegistry, type ToolRegistry } from '../../tools/tool-registry.js';
+import type { ToolDefinition } from '../../tools/tool-types.js';
+import { DEFAULT_MAX_BUDGET_TOKENS } from '../../tools/output-budget.js';
+import type { RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
+import { runToolCommand } from './symbols-command.js';
 
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
   filePattern?: string;
   budget: number;
 }
+
+/** Largest `--budget` (the tools' per-call ceiling). */
+const MAX_SEARCH_BUDGET = 100_000;
 
 /** `reponav search "QUERY"`: refresh the index, then print the RepoNav scaffold (or another interface). */
 export function registerSearchCommand(program: Command): void {
@@ -24,23 +39,39 @@ export function registerSearchCommand(program: Command): void {
     .option('--index-path <file>', 'where the SQLite index lives')
     .addOption(new Option('--format <format>', 'output interface').choices([...INTERFACE_MODES]).default('scaffold'))
     .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
-    .option('--budget <tokens>', 'output budget in tokens (about 4 characters each, at least 100)', tokenBudget(100), 1500)
+    .option(
+      '--budget <tokens>',
+      `output budget in tokens (about 4 characters each, 100 to ${MAX_SEARCH_BUDGET})`,
+      wholeNumber(100, MAX_SEARCH_BUDGET, 'whole number of tokens'),
+      1500,
+    )
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
   addEmbedderOptions(command, { fusion: true, reembed: true }).action(async (queryArgument: string, options: SearchCommandOptions) => {
-      const query = queryArgument === '-' ? await readStdin() : queryArgument;
-      if (!query.trim()) throw new ReponavError('BAD_INPUT', 'The query is empty; give an issue text, a stack trace or a question.');
-      const { repository, logger } = await openFreshRepository(options);
-      try {
-        const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;
-        const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
-        const result = await searchRepository(repository.store, query, { pathFilter, fuse });
-        const format = options.json ? 'json' : options.format;
-        process.stdout.write(renderSearchResult(repository.store, result, format, { budgetTokens: options.budget }) + '\n');
-      } finally {
-        repository.close();
-      }
+    const budgetTokens = options.budget;
+    const query = queryArgument === '-' ? await readStdin() : queryArgument;
+    if (!query.trim()) throw new ReponavError('BAD_INPUT', 'The query is empty; give an issue text, a stack trace or a question.');
+    const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;
+    const format = options.json ? 'json' : options.format;
+    const args = { query, budget_tokens: budgetTokens, ...(options.filePattern ? { file_pattern: options.filePattern } : {}) };
+    await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? 'snippet_search' : 'search', () => args, async (repository, logger) => {
+      const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
+      return {
+        registry: format === 'file-only' || format === 'inline' ? interfaceRegistry(format) : undefined,
+        context: { fuse },
+        budgets: { maxTokens: Math.max(budgetTokens, DEFAULT_MAX_BUDGET_TOKENS) },
+      };
     });
+  });
+}
+
+/** The built-in tools with `search` rendering a comparison interface instead of the scaffold. */
+function interfaceRegistry(format: 'file-only' | 'inline'): ToolRegistry {
+  const search: ToolDefinition<unknown, ScaffoldData> = {
+    ...searchTool,
+    render: ({ search: { result }, files }, env) => renderInterface(format, result, files, { budgetTokens: env.budgetTokens }),
+  };
+  return createToolRegistry({ tools: BUILTIN_TOOLS.map((tool) => (tool.name === 'search' ? search : tool)) });
 }
 
 async function readStdin(): Promise<string> {

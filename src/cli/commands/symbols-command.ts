@@ -9,7 +9,8 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ReponavError, type ReponavErrorCode } from '../../errors.js';
 import type { RepositoryIndex } from '../../index/repository-index.js';
-import { runToolOnce } from '../../tools/run-tool-once.js';
+import type { Logger } from '../../logger.js';
+import { runToolOnce, type RunToolOnceOptions } from '../../tools/run-tool-once.js';
 import { tokenBudget } from '../option-parsers.js';
 import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 
@@ -52,18 +53,21 @@ const TOOL_ERROR_CODES = new Set<string>(['BAD_INPUT', 'PATH_OUTSIDE_ROOT', 'FIL
  * `buildArgs` makes for it, and prints the answer (text, or `data` as JSON
  * with --json). A tool error is thrown as a ReponavError carrying the tool's
  * message, which the CLI entry point prints as `error: <message>` (exit 1).
- * The repository is always closed.
+ * `setup` may give the call its own registry or retrieval context (the search
+ * command's interfaces and dense fusion). The repository is always closed.
  */
 export async function runToolCommand(
   options: ToolCommandOptions,
   toolName: string,
   buildArgs: (repository: RepositoryIndex) => Record<string, unknown>,
+  setup?: (repository: RepositoryIndex, logger: Logger) => Promise<Pick<RunToolOnceOptions, 'registry' | 'context' | 'budgets'>>,
 ): Promise<void> {
   const { repository, logger } = await openFreshRepository(options);
   try {
     const args = buildArgs(repository);
     if (options.budgetTokens !== undefined) args.budget_tokens = options.budgetTokens;
-    const result = await runToolOnce(repository, toolName, args, { logger });
+    const extra = setup ? await setup(repository, logger) : {};
+    const result = await runToolOnce(repository, toolName, args, { logger, ...extra });
     if (result.isError) {
       const code = TOOL_ERROR_CODES.has(result.errorCode ?? '') ? (result.errorCode as ReponavErrorCode) : 'BAD_INPUT';
       throw new ReponavError(code, result.text);
