@@ -1,13 +1,20 @@
 /**
- * MCP over Streamable HTTP on Node's http module: one endpoint (`/mcp`), one
- * SDK transport and one McpServer per session, every request passed through
- * the guard (Host, Origin, bearer token) before the SDK sees it.
+ * MCP over Streamable HTTP on Node's http module: one endpoint (`/mcp`),
+ * every request passed through the guard (Host, Origin, bearer token) before
+ * the SDK sees it, then served by the SDK's `createMcpHandler` — a fresh
+ * McpServer per request, for 2026-07-28 clients and, statelessly, for
+ * 2025-era ones (`initialize` answered without an `Mcp-Session-Id`).
+ *
+ * There are no sessions to hold: a client that goes away without a DELETE
+ * leaves nothing behind, so no number of connect/close cycles can exhaust the
+ * server (the 1.x design kept one transport per session and refused new
+ * clients after 64). A legacy GET stream or DELETE is answered 405, which
+ * 2025 clients treat as "not offered".
  */
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
@@ -16,16 +23,15 @@ import { checkListenConfig, checkRequest, type GuardConfig } from './http-guard.
 /** The path of the MCP endpoint. */
 export const MCP_PATH = '/mcp';
 
+/** Largest request body accepted (the SDK adapter's default is 4 MiB; queries are capped far below). */
+export const MAX_HTTP_BODY_BYTES = 10 * 1024 * 1024;
+
 export interface HttpServerOptions extends GuardConfig {
   /** 0 picks a free port. */
   port: number;
-  /** Creates the MCP server of one new session. */
+  /** Creates the MCP server that answers one request (cheap: the repositories and registry are shared). */
   createSession: () => McpServer;
   logger?: Logger;
-  /** Open sessions at most; an initialize beyond it gets 503. Default 64. */
-  maxSessions?: number;
-  /** Sessions idle this long are closed. Default 30 minutes. */
-  sessionIdleMs?: number;
 }
 
 /** A listening server. */
@@ -34,16 +40,10 @@ export interface RunningHttpServer {
   url: string;
   host: string;
   port: number;
-  /** Open sessions now. */
-  sessionCount(): number;
-  /** Closes every session and stops listening. */
+  /** Requests being answered now. */
+  inFlight(): number;
+  /** Aborts requests in flight and stops listening. */
   close(): Promise<void>;
-}
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: McpServer;
-  lastUsed: number;
 }
 
 /**
@@ -53,16 +53,14 @@ interface Session {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   checkListenConfig(options);
   const logger = options.logger ?? silentLogger;
-  const maxSessions = options.maxSessions ?? 64;
-  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-  const sessions = new Map<string, Session>();
-
-  const closeSession = async (id: string) => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    await session.server.close().catch(() => undefined);
-  };
+  const mcp = createMcpHandler(() => options.createSession(), {
+    onerror: (error: Error) => logger.debug(`MCP HTTP: ${error.message}`),
+  });
+  const serve = toNodeHandler(mcp, {
+    maxRequestBodySize: MAX_HTTP_BODY_BYTES,
+    onerror: (error) => logger.error(`MCP HTTP request failed: ${error.message}`),
+  });
+  let inFlight = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const origin = header(req, 'origin');
@@ -77,33 +75,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       res.writeHead(204).end();
       return;
     }
-    const sessionId = header(req, 'mcp-session-id');
-    if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
-      if (!session) return sendError(res, 404, 'Session not found; initialize a new session.', undefined, -32001);
-      session.lastUsed = Date.now();
-      await session.transport.handleRequest(req, res);
-      return;
+    inFlight++;
+    try {
+      await serve(req, res);
+    } finally {
+      inFlight--;
     }
-    if (req.method !== 'POST') return sendError(res, 400, 'Missing mcp-session-id header; initialize a session with a POST first.');
-    if (sessions.size >= maxSessions) return sendError(res, 503, `Too many open sessions (${maxSessions}); close one (HTTP DELETE) and retry.`);
-    const server = options.createSession();
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, lastUsed: Date.now() });
-      },
-      onsessionclosed: (id) => {
-        void closeSession(id);
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-    // Not an initialize request: the SDK refused it, and this transport has no session to keep.
-    if (!transport.sessionId) await server.close().catch(() => undefined);
   };
 
   const http: Server = createServer((req, res) => {
@@ -127,22 +104,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
   http.on('error', (error) => logger.error(`HTTP server error: ${error.message}`));
 
-  const sweeper = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, session] of sessions) if (session.lastUsed < cutoff) void closeSession(id);
-  }, Math.min(idleMs, 60_000));
-  sweeper.unref();
-
   const address = http.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shownHost}:${address.port}${MCP_PATH}`,
     host: address.address,
     port: address.port,
-    sessionCount: () => sessions.size,
+    inFlight: () => inFlight,
     async close() {
-      clearInterval(sweeper);
-      await Promise.all([...sessions.keys()].map(closeSession));
+      await mcp.close().catch(() => undefined);
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
@@ -168,5 +138,5 @@ function corsHeaders(res: ServerResponse, origin: string): void {
   res.setHeader('Vary', 'Origin');
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
   res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID');
-  res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
+  res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, Mcp-Protocol-Version');
 }

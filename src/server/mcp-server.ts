@@ -5,11 +5,11 @@
  * notifications, and every failure returned as an `isError` tool result — a
  * bad call never takes the server down.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
 import { silentLogger } from '../logger.js';
 import { callTool, type ToolRegistry } from '../tools/tool-registry.js';
-import type { ToolContext, ToolProgress } from '../tools/tool-types.js';
+import type { AnyToolDefinition, ToolContext, ToolProgress } from '../tools/tool-types.js';
 
 /** Server identity reported at initialization. */
 export const SERVER_NAME = 'reponav';
@@ -59,33 +59,55 @@ export function createMcpServer(registry: ToolRegistry, context: ToolContext): M
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.inputSchema as never,
-        annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+        inputSchema: listedOnly(tool.inputSchema),
+        outputSchema: tool.outputSchema ? listedOnly(tool.outputSchema) : undefined,
+        annotations: annotationsOf(tool),
       },
-      (async (args: unknown, extra: ToolExtra): Promise<CallToolResult> => {
+      async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
         try {
-          const onProgress = progressSender(extra);
-          const result = await callTool(registry, tool.name, args, { ...context, onProgress, signal: extra.signal });
-          return result.isError ? { content: [{ type: 'text', text: result.text }], isError: true } : { content: [{ type: 'text', text: result.text }] };
+          const onProgress = progressSender(ctx);
+          const result = await callTool(registry, tool.name, args, { ...context, onProgress, signal: ctx.mcpReq.signal });
+          const content = [{ type: 'text' as const, text: result.text }];
+          if (result.isError) return { content, isError: true };
+          // The text stays the primary answer (what the model reads); the JSON rides along for clients that use it.
+          return tool.outputSchema ? { content, structuredContent: result.data as Record<string, unknown> } : { content };
         } catch (error) {
           // callTool never throws; this guards the guard.
           logger.error(`tool ${tool.name} crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
           return { content: [{ type: 'text', text: `Internal error in ${tool.name}; the server keeps running.` }], isError: true };
         }
-      }) as never,
+      },
     );
   }
   return server;
 }
 
-/** The part of the SDK's request context a tool call uses. */
-interface ToolExtra {
-  signal: AbortSignal;
-  _meta?: { progressToken?: string | number };
-  sendNotification: (notification: {
-    method: 'notifications/progress';
-    params: { progressToken: string | number; progress: number; total?: number; message?: string };
-  }) => Promise<void>;
+/** MCP tool annotations: every tool reads the repository only; reindex writes the index (not the repository). */
+function annotationsOf(tool: AnyToolDefinition) {
+  return {
+    title: tool.title,
+    readOnlyHint: tool.writesIndex !== true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  };
+}
+
+/**
+ * A zod schema as the SDK lists it, with validation left to callTool: the SDK
+ * would otherwise validate first and answer with its own wording, and the CLI,
+ * the agents and MCP clients must get the same one-sentence messages.
+ */
+function listedOnly(schema: z.ZodType): StandardSchemaWithJSON {
+  const standard = (schema as unknown as StandardSchemaWithJSON)['~standard'];
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'reponav',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: standard.jsonSchema,
+    },
+  } as StandardSchemaWithJSON;
 }
 
 /**
@@ -94,8 +116,8 @@ interface ToolExtra {
  * requires, so a follow-up refresh that restarts at 0 stays quiet until it
  * passes the last value), at most one per PROGRESS_INTERVAL_MS except the last.
  */
-function progressSender(extra: ToolExtra): ((progress: ToolProgress) => void) | undefined {
-  const token = extra._meta?.progressToken;
+function progressSender(ctx: ServerContext): ((progress: ToolProgress) => void) | undefined {
+  const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return undefined;
   let lastValue = -1;
   let lastSentAt = 0;
@@ -106,8 +128,8 @@ function progressSender(extra: ToolExtra): ((progress: ToolProgress) => void) | 
     if (!final && now - lastSentAt < PROGRESS_INTERVAL_MS) return;
     lastValue = progress.done;
     lastSentAt = now;
-    extra
-      .sendNotification({
+    ctx.mcpReq
+      .notify({
         method: 'notifications/progress',
         params: { progressToken: token, progress: progress.done, total: progress.total, message: progress.message },
       })

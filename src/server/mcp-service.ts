@@ -3,8 +3,8 @@
  * and the shared context, from which one MCP server per connection is made.
  * Transports (stdio, HTTP, in-memory for tests) attach to it.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { SearchOptions } from '../retrieve/search-repository.js';
@@ -12,6 +12,7 @@ import { RepositorySet, type RepositorySpec } from '../tools/repository-set.js';
 import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolBudgets, ToolContext } from '../tools/tool-types.js';
 import { createMcpServer } from './mcp-server.js';
+import { BoundedStdioTransport } from './stdio-transport.js';
 
 /** How long a call waits for indexing before answering "still indexing" (clients time out near 60 s). */
 export const DEFAULT_INDEX_WAIT_MS = 45_000;
@@ -77,28 +78,28 @@ export interface StdioConnection {
 }
 
 /**
- * Serves MCP over stdio. stdout carries only protocol messages from now on;
- * everything else must go to stderr (the Logger does).
+ * Serves MCP over stdio, in the protocol era the client opens with (2026-07-28
+ * or a 2025 revision; the SDK's serveStdio decides once per connection).
+ * stdout carries only protocol messages from now on; everything else must go
+ * to stderr (the Logger does). Oversized or malformed lines are answered with
+ * a JSON-RPC error and the connection stays up (BoundedStdioTransport).
  */
 export async function serveStdio(service: McpService, streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {}): Promise<StdioConnection> {
   const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (streams.stdout ?? process.stdout) as NodeJS.WriteStream;
-  const server = service.createSession();
-  const transport = new StdioServerTransport(stdin, stdout);
+  const logger = service.context.logger ?? silentLogger;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  transport.onclose = () => resolveClosed();
-  // The SDK transport does not notice the client hanging up; stdin ending is that signal.
-  const onEnd = () => void server.close().finally(resolveClosed);
-  stdin.once('end', onEnd);
-  stdin.once('close', onEnd);
-  await server.connect(transport);
+  // The transport closes when stdin ends (the client went away) or on an output error.
+  const transport = new BoundedStdioTransport(stdin, stdout, { onRefused: (reason) => logger.warn(reason), onClosed: () => resolveClosed() });
+  const handle = sdkServeStdio(() => service.createSession(), {
+    transport,
+    onerror: (error) => logger.debug(`stdio: ${error.message}`),
+  });
   return {
     closed,
     async close() {
-      stdin.off('end', onEnd);
-      stdin.off('close', onEnd);
-      await server.close().catch(() => undefined);
+      await handle.close().catch(() => undefined);
       resolveClosed();
     },
   };

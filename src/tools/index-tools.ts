@@ -85,6 +85,7 @@ export const reindexTool: ToolDefinition<z.infer<typeof reindexInput>, ReindexDa
     'Rarely needed: every other tool already does this cheaply before answering. Useful after a branch switch or a large ' +
     'generated change, to see what was re-indexed.',
   inputSchema: reindexInput,
+  writesIndex: true,
   defaultBudgetTokens: 800,
   freshness: 'as-is',
   async run(_args, env) {

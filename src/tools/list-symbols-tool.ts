@@ -11,6 +11,7 @@ import { formatNameList } from '../scaffold/text-format.js';
 import { estimateTokens } from '../scaffold/token-budget.js';
 import { budgetArg, repoArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
+import { listSymbolsOutputSchema } from './output-schemas.js';
 
 const listInput = z.object({
   file: z
@@ -51,6 +52,7 @@ export const listSymbolsTool: ToolDefinition<z.infer<typeof listInput>, ListData
     'signature and first doc line, nested by parent. Use it to see the siblings of a symbol search pointed at and to ' +
     'pick exact lines for view_code.',
   inputSchema: listInput,
+  outputSchema: listSymbolsOutputSchema,
   defaultBudgetTokens: 1500,
   run(args, env) {
     const { index } = env.repository;

@@ -26,6 +26,7 @@ import { clipLine, renderBlocks } from './output-budget.js';
 import { LineCache } from './source-lines.js';
 import { budgetArg, filePatternArg, pathFilterOf, queryArg, repoArg, topKArg } from './tool-args.js';
 import type { ToolDefinition, ToolEnvironment } from './tool-types.js';
+import { searchOutputSchema } from './output-schemas.js';
 
 /** One search as the tools run it. */
 export interface ToolSearch {
@@ -91,6 +92,7 @@ export const searchTool: ToolDefinition<z.infer<typeof searchInput>, ScaffoldDat
     'read or edit) with line spans, and which files import them. Start here, then use list_symbols or view_code on a file ' +
     'it names. Optional file_pattern (glob) restricts the files searched.',
   inputSchema: searchInput,
+  outputSchema: searchOutputSchema,
   defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
   async run(args, env) {
     const search = await runToolSearch(env, args.query, args.file_pattern);

@@ -104,6 +104,15 @@ export interface ToolDefinition<Args = any, Data = any> {
   render(data: Data, env: ToolEnvironment): string;
   /** The machine form (CLI `--json`); default: `data` itself. */
   toJson?(data: Data, env: ToolEnvironment): unknown;
+  /**
+   * The shape of `toJson`'s output, when it is a documented contract: the MCP
+   * server then advertises it as the tool's `outputSchema` and sends the JSON
+   * as `structuredContent`. It must also admit the "still indexing" answer
+   * (`{ indexing: {...} }`, see `indexingOutput`).
+   */
+  outputSchema?: z.ZodType;
+  /** True for a tool that changes state (the index): MCP clients then see `readOnlyHint: false`. */
+  writesIndex?: boolean;
 }
 
 /** Any tool (the registry is heterogeneous). */

@@ -115,7 +115,9 @@ describe('hostile input', () => {
   it('refuses unknown repositories and unknown tools', async () => {
     await expectToolError('search', { query: 'x', repo: 'other' }, "Unknown repo 'other'; use one of 'tools-repo'.");
     await expectToolError('search', { query: 'x', repo: '../..' }, "Unknown repo '../..'");
-    await expectToolError('drop_tables', {}, 'Tool drop_tables not found');
+    // An unknown tool is a JSON-RPC error (-32602) in the SDK 2.x server, as the spec prescribes, not a tool result.
+    await expect(connection.client.callTool({ name: 'drop_tables', arguments: {} })).rejects.toThrow('Tool drop_tables not found');
+    expect((await call(connection.client, 'find_function', { name: 'Cart.checkout' })).text).toContain('web/src/cart.ts:24-28 Cart.checkout (method)');
   });
 
   it('reports a missing file with the closest indexed paths', async () => {

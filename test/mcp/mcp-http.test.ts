@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningHttpServer } from '../../src/server/http-server.js';
 import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
-import { call, connectHttp, type ConnectedClient } from './mcp-client.js';
+import { call, connectHttp, MODERN_PROTOCOL, type ConnectedClient, type Era } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 const INIT_BODY = JSON.stringify({
@@ -36,7 +36,7 @@ function rawPost(port: number, path: string, headers: Record<string, string>, bo
   });
 }
 
-describe('MCP over Streamable HTTP', () => {
+describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s client)', (era) => {
   let copy: FixtureCopy;
   let service: McpService;
   let http: RunningHttpServer;
@@ -46,7 +46,7 @@ describe('MCP over Streamable HTTP', () => {
     copy = copyFixture();
     service = await openMcpService({ repositories: [{ path: copy.root, indexPath: copy.indexPath }] });
     http = await startHttpServer({ port: 0, host: '127.0.0.1', createSession: () => service.createSession() });
-    connection = await connectHttp(http.url);
+    connection = await connectHttp(http.url, {}, { era });
   });
   afterAll(async () => {
     await connection.close();
@@ -60,14 +60,28 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('lists tools and answers them', async () => {
+    if (era === 'modern') expect(connection.protocolVersion).toBe(MODERN_PROTOCOL);
     const { tools } = await connection.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
     expect((await call(connection.client, 'find_class', { name: 'PriceCalculator' })).text).toContain('shop/pricing.py:12-23 PriceCalculator (class)');
     expect((await call(connection.client, 'view_code', { symbol: 'round_money' })).text).toContain('9 |     return int(amount * 100 + 0.5) / 100');
   });
 
+  it('returns structured output for search and list_symbols, matching the advertised outputSchema', async () => {
+    const { tools } = await connection.client.listTools();
+    const withOutput = tools.filter((t) => t.outputSchema).map((t) => t.name);
+    expect(withOutput).toEqual(['search', 'list_symbols']);
+    // Both SDK clients validate structuredContent against the outputSchema; a mismatch would reject here.
+    const search = await call(connection.client, 'search', { query: 'order total tax' });
+    const scaffold = search.structured?.scaffold as { files: Array<{ path: string }> };
+    expect(scaffold.files[0].path).toBe('shop/pricing.py');
+    const skeleton = await call(connection.client, 'list_symbols', { file: 'shop/pricing.py' });
+    expect(skeleton.structured).toMatchObject({ path: 'shop/pricing.py', language: 'python' });
+    expect((skeleton.structured?.symbols as Array<{ qualifiedName: string }>).map((s) => s.qualifiedName)).toContain('PriceCalculator');
+  });
+
   it('answers 50 concurrent calls from several sessions', async () => {
-    const others = await Promise.all([connectHttp(http.url), connectHttp(http.url), connectHttp(http.url), connectHttp(http.url)]);
+    const others = await Promise.all([1, 2, 3, 4].map(() => connectHttp(http.url, {}, { era })));
     try {
       const clients = [connection, ...others].map((c) => c.client);
       const calls: Array<[string, Record<string, unknown>, string]> = [
@@ -89,11 +103,10 @@ describe('MCP over Streamable HTTP', () => {
         expect(r.isError).toBe(false);
         expect(r.text).toContain(expected);
       }
-      expect(http.sessionCount()).toBe(5);
     } finally {
       await Promise.all(others.map((c) => c.close()));
     }
-    expect(http.sessionCount()).toBe(1);
+    expect(http.inFlight()).toBe(0);
   });
 
   it('shows a file edited between two calls in the second answer', async () => {
@@ -147,7 +160,8 @@ describe('MCP over Streamable HTTP', () => {
     const local = await rawPost(http.port, '/mcp', { origin: 'http://localhost:5173' });
     expect(local.status).toBe(200);
     expect((await rawPost(http.port, '/other', {})).status).toBe(404);
-    expect((await rawPost(http.port, '/mcp', { 'mcp-session-id': 'no-such-session' })).status).toBe(404);
+    // Stateless: a stale session id from an earlier server run is not an error.
+    expect((await rawPost(http.port, '/mcp', { 'mcp-session-id': 'no-such-session' })).status).toBe(200);
     expect((await call(connection.client, 'find_class', { name: 'Cart' })).text).toContain('web/src/cart.ts:5-29 Cart (class)');
   });
 });

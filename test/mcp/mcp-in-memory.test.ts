@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
-import { call, connectInMemory, textOf, type ConnectedClient } from './mcp-client.js';
+import { call, connectInMemory, textOf } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 describe('MCP server (in-memory transport, one repository)', () => {
   let copy: FixtureCopy;
   let service: McpService;
-  let connection: ConnectedClient;
+  let connection: Awaited<ReturnType<typeof connectInMemory>>;
 
   beforeAll(async () => {
     copy = copyFixture();
@@ -33,8 +33,7 @@ describe('MCP server (in-memory transport, one repository)', () => {
     expect(textOf(result)).toContain('Not indexed yet');
     const searched = await connection.client.callTool(
       { name: 'search', arguments: { query: 'tax' } },
-      undefined,
-      { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true },
+      { onprogress: (p: { progress: number; total?: number }) => progress.push(p), resetTimeoutOnProgress: true },
     );
     expect(searched.isError).toBeFalsy();
     expect(progress.length).toBeGreaterThanOrEqual(1);
@@ -47,7 +46,7 @@ describe('MCP server (in-memory transport, one repository)', () => {
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(tool.annotations?.readOnlyHint).toBe(tool.name !== 'reindex');
     }
     const view = tools.find((t) => t.name === 'view_code')!;
     expect(Object.keys(view.inputSchema.properties ?? {})).toEqual(['file', 'start', 'end', 'symbol', 'repo', 'budget_tokens']);
@@ -86,7 +85,7 @@ describe('MCP server (in-memory transport, one repository)', () => {
 describe('MCP server (several repositories)', () => {
   const copies: FixtureCopy[] = [];
   let service: McpService;
-  let connection: ConnectedClient;
+  let connection: Awaited<ReturnType<typeof connectInMemory>>;
 
   beforeAll(async () => {
     copies.push(copyFixture(), copyFixture(), copyFixture('shopfront'));
@@ -131,8 +130,8 @@ describe('MCP server progress on a larger repository', () => {
     const connection = await connectInMemory(service);
     try {
       const progress: number[] = [];
-      const result = await connection.client.callTool({ name: 'find_class', arguments: { name: 'Model42' } }, undefined, {
-        onprogress: (p) => progress.push(p.progress),
+      const result = await connection.client.callTool({ name: 'find_class', arguments: { name: 'Model42' } }, {
+        onprogress: (p: { progress: number }) => progress.push(p.progress),
       });
       expect(textOf(result)).toContain('generated/module_42.py:1-3 Model42 (class)');
       expect(progress.length).toBeGreaterThanOrEqual(1);

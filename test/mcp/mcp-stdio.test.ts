@@ -1,56 +1,50 @@
 /**
  * The real thing: the built CLI spawned as `node dist/cli/main.js mcp --repo …`
- * and driven over stdio by the SDK client, as Claude Code or Cursor would.
+ * and driven over stdio by the SDK client, as Claude Code or Cursor would, in
+ * both protocol eras: the 2.x client pinned to 2026-07-28 and the 1.x client
+ * with the 2025 handshake.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 import { builtCliPath } from './built-cli.js';
-import { call } from './mcp-client.js';
+import { call, connectStdio, getDefaultEnvironment, MODERN_PROTOCOL, type ConnectedClient, type Era } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
-describe('reponav mcp over stdio (spawned built CLI)', () => {
+describe.each<Era>(['modern', 'legacy'])('reponav mcp over stdio (spawned built CLI, %s client)', (era) => {
   let copy: FixtureCopy;
-  let transport: StdioClientTransport;
-  let client: Client;
-  const transportErrors: Error[] = [];
-  let stderr = '';
+  let connection: Awaited<ReturnType<typeof connectStdio>>;
 
   beforeAll(async () => {
-    const cli = builtCliPath();
     copy = copyFixture();
-    transport = new StdioClientTransport({
+    connection = await connectStdio(era, {
       command: process.execPath,
-      args: [cli, 'mcp', '--repo', copy.root],
+      args: [builtCliPath(), 'mcp', '--repo', copy.root],
       env: { ...getDefaultEnvironment(), REPONAV_CACHE_DIR: join(copy.dir, 'cache') },
-      stderr: 'pipe',
     });
-    transport.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-    client = new Client({ name: 'reponav-stdio-test', version: '1.0.0' });
-    client.onerror = (error) => transportErrors.push(error);
-    await client.connect(transport);
   });
   afterAll(async () => {
-    await client?.close();
+    await connection?.close();
     copy?.cleanup();
   });
 
-  it('lists the tools', async () => {
-    const { tools } = await client.listTools();
+  it('negotiates the protocol era and lists the tools', async () => {
+    if (era === 'modern') expect(connection.protocolVersion).toBe(MODERN_PROTOCOL);
+    const { tools } = await connection.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
   });
 
   it('answers tool calls, indexing on first use', async () => {
+    const { client } = connection;
     expect((await call(client, 'search', { query: 'apply tax to the order total' })).text).toContain('[FILE] shop/pricing.py');
     expect((await call(client, 'view_code', { symbol: 'Store.Put' })).text).toContain('30 | func (s *Store) Put(order Order) {');
     expect((await call(client, 'index_status', {})).text).toContain(`Repository 'tools-repo': `);
   });
 
   it('answers bad input as tool errors and keeps serving', async () => {
+    const { client } = connection;
     const bad = await call(client, 'view_code', { file: '../../etc/passwd' });
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain('is outside the repository root');
@@ -58,8 +52,8 @@ describe('reponav mcp over stdio (spawned built CLI)', () => {
   });
 
   it('keeps stdout for the protocol only', () => {
-    expect(transportErrors).toEqual([]);
-    expect(stderr).not.toContain('Error');
+    expect(connection.errors).toEqual([]);
+    expect(connection.stderr()).not.toContain('Error');
   });
 });
 
@@ -75,10 +69,10 @@ describe('reponav mcp --commit (a commit served without a checkout)', () => {
     writeFileSync(pricing, readFileSync(pricing, 'utf8') + '\n\ndef added_after_first_commit():\n    return 1\n');
     git('commit', '-qam', 'second');
     const env = { ...getDefaultEnvironment(), REPONAV_CACHE_DIR: join(copy.dir, 'cache') };
-    const transport = new StdioClientTransport({ command: process.execPath, args: [builtCliPath(), 'mcp', '--repo', copy.root, '--commit', 'HEAD~1', '-q'], env, stderr: 'pipe' });
-    const client = new Client({ name: 'reponav-commit-test', version: '1.0.0' });
+    let connection: ConnectedClient | undefined;
     try {
-      await client.connect(transport);
+      connection = await connectStdio('modern', { command: process.execPath, args: [builtCliPath(), 'mcp', '--repo', copy.root, '--commit', 'HEAD~1', '-q'], env });
+      const { client } = connection;
       expect((await call(client, 'find_function', { name: 'added_after_first_commit' })).text).toMatch(/No function/i);
       expect((await call(client, 'find_function', { name: 'apply_tax' })).text).toContain('shop/pricing.py');
       expect((await call(client, 'index_status', {})).text).toContain(git('rev-parse', 'HEAD~1').slice(0, 12));
@@ -87,7 +81,7 @@ describe('reponav mcp --commit (a commit served without a checkout)', () => {
       expect(refused.status).toBe(1);
       expect(refused.stderr).toMatch(/^error: --commit serves one repository, but 2 --repo paths were given/);
     } finally {
-      await client.close();
+      await connection?.close();
       copy.cleanup();
     }
   });
