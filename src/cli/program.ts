@@ -28,15 +28,19 @@ const COMMANDS: Record<string, Registrar> = {
   localize: async (p) => void (await import('./commands/localize-command.js')).registerLocalizeCommand(p),
   ui: async (p) => void (await import('./commands/ui-command.js')).registerUiCommand(p),
   eval: async (p) => {
-    const [{ registerEvalCommands }, { createRetrievalLocalizer }, { registerAgentLocalizer }, { registerSweqaCommand }] = await Promise.all([
+    const [{ registerEvalCommands }, { createRetrievalLocalizer }, { createAgentLocalizer }, { registerSweqaCommand }] = await Promise.all([
       import('../eval/eval-command.js'),
       import('../eval/retrieval-localizer.js'),
       import('../agents/localize/index.js'),
       import('./commands/sweqa-command.js'),
     ]);
     const logger = cliLogger({});
-    registerAgentLocalizer({ logger });
-    const evalCommand = registerEvalCommands(p, { createLocalizer: (config) => createRetrievalLocalizer(config, logger), logger });
+    // The harness gets both localizers injected: eval never imports an implementation.
+    const evalCommand = registerEvalCommands(p, {
+      createLocalizer: (config) => createRetrievalLocalizer(config, logger),
+      createAgentLocalizer: (config) => createAgentLocalizer(config, { logger }),
+      logger,
+    });
     registerSweqaCommand(evalCommand);
   },
 };

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isReponavError } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import { registerEvalCommands, type EvalCommandDeps } from './eval-command.js';
-import { registerAgentLocalizerFactory, type InstanceLocalizer, type LocbenchLocalizerConfig } from './localizer.js';
+import type { InstanceLocalizer, LocbenchLocalizerConfig } from './localizer.js';
 import type { LocbenchSummary } from './report.js';
 
 const SHA = 'a'.repeat(40);
@@ -48,7 +48,6 @@ describe('eval commands', () => {
   });
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
-    registerAgentLocalizerFactory(null);
   });
 
   it('score: scores another tool’s predictions, de-duplicating and counting', async () => {
@@ -105,16 +104,16 @@ describe('eval commands', () => {
     expect(h.err.join('')).toMatch(/2\/2 100%/);
   });
 
-  it('locbench --mode agent fails clearly unless an agent factory is registered', async () => {
+  it('locbench --mode agent uses the injected agent factory, and fails clearly without one', async () => {
     const h = harness();
     const args = ['locbench', '--instances', instancesPath, '--repos', dir, '--out', join(dir, 'o'), '--mode', 'agent', '--interface', 'reponav'];
     await expect(h.run(...args)).rejects.toSatisfy((e) => isReponavError(e, 'BAD_INPUT') && /agent/.test((e as Error).message));
     let seen: LocbenchLocalizerConfig | undefined;
-    registerAgentLocalizerFactory(async (config) => {
+    const createAgentLocalizer = async (config: LocbenchLocalizerConfig): Promise<InstanceLocalizer> => {
       seen = config;
       return { localize: async () => ({ found_files: [], found_modules: [], found_entities: [] }) };
-    });
-    await harness().run(...args);
+    };
+    await harness({ createAgentLocalizer }).run(...args);
     expect(seen).toEqual({ mode: 'agent', interface: 'reponav', settings: {} });
   });
 

@@ -35,7 +35,7 @@ import { scorePredictions } from './score-predictions.js';
 export interface EvalCommandDeps {
   /** Builds the retrieval localizer (mode `retrieval`). */
   createLocalizer(config: LocbenchLocalizerConfig): Promise<InstanceLocalizer>;
-  /** Builds the agent localizer; default: the one registered with registerAgentLocalizerFactory. */
+  /** Builds the agent localizer (mode `agent`); without it `--mode agent` is refused. */
   createAgentLocalizer?: LocalizerFactory;
   logger: Logger;
   /** Final output; default process.stdout. */

@@ -1,9 +1,8 @@
 /**
  * The seam between the evaluation harness and whatever localizes an issue: the
  * {@link InstanceLocalizer} contract, its configuration, and the choice of
- * factory by mode. Retrieval localizers come from the caller (the CLI's deps);
- * agent localizers must be registered — until the agent implementation lands,
- * `mode: 'agent'` fails with a clear message.
+ * factory by mode. Every localizer is injected by the caller (src/cli composes
+ * the retrieval localizer and the localization agent); there is no registry.
  */
 import { ReponavError } from '../errors.js';
 
@@ -52,34 +51,22 @@ export interface LocbenchLocalizerConfig {
 /** Builds a localizer for a configuration. */
 export type LocalizerFactory = (config: LocbenchLocalizerConfig) => Promise<InstanceLocalizer>;
 
-let registeredAgentFactory: LocalizerFactory | null = null;
-
 /**
- * Registers (or with null, removes) the factory used for `mode: 'agent'`. The
- * agent implementation calls this at start-up; until then agent mode fails.
- */
-export function registerAgentLocalizerFactory(factory: LocalizerFactory | null): void {
-  registeredAgentFactory = factory;
-}
-
-/**
- * Creates the localizer for `config.mode`: `retrieval` uses `factories.retrieval`;
- * `agent` uses `factories.agent`, else the registered agent factory, else throws
- * ReponavError BAD_INPUT explaining that agent mode is not implemented yet.
+ * Creates the localizer for `config.mode` from the factories the caller
+ * composed (the CLI passes the retrieval localizer and the localization agent;
+ * eval never imports an implementation). Without `factories.agent`,
+ * `mode: 'agent'` throws ReponavError BAD_INPUT.
  */
 export async function createLocbenchLocalizer(
   config: LocbenchLocalizerConfig,
   factories: { retrieval: LocalizerFactory; agent?: LocalizerFactory },
 ): Promise<InstanceLocalizer> {
   if (config.mode === 'retrieval') return factories.retrieval(config);
-  const agent = factories.agent ?? registeredAgentFactory;
-  if (!agent) {
-    throw new ReponavError(
-      'BAD_INPUT',
-      '--mode agent needs the agent localizer, which is not available in this build yet (it comes with the ' +
-        'agent-loop implementation, which registers it via registerAgentLocalizerFactory). Use --mode retrieval.',
-      { mode: config.mode, interface: config.interface },
-    );
+  if (!factories.agent) {
+    throw new ReponavError('BAD_INPUT', '--mode agent needs an agent localizer, and this program was composed without one; use --mode retrieval.', {
+      mode: config.mode,
+      interface: config.interface,
+    });
   }
-  return agent(config);
+  return factories.agent(config);
 }

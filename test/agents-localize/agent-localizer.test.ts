@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAgentLocalizer, registerAgentLocalizer } from '../../src/agents/localize/index.js';
+import { createAgentLocalizer } from '../../src/agents/localize/index.js';
 import { isReponavError } from '../../src/errors.js';
-import { createLocbenchLocalizer, registerAgentLocalizerFactory, type LocalizeInput } from '../../src/eval/localizer.js';
+import { createLocbenchLocalizer, type LocalizeInput } from '../../src/eval/localizer.js';
 import { runLocbench } from '../../src/eval/locbench-runner.js';
 import { startFakeOpenAIServer, type FakeReply, type FakeServer } from '../helpers/fake-openai-server.js';
 import { answerTurn, bashTurn, createFixtureRepo, toolTurn, type FixtureRepo } from './agent-fixture.js';
@@ -44,7 +44,7 @@ describe('agent localizer (LocBench agent mode)', () => {
 
   it('produces predictions and the behaviour figures, and writes a trace', async () => {
     const traceDir = join(repo.dir, 'traces');
-    const localizer = await createAgentLocalizer({ mode: 'agent', interface: 'reponav', settings: settings({ traceDir }) }, { env: {}, viewTempRoot: repo.dir });
+    const localizer = await createAgentLocalizer({ interface: 'reponav', settings: settings({ traceDir }) }, { env: {}, viewTempRoot: repo.dir });
     server.enqueue(
       toolTurn('search', { query: 'discount applied twice' }),
       toolTurn('list_symbols', { file: 'shop/cart.py' }),
@@ -69,7 +69,7 @@ describe('agent localizer (LocBench agent mode)', () => {
   });
 
   it('is safe to call concurrently for different instances and commits', async () => {
-    const localizer = await createAgentLocalizer({ mode: 'agent', interface: 'snippet+listsym', settings: settings() }, { env: {}, viewTempRoot: repo.dir });
+    const localizer = await createAgentLocalizer({ interface: 'snippet+listsym', settings: settings() }, { env: {}, viewTempRoot: repo.dir });
     scripted({
       'old-commit issue': [toolTurn('snippet_search', { query: 'discount' }), bashTurn('ls shop'), answerTurn(['shop/cart.py'], ['shop/cart.py:Cart.apply_discount'])],
       'new-commit issue': [bashTurn('ls shop'), toolTurn('list_symbols', { file: 'shop/coupons.py' }), answerTurn(['shop/coupons.py'], ['shop/coupons.py:validate'])],
@@ -99,7 +99,7 @@ describe('agent localizer (LocBench agent mode)', () => {
   it('caps total spend across the run with one shared meter', async () => {
     const prices = { 'fake-model': { inputPerMTok: 1_000_000, outputPerMTok: 0 } }; // $1 per input token
     const localizer = await createAgentLocalizer(
-      { mode: 'agent', interface: 'bash', settings: { ...settings({ maxUsd: 5 }), model: { ...settings().model, prices } } },
+      { interface: 'bash', settings: { ...settings({ maxUsd: 5 }), model: { ...settings().model, prices } } },
       { env: {}, viewTempRoot: repo.dir },
     );
     server.setHandler(() => ({ ...bashTurn('ls', { inputTokens: 3, outputTokens: 1 }) }));
@@ -116,15 +116,15 @@ describe('agent localizer (LocBench agent mode)', () => {
   });
 
   it('rejects bad settings and keeps API keys out of --config-json', async () => {
-    await expect(createAgentLocalizer({ mode: 'agent', interface: 'reponav', settings: { maxSteps: 0 } }, { env: {} })).rejects.toThrow(/maxSteps/);
-    await expect(createAgentLocalizer({ mode: 'agent', interface: 'reponav', settings: { bogus: 1 } }, { env: {} })).rejects.toThrow(/bogus/);
+    await expect(createAgentLocalizer({ interface: 'reponav', settings: { maxSteps: 0 } }, { env: {} })).rejects.toThrow(/maxSteps/);
+    await expect(createAgentLocalizer({ interface: 'reponav', settings: { bogus: 1 } }, { env: {} })).rejects.toThrow(/bogus/);
     await expect(
-      createAgentLocalizer({ mode: 'agent', settings: { model: { model: 'openai:gpt-4o-mini', apiKey: 'sk-x' } } }, { env: {} }),
+      createAgentLocalizer({ settings: { model: { model: 'openai:gpt-4o-mini', apiKey: 'sk-x' } } }, { env: {} }),
     ).rejects.toThrow(/API keys/);
-    await expect(createAgentLocalizer({ mode: 'agent', interface: 'grep', settings: settings() }, { env: {} })).rejects.toThrow(/bash, snippet, snippet\+listsym, reponav/);
+    await expect(createAgentLocalizer({ interface: 'grep', settings: settings() }, { env: {} })).rejects.toThrow(/bash, snippet, snippet\+listsym, reponav/);
   });
 
-  it('runs through the LocBench harness once registered', async () => {
+  it('runs through the LocBench harness when injected as its agent factory', async () => {
     const reposDir = join(repo.dir, 'repos');
     mkdirSync(reposDir, { recursive: true });
     symlinkSync(repo.root, join(reposDir, 'acme+shop'));
@@ -134,10 +134,12 @@ describe('agent localizer (LocBench agent mode)', () => {
       `${JSON.stringify({ instance_id: 'shop-1', repo: 'acme/shop', base_commit: repo.first, problem_statement: 'Discount SAVE10 applied twice', edit_functions: ['shop/cart.py:Cart.apply_discount'] })}\n`,
     );
     server.enqueue(toolTurn('search', { query: 'discount' }), answerTurn(['shop/cart.py'], ['shop/cart.py:Cart.apply_discount']));
-    registerAgentLocalizer({ env: {}, viewTempRoot: repo.dir });
-    try {
+    {
       const config = { mode: 'agent' as const, interface: 'reponav', settings: settings() };
-      const localizer = await createLocbenchLocalizer(config, { retrieval: () => Promise.reject(new Error('not used')) });
+      const localizer = await createLocbenchLocalizer(config, {
+        retrieval: () => Promise.reject(new Error('not used')),
+        agent: (c) => createAgentLocalizer(c, { env: {}, viewTempRoot: repo.dir }),
+      });
       const out = join(repo.dir, 'eval-out');
       try {
         const result = await runLocbench({ instancesPath: instances, reposDir, outDir: out, mode: 'agent', localizerConfig: config }, localizer);
@@ -149,8 +151,6 @@ describe('agent localizer (LocBench agent mode)', () => {
       } finally {
         await localizer.close?.();
       }
-    } finally {
-      registerAgentLocalizerFactory(null);
     }
   });
 });

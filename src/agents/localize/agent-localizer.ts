@@ -1,5 +1,5 @@
 /**
- * Agent mode of the LocBench harness: an `InstanceLocalizer` that runs the
+ * Agent mode of the LocBench harness: a localizer that runs the
  * localization agent on each instance (at its commit, through the chosen
  * interface) and reports the predictions plus the paper's behaviour figures
  * (steps, tokens, list_symbols use, files inspected, time) as `timings`.
@@ -9,7 +9,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ReponavError } from '../../errors.js';
-import { registerAgentLocalizerFactory, type InstanceLocalizer, type LocbenchLocalizerConfig } from '../../eval/localizer.js';
 import { createChatModel, ModelConfigSchema, UsageMeter, withUsageMeter, type ChatModel, type ModelConfig } from '../../llm/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { CommitViewCache } from '../../sandbox/index.js';
@@ -70,8 +69,39 @@ export interface AgentLocalizerDeps {
   viewTempRoot?: string;
 }
 
+/**
+ * What the agent localizes: one issue in one repository at one commit. The
+ * shapes match the LocBench harness's localizer contract (eval/localizer.ts),
+ * which the CLI checks when it composes the two; agents never import eval.
+ */
+export interface AgentLocalizeInput {
+  instanceId: string;
+  /** `owner/name` */
+  repo: string;
+  /** A git directory (may be bare). */
+  gitDir: string;
+  commit: string;
+  /** The issue text. */
+  query: string;
+}
+
+/** Ranked predictions per level (LocAgent keys), plus the behaviour figures as `timings`. */
+export interface AgentPrediction {
+  found_files: string[];
+  found_modules: string[];
+  found_entities: string[];
+  timings: Record<string, number>;
+}
+
+/** Which interface the agent gets and its settings (`--interface`, `--config-json`). */
+export interface AgentLocalizerConfig {
+  interface?: string;
+  settings: Record<string, unknown>;
+}
+
 /** A localizer that also exposes the run-wide meter (spend so far) and the metered model. */
-export interface AgentLocalizer extends InstanceLocalizer {
+export interface AgentLocalizer {
+  localize(input: AgentLocalizeInput): Promise<AgentPrediction>;
   readonly meter: UsageMeter;
   readonly model: ChatModel;
   /** Closes the index pool and removes the materialised views. */
@@ -97,7 +127,7 @@ export function parseAgentSettings(settings: unknown): AgentSettings {
  * reached or the run-wide spend ceiling is reached; every other ending
  * (budgets, malformed answers) is a prediction.
  */
-export async function createAgentLocalizer(config: LocbenchLocalizerConfig, deps: AgentLocalizerDeps = {}): Promise<AgentLocalizer> {
+export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: AgentLocalizerDeps = {}): Promise<AgentLocalizer> {
   const logger = deps.logger ?? silentLogger;
   const settings = parseAgentSettings(config.settings);
   const iface = resolveAgentInterface(config.interface);
@@ -210,13 +240,4 @@ function round(ms: number): number {
 async function writeTrace(dir: string, instanceId: string, trace: unknown): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, `${instanceId.replace(/[^A-Za-z0-9._-]/g, '_')}.json`), `${JSON.stringify(trace, null, 2)}\n`);
-}
-
-/**
- * Makes `reponav eval locbench --mode agent` use this localizer. The CLI
- * calls it once at start-up; `deps` (logger, env) apply to every localizer
- * it creates.
- */
-export function registerAgentLocalizer(deps: AgentLocalizerDeps = {}): void {
-  registerAgentLocalizerFactory((config) => createAgentLocalizer(config, deps));
 }

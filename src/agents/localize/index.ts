@@ -22,8 +22,10 @@ export {
   behaviourTimings,
   createAgentLocalizer,
   parseAgentSettings,
-  registerAgentLocalizer,
+  type AgentLocalizeInput,
   type AgentLocalizer,
+  type AgentLocalizerConfig,
+  type AgentPrediction,
   type AgentLocalizerDeps,
   type AgentSettings,
 } from './agent-localizer.js';
