@@ -190,4 +190,36 @@ describe('createOpenAICompatibleModel', () => {
     expect(server.requests).toHaveLength(1);
     expect(error.details).toMatchObject({ kind: 'bad-response' });
   });
+
+  it('names the install command when the optional openai package is missing, and sends nothing', async () => {
+    let imports = 0;
+    const missing = async (specifier: string) => {
+      imports++;
+      throw Object.assign(new Error(`Cannot find package '${specifier}' imported from /somewhere/dist/llm/x.js`), { code: 'ERR_MODULE_NOT_FOUND' });
+    };
+    const m = model({ importModule: missing });
+    const error = await failure(m.complete({ messages: [{ role: 'user', content: 'x' }] }));
+    expect(error.code).toBe('LLM_ERROR');
+    expect(error.message).toContain('npm install openai@6');
+    expect(error.details).toMatchObject({ missingPackage: 'openai' });
+    expect(server.requests).toHaveLength(0);
+    // Not cached: a later call tries again (the user may install it meanwhile).
+    await failure(m.complete({ messages: [{ role: 'user', content: 'x' }] }));
+    expect(imports).toBe(2);
+  });
+
+  it('imports the openai package once, on the first request', async () => {
+    let imports = 0;
+    const counting = async (specifier: string) => {
+      imports++;
+      return import(specifier);
+    };
+    const m = model({ importModule: counting });
+    expect(imports).toBe(0);
+    server.enqueue({ content: 'one' });
+    server.enqueue({ content: 'two' });
+    expect((await m.complete({ messages: [{ role: 'user', content: 'x' }] })).text).toBe('one');
+    expect((await m.complete({ messages: [{ role: 'user', content: 'y' }] })).text).toBe('two');
+    expect(imports).toBe(1);
+  });
 });

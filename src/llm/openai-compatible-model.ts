@@ -3,9 +3,16 @@
  * package. The same wire format is served by OpenAI, OpenRouter, vLLM, Ollama
  * and the llama.cpp server, so one client covers hosted and local models.
  * The SDK's own retries are off: `withRetry` owns retry policy for all providers.
+ *
+ * `openai` is an OPTIONAL peer dependency (20 MB that search, MCP and the
+ * library never use): creating a model checks that it resolves (so a command
+ * fails at once, before indexing or searching, saying how to install it), and
+ * the module itself is imported on the first request. Only types are imported
+ * statically.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { createRequire } from 'node:module';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
@@ -37,7 +44,15 @@ export interface OpenAICompatibleModelOptions {
   defaultHeaders?: Record<string, string>;
   /** Custom fetch (proxies, instrumentation). Defaults to global fetch. */
   fetch?: typeof fetch;
+  /** Module loader for the `openai` package; tests replace it to simulate a missing install. Default: dynamic `import()`. */
+  importModule?: (specifier: string) => Promise<unknown>;
 }
+
+/** The optional package, named once so the message and the import agree. */
+export const OPENAI_PACKAGE = 'openai';
+
+type OpenAIModule = typeof import('openai');
+type OpenAIClient = InstanceType<OpenAIModule['default']>;
 
 /** Default per-attempt timeout: generous because local models can be slow. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -55,7 +70,15 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   const prices = options.prices ?? DEFAULT_PRICES;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const id = `${options.providerLabel ?? 'openai'}:${options.model}`;
-  const client = new OpenAI({
+  if (!options.importModule) assertSdkResolves();
+  const importModule = options.importModule ?? ((specifier: string) => import(specifier));
+  let loading: Promise<{ sdk: OpenAIModule; client: OpenAIClient }> | undefined;
+  const load = () =>
+    (loading ??= loadSdk(importModule).then((sdk) => ({ sdk, client: newClient(sdk) })).catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+  const newClient = (sdk: OpenAIModule): OpenAIClient => new sdk.default({
     baseURL: baseUrl,
     // The SDK refuses an empty key; keyless local servers ignore whatever we send.
     apiKey: options.apiKey || 'no-key',
@@ -67,7 +90,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     logger: sdkLogger(logger, options.apiKey),
   });
 
-  async function attempt(req: ChatRequest): Promise<ChatCompletion> {
+  async function attempt(sdk: OpenAIModule, client: OpenAIClient, req: ChatRequest): Promise<ChatCompletion> {
     const body: ChatCompletionCreateParamsNonStreaming = {
       model: options.model,
       messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
@@ -84,7 +107,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       }
       return completion;
     } catch (error) {
-      throw translate(error, options.apiKey);
+      throw translate(sdk, error, options.apiKey);
     }
   }
 
@@ -92,7 +115,9 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     id,
     async complete(req: ChatRequest): Promise<ChatResponse> {
       const started = performance.now();
-      const completion = await withRetry(() => attempt(req), policy, {
+      // Outside withRetry: a missing package is not transient.
+      const { sdk, client } = await load();
+      const completion = await withRetry(() => attempt(sdk, client, req), policy, {
         modelId: id,
         baseUrl,
         timeoutMs,
@@ -118,8 +143,45 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
   };
 }
 
+/** Throws the install message when the `openai` package cannot be resolved from this module. */
+function assertSdkResolves(): void {
+  try {
+    createRequire(import.meta.url).resolve(OPENAI_PACKAGE);
+  } catch (error) {
+    throw sdkLoadError(error);
+  }
+}
+
+/** Imports the optional `openai` package; a failure becomes {@link sdkLoadError}'s message. */
+async function loadSdk(importModule: (specifier: string) => Promise<unknown>): Promise<OpenAIModule> {
+  try {
+    return (await importModule(OPENAI_PACKAGE)) as OpenAIModule;
+  } catch (error) {
+    throw sdkLoadError(error);
+  }
+}
+
+/**
+ * `ReponavError('LLM_ERROR')` naming the install command when the package is
+ * absent, and the loader's own explanation when it is present but broken.
+ */
+function sdkLoadError(error: unknown): ReponavError {
+  const code = (error as { code?: string })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const namesPackage = message.includes(`'${OPENAI_PACKAGE}'`) || message.includes(`"${OPENAI_PACKAGE}"`);
+  const notFound = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /could not resolve|cannot find (package|module)/i.test(message);
+  if (!(namesPackage && notFound)) return new ReponavError('LLM_ERROR', `The ${OPENAI_PACKAGE} package is installed but failed to load (${message}).`);
+  return new ReponavError(
+    'LLM_ERROR',
+    `OpenAI-compatible models (openai:, ollama:, REPONAV_LLM_BASE_URL) need the optional package ${OPENAI_PACKAGE}, which is not installed: ` +
+      `run \`npm install ${OPENAI_PACKAGE}@6\` next to reponav (\`npm install -g ${OPENAI_PACKAGE}@6\` for a global install). anthropic: models need no extra package.`,
+    { missingPackage: OPENAI_PACKAGE },
+  );
+}
+
 /** Map an SDK error onto the provider-neutral transport error. */
-function translate(error: unknown, apiKey: string): unknown {
+function translate(sdk: OpenAIModule, error: unknown, apiKey: string): unknown {
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = sdk;
   if (error instanceof LlmTransportError) return error;
   // Order matters: the timeout and abort classes are subclasses of APIError.
   if (error instanceof APIUserAbortError) return new LlmTransportError('aborted', 'aborted');
@@ -144,7 +206,7 @@ function translate(error: unknown, apiKey: string): unknown {
 }
 
 /** The server's own explanation, without the SDK's "400 " status prefix. */
-function serverMessage(error: APIError): string {
+function serverMessage(error: InstanceType<OpenAIModule['APIError']>): string {
   const body = error.error as { message?: unknown } | undefined;
   if (body && typeof body.message === 'string' && body.message) return body.message;
   return error.message.replace(/^\d{3}\s*/, '') || 'no error message';
