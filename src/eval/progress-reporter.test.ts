@@ -26,6 +26,7 @@ describe('createProgressReporter', () => {
     const p = createProgressReporter({ stream: { write: (s: string) => chunks.push(s), isTTY: true, columns: 200 }, now: () => 0 });
     p.update({ done: 1, total: 2, skipped: 0, current: 'x-1' });
     p.finish({ done: 2, total: 2, skipped: 0 });
+    // eslint-disable-next-line no-control-regex -- the terminal's erase-line escape is what is asserted
     expect(chunks[0]).toMatch(/^\r\[#{12}-{12}\] 1\/2 50%.*x-1\x1b\[K$/);
     expect(chunks.at(-1)).toBe('\n');
   });

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { askAnswerer } from '../../src/cli/commands/sweqa-command.js';
 import { runSweqa, type SweqaRecord } from '../../src/eval/sweqa/index.js';
 import { createFixtureGitRepo } from './helpers/fixture-repo.js';
 import { startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
@@ -63,7 +64,7 @@ describe('runSweqa', () => {
       questionsPath,
       reposDir,
       outDir,
-      method: 'rag' as const,
+      answerer: askAnswerer('rag'),
       model: llm.model('gpt-4o-mini'),
       judges: [llm.model('judge-a'), llm.model('judge-b')],
       concurrency: 3,
@@ -119,7 +120,7 @@ describe('runSweqa', () => {
     expect(readRecords(result.paths.answers)).toHaveLength(5);
     expect(again.summary.counts.questions).toBe(4);
 
-    await expect(runSweqa({ ...options, method: 'direct' })).rejects.toThrow(/holds a run with a different method/);
+    await expect(runSweqa({ ...options, answerer: askAnswerer('direct') })).rejects.toThrow(/holds a run with a different method/);
   });
 
   it('stops at the spend cap and records the question it hit', async () => {
@@ -127,7 +128,7 @@ describe('runSweqa', () => {
       questionsPath,
       reposDir,
       outDir: join(dir, 'out-cap'),
-      method: 'rag',
+      answerer: askAnswerer('rag'),
       model: llm.model('gpt-4o-mini'),
       judges: [llm.model('gpt-4o')],
       limit: 3,
@@ -148,7 +149,7 @@ describe('runSweqa', () => {
       questionsPath,
       reposDir,
       outDir: join(dir, 'out-interrupted'),
-      method: 'rag',
+      answerer: askAnswerer('rag'),
       model: llm.model('gpt-4o-mini'),
       judges: [llm.model('judge-a')],
       signal: controller.signal,
@@ -163,7 +164,7 @@ describe('runSweqa', () => {
       questionsPath,
       reposDir: join(dir, 'nowhere'),
       outDir: join(dir, 'out-direct'),
-      method: 'direct',
+      answerer: askAnswerer('direct'),
       model: llm.model('gpt-4o-mini'),
       judges: [llm.model('judge-a')],
       limit: 2,

@@ -12,9 +12,13 @@
  */
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
+import { askQuestion } from '../../agents/ask/ask-question.js';
+import type { AskSettingsInput } from '../../agents/ask/ask-settings.js';
+import { writeAskTrace } from '../../agents/ask/trace-file.js';
 import type { AskMethod } from '../../agents/ask/trace-types.js';
 import { createChatModel } from '../../llm/model-config.js';
 import type { Logger } from '../../logger.js';
+import type { SweqaAnswerer } from '../../eval/sweqa/answerer.js';
 import { runSweqa } from '../../eval/sweqa/sweqa-runner.js';
 import { cliLogger } from '../cli-context.js';
 import { commaList, decimal, positiveInt } from '../option-parsers.js';
@@ -91,13 +95,12 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
           reposDir: opts.repos,
           ...(opts.commits ? { commitsPath: opts.commits } : {}),
           outDir: opts.out,
-          method: opts.method,
+          answerer: askAnswerer(opts.method, settingsFromFlags(opts)),
           model,
           judges,
           ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
           concurrency: opts.concurrency,
           ...(opts.maxUsd !== undefined ? { maxUsd: opts.maxUsd } : {}),
-          settings: settingsFromFlags(opts),
           ...(opts.indexDir ? { indexDir: opts.indexDir } : {}),
           logger,
           signal,
@@ -117,4 +120,38 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
       }
     });
   return command;
+}
+
+/**
+ * The question-answering agent (agents/ask) as the SWE-QA harness's answering
+ * method: the composition that keeps eval free of agent imports.
+ */
+export function askAnswerer(method: AskMethod, settings: AskSettingsInput = {}): SweqaAnswerer {
+  return {
+    method,
+    settings: { ...settings },
+    readsRepository: method !== 'direct',
+    async answer(input) {
+      const result = await askQuestion({
+        question: input.question,
+        method,
+        model: input.model,
+        ...(input.repository ? { repositories: input.repository.set, commit: input.repository.commit } : {}),
+        repositoryLabel: input.repositoryLabel,
+        settings,
+        logger: input.logger,
+        signal: input.signal,
+      });
+      return {
+        answer: result.answer,
+        citations: result.citations.length,
+        droppedCitations: result.trace.answer.dropped.length,
+        stopReason: result.stopReason,
+        cost: result.cost,
+        interrupted: result.stopReason === 'aborted',
+        spendCapFallback: result.stopReason === 'budget-cost' && Boolean(result.trace.answer.fallback),
+        writeTrace: (file) => writeAskTrace(file, result.trace),
+      };
+    },
+  };
 }

@@ -5,14 +5,14 @@
  * completeness alone), and tokens and cost per question — as JSON and as
  * Markdown.
  */
-import type { AskCost, AskMethod, StopReason } from '../../agents/ask/trace-types.js';
+import type { AnswerCost } from './answerer.js';
 import { JUDGE_DIMENSIONS, type DimensionScores } from './judge-parser.js';
 import type { JudgeVerdict } from './judge.js';
 import { QUESTION_TYPES } from './sweqa-questions.js';
 
 /** What a run was configured with; recorded in `run.json` and the summary, checked on resume. */
 export interface SweqaRunConfig {
-  method: AskMethod;
+  method: string;
   model: string;
   judges: string[];
   settings: Record<string, unknown>;
@@ -40,15 +40,15 @@ export interface SweqaRecord {
   qtype: string;
   status: 'ok' | 'unscored' | 'skipped' | 'budget' | 'error';
   reason?: string;
-  method: AskMethod;
+  method: string;
   model: string;
   question: string;
   answer: string | null;
   answerChars: number;
   citations: number;
   droppedCitations: number;
-  stopReason: StopReason | null;
-  cost: AskCost | null;
+  stopReason: string | null;
+  cost: AnswerCost | null;
   judgeCost: JudgeCost | null;
   judges: JudgeVerdict[];
   scores: DimensionScores | null;
@@ -89,7 +89,7 @@ export interface SweqaSummary {
     answerUsd: number | null;
     judgeTokens: number;
     judgeUsd: number | null;
-    stopReason: StopReason | null;
+    stopReason: string | null;
     citations: number;
     flags: string[];
   }>;

@@ -11,10 +11,6 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { askQuestion, type AskResult } from '../../agents/ask/ask-question.js';
-import type { AskSettingsInput } from '../../agents/ask/ask-settings.js';
-import { writeAskTrace } from '../../agents/ask/trace-file.js';
-import type { AskMethod } from '../../agents/ask/trace-types.js';
 import { ReponavError, isReponavError } from '../../errors.js';
 import { RepositoryIndex } from '../../index/repository-index.js';
 import type { ChatModel } from '../../llm/chat-model.js';
@@ -22,6 +18,7 @@ import { UsageMeter, withUsageMeter } from '../../llm/usage-meter.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { RepositorySet } from '../../tools/repository-set.js';
 import { JsonlAppender, fileExists, readJsonlLines } from '../jsonl.js';
+import type { SweqaAnswer, SweqaAnswerer } from './answerer.js';
 import { commitExists, findRepoGitDir } from '../repo-lookup.js';
 import { judgeAnswer, type JudgeResult } from './judge.js';
 import { readRepoCommits, readSweqaQuestions, type SweqaQuestion } from './sweqa-questions.js';
@@ -35,7 +32,8 @@ export interface SweqaRunOptions {
   /** `URL SHORT` per line; default: `sweqa-repo-commits.txt` beside the questions, when present. */
   commitsPath?: string;
   outDir: string;
-  method: AskMethod;
+  /** The answering method (eval's contract; the CLI passes the question-answering agent). */
+  answerer: SweqaAnswerer;
   model: ChatModel;
   judges: readonly ChatModel[];
   /** Only the first N questions (file order). */
@@ -44,7 +42,6 @@ export interface SweqaRunOptions {
   concurrency?: number;
   /** Spend cap in USD of this invocation over answering and judging (priced models only); a resumed run starts from 0 again. */
   maxUsd?: number;
-  settings?: AskSettingsInput;
   /** Folder for the per-repository commit indexes; default: the user cache. */
   indexDir?: string;
   logger?: Logger;
@@ -77,10 +74,10 @@ export async function runSweqa(options: SweqaRunOptions): Promise<SweqaRunResult
   };
   mkdirSync(paths.traces, { recursive: true });
   const config: SweqaRunConfig = {
-    method: options.method,
+    method: options.answerer.method,
     model: options.model.id,
     judges: options.judges.map((j) => j.id),
-    settings: { ...(options.settings ?? {}) },
+    settings: { ...options.answerer.settings },
     questions: resolve(options.questionsPath),
   };
   checkRunConfig(paths.run, config);
@@ -151,7 +148,7 @@ async function answerOne(q: SweqaQuestion, ctx: AnswerContext): Promise<SweqaRec
     commit: null,
     qtype: q.qtype,
     status: 'error',
-    method: options.method,
+    method: options.answerer.method,
     model: options.model.id,
     question: q.question,
     answer: null,
@@ -168,37 +165,34 @@ async function answerOne(q: SweqaQuestion, ctx: AnswerContext): Promise<SweqaRec
     at: new Date().toISOString(),
   };
   try {
-    let result: AskResult;
-    if (options.method === 'direct') {
-      result = await askQuestion({ question: q.question, method: 'direct', model: ctx.model, repositoryLabel: q.repo, settings: options.settings, logger: ctx.logger, signal: options.signal });
-    } else {
+    const { answerer } = options;
+    let repository: { set: RepositorySet; commit: string } | undefined;
+    if (answerer.readsRepository) {
       const opened = await ctx.repositories.get(q);
       if (!opened.ok) return { ...record, status: 'skipped', reason: opened.reason, elapsedMs: Date.now() - started };
       record.commit = opened.commit;
-      result = await askQuestion({
-        question: q.question,
-        method: options.method,
-        model: ctx.model,
-        repositories: opened.set,
-        commit: opened.commit,
-        repositoryLabel: q.repo,
-        settings: options.settings,
-        logger: ctx.logger,
-        signal: options.signal,
-      });
+      repository = { set: opened.set, commit: opened.commit };
     }
-    await writeAskTrace(join(ctx.paths.traces, `${q.id.replace(/[^\w.-]/g, '_')}.json`), result.trace);
+    const result: SweqaAnswer = await answerer.answer({
+      question: q.question,
+      model: ctx.model,
+      ...(repository ? { repository } : {}),
+      repositoryLabel: q.repo,
+      logger: ctx.logger,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    await result.writeTrace(join(ctx.paths.traces, `${q.id.replace(/[^\w.-]/g, '_')}.json`));
     Object.assign(record, {
       answer: result.answer,
       answerChars: result.answer.length,
-      citations: result.citations.length,
-      droppedCitations: result.trace.answer.dropped.length,
+      citations: result.citations,
+      droppedCitations: result.droppedCitations,
       stopReason: result.stopReason,
       cost: result.cost,
     });
     // An interrupted answer is not judged: it is not finished, and a resumed run redoes it.
-    if (result.stopReason === 'aborted') return { ...record, status: 'error', reason: 'interrupted', elapsedMs: Date.now() - started };
-    if (result.stopReason === 'budget-cost' && result.trace.answer.fallback) {
+    if (result.interrupted) return { ...record, status: 'error', reason: 'interrupted', elapsedMs: Date.now() - started };
+    if (result.spendCapFallback) {
       return { ...record, status: 'budget', reason: 'spend cap reached while answering', elapsedMs: Date.now() - started };
     }
     const judgeMeter = new UsageMeter();
