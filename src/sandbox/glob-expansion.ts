@@ -163,7 +163,7 @@ function classRegex(body: string): string {
       out += '-';
       continue;
     }
-    out += /[\\\]\[^-]/.test(ch) ? `\\${ch}` : ch;
+    out += /[\\\][[^-]/.test(ch) ? `\\${ch}` : ch;
   }
   return `${out}]`;
 }

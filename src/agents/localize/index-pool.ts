@@ -61,7 +61,7 @@ export class IndexPool {
     }
     let slots = this.repos.get(gitDir);
     if (!slots) this.repos.set(gitDir, (slots = { idle: [], busy: new Set() }));
-    let taken = slots.idle.pop();
+    const taken = slots.idle.pop();
     if (taken) slots.busy.add(taken.slot);
     let slotNumber = taken?.slot ?? 0;
     if (!taken) {
