@@ -120,7 +120,8 @@ describe('eval commands', () => {
   it('rejects bad --config-json and bad --limit', async () => {
     const base = ['locbench', '--instances', instancesPath, '--repos', dir, '--out', join(dir, 'o')];
     await expect(harness().run(...base, '--config-json', '[1]')).rejects.toSatisfy((e) => isReponavError(e, 'BAD_INPUT'));
-    await expect(harness().run(...base, '--limit', 'x')).rejects.toSatisfy((e) => isReponavError(e, 'BAD_INPUT'));
+    // A value that is not a count is a usage error from the shared option parsers (exit 2), not BAD_INPUT.
+    await expect(harness().run(...base, '--limit', 'x')).rejects.toMatchObject({ code: 'commander.invalidArgument' });
   });
 
   it('compare: labels default to folder names; --labels overrides; counts must match', async () => {
