@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { RepositoryIndex } from '../index/repository-index.js';
+import { CommitIndexPool } from '../index/commit-index-pool.js';
 import { searchRepository, type SearchOptions } from '../retrieve/search-repository.js';
 import type { InstanceLocalizer, LocbenchLocalizerConfig } from './localizer.js';
 
@@ -43,9 +42,11 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
   const settings = parsed.data;
   const searchOptions = settings as SearchOptions;
   const limit = settings.maxPredictions ?? 50;
-  const open = new Map<string, RepositoryIndex>();
-  // One commit index moves between commits, so calls take turns (a runner with
-  // --concurrency > 1 stays correct; retrieval is CPU-bound anyway).
+  // One index open at a time (memory stays flat across a long run), moved from
+  // commit to commit by the pool; calls take turns, since the index follows one
+  // commit at a time (a runner with --concurrency > 1 stays correct; retrieval
+  // is CPU-bound anyway).
+  const pool = new CommitIndexPool({ indexDir: settings.indexDir, maxOpen: 1, logger });
   let turn: Promise<unknown> = Promise.resolve();
   const serialized = <T>(work: () => Promise<T>): Promise<T> => {
     const result = turn.then(work, work);
@@ -55,31 +56,21 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
   return {
     localize: (input) => serialized(async () => {
       const started = Date.now();
-      let repository = open.get(input.gitDir);
-      if (!repository) {
-        // Keep one repository open at a time: memory stays flat across a long run.
-        for (const other of open.values()) other.close();
-        open.clear();
-        const indexPath = settings.indexDir ? join(settings.indexDir, input.repo.replace('/', '+') + '.db') : undefined;
-        repository = await RepositoryIndex.open(input.gitDir, { commit: input.commit, indexPath, logger });
-        open.set(input.gitDir, repository);
-      } else {
-        await repository.switchCommit(input.commit);
+      const lease = await pool.acquire(input.gitDir, input.repo, input.commit);
+      try {
+        const indexed = Date.now();
+        const result = await searchRepository(lease.index.store, input.query, searchOptions);
+        const searched = Date.now();
+        return {
+          found_files: result.files.slice(0, limit).map((f) => f.path),
+          found_modules: result.modules.slice(0, limit).map((m) => `${m.path}:${m.qualifiedName}`),
+          found_entities: result.functions.slice(0, limit).map((f) => `${f.path}:${f.qualifiedName}`),
+          timings: { indexMs: indexed - started, searchMs: searched - indexed, parsedFiles: lease.report.parsed + lease.report.reused },
+        };
+      } finally {
+        lease.release();
       }
-      const report = await repository.refresh();
-      const indexed = Date.now();
-      const result = await searchRepository(repository.store, input.query, searchOptions);
-      const searched = Date.now();
-      return {
-        found_files: result.files.slice(0, limit).map((f) => f.path),
-        found_modules: result.modules.slice(0, limit).map((m) => `${m.path}:${m.qualifiedName}`),
-        found_entities: result.functions.slice(0, limit).map((f) => `${f.path}:${f.qualifiedName}`),
-        timings: { indexMs: indexed - started, searchMs: searched - indexed, parsedFiles: report.parsed + report.reused },
-      };
     }),
-    async close() {
-      for (const repository of open.values()) repository.close();
-      open.clear();
-    },
+    close: () => pool.close(),
   };
 }

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ReponavError } from '../../errors.js';
 import { createChatModel, ModelConfigSchema, UsageMeter, withUsageMeter, type ChatModel, type ModelConfig } from '../../llm/index.js';
+import { CommitIndexPool } from '../../index/commit-index-pool.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { CommitViewCache } from '../../sandbox/index.js';
 import { resolveAgentInterface } from './agent-interfaces.js';
 import { runLocalizationAgent } from './agent-loop.js';
 import { openAgentWorkspace } from './agent-workspace.js';
-import { IndexPool } from './index-pool.js';
 import type { Trajectory } from './trajectory.js';
 
 /**
@@ -135,7 +135,7 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
   const meter = deps.meter ?? new UsageMeter({ maxCostUsd: settings.maxUsd, maxTokens: settings.maxTotalTokens }, { logger });
   const model = withUsageMeter(createChatModel(modelConfig, { env: deps.env, logger }), meter);
   const views = new CommitViewCache({ logger, tempRoot: deps.viewTempRoot, keepIdle: 2 });
-  const indexes = new IndexPool({ indexDir: settings.indexDir, logger });
+  const indexes = new CommitIndexPool({ indexDir: settings.indexDir, logger });
   if (settings.allowAnyCommand) logger.warn('agent localizer: allowAnyCommand is on; shell commands are not restricted');
 
   return {

@@ -29,7 +29,6 @@ export {
   type AgentLocalizerDeps,
   type AgentSettings,
 } from './agent-localizer.js';
-export { IndexPool, type IndexPoolOptions, type PooledIndex } from './index-pool.js';
 export { buildSystemPrompt, buildTaskMessage, type SystemPromptInput } from './system-prompt.js';
 export { HIDDEN_ARGUMENTS, renderShellSpec, renderToolSpec, withoutHiddenArguments, type ShellDescription } from './tool-specs.js';
 export {

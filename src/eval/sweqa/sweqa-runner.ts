@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ReponavError, isReponavError } from '../../errors.js';
-import { RepositoryIndex } from '../../index/repository-index.js';
+import { CommitIndexPool } from '../../index/commit-index-pool.js';
 import type { ChatModel } from '../../llm/chat-model.js';
 import { UsageMeter, withUsageMeter } from '../../llm/usage-meter.js';
 import { silentLogger, type Logger } from '../../logger.js';
@@ -167,20 +167,27 @@ async function answerOne(q: SweqaQuestion, ctx: AnswerContext): Promise<SweqaRec
   try {
     const { answerer } = options;
     let repository: { set: RepositorySet; commit: string } | undefined;
+    let release = (): void => undefined;
     if (answerer.readsRepository) {
       const opened = await ctx.repositories.get(q);
       if (!opened.ok) return { ...record, status: 'skipped', reason: opened.reason, elapsedMs: Date.now() - started };
       record.commit = opened.commit;
       repository = { set: opened.set, commit: opened.commit };
+      release = opened.release;
     }
-    const result: SweqaAnswer = await answerer.answer({
-      question: q.question,
-      model: ctx.model,
-      ...(repository ? { repository } : {}),
-      repositoryLabel: q.repo,
-      logger: ctx.logger,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    let result: SweqaAnswer;
+    try {
+      result = await answerer.answer({
+        question: q.question,
+        model: ctx.model,
+        ...(repository ? { repository } : {}),
+        repositoryLabel: q.repo,
+        logger: ctx.logger,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } finally {
+      release();
+    }
     await result.writeTrace(join(ctx.paths.traces, `${q.id.replace(/[^\w.-]/g, '_')}.json`));
     Object.assign(record, {
       answer: result.answer,
@@ -215,42 +222,38 @@ async function answerOne(q: SweqaQuestion, ctx: AnswerContext): Promise<SweqaRec
   }
 }
 
-/** One commit index per (repository, commit), opened on first use and shared by concurrent questions. */
+type OpenedRepository = { ok: true; set: RepositorySet; commit: string; release(): void } | { ok: false; reason: string };
+
+/**
+ * The questions' repositories at their commits, leased from the one commit
+ * index pool (index/commit-index-pool.ts): concurrent questions at the same
+ * commit share one index, and the open indexes stay bounded.
+ */
 class RepositoryCache {
-  private readonly opened = new Map<string, Promise<{ ok: true; set: RepositorySet; commit: string } | { ok: false; reason: string }>>();
+  private readonly pool: CommitIndexPool;
 
   constructor(
     private readonly options: SweqaRunOptions,
     private readonly commits: Map<string, string>,
-    private readonly logger: Logger,
-  ) {}
-
-  get(q: SweqaQuestion) {
-    const commit = this.commits.get(q.repo) ?? q.commit;
-    const key = `${q.repo}@${commit ?? ''}`;
-    let entry = this.opened.get(key);
-    if (!entry) {
-      entry = this.open(q.repo, commit);
-      this.opened.set(key, entry);
-    }
-    return entry;
+    logger: Logger,
+  ) {
+    this.pool = new CommitIndexPool({ indexDir: options.indexDir, logger });
   }
 
-  private async open(repo: string, commit: string | null): Promise<{ ok: true; set: RepositorySet; commit: string } | { ok: false; reason: string }> {
+  /** The question's repository at its commit; release it when the question is answered. */
+  async get(q: SweqaQuestion): Promise<OpenedRepository> {
+    const repo = q.repo;
+    const commit = this.commits.get(repo) ?? q.commit;
     if (!commit) return { ok: false, reason: `no commit known for ${repo} (add it to the commit list)` };
     const lookup = findRepoGitDir(this.options.reposDir, repo);
     if (!lookup.ok) return { ok: false, reason: lookup.reason };
     if (!(await commitExists(lookup.gitDir, commit))) return { ok: false, reason: `commit ${commit} not found in ${lookup.gitDir}` };
-    const indexPath = this.options.indexDir ? join(this.options.indexDir, `${repo.replace('/', '+')}.db`) : undefined;
-    const index = await RepositoryIndex.open(lookup.gitDir, { commit, indexPath, logger: this.logger });
-    return { ok: true, set: RepositorySet.of([index], [repo.split('/')[1]!]), commit };
+    const lease = await this.pool.acquire(lookup.gitDir, repo, commit);
+    return { ok: true, set: RepositorySet.of([lease.index], [repo.split('/')[1] ?? repo]), commit, release: lease.release };
   }
 
-  async close(): Promise<void> {
-    for (const entry of this.opened.values()) {
-      const opened = await entry.catch(() => null);
-      if (opened?.ok) await opened.set.close();
-    }
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }
 
