@@ -1,4 +1,4 @@
-import { parseSource } from '../parse/parse-source.js';
+import { failedParse, parseSource } from '../parse/parse-source.js';
 import type { ParsedFile } from '../parse/symbol-model.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
 
@@ -22,5 +22,15 @@ export function decodeFileText(bytes: Uint8Array): string {
 /** Parses and chunks one file. Pure CPU work: runs in a worker thread or in-process. */
 export async function analyzeFile(path: string, bytes: Uint8Array): Promise<FileAnalysis> {
   const parsed = await parseSource(path, bytes);
+  return { parsed, chunks: buildChunks(parsed, decodeFileText(bytes)) };
+}
+
+/**
+ * The analysis of a file that could not be parsed (a crashed worker, an
+ * exception while chunking): status `failed` with `reason`, and whole-file
+ * chunks so its text is still searchable until the next run parses it again.
+ */
+export function failedAnalysis(path: string, bytes: Uint8Array, reason: string): FileAnalysis {
+  const parsed = failedParse(path, bytes, reason);
   return { parsed, chunks: buildChunks(parsed, decodeFileText(bytes)) };
 }

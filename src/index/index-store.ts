@@ -97,7 +97,11 @@ export class IndexStore {
       fileCounts: db.prepare("SELECT COUNT(*) AS files, COALESCE(SUM(status = 'partial'), 0) AS partial FROM files"),
       blobParsed: db.prepare('SELECT parsed FROM blobs WHERE blob_id = ?'),
       blobText: db.prepare('SELECT text FROM blobs WHERE blob_id = ?'),
-      insertBlob: db.prepare('INSERT OR IGNORE INTO blobs(blob_id, text, parsed) VALUES (?, ?, ?)'),
+      // A stored failed parse gives way to a new one; any other stored parse is kept.
+      insertBlob: db.prepare(
+        `INSERT INTO blobs(blob_id, text, parsed) VALUES (?, ?, ?)
+         ON CONFLICT(blob_id) DO UPDATE SET parsed = excluded.parsed WHERE json_extract(blobs.parsed, '$.status') = 'failed'`,
+      ),
       chunksOfFile: db.prepare('SELECT id, content_hash AS contentHash FROM chunks WHERE file_id = ? ORDER BY id'),
       deleteChunksOfFile: db.prepare('DELETE FROM chunks WHERE file_id = ?'),
       symbolsOfFileId: db.prepare('SELECT * FROM symbols WHERE file_id = ? ORDER BY id'),
@@ -189,7 +193,7 @@ export class IndexStore {
     return this.db.transaction(work)();
   }
 
-  /** Stores a blob's text and parse (a no-op when already stored). */
+  /** Stores a blob's text and parse (a no-op when already stored, unless the stored parse failed). */
   putBlob(blobId: string, text: string, parsed: ParsedFile): void {
     this.statements.insertBlob.run(blobId, text, JSON.stringify(parsed));
   }
@@ -385,15 +389,30 @@ export class IndexStore {
   }
 
   /** Counts for status output. */
-  counts(): { files: number; symbols: number; chunks: number; partial: number; skipped: number } {
+  counts(): { files: number; symbols: number; chunks: number; partial: number; failed: number; skipped: number } {
     const one = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
     return {
       files: one('SELECT COUNT(*) AS n FROM files'),
       symbols: one('SELECT COUNT(*) AS n FROM symbols'),
       chunks: one('SELECT COUNT(*) AS n FROM chunks'),
       partial: one("SELECT COUNT(*) AS n FROM files WHERE status = 'partial'"),
+      failed: one("SELECT COUNT(*) AS n FROM files WHERE status = 'failed'"),
       skipped: one('SELECT COUNT(*) AS n FROM skipped'),
     };
+  }
+
+  /**
+   * Files whose parse failed, by path, with the reason kept in their stored
+   * parse (`unknown` for an index written before reasons were kept); at most `limit`.
+   */
+  failedFiles(limit = -1): { path: string; reason: string }[] {
+    return this.db
+      .prepare(
+        `SELECT f.path AS path, COALESCE(json_extract(b.parsed, '$.failure'), 'unknown') AS reason
+         FROM files f LEFT JOIN blobs b ON b.blob_id = f.blob_id
+         WHERE f.status = 'failed' ORDER BY f.path LIMIT ?`,
+      )
+      .all(limit) as { path: string; reason: string }[];
   }
 
   /** Closes the database. */

@@ -7,7 +7,7 @@ import { resolveImport } from '../parse/resolve-imports.js';
 import type { ParsedFile } from '../parse/symbol-model.js';
 import { buildChunks } from './build-chunks.js';
 import type { IndexStore, SkippedFile } from './index-store.js';
-import { createParsePool, defaultWorkerCount, type ParsePool } from './parse-pool.js';
+import { createParsePool, defaultWorkerCount, type ParsePool, type ParsePoolOptions } from './parse-pool.js';
 import { decodeFileText, type FileAnalysis } from './analyze-file.js';
 import { looksBinary, recordSkip, sameIdentity, type RepositorySource, type SourceFile, type SourceListing } from './source-file.js';
 
@@ -29,6 +29,8 @@ export interface IndexOptions {
   /** Files written per transaction: the most a crash can lose. */
   batchSize?: number;
   signal?: AbortSignal;
+  /** Parse pool settings (tests use a worker script that crashes on cue). */
+  pool?: ParsePoolOptions;
 }
 
 /** What one indexing run did. */
@@ -43,6 +45,10 @@ export interface IndexReport {
   reused: number;
   deleted: number;
   partial: number;
+  /** Files that could not be parsed (indexed as text only; parsed again by the next run). */
+  failed: number;
+  /** Up to ten of them, with the reason. */
+  failures: { path: string; reason: string }[];
   skipped: Partial<Record<string, number>>;
   skippedExamples: Partial<Record<string, string[]>>;
   durationMs: number;
@@ -92,7 +98,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const skippedBefore = store.skippedFiles();
   for (const file of listing.files) {
     const previous = existing.get(file.path);
-    if (previous && sameIdentity(file, previous)) {
+    // A failed parse is never "unchanged": the next run tries again.
+    if (previous && previous.status !== 'failed' && sameIdentity(file, previous)) {
       unchanged++;
       continue;
     }
@@ -113,7 +120,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const reuseBatch: { file: SourceFile; parsed: ParsedFile; text: string }[] = [];
   for (const file of changed) {
     const parsed = file.blobId ? store.parsedBlob(file.blobId) : null;
-    const text = parsed && parsed.path === file.path ? store.blobText(file.blobId!) : null;
+    const text = parsed && parsed.path === file.path && parsed.status !== 'failed' ? store.blobText(file.blobId!) : null;
     if (parsed && text !== null) reuseBatch.push({ file, parsed, text });
     else toRead.push(file);
   }
@@ -134,7 +141,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
 
   const inProcessBelow = options.inProcessBelow ?? 200;
   const workers = toRead.length < inProcessBelow ? 0 : (options.workers ?? defaultWorkerCount());
-  const pool: ParsePool = createParsePool(workers, logger);
+  const pool: ParsePool = createParsePool(workers, logger, options.pool);
   // Workers compile the grammars they will need while this thread reads the first files.
   pool.warm([...new Set(toRead.map((f) => languageForPath(f.path)).filter((id): id is string => id !== null))]);
   let parsedCount = 0;
@@ -144,7 +151,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const analyze = async (file: SourceFile, bytes: Buffer): Promise<Outcome> => {
     const blobId = file.blobId ?? gitBlobId(bytes);
     const previous = existing.get(file.path);
-    if (previous && previous.blobId === blobId) return { file, blobId, touch: previous.id };
+    if (previous && previous.blobId === blobId && previous.status !== 'failed') return { file, blobId, touch: previous.id };
     return { file, blobId, bytes, analysis: await pool.analyze(file.path, bytes) };
   };
   // Files are handed to the workers as soon as they are read; batches are written
@@ -218,6 +225,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     store.setMeta('freshness', token ?? '');
     store.setMeta('complete', '1');
   });
+  const counts = store.counts();
   const report: IndexReport = {
     mode: source.mode,
     root: source.root,
@@ -227,7 +235,9 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     parsed: parsedCount,
     reused,
     deleted: deleted.length,
-    partial: store.counts().partial,
+    partial: counts.partial,
+    failed: counts.failed,
+    failures: store.failedFiles(10),
     skipped: listing.skipped,
     skippedExamples: listing.skippedExamples,
     durationMs: Date.now() - started,

@@ -3,9 +3,14 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.js';
-import { analyzeFile, type FileAnalysis } from './analyze-file.js';
+import { analyzeFile, failedAnalysis, type FileAnalysis } from './analyze-file.js';
 
-/** Runs file analysis on worker threads, or in-process for small jobs. */
+/**
+ * Runs file analysis on worker threads, or in-process for small jobs. `analyze`
+ * never rejects: a file whose analysis throws, or that was on a worker that
+ * crashed {@link MAX_ATTEMPTS} times, comes back as a `failed` parse with the
+ * reason, so one bad file never stops an index run.
+ */
 export interface ParsePool {
   analyze(path: string, bytes: Uint8Array): Promise<FileAnalysis>;
   /** Loads these languages' grammars in every worker ahead of their first file (no-op in-process). */
@@ -14,9 +19,37 @@ export interface ParsePool {
   readonly workerCount: number;
 }
 
-interface Pending {
+/** Options for tests: another worker script (one that crashes on cue). */
+export interface ParsePoolOptions {
+  /** Absolute path of the worker script; default: the compiled parse-worker.js beside this module. */
+  workerScript?: string;
+}
+
+/** How often a file is sent to a worker before a crash counts as its own failure. */
+export const MAX_ATTEMPTS = 3;
+
+interface Job {
+  id: number;
+  path: string;
+  bytes: Uint8Array;
+  attempts: number;
   resolve: (value: FileAnalysis) => void;
-  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  jobs: Map<number, Job>;
+  /** The last 'error' the worker raised, for the reason of a crash. */
+  lastError?: string;
+}
+
+/** Analyzes in this thread; an exception becomes a failed parse instead of a rejection. */
+async function analyzeHere(path: string, bytes: Uint8Array): Promise<FileAnalysis> {
+  try {
+    return await analyzeFile(path, bytes);
+  } catch (error) {
+    return failedAnalysis(path, bytes, error instanceof Error ? error.message : String(error));
+  }
 }
 
 /**
@@ -24,49 +57,84 @@ interface Pending {
  * start-up costs a grammar load each, so callers pick 0 for a handful of files.
  * When the compiled worker script is absent (running from TypeScript sources),
  * it parses in-process and says so at debug level.
+ *
+ * A worker that dies (an uncaught error, a native crash, out of memory) is
+ * replaced and the files it held are sent again; after a bounded number of
+ * replacements the pool parses the rest in this thread.
  */
-export function createParsePool(workers: number, logger?: Logger): ParsePool {
-  const script = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
+export function createParsePool(workers: number, logger?: Logger, options: ParsePoolOptions = {}): ParsePool {
+  const script = options.workerScript ?? fileURLToPath(new URL('./parse-worker.js', import.meta.url));
   if (workers <= 0 || !existsSync(script)) {
     if (workers > 0) logger?.debug(`worker script ${script} not found; parsing in-process`);
-    return { analyze: analyzeFile, warm: () => {}, close: async () => {}, workerCount: 0 };
+    return { analyze: analyzeHere, warm: () => {}, close: async () => {}, workerCount: 0 };
   }
-  const threads: { worker: Worker; load: number }[] = [];
-  const pending = new Map<number, Pending>();
+  const slots: Slot[] = [];
   let nextId = 1;
-  for (let i = 0; i < workers; i++) {
-    const worker = new Worker(script);
-    const slot = { worker, load: 0 };
-    worker.on('message', (message: { id: number; result?: FileAnalysis; error?: string }) => {
-      slot.load--;
-      const waiter = pending.get(message.id);
-      pending.delete(message.id);
-      if (!waiter) return;
-      if (message.error !== undefined) waiter.reject(new Error(message.error));
-      else waiter.resolve(message.result!);
+  let closing = false;
+  let warmed: string[] = [];
+  // A script that dies on start-up would otherwise be replaced forever.
+  let replacementsLeft = 4 + workers * 2;
+
+  const dispatch = (job: Job): void => {
+    if (slots.length === 0) {
+      void analyzeHere(job.path, job.bytes).then(job.resolve);
+      return;
+    }
+    const slot = slots.reduce((best, s) => (s.jobs.size < best.jobs.size ? s : best));
+    job.attempts++;
+    slot.jobs.set(job.id, job);
+    slot.worker.postMessage({ id: job.id, path: job.path, bytes: job.bytes });
+  };
+
+  const onCrash = (slot: Slot, code: number): void => {
+    const index = slots.indexOf(slot);
+    if (index >= 0) slots.splice(index, 1);
+    const reason = slot.lastError ?? `exit code ${code}`;
+    const orphans = [...slot.jobs.values()];
+    logger?.warn(`a parse worker stopped (${reason}) with ${orphans.length} file(s) in hand; ${replacementsLeft > 0 ? 'starting another' : 'parsing the rest in this process'}`);
+    if (replacementsLeft > 0) {
+      replacementsLeft--;
+      slots.push(start());
+    }
+    for (const job of orphans) {
+      if (job.attempts >= MAX_ATTEMPTS) {
+        job.resolve(failedAnalysis(job.path, job.bytes, `the parse worker crashed ${job.attempts} times on this file (${reason})`));
+      } else dispatch(job);
+    }
+  };
+
+  const start = (): Slot => {
+    const slot: Slot = { worker: new Worker(script), jobs: new Map() };
+    slot.worker.on('message', (message: { id: number; result?: FileAnalysis; error?: string }) => {
+      const job = slot.jobs.get(message.id);
+      if (!job) return;
+      slot.jobs.delete(message.id);
+      if (message.error !== undefined) job.resolve(failedAnalysis(job.path, job.bytes, message.error));
+      else job.resolve(message.result!);
     });
-    worker.on('error', (error) => {
-      for (const waiter of pending.values()) waiter.reject(error);
-      pending.clear();
+    slot.worker.on('error', (error) => {
+      slot.lastError = error.message;
     });
-    threads.push(slot);
-  }
+    slot.worker.on('exit', (code) => {
+      if (!closing) onCrash(slot, code);
+    });
+    if (warmed.length > 0) slot.worker.postMessage({ warm: warmed });
+    return slot;
+  };
+
+  for (let i = 0; i < workers; i++) slots.push(start());
   return {
     workerCount: workers,
     analyze(path, bytes) {
-      const slot = threads.reduce((best, t) => (t.load < best.load ? t : best));
-      slot.load++;
-      const id = nextId++;
-      return new Promise<FileAnalysis>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ id, path, bytes });
-      });
+      return new Promise<FileAnalysis>((resolve) => dispatch({ id: nextId++, path, bytes, attempts: 0, resolve }));
     },
     warm(languageIds) {
-      if (languageIds.length > 0) for (const t of threads) t.worker.postMessage({ warm: [...languageIds] });
+      warmed = [...languageIds];
+      if (warmed.length > 0) for (const slot of slots) slot.worker.postMessage({ warm: warmed });
     },
     async close() {
-      await Promise.all(threads.map((t) => t.worker.terminate()));
+      closing = true;
+      await Promise.all(slots.map((s) => s.worker.terminate()));
     },
   };
 }

@@ -38,6 +38,10 @@ export interface IndexStatus {
   symbols: number;
   chunks: number;
   partialFiles: number;
+  /** Files that could not be parsed (indexed as text only); the next index run parses them again. */
+  failedFiles: number;
+  /** Every failed file with its reason, by path. */
+  failures: { path: string; reason: string }[];
   languages: Record<string, number>;
   skipped: Partial<Record<string, number>>;
   /** Files whose content changed on disk since indexing (working tree), or commit mismatch. */
@@ -141,6 +145,8 @@ export class RepositoryIndex {
       symbols: counts.symbols,
       chunks: counts.chunks,
       partialFiles: counts.partial,
+      failedFiles: counts.failed,
+      failures: this.store.failedFiles(),
       languages,
       skipped: listing.skipped,
       stale,

@@ -51,23 +51,12 @@ function countErrors(root: Node): number {
  *
  * Never rejects for bad input: an unknown extension gives status `unsupported`
  * (language `unknown`, no symbols), a tree with ERROR/MISSING nodes gives `partial`
- * with whatever was recovered, and a parser or grammar failure gives `failed`.
+ * with whatever was recovered, and a parser or grammar failure gives `failed`
+ * with its message in `failure`.
  * `contentHash` (sha1 hex of the raw bytes) and `lineCount` are always set.
  */
 export async function parseSource(path: string, bytes: Uint8Array): Promise<ParsedFile> {
-  const { text, replaced } = decode(bytes);
-  const lineStarts = lineStartsOf(text);
-  const result: ParsedFile = {
-    path,
-    language: 'unknown',
-    contentHash: createHash('sha1').update(bytes).digest('hex'),
-    status: 'unsupported',
-    errorCount: 0,
-    decodedWithReplacement: replaced,
-    lineCount: countLines(text, lineStarts),
-    imports: [],
-    symbols: [],
-  };
+  const { result, text, lineStarts } = unparsed(path, bytes);
   const language = languageForPath(path);
   if (!language) return result;
   result.language = language;
@@ -83,12 +72,41 @@ export async function parseSource(path: string, bytes: Uint8Array): Promise<Pars
     result.imports = facts.imports;
     result.symbols = buildSymbols({ facts, source: text, lineStarts, spec: languageSpec(language) });
     result.status = result.errorCount > 0 ? 'partial' : 'ok';
-  } catch {
-    result.status = 'failed';
-    result.imports = [];
-    result.symbols = [];
+  } catch (error) {
+    return failedParse(path, bytes, error instanceof Error ? error.message : String(error));
   } finally {
     tree?.delete();
   }
   return result;
+}
+
+/**
+ * The record of a file that could not be parsed: status `failed`, no symbols or
+ * imports, `failure` saying why (kept in the index, shown by `status`, and the
+ * file is parsed again by the next run).
+ */
+export function failedParse(path: string, bytes: Uint8Array, reason: string): ParsedFile {
+  const { result } = unparsed(path, bytes);
+  result.language = languageForPath(path) ?? 'unknown';
+  result.status = 'failed';
+  result.failure = reason.split('\n')[0]!.slice(0, 300) || 'unknown error';
+  return result;
+}
+
+/** The fields every outcome shares (hash, line count, decoding), with status `unsupported`. */
+function unparsed(path: string, bytes: Uint8Array): { result: ParsedFile; text: string; lineStarts: number[] } {
+  const { text, replaced } = decode(bytes);
+  const lineStarts = lineStartsOf(text);
+  const result: ParsedFile = {
+    path,
+    language: 'unknown',
+    contentHash: createHash('sha1').update(bytes).digest('hex'),
+    status: 'unsupported',
+    errorCount: 0,
+    decodedWithReplacement: replaced,
+    lineCount: countLines(text, lineStarts),
+    imports: [],
+    symbols: [],
+  };
+  return { result, text, lineStarts };
 }

@@ -77,4 +77,6 @@ export interface ParsedFile {
   lineCount: number;
   imports: ImportRecord[];
   symbols: CodeSymbol[];
+  /** Why the parse failed (status `failed` only): the grammar or parser error, or a crashed parse worker. */
+  failure?: string;
 }

@@ -54,6 +54,7 @@ export const indexStatusTool: ToolDefinition<z.infer<typeof statusInput>, Status
     );
     lines.push(`${status.files} files (${counts(status.languages) || 'none'}), ${status.symbols} symbols, ${status.chunks} chunks`);
     if (status.partialFiles > 0) lines.push(`${status.partialFiles} files not fully parsed (syntax errors or no parser for the language)`);
+    if (status.failedFiles > 0) lines.push(`${status.failedFiles} files could not be parsed (searchable as text only; the next reindex tries again)`);
     const skipped = counts(status.skipped);
     if (skipped) lines.push(`Skipped: ${skipped}`);
     const { changed, added, deleted } = status.stale;

@@ -18,7 +18,7 @@ function fakeIndex(root = '/work/app') {
 }
 
 const report = (listed: number): IndexReport => ({
-  mode: 'worktree', root: '/work/app', commit: null, listed, unchanged: listed, parsed: 0, reused: 0, deleted: 0, partial: 0,
+  mode: 'worktree', root: '/work/app', commit: null, listed, unchanged: listed, parsed: 0, reused: 0, deleted: 0, partial: 0, failed: 0, failures: [],
   skipped: {}, skippedExamples: {}, durationMs: 1,
 });
 

@@ -37,7 +37,7 @@ describe('reponav index', () => {
     expect(result.stdout).not.toContain(ESC);
     expect(result.stdout).not.toContain('\r');
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^Indexed ${N} files of ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in \\d+\\.\\d\\d s \\(${N} parsed, 0 reused, 0 unchanged, 0 removed, \\d+ files/s\\); 0 partial parses\\.$`));
+    expect(lines[0]).toMatch(new RegExp(`^Indexed ${N} files of ${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in \\d+\\.\\d\\d s \\(${N} parsed, 0 reused, 0 unchanged, 0 removed, \\d+ files/s\\); 0 partial parses, 0 failed\\.$`));
     expect(lines).toContain('Skipped: 1 ignored.');
     const indexLine = lines.find((l) => l.startsWith('Index: '))!;
     expect(indexLine.startsWith(`Index: ${cacheDir}/`)).toBe(true);

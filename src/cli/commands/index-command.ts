@@ -44,7 +44,10 @@ export function summarizeReport(report: IndexReport, indexPath: string): string 
     .join(', ');
   return (
     `Indexed ${report.listed} files of ${where} in ${seconds.toFixed(2)} s (${report.parsed} parsed, ${report.reused} reused, ` +
-    `${report.unchanged} unchanged, ${report.deleted} removed${rate}); ${report.partial} partial parses.` +
+    `${report.unchanged} unchanged, ${report.deleted} removed${rate}); ${report.partial} partial parses, ${report.failed} failed.` +
+    (report.failed > 0
+      ? `\nFailed to parse (indexed as text; the next run tries again): ${report.failures.map((f) => `${f.path} (${f.reason})`).join(', ')}${report.failed > report.failures.length ? `, … ${report.failed - report.failures.length} more (see \`reponav status -v\`)` : ''}.`
+      : '') +
     (skipped ? `\nSkipped: ${skipped}.` : '') +
     `\nIndex: ${indexPath}`
   );

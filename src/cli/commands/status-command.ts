@@ -11,6 +11,7 @@ export function registerStatusCommand(program: Command): void {
     .option('--commit <rev>', 'the commit-mode index of this revision')
     .option('--index-path <file>', 'where the SQLite index lives')
     .option('--json', 'print as JSON')
+    .option('-v, --verbose', 'list every failed or stale file (default: the first 10 of each)')
     .action(async (path: string, options: RepositoryCommandOptions) => {
       const repository = await RepositoryIndex.open(path, { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options) });
       try {
@@ -27,15 +28,21 @@ export function registerStatusCommand(program: Command): void {
           status.indexedAt
             ? `Indexed:    ${new Date(status.indexedAt).toISOString()}${status.complete ? '' : ' (INCOMPLETE: the last run was interrupted; run `reponav index` to finish)'}`
             : 'Indexed:    never (run `reponav index`)',
-          `Contents:   ${status.files} files, ${status.symbols} symbols, ${status.chunks} chunks, ${status.partialFiles} partial parses`,
+          `Contents:   ${status.files} files, ${status.symbols} symbols, ${status.chunks} chunks, ${status.partialFiles} partial parses, ${status.failedFiles} failed parses`,
           `Languages:  ${languages || 'none'}`,
           stale === 0
             ? 'Freshness:  up to date'
             : `Freshness:  STALE: ${status.stale.changed.length} changed, ${status.stale.added.length} added, ${status.stale.deleted.length} deleted`,
         ];
+        const shown = options.verbose ? Infinity : 10;
         for (const [label, list] of [['changed', status.stale.changed], ['added', status.stale.added], ['deleted', status.stale.deleted]] as const) {
-          for (const path of list.slice(0, 10)) lines.push(`  ${label}: ${path}`);
-          if (list.length > 10) lines.push(`  … ${list.length - 10} more ${label}`);
+          for (const path of list.slice(0, shown)) lines.push(`  ${label}: ${path}`);
+          if (list.length > shown) lines.push(`  … ${list.length - shown} more ${label} (-v lists all)`);
+        }
+        if (status.failedFiles > 0) {
+          lines.push(`Failed:     ${status.failedFiles} files could not be parsed (searchable as text only; the next \`reponav index\` parses them again)`);
+          for (const { path, reason } of status.failures.slice(0, shown)) lines.push(`  failed: ${path}: ${reason}`);
+          if (status.failures.length > shown) lines.push(`  … ${status.failures.length - shown} more failed (-v lists all)`);
         }
         process.stdout.write(lines.join('\n') + '\n');
       } finally {
