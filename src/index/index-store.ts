@@ -94,7 +94,7 @@ export class IndexStore {
       fileByPath: db.prepare('SELECT * FROM files WHERE path = ?'),
       // '0' sorts right after '/': the range holds exactly the paths below a folder.
       filesBelow: db.prepare("SELECT * FROM files WHERE path > ? || '/' AND path < ? || '0' ORDER BY path"),
-      fileCounts: db.prepare("SELECT COUNT(*) AS files, COALESCE(SUM(status = 'partial'), 0) AS partial FROM files"),
+      fileCounts: db.prepare("SELECT COUNT(*) AS files, COALESCE(SUM(status = 'partial'), 0) AS partial, COALESCE(SUM(status = 'failed'), 0) AS failed FROM files"),
       blobParsed: db.prepare('SELECT parsed FROM blobs WHERE blob_id = ?'),
       blobText: db.prepare('SELECT text FROM blobs WHERE blob_id = ?'),
       // A stored failed parse gives way to a new one; any other stored parse is kept.
@@ -161,8 +161,8 @@ export class IndexStore {
   }
 
   /** How many files are indexed, and how many of them parsed partially. */
-  fileCounts(): { files: number; partial: number } {
-    return this.statements.fileCounts.get() as { files: number; partial: number };
+  fileCounts(): { files: number; partial: number; failed: number } {
+    return this.statements.fileCounts.get() as { files: number; partial: number; failed: number };
   }
 
   /** One file row, or null. */

@@ -71,7 +71,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   // A cheap answer from the source (git status, a watcher) when the last run completed; else a full listing.
   const previousToken = store.getMeta('complete') === '1' ? store.getMeta('freshness') : null;
   const check = source.changesSince ? await source.changesSince(previousToken) : null;
-  const delta = check?.delta ?? null;
+  // Failed parses are retried by every run, so a run with some lists everything rather than only what changed.
+  const delta = check?.delta && store.fileCounts().failed === 0 ? check.delta : null;
   const storedListing = () =>
     JSON.parse(store.getMeta('listing') ?? '{"skipped":{},"skippedExamples":{}}') as Pick<SourceListing, 'skipped' | 'skippedExamples'>;
   if (delta && delta.candidates.length === 0) return unchangedReport(store, source, storedListing(), started);
@@ -225,13 +226,13 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     store.setMeta('freshness', token ?? '');
     store.setMeta('complete', '1');
   });
-  const counts = store.counts();
+  const counts = store.fileCounts();
   const report: IndexReport = {
     mode: source.mode,
     root: source.root,
     commit: source.commit,
-    listed: delta ? store.fileCounts().files : listing.files.length,
-    unchanged: delta ? store.fileCounts().files - parsedCount - reused : unchanged,
+    listed: delta ? counts.files : listing.files.length,
+    unchanged: delta ? counts.files - parsedCount - reused : unchanged,
     parsed: parsedCount,
     reused,
     deleted: deleted.length,
@@ -264,6 +265,8 @@ function unchangedReport(
     reused: 0,
     deleted: 0,
     partial: counts.partial,
+    failed: counts.failed,
+    failures: store.failedFiles(10),
     skipped: listing.skipped,
     skippedExamples: listing.skippedExamples,
     durationMs: Date.now() - started,
