@@ -12,6 +12,10 @@ export type ReponavErrorCode =
   | 'EMPTY_REPOSITORY'
   | 'INDEX_MISSING'
   | 'INDEX_CORRUPT'
+  /** The index cannot be opened or written for a reason that says nothing about its contents (native module, permission, lock, full disk). */
+  | 'INDEX_UNAVAILABLE'
+  /** Another process holds the index's writer lock. */
+  | 'INDEX_BUSY'
   | 'UNSUPPORTED_LANGUAGE'
   | 'EMBEDDER_ERROR'
   | 'LLM_ERROR'

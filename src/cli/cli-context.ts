@@ -16,6 +16,8 @@ export interface RepositoryCommandOptions {
   quiet?: boolean;
   json?: boolean;
   verbose?: boolean;
+  /** Run the full integrity check before refreshing (`index --check`). */
+  check?: boolean;
 }
 
 /** The logger of a CLI run: warnings by default, debug with --verbose, errors only with --quiet. */
@@ -40,7 +42,7 @@ export async function openFreshRepository(
   });
   const bar = options.quiet || options.json ? null : createProgressBar('files');
   try {
-    const report = await repository.refresh({ workers: options.workers, onProgress: (p) => bar?.update(p.done, p.total) });
+    const report = await repository.refresh({ workers: options.workers, check: options.check, onProgress: (p) => bar?.update(p.done, p.total) });
     return { repository, report, logger };
   } catch (error) {
     repository.close();

@@ -38,6 +38,9 @@ export function statusForCode(code: string | undefined): number {
     case 'NOT_A_GIT_REPOSITORY':
     case 'UNKNOWN_REVISION':
       return 409;
+    case 'INDEX_BUSY':
+    case 'INDEX_UNAVAILABLE':
+      return 503;
     case 'INTERNAL':
     case undefined:
       return 500;

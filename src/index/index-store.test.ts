@@ -77,20 +77,19 @@ describe('IndexStore schema checks', () => {
     }
   });
 
-  it('rebuilds a newer-schema index too (a downgrade must not read it)', async () => {
+  it('refuses a newer-schema index and leaves it as it is (only older ones are rebuilt)', async () => {
     const path = join(tempDir(), 'index.db');
     await buildIndex(path);
     const db = new Database(path);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION + 1));
     db.close();
+    const before = readFileSync(path);
     const logger = recordingLogger();
-    const store = IndexStore.open(path, logger);
-    try {
-      expect(logger.warnings[0]).toMatch(/rebuilding/);
-      expect(store.files()).toEqual([]);
-    } finally {
-      store.close();
-    }
+    expect(() => IndexStore.open(path, logger, { owned: true })).toThrowError(
+      expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringMatching(/newer reponav.*upgrade reponav/) }),
+    );
+    expect(readFileSync(path)).toEqual(before);
+    expect(logger.warnings).toEqual([]);
   });
 
   it('refuses a garbage file at a path the user gave, leaving it as it was', () => {
@@ -143,21 +142,23 @@ describe('IndexStore schema checks', () => {
     expect(logger2.warnings[0]).toMatch(/no schema version.*rebuilding/);
   });
 
-  it('rebuilds an index whose pages were damaged', async () => {
+  it('rebuilds an index whose pages were damaged when a check finds it (index --check), and reindexes', async () => {
     const path = join(tempDir(), 'index.db');
-    await buildIndex(path);
+    const root = await buildIndex(path);
     // Checkpointed by close; overwrite a stretch in the middle of the file.
     const bytes = readFileSync(path);
     expect(bytes.length).toBeGreaterThan(16 * 4096);
     for (let i = 8 * 4096; i < 12 * 4096; i++) bytes[i] = 0xa5;
     writeFileSync(path, bytes);
     const logger = recordingLogger();
-    const store = IndexStore.open(path, logger);
+    const repository = await RepositoryIndex.open(root, { indexPath: path, logger });
     try {
-      expect(logger.warnings.join('\n')).toMatch(/rebuilding/);
-      expect(store.files()).toEqual([]);
+      const report = await repository.refresh({ check: true });
+      expect(logger.warnings.join('\n')).toMatch(/(failed its integrity check|is damaged).*rebuilding/);
+      expect(report.parsed).toBe(FIXTURE_FILES.length);
+      expect(repository.store.integrityProblem('full')).toBeNull();
     } finally {
-      store.close();
+      repository.close();
     }
     expect(existsSync(path)).toBe(true);
   });

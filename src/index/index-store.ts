@@ -5,7 +5,7 @@ import { silentLogger } from '../logger.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
 import { FullTextIndex } from './full-text-index.js';
 import { toFileRow, toSymbolRow, type RawFile, type RawSymbol } from './index-rows.js';
-import { openIndexDatabase } from './open-index-database.js';
+import { integrityProblem, openIndexDatabase, type OpenIndexOptions } from './open-index-database.js';
 
 /** A file row as stored. */
 export interface FileRow {
@@ -50,9 +50,9 @@ export interface ChunkRow {
 }
 
 /**
- * The SQLite index of one repository (WAL; one writer, many readers). Opening
- * checks the schema version; an old or damaged index is deleted and rebuilt
- * with a message, never trusted.
+ * The SQLite index of one repository (WAL; one writer, many readers: see the
+ * "Concurrency" section of docs/architecture.md). Opening checks the schema
+ * version; an old or damaged index is rebuilt with a message, never trusted.
  */
 export class IndexStore {
   readonly db: Database.Database;
@@ -81,7 +81,7 @@ export class IndexStore {
    * Opens (creating or rebuilding as needed) the index at `path`; see
    * `openIndexDatabase` for what is rebuilt and what is refused.
    */
-  static open(path: string, logger: Logger = silentLogger, options: { owned?: boolean } = {}): IndexStore {
+  static open(path: string, logger: Logger = silentLogger, options: OpenIndexOptions = {}): IndexStore {
     return new IndexStore(path, openIndexDatabase(path, logger, options), logger);
   }
 
@@ -188,9 +188,18 @@ export class IndexStore {
     return file ? this.blobText(file.blobId) : null;
   }
 
-  /** Runs `work` in one transaction. */
+  /**
+   * Runs `work` in one write transaction, begun IMMEDIATE: it takes SQLite's
+   * write lock up front (waiting up to busy_timeout), where a deferred one that
+   * reads first fails at once with SQLITE_BUSY when another connection wrote meanwhile.
+   */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.db.transaction(work).immediate();
+  }
+
+  /** SQLite's quick (or full) integrity check: null when it passes, else what it found. */
+  integrityProblem(depth: 'quick' | 'full' = 'quick'): string | null {
+    return integrityProblem(this.db, depth);
   }
 
   /** Stores a blob's text and parse (a no-op when already stored, unless the stored parse failed). */

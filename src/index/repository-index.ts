@@ -4,11 +4,13 @@ import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { defaultIndexPath } from './cache-location.js';
 import { GitCommitSource } from './git-commit-source.js';
+import { isCorruption } from './index-errors.js';
 import { IndexStore, type FileRow } from './index-store.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
 import { closestPaths, toRepositoryPath } from './path-guard.js';
-import { sameIdentity, type RepositorySource, type SourceOptions } from './source-file.js';
+import { DEFAULT_MAX_FILE_BYTES, sameIdentity, type RepositorySource } from './source-file.js';
 import { WorktreeSource } from './worktree-source.js';
+import { WriterLock, type WriterInfo, type WriterLease } from './writer-lock.js';
 
 /** How to open a repository's index. */
 export interface OpenRepositoryOptions {
@@ -16,14 +18,42 @@ export interface OpenRepositoryOptions {
   commit?: string;
   /** Where the SQLite index lives; default: the user cache (see cache-location.ts). */
   indexPath?: string;
+  /**
+   * What shapes the index. Given, it replaces what the index was built with
+   * (the next refresh re-indexes what it affects); omitted, the stored value
+   * is used, else the default.
+   */
   maxFileBytes?: number;
   excludeDirectories?: string[];
+  /** Never create, rebuild or write the index (`status`); refresh() is refused. */
+  readonly?: boolean;
   logger?: Logger;
   /**
    * Working tree only: watch the tree (for long-lived processes such as the MCP
    * server and the web view), so a refresh with nothing changed lists nothing.
    */
   watch?: boolean;
+}
+
+/** Options of one refresh. */
+export interface RefreshOptions extends IndexOptions {
+  /** Run SQLite's full integrity check first (and rebuild the index if it fails). */
+  check?: boolean;
+}
+
+/** What shaped an index: stored with it, read by every later command. */
+export interface IndexSettings {
+  maxFileBytes: number;
+  excludeDirectories: string[];
+}
+
+/**
+ * Written to meta by every writer; an index last written by another SQLite,
+ * Node.js ABI or schema gets a quick integrity check before it is written again.
+ */
+function writtenBy(store: IndexStore): string {
+  const sqlite = (store.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  return `schema ${store.getMeta('schema_version')}, SQLite ${sqlite}, Node.js ABI ${process.versions.modules}`;
 }
 
 /** What is indexed and what is stale. */
@@ -46,6 +76,35 @@ export interface IndexStatus {
   skipped: Partial<Record<string, number>>;
   /** Files whose content changed on disk since indexing (working tree), or commit mismatch. */
   stale: { changed: string[]; added: string[]; deleted: string[] };
+  /** The settings this index is built with. */
+  settings: IndexSettings;
+  /** Another process writing this index right now, with its progress; null when none. */
+  writer: WriterInfo | null;
+}
+
+/** Opens the store, waiting for the writer lock when a rebuild needs it and another process holds it. */
+async function openStore(path: string, logger: Logger, access: { owned: boolean; readonly: boolean }): Promise<IndexStore> {
+  try {
+    return IndexStore.open(path, logger, access);
+  } catch (error) {
+    if (!(error instanceof ReponavError && error.code === 'INDEX_BUSY')) throw error;
+    logger.warn(`another process is writing ${path}; waiting for it before rebuilding the index`);
+    const lease = await new WriterLock(path).acquire();
+    try {
+      return IndexStore.open(path, logger, { ...access, lease });
+    } finally {
+      lease.release();
+    }
+  }
+}
+
+/** The settings an index was built with, or null before its first refresh. */
+function readSettings(store: IndexStore): IndexSettings | null {
+  try {
+    return JSON.parse(store.getMeta('settings') ?? 'null') as IndexSettings | null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -54,26 +113,48 @@ export interface IndexStatus {
  */
 export class RepositoryIndex {
   private refreshing: Promise<IndexReport> | null = null;
+  private readonly lock: WriterLock;
 
   private constructor(
     readonly source: RepositorySource,
-    readonly store: IndexStore,
+    private currentStore: IndexStore,
     private readonly logger: Logger,
-    private readonly sourceOptions: SourceOptions = {},
-  ) {}
+    private readonly sourceOptions: IndexSettings,
+    private readonly access: { owned: boolean; readonly: boolean },
+  ) {
+    this.lock = new WriterLock(currentStore.path);
+  }
 
-  /** Opens the repository at `path` (working tree, or one commit with `options.commit`). */
+  /** The index (replaced when a damaged index is rebuilt: fetch it per use, do not keep it). */
+  get store(): IndexStore {
+    return this.currentStore;
+  }
+
+  /**
+   * Opens the repository at `path` (working tree, or one commit with
+   * `options.commit`). When the index must be rebuilt and another process is
+   * writing it, waits for that writer first (logging why).
+   */
   static async open(path: string, options: OpenRepositoryOptions = {}): Promise<RepositoryIndex> {
     const logger = options.logger ?? silentLogger;
-    const sourceOptions = { maxFileBytes: options.maxFileBytes, excludeDirectories: options.excludeDirectories };
-    const source: RepositorySource = options.commit
-      ? await GitCommitSource.open(path, options.commit, sourceOptions)
-      : await WorktreeSource.open(path, sourceOptions);
-    if (options.watch && source instanceof WorktreeSource) source.watch();
+    const given = { maxFileBytes: options.maxFileBytes, excludeDirectories: options.excludeDirectories };
+    let source: RepositorySource = options.commit ? await GitCommitSource.open(path, options.commit, given) : await WorktreeSource.open(path, given);
     const indexPath = options.indexPath ?? defaultIndexPath(realpathSync(source.root), source.mode);
     // Only reponav's own cache may be overwritten whatever is there; a path the user gave may hold their data.
-    const store = IndexStore.open(indexPath, logger, { owned: options.indexPath === undefined });
-    return new RepositoryIndex(source, store, logger, sourceOptions);
+    const access = { owned: options.indexPath === undefined, readonly: !!options.readonly };
+    const store = await openStore(indexPath, logger, access);
+    const stored = readSettings(store);
+    const settings: IndexSettings = {
+      maxFileBytes: options.maxFileBytes ?? stored?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      excludeDirectories: options.excludeDirectories ?? stored?.excludeDirectories ?? [],
+    };
+    const opened: IndexSettings = { maxFileBytes: given.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, excludeDirectories: given.excludeDirectories ?? [] };
+    if (JSON.stringify(settings) !== JSON.stringify(opened)) {
+      // The index was built with other settings than the defaults this source was opened with.
+      source = source.mode === 'commit' ? await GitCommitSource.open(source.root, source.commit!, settings) : await WorktreeSource.open(source.root, settings);
+    }
+    if (options.watch && source instanceof WorktreeSource) source.watch();
+    return new RepositoryIndex(source, store, logger, settings, access);
   }
 
   /** Opens another commit of the same repository on the same index store (re-parses only differing files). */
@@ -86,14 +167,83 @@ export class RepositoryIndex {
     return this.source.root;
   }
 
-  /** Brings the index in line with the source; concurrent callers share one run. */
-  refresh(options: IndexOptions = {}): Promise<IndexReport> {
+  /**
+   * Brings the index in line with the source; concurrent callers in this
+   * process share one run. Across processes one writer runs at a time: while
+   * another holds the index's writer lock this waits, reporting that writer's
+   * progress through `onProgress` (and once through the logger), then runs
+   * itself, which finds that writer's work done.
+   */
+  refresh(options: RefreshOptions = {}): Promise<IndexReport> {
+    if (this.access.readonly) throw new ReponavError('BAD_INPUT', 'This index was opened read-only; it cannot be refreshed.');
     if (!this.refreshing) {
-      this.refreshing = updateIndex(this.store, this.source, { logger: this.logger, ...options }).finally(() => {
+      this.refreshing = this.refreshLocked(options).finally(() => {
         this.refreshing = null;
       });
     }
     return this.refreshing;
+  }
+
+  private async refreshLocked(options: RefreshOptions): Promise<IndexReport> {
+    let told = false;
+    const lease = await this.lock.acquire({
+      signal: options.signal,
+      onWait: (holder) => {
+        if (!told) {
+          told = true;
+          const who = holder ? `process ${holder.pid}` : 'another process';
+          this.logger.warn(`${who} is indexing ${this.root} into the same index; waiting for it to finish`);
+        }
+        if (holder && holder.total > 0) options.onProgress?.({ done: holder.done, total: holder.total, elapsedMs: Date.now() - holder.startedAt });
+      },
+    });
+    try {
+      await this.verify(lease, options);
+      const run = () =>
+        updateIndex(this.store, this.source, {
+          logger: this.logger,
+          ...options,
+          onProgress: (p) => {
+            lease.progress(p.done, p.total);
+            options.onProgress?.(p);
+          },
+        });
+      try {
+        return await run();
+      } catch (error) {
+        if (!isCorruption(error)) throw error;
+        this.rebuild(lease, `is damaged (SQLite: ${(error as Error).message})`);
+        return await run();
+      }
+    } finally {
+      lease.release();
+    }
+  }
+
+  /**
+   * The integrity check, when it can matter: the last writer did not finish,
+   * another SQLite / Node.js / schema wrote the index last, or the caller asks.
+   * A failed check rebuilds the index (with a warning). Also records the settings.
+   */
+  private async verify(lease: WriterLease, options: RefreshOptions): Promise<void> {
+    const reasons: string[] = [];
+    if (lease.unfinished) reasons.push(`the last indexing run (process ${lease.unfinished.pid}) did not finish`);
+    const by = writtenBy(this.store);
+    const before = this.store.getMeta('written_by');
+    if (before !== null && before !== by) reasons.push(`it was last written by ${before}`);
+    if (options.check || reasons.length > 0) {
+      const problem = this.store.integrityProblem(options.check ? 'full' : 'quick');
+      this.logger.debug(`integrity check of ${this.store.path} (${options.check ? 'asked for' : reasons.join('; ')}): ${problem ?? 'ok'}`);
+      if (problem) this.rebuild(lease, `failed its integrity check (${problem})`);
+    }
+    this.store.setMeta('written_by', by);
+    this.store.setMeta('settings', JSON.stringify(this.sourceOptions));
+  }
+
+  private rebuild(lease: WriterLease, reason: string): void {
+    const path = this.store.path;
+    this.store.close();
+    this.currentStore = IndexStore.open(path, this.logger, { owned: this.access.owned, lease, rebuild: reason });
   }
 
   /** Resolves a user path to an indexed file, or throws with the closest indexed paths. */
@@ -150,6 +300,8 @@ export class RepositoryIndex {
       languages,
       skipped: listing.skipped,
       stale,
+      settings: this.sourceOptions,
+      writer: this.lock.isHeld() ? this.lock.holder() : null,
     };
   }
 

@@ -199,15 +199,17 @@ describe('index files that must not be trusted', () => {
     expect(readFileSync(indexPath)).toEqual(content);
   });
 
-  it('status on a garbage index in the cache warns and reports it as never indexed', () => {
+  it('status (read-only) on a garbage index in the cache says so and changes nothing; index then rebuilds it', () => {
     const { root, cacheDir } = copyIndexFixture();
-    expect(runCli(['status', root, '--json'], { cacheDir }).code).toBe(0);
+    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
     const cached = cachedIndexFile(cacheDir);
-    writeFileSync(cached, 'garbage');
-    writeFileSync(cached + '-wal', 'more garbage');
+    writeFileSync(cached, 'garbage'.repeat(1000));
     const result = runCli(['status', root, '--json'], { cacheDir });
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/rebuilding/);
-    expect(JSON.parse(result.stdout)).toMatchObject({ indexedAt: null, files: 0 });
+    expect(expectOneSentenceError(result, 1)).toMatch(/is damaged.*run `reponav index` to rebuild it \(this command changed nothing\)/);
+    expect(readFileSync(cached, 'utf8')).toBe('garbage'.repeat(1000));
+    const rebuilt = runCli(['index', root], { cacheDir });
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toMatch(/is damaged.*rebuilding it/);
+    expect(JSON.parse(runCli(['status', root, '--json'], { cacheDir }).stdout)).toMatchObject({ complete: true, files: FIXTURE_FILES.length });
   });
 });

@@ -12,12 +12,13 @@ export function registerIndexCommand(program: Command): void {
     .argument('[path]', 'repository folder (or git dir with --commit)', '.')
     .option('--commit <rev>', 'index this commit without a checkout (git ls-tree + cat-file)')
     .option('--index-path <file>', 'where the SQLite index lives (default: the user cache)')
-    .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m; default 1m)', fileSize)
+    .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m); stored with the index, later commands use it (default: 1m, or what the index was built with)', fileSize)
+    .option('--check', "run SQLite's full integrity check first, and rebuild the index if it fails")
     .option('--workers <n>', 'parse worker threads when 200+ files need parsing (default: one per core, at most 4; 0: this process)', workerCount)
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'no progress bar, errors only')
     .option('-v, --verbose', 'debug logging on stderr');
-  addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: number }) => {
+  addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: number; check?: boolean }) => {
       const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, path);
       try {
         const { counts } = await prepareDenseRetrieval(repository.store, options, logger);

@@ -13,7 +13,8 @@ export function registerStatusCommand(program: Command): void {
     .option('--json', 'print as JSON')
     .option('-v, --verbose', 'list every failed or stale file (default: the first 10 of each)')
     .action(async (path: string, options: RepositoryCommandOptions) => {
-      const repository = await RepositoryIndex.open(path, { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options) });
+      // Read-only: status never creates, rebuilds or writes an index.
+      const repository = await RepositoryIndex.open(path, { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options), readonly: true });
       try {
         const status = await repository.status();
         if (options.json) return printJson(status);
@@ -30,6 +31,8 @@ export function registerStatusCommand(program: Command): void {
             : 'Indexed:    never (run `reponav index`)',
           `Contents:   ${status.files} files, ${status.symbols} symbols, ${status.chunks} chunks, ${status.partialFiles} partial parses, ${status.failedFiles} failed parses`,
           `Languages:  ${languages || 'none'}`,
+          `Settings:   max file size ${status.settings.maxFileBytes} bytes${status.settings.excludeDirectories.length ? `, excluded folders ${status.settings.excludeDirectories.join(', ')}` : ''}`,
+          ...(status.writer ? [`Writer:     process ${status.writer.pid} is indexing now (${status.writer.done}/${status.writer.total} files)`] : []),
           stale === 0
             ? 'Freshness:  up to date'
             : `Freshness:  STALE: ${status.stale.changed.length} changed, ${status.stale.added.length} added, ${status.stale.deleted.length} deleted`,
