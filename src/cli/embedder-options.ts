@@ -1,9 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { IndexStore } from '../index/index-store.js';
 import type { Logger } from '../logger.js';
-import { createEmbedder, EMBEDDER_KINDS, type EmbedderKind } from '../retrieve/dense/create-embedder.js';
-import { ensureEmbeddings } from '../retrieve/dense/embed-index.js';
-import { createDenseFusion } from '../retrieve/fusion.js';
+import { EMBEDDER_KINDS, type EmbedderKind } from '../retrieve/dense/embedder-kinds.js';
 import type { SearchOptions } from '../retrieve/search-repository.js';
 import { createProgressBar } from './progress-bar.js';
 
@@ -43,6 +41,12 @@ export async function prepareDenseRetrieval(
   pathFilter?: (path: string) => boolean,
 ): Promise<{ fuse?: SearchOptions['fuse']; counts?: { embedded: number; cached: number; total: number } }> {
   if (!flags.embedder) return {};
+  // Loaded only when asked for: the embedders and their HTTP client would cost every search process their start-up.
+  const [{ createEmbedder }, { ensureEmbeddings }, { createDenseFusion }] = await Promise.all([
+    import('../retrieve/dense/create-embedder.js'),
+    import('../retrieve/dense/embed-index.js'),
+    import('../retrieve/fusion.js'),
+  ]);
   const embedder = createEmbedder({ kind: flags.embedder, model: flags.embedModel, baseUrl: flags.embedBaseUrl, logger });
   const bar = flags.quiet || flags.json ? null : createProgressBar('chunks');
   try {

@@ -1,6 +1,7 @@
 import { failedParse, parseSource } from '../parse/parse-source.js';
 import type { ParsedFile } from '../parse/symbol-model.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
+import { decodeFileText } from './decode-text.js';
 
 /**
  * What a parse worker sends back for one file's content. The text is not part
@@ -12,12 +13,7 @@ export interface FileAnalysis {
   chunks: BuiltChunk[];
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
-
-/** The stored text of a file: UTF-8 with U+FFFD for invalid bytes, BOM dropped (as the parser reads it). */
-export function decodeFileText(bytes: Uint8Array): string {
-  return decoder.decode(bytes);
-}
+export { decodeFileText } from './decode-text.js';
 
 /** Parses and chunks one file. Pure CPU work: runs in a worker thread or in-process. */
 export async function analyzeFile(path: string, bytes: Uint8Array): Promise<FileAnalysis> {

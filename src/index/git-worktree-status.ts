@@ -9,8 +9,8 @@
  * listing honours only the repository's .gitignore files and .git/info/exclude.
  */
 import { execFile } from 'node:child_process';
-import { realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 
 /** What git says about a working tree now. */
 export interface GitWorktreeState {
@@ -43,18 +43,22 @@ export class GitWorktree {
     private readonly gitDir: string,
   ) {}
 
-  /** Null when `root` is not the top folder of a git working tree, or git is not installed. */
+  /**
+   * Null when `root` is not the top folder of a git working tree. Decided from
+   * `root/.git` (a folder, or a file naming the git dir in linked worktrees and
+   * submodules) without starting git: a process per search counts.
+   */
   static async open(root: string): Promise<GitWorktree | null> {
-    const out = await git(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir']);
-    if (!out) return null;
-    const [top, gitDir] = out.trimEnd().split('\n');
-    if (!top || !gitDir) return null;
+    const dotGit = join(root, '.git');
     try {
-      if ((await realpath(top)) !== root) return null;
+      const info = await stat(dotGit);
+      if (info.isDirectory()) return new GitWorktree(root, dotGit);
+      const text = await readFile(dotGit, 'utf8');
+      const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+      return match ? new GitWorktree(root, resolve(root, match[1])) : null;
     } catch {
       return null;
     }
-    return new GitWorktree(root, gitDir);
   }
 
   /** HEAD, the paths that differ from it and the exclude stamp; null when git fails. */

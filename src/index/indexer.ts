@@ -7,8 +7,9 @@ import { resolveImport } from '../parse/resolve-imports.js';
 import type { ParsedFile } from '../parse/symbol-model.js';
 import { buildChunks } from './build-chunks.js';
 import type { IndexStore, SkippedFile } from './index-store.js';
-import { createParsePool, defaultWorkerCount, type ParsePool, type ParsePoolOptions } from './parse-pool.js';
-import { decodeFileText, type FileAnalysis } from './analyze-file.js';
+import type { ParsePool, ParsePoolOptions } from './parse-pool.js';
+import type { FileAnalysis } from './analyze-file.js';
+import { decodeFileText } from './decode-text.js';
 import { looksBinary, recordSkip, sameIdentity, type RepositorySource, type SourceFile, type SourceListing } from './source-file.js';
 
 /** Progress of one indexing run, reported as files are written. */
@@ -141,8 +142,13 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   }
 
   const inProcessBelow = options.inProcessBelow ?? 200;
-  const workers = toRead.length < inProcessBelow ? 0 : (options.workers ?? defaultWorkerCount());
-  const pool: ParsePool = createParsePool(workers, logger, options.pool);
+  // The parser (tree-sitter and its grammars) is loaded only when something needs parsing: a
+  // freshness check that finds nothing changed must not pay its start-up.
+  let pool: ParsePool = NO_PARSING;
+  if (toRead.length > 0) {
+    const { createParsePool, defaultWorkerCount } = await import('./parse-pool.js');
+    pool = createParsePool(toRead.length < inProcessBelow ? 0 : (options.workers ?? defaultWorkerCount()), logger, options.pool);
+  }
   // Workers compile the grammars they will need while this thread reads the first files.
   pool.warm([...new Set(toRead.map((f) => languageForPath(f.path)).filter((id): id is string => id !== null))]);
   let parsedCount = 0;
@@ -246,6 +252,14 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   logger.debug(`indexed ${report.listed} files (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
   return report;
 }
+
+/** The pool of a run with nothing to read. */
+const NO_PARSING: ParsePool = {
+  analyze: () => Promise.reject(new Error('nothing was to be parsed')),
+  warm: () => {},
+  close: async () => {},
+  workerCount: 0,
+};
 
 /** The report of a run that found nothing to do (nothing is written). */
 function unchangedReport(

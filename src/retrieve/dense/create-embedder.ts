@@ -8,10 +8,9 @@ import type { Logger } from '../../logger.js';
 import type { Embedder } from './embedder.js';
 import { LocalEmbedder } from './local-embedder.js';
 import { OpenAIEmbedder } from './openai-embedder.js';
+import { EMBEDDER_KINDS, type EmbedderKind } from './embedder-kinds.js';
 
-/** The embedder kinds a user can pick. */
-export const EMBEDDER_KINDS = ['openai-compatible', 'local'] as const;
-export type EmbedderKind = (typeof EMBEDDER_KINDS)[number];
+export { EMBEDDER_KINDS, type EmbedderKind } from './embedder-kinds.js';
 
 /** User-level embedder settings; unset fields fall back to REPONAV_EMBED_* environment variables (openai-compatible) or defaults. */
 export interface EmbedderSettings {
