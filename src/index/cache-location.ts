@@ -1,15 +1,20 @@
 import { createHash } from 'node:crypto';
-import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
+import envPaths from 'env-paths';
 
 /**
- * Where indexes live: `$REPONAV_CACHE_DIR`, else `$XDG_CACHE_HOME/reponav`, else
- * `~/.cache/reponav`. Never inside the user's repository unless asked.
+ * Where indexes live: `$REPONAV_CACHE_DIR` (read from `env`), else the
+ * platform's user cache folder as env-paths names it (which reads
+ * `process.env` itself): `$XDG_CACHE_HOME/reponav` or `~/.cache/reponav` on
+ * Linux and other Unixes (the path reponav always used there, so existing
+ * indexes stay found), `~/Library/Caches/reponav` on macOS,
+ * `%LOCALAPPDATA%\reponav\Cache` on Windows. Never inside the user's
+ * repository unless asked (`--index-path`).
  */
 export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REPONAV_CACHE_DIR) return env.REPONAV_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'reponav');
-  return join(homedir(), '.cache', 'reponav');
+  // No suffix: env-paths would otherwise name the folder `reponav-nodejs`.
+  return envPaths('reponav', { suffix: '' }).cache;
 }
 
 /**

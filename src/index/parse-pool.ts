@@ -53,6 +53,12 @@ async function analyzeHere(path: string, bytes: Uint8Array): Promise<FileAnalysi
 }
 
 /**
+ * Hand-written rather than piscina/tinypool/workerpool: the pool needs
+ * `warm()` sent to every worker (those libraries hand a task to one free
+ * worker and have no broadcast), and a same-thread fallback when the compiled
+ * worker script is absent; what is left (least-loaded dispatch, id-matched
+ * replies) is a few dozen lines, not worth a dependency.
+ *
  * Creates a pool with `workers` threads (0 = parse in this thread). Worker
  * start-up costs a grammar load each, so callers pick 0 for a handful of files.
  * When the compiled worker script is absent (running from TypeScript sources),

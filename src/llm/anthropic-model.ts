@@ -2,7 +2,9 @@
  * ChatModel over the Anthropic Messages API with plain `fetch`. The API surface
  * reponav needs (text in, text out, token usage) is small enough that a
  * hand-written client beats another SDK dependency, and it runs unchanged
- * against the fake server in tests.
+ * against the fake server in tests. (The official `@anthropic-ai/sdk` would
+ * also be a second provider SDK to make optional; its own retries would be
+ * switched off for `withRetry` anyway.)
  */
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model.js';

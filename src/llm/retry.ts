@@ -3,6 +3,12 @@
  * disabled and translate each failure into an `LlmTransportError`; this module
  * alone decides whether to wait and try again, so every backend shares one
  * policy and one set of actionable error messages.
+ *
+ * Hand-written rather than p-retry/exponential-backoff: besides attempts and
+ * jittered backoff it must honour `Retry-After` and `x-should-retry`, stop
+ * when the total wait would pass a budget (not sleep through it), wake on an
+ * abort mid-backoff, and word the final error with secrets redacted; the
+ * libraries cover the first part only, so this module would stay anyway.
  */
 import { ReponavError, isReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
