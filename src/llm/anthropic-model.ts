@@ -9,6 +9,7 @@
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
+import { DEFAULT_TIMEOUT_MS } from './openai-compatible-model.js';
 import {
   LlmTransportError,
   parseRetryAfter,
@@ -30,7 +31,7 @@ export interface AnthropicModelOptions {
   apiKey: string;
   /** API root without `/v1`. Default {@link ANTHROPIC_DEFAULT_BASE_URL}. */
   baseUrl?: string;
-  /** Per-attempt timeout. Default 120 000 ms. */
+  /** Per-attempt timeout. Default `DEFAULT_TIMEOUT_MS` (60 s; see openai-compatible-model.ts). */
   timeoutMs?: number;
   /** `max_tokens` when the request has none (the API requires one). Default 4096. */
   defaultMaxTokens?: number;
@@ -65,7 +66,7 @@ const JSON_INSTRUCTION = 'Respond with a single JSON object and nothing else: no
 export function createAnthropicModel(options: AnthropicModelOptions): ChatModel {
   const logger = options.logger ?? silentLogger;
   const policy = resolveRetryPolicy(options.retry);
-  const timeoutMs = options.timeoutMs ?? 120_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const prices = options.prices ?? DEFAULT_PRICES;
   const baseUrl = (options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
@@ -116,6 +117,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
 
   return {
     id,
+    estimateCostUsd: (usage) => costOf(options.model, usage, prices),
     async complete(req: ChatRequest): Promise<ChatResponse> {
       const started = performance.now();
       const reply = await withRetry(() => attempt(req), policy, {

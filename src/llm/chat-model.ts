@@ -57,4 +57,10 @@ export interface ChatResponse {
 export interface ChatModel {
   readonly id: string;
   complete(req: ChatRequest): Promise<ChatResponse>;
+  /**
+   * What a call of this size would cost in USD, or null when the model has
+   * no known price. Optional: wrappers pass it through; budget meters use it
+   * to refuse a call that would cross a USD ceiling before it is made.
+   */
+  estimateCostUsd?(usage: { inputTokens: number; outputTokens: number }): number | null;
 }

@@ -35,7 +35,7 @@ export interface OpenAICompatibleModelOptions {
   apiKey: string;
   /** Label for the `id` prefix (`openai`, `ollama`, `openrouter`, …). Default `openai`. */
   providerLabel?: string;
-  /** Per-attempt timeout. Default 120 000 ms. */
+  /** Per-attempt timeout. Default {@link DEFAULT_TIMEOUT_MS}. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   prices?: PriceTable;
@@ -54,8 +54,12 @@ export const OPENAI_PACKAGE = 'openai';
 type OpenAIModule = typeof import('openai');
 type OpenAIClient = InstanceType<OpenAIModule['default']>;
 
-/** Default per-attempt timeout: generous because local models can be slow. */
-export const DEFAULT_TIMEOUT_MS = 120_000;
+/**
+ * Default per-attempt timeout: generous because local models can be slow,
+ * but with the default two attempts for timeouts a call that never answers
+ * costs at most about two minutes (a run's deadline cuts it shorter).
+ */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * Create a ChatModel for an OpenAI-compatible endpoint. `id` is
@@ -113,6 +117,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
 
   return {
     id,
+    estimateCostUsd: (usage) => costOf(options.model, usage, prices),
     async complete(req: ChatRequest): Promise<ChatResponse> {
       const started = performance.now();
       // Outside withRetry: a missing package is not transient.

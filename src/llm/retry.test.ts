@@ -113,3 +113,20 @@ describe('redactSecrets', () => {
     expect(redactSecrets('a sk-123 b sk-123', ['sk-123', undefined, ''])).toBe('a [redacted] b [redacted]');
   });
 });
+
+describe('withRetry and timeouts', () => {
+  it('gives up after maxTimeoutAttempts timed-out attempts (default 2), so a silent server cannot cost four timeouts', async () => {
+    let attempts = 0;
+    const fail = () => {
+      attempts++;
+      return Promise.reject(new LlmTransportError('timeout', 'request timed out'));
+    };
+    const error = await withRetry(fail, resolveRetryPolicy({ baseDelayMs: 0 }), ctx).catch((e: unknown) => e);
+    expect(attempts).toBe(2);
+    expect((error as Error).message).toMatch(/gave up after 2 timed-out attempts/);
+    attempts = 0;
+    await withRetry(fail, resolveRetryPolicy({ baseDelayMs: 0, maxTimeoutAttempts: 1 }), ctx).catch(() => undefined);
+    expect(attempts).toBe(1);
+    expect(() => resolveRetryPolicy({ maxTimeoutAttempts: 0 })).toThrow(/maxTimeoutAttempts/);
+  });
+});

@@ -20,14 +20,24 @@ import { silentLogger, type Logger } from '../logger.js';
  */
 export interface RetryPolicy {
   maxAttempts: number;
+  /**
+   * Attempts at most when the failures are timeouts: a server that never
+   * answers is not made more likely to answer by asking again, and each
+   * timed-out attempt costs a whole timeout.
+   */
+  maxTimeoutAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
   maxTotalWaitMs: number;
 }
 
-/** Defaults: 4 attempts, 0.5 s doubling backoff capped at 20 s, at most 60 s waiting in total. */
+/**
+ * Defaults: 4 attempts (2 when they time out), 0.5 s doubling backoff capped
+ * at 20 s, at most 60 s waiting in total.
+ */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   maxAttempts: 4,
+  maxTimeoutAttempts: 2,
   baseDelayMs: 500,
   maxDelayMs: 20_000,
   maxTotalWaitMs: 60_000,
@@ -36,8 +46,10 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 /** Fill a partial policy from the defaults, rejecting nonsensical values early. */
 export function resolveRetryPolicy(partial: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY, ...dropUndefined(partial) };
-  if (!Number.isInteger(policy.maxAttempts) || policy.maxAttempts < 1) {
-    throw new ReponavError('BAD_INPUT', `Retry maxAttempts must be an integer >= 1, got ${policy.maxAttempts}`);
+  for (const key of ['maxAttempts', 'maxTimeoutAttempts'] as const) {
+    if (!Number.isInteger(policy[key]) || policy[key] < 1) {
+      throw new ReponavError('BAD_INPUT', `Retry ${key} must be an integer >= 1, got ${policy[key]}`);
+    }
   }
   for (const key of ['baseDelayMs', 'maxDelayMs', 'maxTotalWaitMs'] as const) {
     if (!(policy[key] >= 0)) throw new ReponavError('BAD_INPUT', `Retry ${key} must be >= 0, got ${policy[key]}`);
@@ -149,6 +161,7 @@ export async function withRetry<T>(
   const fail = ctx.failure ?? ((error: LlmTransportError, attempts: number, why: string) => toLlmError(error, ctx, attempts, why));
   const aborted = ctx.aborted ?? ((attempts: number) => abortedError(ctx, attempts));
   let waited = 0;
+  let timeouts = 0;
   for (let n = 1; ; n++) {
     if (ctx.signal?.aborted) throw aborted(n - 1);
     try {
@@ -159,6 +172,9 @@ export async function withRetry<T>(
       if (error.kind === 'aborted' || ctx.signal?.aborted) throw aborted(n);
       if (!isRetryable(error)) throw fail(error, n, 'not retryable');
       if (n >= policy.maxAttempts) throw fail(error, n, `gave up after ${n} attempts`);
+      if (error.kind === 'timeout' && ++timeouts >= Math.min(policy.maxTimeoutAttempts, policy.maxAttempts)) {
+        throw fail(error, n, `gave up after ${timeouts} timed-out attempt${timeouts === 1 ? '' : 's'}`);
+      }
       const delay = Math.max(error.retryAfterMs ?? 0, backoffDelay(n, policy, ctx.random));
       if (waited + delay > policy.maxTotalWaitMs) {
         const why = error.retryAfterMs !== undefined && error.retryAfterMs >= delay

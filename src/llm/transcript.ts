@@ -69,6 +69,7 @@ export function withRecording(model: ChatModel, file: string, options: { logger?
 
   return {
     id: model.id,
+    ...(model.estimateCostUsd ? { estimateCostUsd: model.estimateCostUsd.bind(model) } : {}),
     async complete(req: ChatRequest): Promise<ChatResponse> {
       const base = {
         v: TRANSCRIPT_VERSION,

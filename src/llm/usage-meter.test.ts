@@ -33,17 +33,28 @@ describe('UsageMeter', () => {
     expect(a.id).toBe('p:a');
   });
 
-  it('refuses the call after the token ceiling is reached', async () => {
+  it('refuses a call whose expected size would cross the token ceiling, before making it', async () => {
     const meter = new UsageMeter({ maxTokens: 25 });
-    const inner = stubModel({ inputTokens: 10, outputTokens: 5, costUsd: null });
+    const inner = stubModel({ inputTokens: 14, outputTokens: 6, costUsd: null });
     const model = withUsageMeter(inner, meter);
-    await model.complete(ask); // 15
-    await model.complete(ask); // 30: crosses the limit but still answers
-    const error = await model.complete(ask).catch((e: unknown) => e);
+    const long = { messages: [{ role: 'user' as const, content: 'x'.repeat(40) }] }; // estimated 10 + 4 tokens
+    await model.complete(long); // 20 used
+    // Next: 20 used + 14 prompt + 6 expected reply (the mean so far) = 40 > 25: refused unpaid.
+    const error = await model.complete(long).catch((e: unknown) => e);
     expect(isReponavError(error, 'BUDGET_EXCEEDED')).toBe(true);
-    expect((error as Error).message).toMatch(/30 tokens used of 25/);
-    expect(inner.calls).toBe(2);
-    expect(() => meter.check()).toThrow(/token budget/);
+    expect((error as Error).message).toMatch(/20 tokens used of 25 allowed over 1 calls\. The next call \(about 20 tokens\) would cross it, so it was not made/);
+    expect(inner.calls).toBe(1);
+    expect(meter.exceeded()).toBeNull();
+  });
+
+  it('refuses a call whose expected cost would cross the USD ceiling (models that know their price)', async () => {
+    const meter = new UsageMeter({ maxCostUsd: 0.05 });
+    const inner = Object.assign(stubModel({ inputTokens: 1, outputTokens: 1, costUsd: 0.03 }), { estimateCostUsd: () => 0.03 });
+    const model = withUsageMeter(inner, meter);
+    await model.complete(ask);
+    await expect(model.complete(ask)).rejects.toMatchObject({ code: 'BUDGET_EXCEEDED', details: { limit: 'cost', beforeCall: true } });
+    expect(inner.calls).toBe(1);
+    expect(meter.snapshot().costUsd).toBeCloseTo(0.03, 10);
   });
 
   it('enforces a USD ceiling', async () => {

@@ -45,11 +45,20 @@ function add(totals: UsageTotals, usage: ChatUsage): void {
   else totals.costUsd += usage.costUsd;
 }
 
+/** The expected size of a call about to be made (see {@link UsageMeter.checkBefore}). */
+export interface ExpectedCall {
+  inputTokens: number;
+  outputTokens: number;
+  /** USD of a call that size, null when unknown. */
+  costUsd: number | null;
+}
+
 /**
  * Accumulates usage and enforces a ceiling. The ceiling is checked before a
- * call starts, never after it returns: a call that crosses the limit still
- * delivers the answer already paid for, and the next call is refused.
- * Concurrent calls may overshoot by at most the calls already in flight.
+ * call starts, with the call's expected size ({@link checkBefore}), so a
+ * call that would cross the limit is refused instead of paid for. A call
+ * whose real size exceeds the estimate still delivers its answer; the next
+ * call is refused. Concurrent calls may overshoot by the calls in flight.
  */
 export class UsageMeter {
   readonly ceiling: Readonly<UsageCeiling>;
@@ -100,26 +109,61 @@ export class UsageMeter {
   /** Throw `ReponavError('BUDGET_EXCEEDED')` when a limit is reached; otherwise do nothing. */
   check(): void {
     const which = this.exceeded();
-    if (which === null) return;
+    if (which !== null) this.refuse(which, null);
+  }
+
+  /**
+   * Like {@link check}, and also refuses a call whose expected size would
+   * carry the totals past a ceiling (the USD check needs `expected.costUsd`).
+   */
+  checkBefore(expected: ExpectedCall): void {
+    this.check();
+    const { maxTokens, maxCostUsd } = this.ceiling;
     const t = this.totals;
+    if (maxTokens !== undefined && t.totalTokens + expected.inputTokens + expected.outputTokens > maxTokens) this.refuse('tokens', expected);
+    if (maxCostUsd !== undefined && expected.costUsd !== null && t.costUsd + expected.costUsd > maxCostUsd) this.refuse('cost', expected);
+  }
+
+  /**
+   * Expected output tokens of the next call: the mean of the calls so far,
+   * or `fallback` before the first call (default 0: only the prompt's size is
+   * known then); never above the request's cap.
+   */
+  expectedOutputTokens(cap: number | undefined, fallback = 0): number {
+    const mean = this.totals.calls > 0 ? Math.round(this.totals.outputTokens / this.totals.calls) : fallback;
+    return cap === undefined ? mean : Math.min(cap, mean);
+  }
+
+  private refuse(which: 'tokens' | 'cost', expected: ExpectedCall | null): never {
+    const t = this.totals;
+    const next = expected ? ` The next call (about ${expected.inputTokens + expected.outputTokens} tokens${expected.costUsd !== null ? `, $${expected.costUsd.toFixed(4)}` : ''}) would cross it, so it was not made.` : '';
     const message =
       which === 'tokens'
-        ? `LLM token budget exhausted: ${t.totalTokens} tokens used of ${this.ceiling.maxTokens} allowed over ${t.calls} calls. Raise the token ceiling or shorten the run.`
-        : `LLM cost budget exhausted: $${t.costUsd.toFixed(4)} spent of $${this.ceiling.maxCostUsd} allowed over ${t.calls} calls. Raise the USD ceiling or use a cheaper model.`;
-    throw new ReponavError('BUDGET_EXCEEDED', message, { limit: which, ...this.snapshot(), ceiling: { ...this.ceiling } });
+        ? `LLM token budget exhausted: ${t.totalTokens} tokens used of ${this.ceiling.maxTokens} allowed over ${t.calls} calls.${next} Raise the token ceiling or shorten the run.`
+        : `LLM cost budget exhausted: $${t.costUsd.toFixed(4)} spent of $${this.ceiling.maxCostUsd} allowed over ${t.calls} calls.${next} Raise the USD ceiling or use a cheaper model.`;
+    throw new ReponavError('BUDGET_EXCEEDED', message, { limit: which, beforeCall: expected !== null, ...this.snapshot(), ceiling: { ...this.ceiling } });
   }
 }
 
+/** Estimated tokens of a request's messages: the scaffold's ceil(characters / 4), plus a few per message for the chat framing. */
+export function estimateRequestTokens(req: ChatRequest): number {
+  return req.messages.reduce((sum, m) => sum + Math.ceil(m.content.length / 4) + 4, 0);
+}
+
 /**
- * Wrap `model` so each call first runs `meter.check()` (rejecting with
- * BUDGET_EXCEEDED once the ceiling is reached) and records its usage on
- * success. Same `id` as the wrapped model; failed calls record nothing.
+ * Wrap `model` so each call first runs `meter.checkBefore()` with the call's
+ * expected size (its prompt estimate plus the usual reply length; rejecting
+ * with BUDGET_EXCEEDED when a ceiling is reached or would be crossed) and
+ * records its usage on success. Same `id` as the wrapped model; failed calls
+ * record nothing.
  */
 export function withUsageMeter(model: ChatModel, meter: UsageMeter): ChatModel {
   return {
     id: model.id,
+    ...(model.estimateCostUsd ? { estimateCostUsd: model.estimateCostUsd.bind(model) } : {}),
     async complete(req: ChatRequest): Promise<ChatResponse> {
-      meter.check();
+      const size = { inputTokens: estimateRequestTokens(req), outputTokens: meter.expectedOutputTokens(req.maxTokens) };
+      meter.checkBefore({ ...size, costUsd: model.estimateCostUsd?.(size) ?? null });
       const response = await model.complete(req);
       meter.record(model.id, response.usage);
       return response;

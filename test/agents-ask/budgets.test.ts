@@ -37,31 +37,36 @@ describe('budgets and early stopping', () => {
   });
 
   it('stops the search at the token budget minus the answer reserve, and still answers within the ceiling', async () => {
-    // 200 tokens a call. Search share: 1000 · (1 − 0.2) = 800 → perception, planning, two evaluations.
+    // Realistic usage (the server counts ~4 characters a token, like the meter's estimate).
+    await llm.close();
+    llm = await startScriptedLlm();
+    llm.setDefault('planning', endlessPlanner);
     const r = await askQuestion({
       question: QUESTION,
       model: llm.model(),
       repositories: repo.repositories,
-      settings: { budgetTokens: 1000, answerReserve: 0.2, plateau: { window: 0 } },
+      settings: { budgetTokens: 9000, answerReserve: 0.4, plateau: { window: 0 } },
     });
     expect(r.stopReason).toBe('budget-tokens');
-    expect(r.trace.nodes[0]!.childIds).toHaveLength(2);
-    expect(llm.of('evaluation')).toHaveLength(2);
     expect(llm.of('answer')).toHaveLength(1);
-    expect(r.cost.totalTokens).toBe(1000);
     expect(r.trace.answer.fallback).toBe(false);
+    expect(r.cost.totalTokens).toBeLessThanOrEqual(9000);
   });
 
-  it('falls back to a checked evidence list when the ceiling leaves no room for the answer', async () => {
+  it('falls back to a checked evidence list when the ceiling leaves no room for the answer, never crossing it', async () => {
+    await llm.close();
+    llm = await startScriptedLlm();
+    llm.setDefault('planning', endlessPlanner);
     const r = await askQuestion({
       question: QUESTION,
       model: llm.model(),
       repositories: repo.repositories,
-      settings: { budgetTokens: 800, answerReserve: 0, plateau: { window: 0 } },
+      settings: { budgetTokens: 1500, answerReserve: 0, plateau: { window: 0 } },
     });
     expect(r.stopReason).toBe('budget-tokens');
     expect(llm.of('answer')).toHaveLength(0);
-    expect(r.cost.totalTokens).toBe(800);
+    // The call that would have crossed the ceiling was refused before it was made.
+    expect(r.cost.totalTokens).toBeLessThanOrEqual(1500);
     expect(r.trace.answer.fallback).toBe(true);
     expect(r.answer).toMatch(/^No answer could be written \(budget: budget-tokens\)\.\nThe most relevant code found:\n- `shop\//);
     expect(r.citations.length).toBeGreaterThan(0);
@@ -102,13 +107,16 @@ describe('budgets and early stopping', () => {
     expect(r.stopReason).toBe('iterations');
   });
 
-  it('stops on a shared spend cap and reports the cost of every answer', async () => {
-    const shared = new UsageMeter({ maxCostUsd: 0.0002 });
-    // gpt-4o-mini: 100 in + 100 out = $0.000075 per call → the third call is refused.
+  it('stops on a shared spend cap before a call would cross it, and reports the cost of every answer', async () => {
+    await llm.close();
+    llm = await startScriptedLlm();
+    llm.setDefault('planning', endlessPlanner);
+    const shared = new UsageMeter({ maxCostUsd: 0.0004 });
     const r = await askQuestion({ question: QUESTION, model: withUsageMeter(llm.model('gpt-4o-mini'), shared), repositories: repo.repositories, settings: { plateau: { window: 0 } } });
     expect(r.stopReason).toBe('budget-cost');
-    expect(r.cost.calls).toBe(3);
-    expect(r.cost.costUsd).toBeCloseTo(3 * 0.000075, 10);
+    expect(r.cost.calls).toBeGreaterThan(2);
+    expect(r.cost.costUsd!).toBeLessThanOrEqual(0.0004);
+    expect(shared.snapshot().costUsd).toBeLessThanOrEqual(0.0004);
     expect(r.trace.answer.fallback).toBe(true);
   });
 
