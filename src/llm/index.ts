@@ -53,6 +53,7 @@ export {
 } from './model-config.js';
 export {
   correctiveMessage,
+  jsonObjectSpans,
   parseJsonReply,
   type JsonReplyError,
   type JsonReplyIssue,

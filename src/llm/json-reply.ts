@@ -93,7 +93,15 @@ function* candidates(text: string): Generator<string> {
     const lang = match[1]!.toLowerCase();
     if (lang === '' || lang === 'json' || lang === 'jsonc' || lang === 'json5') yield match[2]!.trim();
   }
-  // Only outermost spans: a nested object must not stand in for its parent.
+  yield* jsonObjectSpans(text);
+}
+
+/**
+ * The outermost balanced `{…}` spans of `text`, in order (braces inside JSON
+ * strings respected): where bare JSON objects may sit in prose. A nested
+ * object never stands in for its parent.
+ */
+export function* jsonObjectSpans(text: string): Generator<string> {
   let start = text.indexOf('{');
   while (start >= 0) {
     const end = matchingBrace(text, start);

@@ -194,7 +194,7 @@ describe('localization agent loop (fake server, real client)', () => {
     expect(trajectory.answer.functions).toEqual(['shop/cart.py:Cart.apply_discount']);
   });
 
-  it('a reply without exactly one action is a format error observation, and the run goes on', async () => {
+  it('a reply without an action is a format error observation; of two actions the first runs, with a note; the run goes on', async () => {
     server.enqueue(
       { content: 'I think it is in the cart module.' },
       { content: '```bash\nls\n```\n```bash\nls shop\n```' },
@@ -202,9 +202,10 @@ describe('localization agent loop (fake server, real client)', () => {
     );
     const trajectory = await run('bash');
     expect(trajectory.stopReason).toBe('answered');
-    expect(trajectory.stats.formatErrors).toBe(2);
+    expect(trajectory.stats.formatErrors).toBe(1);
     expect(trajectory.steps[0]!.observation).toMatch(/^Format error: No action found\./);
-    expect(trajectory.steps[1]!.observation).toMatch(/^Format error: Found 2 actions in one reply/);
+    expect(trajectory.steps[1]).toMatchObject({ action: 'bash', args: { command: 'ls' } });
+    expect(trajectory.steps[1]!.observation).toMatch(/^Note: Your reply held 2 actions; only the first \(bash\) was taken\./);
   });
 
   it('a 429 followed by success goes through the loop', async () => {

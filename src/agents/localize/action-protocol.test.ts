@@ -22,9 +22,25 @@ describe('parseAction', () => {
 
   it('reports missing, multiple and unreadable actions', () => {
     expect(parseAction('I am thinking.')).toMatchObject({ kind: 'format-error', reason: expect.stringMatching(/^No action found/) });
-    expect(parseAction('```bash\nls\n```\n```answer\n{"files": []}\n```')).toMatchObject({ kind: 'format-error', reason: expect.stringMatching(/Found 2 actions/) });
+    expect(parseAction('')).toMatchObject({ kind: 'format-error', reason: expect.stringMatching(/^Your reply was empty/) });
     expect(parseAction('```tool\n{"args": {}}\n```')).toMatchObject({ kind: 'format-error', reason: expect.stringMatching(/name the tool/) });
     expect(parseAction('```bash\n\n```')).toMatchObject({ kind: 'format-error' });
+  });
+
+  it('takes the first of several actions and says so', () => {
+    expect(parseAction('```bash\nls\n```\n```answer\n{"files": []}\n```')).toMatchObject({
+      kind: 'bash',
+      command: 'ls',
+      note: expect.stringMatching(/held 2 actions; only the first \(bash\) was taken/),
+    });
+  });
+
+  it('reads bare JSON in prose, any key case and the common key aliases', () => {
+    expect(parseAction('I will search.\n{"tool": "search", "args": {"query": "x"}}\nThen read.')).toEqual({ kind: 'tool', tool: 'search', args: { query: 'x' } });
+    expect(parseAction('{"Tool": "Search", "Args": {"query": "x"}}')).toEqual({ kind: 'tool', tool: 'Search', args: { query: 'x' } });
+    expect(parseAction('{"action": "view_code", "action_input": {"file": "a.py"}}')).toEqual({ kind: 'tool', tool: 'view_code', args: { file: 'a.py' } });
+    expect(parseAction('Done: {"Files": ["a.py"], "Functions": ["a.py:f"]}')).toMatchObject({ kind: 'answer', answer: { files: ['a.py'], functions: ['a.py:f'] } });
+    expect(parseAction('{"TOOL": "BASH", "ARGS": {"command": "ls"}}')).toEqual({ kind: 'bash', command: 'ls' });
   });
 
   it('turns an unusable answer into a bad-answer with a correction', () => {

@@ -7,14 +7,18 @@
  * `name`/`arguments` for `tool`/`args`, a missing closing fence at the end).
  */
 import { z } from 'zod';
-import { parseJsonReply, type JsonReplyError } from '../../llm/index.js';
+import { jsonObjectSpans, parseJsonReply, type JsonReplyError } from '../../llm/index.js';
 import { AnswerSchema, type AnswerInput } from './answer-format.js';
 
-/** One parsed assistant turn. */
+/**
+ * One parsed assistant turn. `note` (on a runnable action) tells the model
+ * what the reader did beyond the plain protocol: which action of several was
+ * taken, and why.
+ */
 export type AgentAction =
-  | { kind: 'tool'; tool: string; args: unknown }
-  | { kind: 'bash'; command: string }
-  | { kind: 'answer'; answer: AnswerInput }
+  | { kind: 'tool'; tool: string; args: unknown; note?: string }
+  | { kind: 'bash'; command: string; note?: string }
+  | { kind: 'answer'; answer: AnswerInput; note?: string }
   /** An answer block whose JSON is unusable; `error.correction` tells the model what to fix. */
   | { kind: 'bad-answer'; error: JsonReplyError }
   /** No action, several actions, or an unreadable tool call; `reason` is shown to the model. */
@@ -22,16 +26,26 @@ export type AgentAction =
 
 const BASH_LANGS = new Set(['bash', 'sh', 'shell', 'console', 'zsh']);
 
-const ToolCallSchema = z
-  .object({
-    tool: z.string().min(1).optional(),
-    name: z.string().min(1).optional(),
+/** Key spellings models use for the tool name and its arguments, lower-cased. */
+const TOOL_KEYS = ['tool', 'name', 'action', 'function', 'tool_name'];
+const ARG_KEYS = ['args', 'arguments', 'input', 'parameters', 'params', 'action_input', 'tool_input'];
+
+/** Lower-cases the top-level keys (`"Tool"`, `"Args"`) and maps the aliases onto `tool` / `args`. */
+function canonicalToolCall(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const lower = new Map(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k.toLowerCase(), v]));
+  const tool = TOOL_KEYS.map((k) => lower.get(k)).find((v) => typeof v === 'string');
+  const args = ARG_KEYS.map((k) => lower.get(k)).find((v) => v !== undefined);
+  return { ...(tool !== undefined ? { tool } : {}), ...(args !== undefined ? { args } : {}) };
+}
+
+const ToolCallSchema = z.preprocess(
+  canonicalToolCall,
+  z.object({
+    tool: z.string({ message: 'name the tool: {"tool": "<name>", "args": {...}}' }).min(1),
     args: z.unknown().optional(),
-    arguments: z.unknown().optional(),
-    input: z.unknown().optional(),
-    parameters: z.unknown().optional(),
-  })
-  .refine((call) => call.tool !== undefined || call.name !== undefined, { message: 'name the tool: {"tool": "<name>", "args": {...}}' });
+  }),
+);
 
 interface FencedBlock {
   lang: string;
@@ -46,12 +60,12 @@ export function fencedBlocks(text: string): FencedBlock[] {
   return blocks;
 }
 
-/** What kind of action a ```json / unlabeled block holds, by its keys; null when it holds none. */
+/** What kind of action a ```json / unlabeled block (or bare object) holds, by its keys (any case); null when it holds none. */
 function sniffJson(body: string): 'tool' | 'answer' | null {
   const trimmed = body.trim();
   if (!trimmed.startsWith('{')) return null;
-  if (/"(tool|name)"\s*:/.test(trimmed)) return 'tool';
-  if (/"(files|functions|found_files|found_entities|found_functions|entities)"\s*:/.test(trimmed)) return 'answer';
+  if (new RegExp(`"(${TOOL_KEYS.join('|')})"\\s*:`, 'i').test(trimmed)) return 'tool';
+  if (/"(files|functions|found_files|found_entities|found_functions|entities)"\s*:/i.test(trimmed)) return 'answer';
   return null;
 }
 
@@ -59,7 +73,14 @@ const FORMAT_HELP =
   'Reply with a short thought and then exactly one action: a ```tool block with {"tool": "<name>", "args": {...}}, ' +
   'a ```bash block with one command, or an ```answer block with {"files": [...], "functions": [...]}.';
 
-/** Reads the one action of an assistant turn. Never throws. */
+/**
+ * Reads the action of an assistant turn. Never throws. Fenced blocks are
+ * read first (```tool, ```bash, ```answer, and ```json or unlabeled blocks by
+ * their keys); without any, bare JSON objects in the prose are sniffed the
+ * same way. When a reply holds several actions the first is taken and a
+ * `note` says so (the model sees it with the observation): running one and
+ * telling the model costs nothing, refusing both wastes the step.
+ */
 export function parseAction(text: string): AgentAction {
   const actions: Array<{ kind: 'tool' | 'bash' | 'answer'; body: string }> = [];
   for (const block of fencedBlocks(text)) {
@@ -70,11 +91,24 @@ export function parseAction(text: string): AgentAction {
       if (kind) actions.push({ kind, body: block.body });
     }
   }
-  if (actions.length === 0) return { kind: 'format-error', reason: `No action found. ${FORMAT_HELP}` };
-  if (actions.length > 1) {
-    return { kind: 'format-error', reason: `Found ${actions.length} actions in one reply; give exactly one per reply (you will see its output before the next). ${FORMAT_HELP}` };
+  if (actions.length === 0) {
+    for (const span of jsonObjectSpans(text)) {
+      const kind = sniffJson(span);
+      if (kind) actions.push({ kind, body: span });
+    }
   }
-  const action = actions[0]!;
+  if (actions.length === 0) {
+    if (text.trim() === '') return { kind: 'format-error', reason: `Your reply was empty. ${FORMAT_HELP}` };
+    return { kind: 'format-error', reason: `No action found. ${FORMAT_HELP}` };
+  }
+  const action = readOne(actions[0]!);
+  if (actions.length > 1 && action.kind !== 'format-error' && action.kind !== 'bad-answer') {
+    action.note = `Your reply held ${actions.length} actions; only the first (${actions[0]!.kind}) was taken. Give exactly one action per reply: you see its output before choosing the next.`;
+  }
+  return action;
+}
+
+function readOne(action: { kind: 'tool' | 'bash' | 'answer'; body: string }): AgentAction {
   if (action.kind === 'bash') {
     const command = action.body.replace(/^\s*\$\s+/, '').trim();
     if (!command) return { kind: 'format-error', reason: 'The bash block is empty; put one command line in it.' };
@@ -92,10 +126,8 @@ function readAnswer(body: string): AgentAction {
 function readToolCall(body: string): AgentAction {
   const parsed = parseJsonReply(body, ToolCallSchema);
   if (!parsed.ok) return { kind: 'format-error', reason: `The tool call could not be read: ${parsed.error.message}. ${FORMAT_HELP}` };
-  const call = parsed.value;
-  const tool = (call.tool ?? call.name)!;
-  const args = call.args ?? call.arguments ?? call.input ?? call.parameters ?? {};
-  if (tool === 'bash') {
+  const { tool, args = {} } = parsed.value;
+  if (tool.toLowerCase() === 'bash') {
     const command = args && typeof args === 'object' ? (args as Record<string, unknown>).command ?? (args as Record<string, unknown>).cmd : undefined;
     if (typeof command === 'string' && command.trim()) return { kind: 'bash', command: command.trim() };
     return { kind: 'format-error', reason: 'Run shell commands in a ```bash block holding the command line.' };

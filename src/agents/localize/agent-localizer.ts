@@ -12,6 +12,7 @@ import { ReponavError } from '../../errors.js';
 import { createChatModel, ModelConfigSchema, UsageMeter, withUsageMeter, type ChatModel, type ModelConfig } from '../../llm/index.js';
 import { CommitIndexPool } from '../../index/commit-index-pool.js';
 import { silentLogger, type Logger } from '../../logger.js';
+import { createEmbedder, EMBEDDER_KINDS } from '../../retrieve/dense/create-embedder.js';
 import { CommitViewCache } from '../../sandbox/index.js';
 import { resolveAgentInterface } from './agent-interfaces.js';
 import { runLocalizationAgent } from './agent-loop.js';
@@ -31,6 +32,8 @@ import type { Trajectory } from './trajectory.js';
  * - `shellTimeoutMs`, `shellMaxOutputChars`, `allowAnyCommand`: the shell.
  * - `toolBudgetTokens`: output budget of every index tool (default: each tool's own).
  * - `indexDir`: folder for commit indexes; `traceDir`: write `<instance>.json` trajectories there.
+ * - `deadlineSeconds`: wall-clock limit per instance (default none), passed into every model call.
+ * - `embedder`: dense retrieval for the index tools (`{"kind": "openai-compatible", "model": …, "baseUrl": …}`), as `--embedder`.
  */
 export const AgentSettingsSchema = z
   .object({
@@ -48,6 +51,11 @@ export const AgentSettingsSchema = z
     indexDir: z.string().min(1).optional(),
     traceDir: z.string().min(1).optional(),
     maxPredictions: z.number().int().positive().optional(),
+    deadlineSeconds: z.number().positive().optional(),
+    embedder: z
+      .object({ kind: z.enum(EMBEDDER_KINDS), model: z.string().min(1).optional(), baseUrl: z.string().min(1).optional() })
+      .strict()
+      .optional(),
   })
   .strict()
   .refine((s) => typeof s.model !== 'object' || (s.model.apiKey === undefined), {
@@ -136,6 +144,7 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
   const model = withUsageMeter(createChatModel(modelConfig, { env: deps.env, logger }), meter);
   const views = new CommitViewCache({ logger, tempRoot: deps.viewTempRoot, keepIdle: 2 });
   const indexes = new CommitIndexPool({ indexDir: settings.indexDir, logger });
+  const embedder = settings.embedder ? createEmbedder({ ...settings.embedder, logger, env: deps.env }) : undefined;
   if (settings.allowAnyCommand) logger.warn('agent localizer: allowAnyCommand is on; shell commands are not restricted');
 
   return {
@@ -156,6 +165,7 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
           viewCache: views,
           shell: { timeoutMs: settings.shellTimeoutMs, maxOutputChars: settings.shellMaxOutputChars, allowAnyCommand: settings.allowAnyCommand },
           toolBudgets: settings.toolBudgetTokens ? { defaultTokens: settings.toolBudgetTokens } : undefined,
+          ...(embedder ? { embedder } : {}),
           logger,
         });
         viewMs = workspace.viewMs;
@@ -171,6 +181,8 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
             maxOutputTokens: settings.maxOutputTokens,
             temperature: settings.temperature,
             maxPredictions: settings.maxPredictions,
+            ...(settings.deadlineSeconds !== undefined ? { deadlineMs: settings.deadlineSeconds * 1000 } : {}),
+            repoRoot: workspace.view.root,
             logger,
           });
         } finally {

@@ -13,6 +13,7 @@ import { callTool, type ToolContext, type ToolRegistry } from '../../tools/index
 import type { SafeShell } from '../../sandbox/index.js';
 import { parseAction, parseCorrectedAnswer } from './action-protocol.js';
 import type { AgentInterface } from './agent-interfaces.js';
+import { checkAnswerAgainstRepository } from './answer-check.js';
 import { emptyAnswer, normalizePath, salvageLocations, toRankedAnswer, type AnswerInput, type RankedAnswer } from './answer-format.js';
 import { buildSystemPrompt, buildTaskMessage } from './system-prompt.js';
 import { renderShellSpec, renderToolSpec, withoutHiddenArguments } from './tool-specs.js';
@@ -22,6 +23,16 @@ import { computeStats, recentlyInspected, type AnswerSource, type StopReason, ty
 export const DEFAULT_MAX_STEPS = 30;
 /** Default token budget per run (input + output over all calls). */
 export const DEFAULT_MAX_TOKENS = 500_000;
+/** Identical format errors (or empty replies) in a row after which the run stops: the model is not going to fix it. */
+export const MAX_REPEATED_FORMAT_ERRORS = 3;
+
+/** Sent when an answer block was cut at the length limit (the one corrective message). */
+export const TRUNCATED_ANSWER_MESSAGE =
+  'Your answer was cut off at the length limit. Reply with only the answer JSON, shorter: your best few files and functions, no explanation.';
+
+/** Sent after a reply cut at the length limit (once in a row; a second cut reply is read as it is). */
+export const TRUNCATED_REPLY_MESSAGE =
+  'Your reply was cut off at the length limit, so it was not used. Reply again, shorter: at most one sentence of thought, then exactly one action.';
 
 /** Options of {@link runLocalizationAgent}. */
 export interface LocalizationAgentOptions {
@@ -40,6 +51,18 @@ export interface LocalizationAgentOptions {
   maxOutputTokens?: number;
   /** Default 0. */
   temperature?: number;
+  /**
+   * Wall-clock limit of the run in milliseconds, passed into every model and
+   * tool call as an abort signal; the run ends with stop reason `deadline`.
+   * Default: none.
+   */
+  deadlineMs?: number;
+  /**
+   * The folder the agent's view shows. When given, the answer's files and
+   * names are checked against it and those that do not exist are dropped
+   * (counted in `dropped`).
+   */
+  repoRoot?: string;
   /** Entries kept per answer level; default 50. */
   maxPredictions?: number;
   signal?: AbortSignal;
@@ -81,6 +104,9 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
 
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const deadline = options.deadlineMs !== undefined ? AbortSignal.timeout(options.deadlineMs) : undefined;
+  const signal = deadline && options.signal ? AbortSignal.any([options.signal, deadline]) : (deadline ?? options.signal);
+  const run: LocalizationAgentOptions = { ...options, signal };
   const systemPrompt = buildSystemPrompt({ iface, toolSpecs: specs, maxSteps, maxTokens: maxTokens ?? undefined });
   const messages: ChatMessage[] = [
     { role: 'system', content: systemPrompt },
@@ -97,10 +123,13 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
   let answer: AnswerInput | null = null;
   let answerSource: AnswerSource = 'none';
   const malformed: string[] = [];
+  /** The last format error and how many times in a row it was given. */
+  let repeated = { reason: '', count: 0 };
+  let truncatedInARow = 0;
 
   while (stopReason === null) {
-    if (options.signal?.aborted) {
-      stopReason = 'aborted';
+    if (signal?.aborted) {
+      stopReason = deadline?.aborted ? 'deadline' : 'aborted';
       break;
     }
     // The reply to the one corrective message is part of answering, so it may exceed the step budget by one.
@@ -120,12 +149,15 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
         messages: [...messages],
         temperature: options.temperature ?? 0,
         ...(options.maxOutputTokens !== undefined ? { maxTokens: options.maxOutputTokens } : {}),
-        signal: options.signal,
+        signal,
       });
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
       if (isReponavError(caught, 'BUDGET_EXCEEDED')) stopReason = 'spend-budget';
-      else if (options.signal?.aborted || (isReponavError(caught) && caught.details?.aborted === true)) stopReason = 'aborted';
+      else if (deadline?.aborted) {
+        stopReason = 'deadline';
+        error = `the run's deadline of ${formatSeconds(options.deadlineMs!)} passed during a model call`;
+      } else if (signal?.aborted || (isReponavError(caught) && caught.details?.aborted === true)) stopReason = 'aborted';
       else stopReason = 'llm-error';
       logger.warn(`agent stopped (${stopReason}) at step ${steps.length + 1}: ${error}`);
       break;
@@ -142,9 +174,24 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       usage: { inputTokens, outputTokens, costUsd },
       modelMs: performance.now() - callStarted,
       toolMs: 0,
+      ...(response.finishReason ? { finishReason: response.finishReason } : {}),
     };
     steps.push(step);
     messages.push({ role: 'assistant', content: response.text });
+
+    // A reply cut at the length limit is asked again once, shorter, before it is read at all:
+    // its last action is probably cut too, and a cut name must not become an answer.
+    if (response.finishReason === 'length' && truncatedInARow === 0 && !awaitingCorrection) {
+      truncatedInARow = 1;
+      step.action = 'truncated';
+      step.isError = true;
+      step.observation = TRUNCATED_REPLY_MESSAGE;
+      messages.push({ role: 'user', content: TRUNCATED_REPLY_MESSAGE });
+      addedTokens = estimateTokens(response.text) + estimateTokens(TRUNCATED_REPLY_MESSAGE) + 8;
+      options.onStep?.(step);
+      continue;
+    }
+    truncatedInARow = 0;
 
     let reply: string;
     if (awaitingCorrection) {
@@ -177,12 +224,25 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       step.isError = true;
       malformed.push(response.text);
       awaitingCorrection = true;
-      reply = correctiveMessage(action.error).content;
+      // A cut answer is not "malformed JSON" to the model: it needs to be shorter, not different.
+      reply = response.finishReason === 'length' ? TRUNCATED_ANSWER_MESSAGE : correctiveMessage(action.error).content;
     } else if (action.kind === 'format-error') {
       step.isError = true;
       reply = `Format error: ${action.reason}`;
+      repeated = repeated.reason === action.reason ? { reason: action.reason, count: repeated.count + 1 } : { reason: action.reason, count: 1 };
+      if (repeated.count >= MAX_REPEATED_FORMAT_ERRORS) {
+        const empty = response.text.trim() === '';
+        stopReason = empty ? 'empty-replies' : 'format-errors';
+        error = `${repeated.count} ${empty ? 'empty replies' : 'identical format errors'} in a row: ${action.reason.split('. ')[0]}`;
+        malformed.push(response.text);
+        options.onStep?.(step);
+        break;
+      }
     } else {
-      const observation = await act(action, options);
+      repeated = { reason: '', count: 0 };
+      // Models capitalise tool names ("Search"); the tool is the same.
+      if (action.kind === 'tool') action.tool = iface.tools.find((t) => t.toLowerCase() === action.tool.toLowerCase()) ?? action.tool;
+      const observation = await act(action, run);
       step.action = action.kind;
       step.tool = action.kind === 'bash' ? 'bash' : action.tool;
       step.args = action.kind === 'bash' ? { command: action.command } : withoutHiddenArguments(action.args);
@@ -193,7 +253,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
         ...(observation.refused ? { refused: true } : {}),
         ...(observation.inspected?.length ? { inspected: observation.inspected } : {}),
       });
-      reply = observation.text;
+      reply = action.note ? `Note: ${action.note}\n\n${observation.text}` : observation.text;
     }
     if (!awaitingCorrection) reply += `\n\n${budgetFooter(steps.length, maxSteps, usedTokens, maxTokens, lastInputTokens)}`;
     step.observation = reply;
@@ -203,6 +263,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     options.onStep?.(step);
   }
 
+  if (stopReason === null && signal?.aborted) stopReason = deadline?.aborted ? 'deadline' : 'aborted';
   const limit = options.maxPredictions ?? 50;
   let ranked: RankedAnswer = emptyAnswer();
   if (answer) ranked = toRankedAnswer(answer, limit);
@@ -216,6 +277,13 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       ranked = { files: inspected.slice(0, limit), modules: [], functions: [] };
       answerSource = 'inspected';
     }
+  }
+  let dropped: string[] = [];
+  if (options.repoRoot && answerSource !== 'none') {
+    const checked = await checkAnswerAgainstRepository(ranked, options.repoRoot);
+    ranked = checked.answer;
+    dropped = checked.dropped;
+    if (dropped.length > 0) logger.warn(`agent answer: dropped ${dropped.length} name${dropped.length === 1 ? '' : 's'} not found in the repository: ${dropped.slice(0, 5).join(', ')}`);
   }
   const wallMs = performance.now() - started;
   return {
@@ -231,6 +299,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     ...(error !== undefined ? { error } : {}),
     answer: ranked,
     answerSource,
+    dropped: { count: dropped.length, names: dropped },
     stats: computeStats(steps, wallMs),
   };
 }
@@ -252,25 +321,30 @@ async function act(
       toolMs: performance.now() - started,
     };
   }
-  if (!options.iface.tools.includes(action.tool) || !options.tools) {
+  const tool = action.tool;
+  if (!options.iface.tools.includes(tool) || !options.tools) {
     const text = `Error: there is no tool '${action.tool.slice(0, 80)}' here. Your tools are: ${options.iface.tools.join(', ')}.`;
     return { text, outputChars: text.length, isError: true, toolMs: 0 };
   }
   const context: ToolContext = { ...options.tools.context, signal: options.signal };
-  const result = await callTool(options.tools.registry, action.tool, withoutHiddenArguments(action.args), context);
+  const result = await callTool(options.tools.registry, tool, withoutHiddenArguments(action.args), context);
   const inspected: string[] = [];
-  if (action.tool === 'list_symbols' && !result.isError) {
+  if (tool === 'list_symbols' && !result.isError) {
     const data = result.data as { path?: unknown } | undefined;
     const file = typeof data?.path === 'string' ? data.path : (action.args as { file?: unknown } | null)?.file;
     if (typeof file === 'string') inspected.push(normalizePath(file));
   }
   return {
-    text: result.isError ? `Error from ${action.tool}: ${result.text}` : `Observation from ${action.tool}:\n${result.text}`,
+    text: result.isError ? `Error from ${tool}: ${result.text}` : `Observation from ${tool}:\n${result.text}`,
     outputChars: result.text.length,
     isError: result.isError,
     inspected,
     toolMs: performance.now() - started,
   };
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 /** The line after each observation: what is left, and a nudge to answer when little is. */

@@ -6,6 +6,7 @@
  */
 import { RepositoryIndex } from '../../index/repository-index.js';
 import { silentLogger, type Logger } from '../../logger.js';
+import type { Embedder } from '../../retrieve/dense/embedder.js';
 import { createToolRegistry, RepositorySet, type ToolBudgets, type ToolContext, type ToolRegistry } from '../../tools/index.js';
 import { CommitViewCache, openWorktreeView, SafeShell, type RepositoryView } from '../../sandbox/index.js';
 import type { AgentInterface } from './agent-interfaces.js';
@@ -32,6 +33,8 @@ export interface AgentWorkspaceOptions {
   viewCache?: CommitViewCache;
   shell?: ShellSettings;
   toolBudgets?: ToolBudgets;
+  /** Dense retrieval for the index tools (search fuses BM25 with it); default BM25 only. */
+  embedder?: Embedder;
   logger?: Logger;
 }
 
@@ -86,7 +89,7 @@ export async function openAgentWorkspace(options: AgentWorkspaceOptions): Promis
       }
       indexMs = performance.now() - indexStarted;
       const registry = createToolRegistry({ include: options.iface.indexTools });
-      const context: ToolContext = { repositories: RepositorySet.of([index]), logger, budgets: options.toolBudgets };
+      const context: ToolContext = { repositories: RepositorySet.of([index]), logger, budgets: options.toolBudgets, ...(options.embedder ? { embedder: options.embedder } : {}) };
       tools = { registry, context };
     }
     return { view, shell, tools, viewMs, indexMs, close };

@@ -19,6 +19,12 @@ export type StopReason =
   | 'malformed-answer'
   /** The model could not be reached (after retries). */
   | 'llm-error'
+  /** The run's wall-clock deadline passed. */
+  | 'deadline'
+  /** The same format error several times in a row (see MAX_REPEATED_FORMAT_ERRORS). */
+  | 'format-errors'
+  /** Several empty replies in a row. */
+  | 'empty-replies'
   | 'aborted';
 
 /** Where the final answer came from. */
@@ -33,7 +39,7 @@ export type AnswerSource =
   | 'none';
 
 /** What a step did. */
-export type StepAction = 'tool' | 'bash' | 'answer' | 'bad-answer' | 'corrected-answer' | 'format-error';
+export type StepAction = 'tool' | 'bash' | 'answer' | 'bad-answer' | 'corrected-answer' | 'format-error' | 'truncated';
 
 /** One model call and what followed it. */
 export interface TrajectoryStep {
@@ -56,6 +62,8 @@ export interface TrajectoryStep {
   usage: { inputTokens: number; outputTokens: number; costUsd: number | null };
   modelMs: number;
   toolMs: number;
+  /** The server's finish reason (`stop`, `length`, …) when it sent one. */
+  finishReason?: string;
   /** Files this step read (shell cat/head/tail/sed/nl, list_symbols). */
   inspected?: string[];
 }
@@ -97,6 +105,8 @@ export interface Trajectory {
   error?: string;
   answer: RankedAnswer;
   answerSource: AnswerSource;
+  /** Answer entries dropped because the repository has no such file or name (absent in old traces). */
+  dropped?: { count: number; names: string[] };
   stats: RunStats;
 }
 
@@ -118,7 +128,7 @@ export function computeStats(steps: readonly TrajectoryStep[], wallMs: number): 
     if (step.usage.costUsd !== null) cost = (cost ?? 0) + step.usage.costUsd;
     modelMs += step.modelMs;
     toolMs += step.toolMs;
-    if (step.action === 'format-error') formatErrors++;
+    if (step.action === 'format-error' || step.action === 'truncated') formatErrors++;
     if (step.tool) toolCalls[step.tool] = (toolCalls[step.tool] ?? 0) + 1;
     if (step.refused) refusedCommands++;
     else if (step.isError && (step.action === 'tool' || step.action === 'bash')) toolErrors++;

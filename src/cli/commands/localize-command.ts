@@ -21,6 +21,7 @@ import { createChatModel, createReplayModel, UsageMeter, withRecording, withUsag
 import type { Logger } from '../../logger.js';
 import { cliLogger } from '../cli-context.js';
 import { decimal, positiveInt } from '../option-parsers.js';
+import { addAgentRunOptions, deadlineMsFromFlags, embedderFromFlags, modelLimitsFromFlags, type AgentRunFlags } from './agent-options.js';
 
 /** What the command needs from its surroundings (tests inject these; the CLI uses the defaults). */
 export interface LocalizeCommandDeps {
@@ -34,7 +35,7 @@ export interface LocalizeCommandDeps {
   logger?: Logger;
 }
 
-interface LocalizeOptions {
+interface LocalizeOptions extends AgentRunFlags {
   repo: string;
   issue?: string;
   issueFile?: string;
@@ -60,10 +61,12 @@ interface LocalizeOptions {
  * Adds `reponav localize` to `program`. The action throws ReponavError for
  * unusable input (BAD_INPUT, FILE_NOT_FOUND), for an unreachable model
  * (LLM_ERROR) and when `--max-usd` stops the run before its first answer
- * (BUDGET_EXCEEDED); exit handling is the program's.
+ * (BUDGET_EXCEEDED); after printing, it throws LLM_ERROR when the run ended
+ * without a valid answer from the model (so the exit code is non-zero even
+ * when a salvaged list was printed); exit handling is the program's.
  */
 export function registerLocalizeCommand(program: Command, deps: LocalizeCommandDeps = {}): Command {
-  return program
+  const command = program
     .command('localize')
     .description('Run the localization agent on an issue: it explores the repository through tools and answers with ranked files and functions')
     .requiredOption('--repo <path>', 'repository (a working tree; with --commit any git dir)')
@@ -83,8 +86,9 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
     .option('--shell-timeout <ms>', 'time limit per shell command', positiveInt, 10_000)
     .option('--max-output-chars <n>', 'shell output shown per command', positiveInt, 10_000)
     .option('--allow-any-command', 'let the agent run any bash command in a scratch copy (not sandboxed)')
-    .option('-q, --quiet', 'no progress lines')
-    .option('--verbose', 'debug logging')
+    .option('-q, --quiet', 'no progress lines (an abnormal stop is still reported)')
+    .option('--verbose', 'debug logging');
+  return addAgentRunOptions(command)
     .action(async (options: LocalizeOptions) => {
       const logger = deps.logger ?? cliLogger(options);
       const stdout = deps.stdout ?? process.stdout;
@@ -93,12 +97,14 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
       const iface = resolveAgentInterface(options.interface);
       const meter = new UsageMeter({ maxCostUsd: options.maxUsd }, { logger });
       const model = withUsageMeter(buildModel(options, deps, logger), meter);
+      const embedder = embedderFromFlags(options, logger);
       const workspace = await openAgentWorkspace({
         repoPath: options.repo,
         commit: options.commit,
         iface,
         indexPath: options.indexPath,
         shell: { timeoutMs: options.shellTimeout, maxOutputChars: options.maxOutputChars, allowAnyCommand: options.allowAnyCommand },
+        ...(embedder ? { embedder } : {}),
         logger,
       });
       let trajectory: Trajectory;
@@ -111,6 +117,8 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
           tools: workspace.tools,
           maxSteps: options.maxSteps,
           maxTokens: options.maxTokens,
+          deadlineMs: deadlineMsFromFlags(options),
+          repoRoot: workspace.view.root,
           logger,
           onStep: options.quiet ? undefined : (step) => stderr.write(`${progressLine(step, options.maxSteps ?? 30)}\n`),
         });
@@ -125,7 +133,15 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
         throw new ReponavError(trajectory.stopReason === 'llm-error' ? 'LLM_ERROR' : 'BUDGET_EXCEEDED', trajectory.error ?? trajectory.stopReason);
       }
       stdout.write(options.json ? `${JSON.stringify(jsonResult(trajectory), null, 2)}\n` : renderAnswer(trajectory));
-      if (!options.quiet) stderr.write(`${summaryLine(trajectory)}\n`);
+      const answered = trajectory.answerSource === 'answer' || trajectory.answerSource === 'corrected';
+      // -q hides progress, never an abnormal stop: a budget or deadline stop must not pass for an answer.
+      if (!options.quiet || trajectory.stopReason !== 'answered') stderr.write(`${summaryLine(trajectory)}\n`);
+      if (!answered) {
+        throw new ReponavError('LLM_ERROR', `The agent gave no valid answer (stopped: ${trajectory.stopReason}${trajectory.answerSource !== 'none' ? `; the list printed was ${trajectory.answerSource}` : ''}).`, {
+          stopReason: trajectory.stopReason,
+          answerSource: trajectory.answerSource,
+        });
+      }
     });
 }
 
@@ -152,7 +168,7 @@ async function readIssue(options: LocalizeOptions): Promise<string> {
 function buildModel(options: LocalizeOptions, deps: LocalizeCommandDeps, logger: Logger): ChatModel {
   if (options.record && options.replay) throw new ReponavError('BAD_INPUT', 'Use either --record or --replay, not both.');
   if (options.replay) return createReplayModel(options.replay, { model: options.model });
-  const model = createChatModel(options.model ? { model: options.model } : {}, { env: deps.env, logger });
+  const model = createChatModel({ ...(options.model ? { model: options.model } : {}), ...modelLimitsFromFlags(options) }, { env: deps.env, logger });
   return options.record ? withRecording(model, options.record, { logger }) : model;
 }
 
@@ -174,6 +190,7 @@ function jsonResult(t: Trajectory) {
     stopReason: t.stopReason,
     ...(t.error ? { error: t.error } : {}),
     answerSource: t.answerSource,
+    dropped: t.dropped ?? { count: 0, names: [] },
     found_files: t.answer.files,
     found_modules: t.answer.modules,
     found_entities: t.answer.functions,
@@ -195,5 +212,6 @@ function summaryLine(t: Trajectory): string {
   const cost = s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : '';
   const source = t.answerSource === 'answer' || t.answerSource === 'corrected' ? '' : ` (answer ${t.answerSource})`;
   const error = t.error ? ` — ${t.error}` : '';
-  return `${t.stopReason}${source} after ${s.steps} steps · ${s.totalTokens} tokens${cost} · ${s.filesInspected} files inspected · ${(s.wallMs / 1000).toFixed(1)} s${error}`;
+  const dropped = t.dropped?.count ? ` · ${t.dropped.count} name${t.dropped.count === 1 ? '' : 's'} dropped (not in the repository)` : '';
+  return `${t.stopReason}${source} after ${s.steps} steps · ${s.totalTokens} tokens${cost} · ${s.filesInspected} files inspected · ${(s.wallMs / 1000).toFixed(1)} s${dropped}${error}`;
 }

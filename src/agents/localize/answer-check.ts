@@ -1,0 +1,54 @@
+/**
+ * Checks a ranked answer against the repository the agent looked at: a file
+ * must exist in the view, and a function or module must name something that
+ * occurs in its file as a whole word (its last dotted part, so `Cart.total`
+ * is kept by `def total(`). Names that fail are dropped and counted, so a
+ * reply cut mid-word (`billing/invoice.py:parse_disc`) or an invented path
+ * never reaches the scorer or the user. Plain text work on the view's files:
+ * it serves every interface, with or without an index.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { containsName } from '../ask/citation-check.js';
+import type { RankedAnswer } from './answer-format.js';
+
+/** The kept answer and what was dropped (as written in the answer). */
+export interface CheckedAnswer {
+  answer: RankedAnswer;
+  dropped: string[];
+}
+
+/** Drops the entries of `answer` that do not exist under `root` (see the module comment). Never throws. */
+export async function checkAnswerAgainstRepository(answer: RankedAnswer, root: string): Promise<CheckedAnswer> {
+  const texts = new Map<string, Promise<string | null>>();
+  const text = (path: string): Promise<string | null> => {
+    let pending = texts.get(path);
+    if (!pending) {
+      // A `..` segment could leave the view; such a path is not a repository file.
+      pending = path.split('/').includes('..') ? Promise.resolve(null) : readFile(join(root, path), 'utf8').catch(() => null);
+      texts.set(path, pending);
+    }
+    return pending;
+  };
+  const dropped: string[] = [];
+  const keepFiles: string[] = [];
+  for (const file of answer.files) {
+    if ((await text(file)) !== null) keepFiles.push(file);
+    else dropped.push(file);
+  }
+  const keepNamed = async (entries: string[], part: 'first' | 'last'): Promise<string[]> => {
+    const kept: string[] = [];
+    for (const entry of entries) {
+      const colon = entry.indexOf(':');
+      const body = await text(entry.slice(0, colon));
+      const name = entry.slice(colon + 1);
+      // containsName checks the last dotted part; a module is named by its first.
+      if (body !== null && containsName(body, part === 'first' ? name.split('.')[0]! : name)) kept.push(entry);
+      else dropped.push(entry);
+    }
+    return kept;
+  };
+  const functions = await keepNamed(answer.functions, 'last');
+  const modules = await keepNamed(answer.modules, 'first');
+  return { answer: { files: keepFiles, modules, functions }, dropped: [...new Set(dropped)] };
+}

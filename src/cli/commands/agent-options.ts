@@ -1,0 +1,57 @@
+/**
+ * The flags `ask` and `localize` share for what a run may cost and what its
+ * tools retrieve with: a wall-clock deadline passed into every model call,
+ * the per-call timeout and retry count of the model client, and the dense
+ * embedder (`--embedder`, as for `index` and `search`) that the agents'
+ * search tools fuse with BM25.
+ */
+import type { Command } from 'commander';
+import type { Logger } from '../../logger.js';
+import type { ModelConfig } from '../../llm/model-config.js';
+import { createEmbedder } from '../../retrieve/dense/create-embedder.js';
+import type { Embedder } from '../../retrieve/dense/embedder.js';
+import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
+import { seconds, wholeNumber } from '../option-parsers.js';
+
+/** Default wall-clock deadline of one `ask` or `localize` run, seconds. */
+export const DEFAULT_DEADLINE_SECONDS = 600;
+
+/** The parsed shared flags. */
+export interface AgentRunFlags extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'> {
+  /** Seconds; 0 means none. */
+  deadline?: number;
+  /** Seconds per model-call attempt. */
+  llmTimeout?: number;
+  /** Retries after the first attempt. */
+  llmRetries?: number;
+}
+
+const retries = wholeNumber(0, 20);
+
+/** Adds `--deadline`, `--llm-timeout`, `--llm-retries` and the embedder flags. */
+export function addAgentRunOptions(command: Command): Command {
+  command
+    .option('--deadline <seconds>', `wall-clock limit of the whole run, passed into every model call (0: none)`, seconds, DEFAULT_DEADLINE_SECONDS)
+    .option('--llm-timeout <seconds>', 'time limit of one model-call attempt (default 60; timed-out attempts are retried once)', seconds)
+    .option('--llm-retries <n>', 'retries of a failed model call (default 3)', retries);
+  return addEmbedderOptions(command, { fusion: false, reembed: false });
+}
+
+/** The model-config fields the flags set (timeout, retries); empty when none were given. */
+export function modelLimitsFromFlags(flags: AgentRunFlags): Pick<ModelConfig, 'timeoutMs' | 'maxRetries'> {
+  return {
+    ...(flags.llmTimeout ? { timeoutMs: Math.round(flags.llmTimeout * 1000) } : {}),
+    ...(flags.llmRetries !== undefined ? { maxRetries: flags.llmRetries } : {}),
+  };
+}
+
+/** The deadline in milliseconds, or undefined for none. */
+export function deadlineMsFromFlags(flags: AgentRunFlags): number | undefined {
+  return flags.deadline ? Math.round(flags.deadline * 1000) : undefined;
+}
+
+/** The embedder `--embedder` asks for, or undefined (BM25 only). Throws EMBEDDER_ERROR for unusable settings. */
+export function embedderFromFlags(flags: AgentRunFlags, logger: Logger): Embedder | undefined {
+  if (!flags.embedder) return undefined;
+  return createEmbedder({ kind: flags.embedder, model: flags.embedModel, baseUrl: flags.embedBaseUrl, logger });
+}
