@@ -96,13 +96,16 @@ describe('the packed tarball', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('is importable with require() of the package.json and resolves the ESM entry by its default condition', () => {
+  it('resolves the ESM entry from CommonJS by its default condition, as the README says', () => {
     const result = mustRun(
       process.execPath,
-      ['-e', "console.log(require('reponav/package.json').type, require.resolve('reponav'))"],
+      ['-e', "console.log(require('reponav/package.json').type, require.resolve('reponav')); import('reponav').then((m) => console.log(typeof m.RepositoryIndex))"],
       app,
     );
-    expect(result.stdout).toMatch(/^module .*node_modules[\\/]reponav[\\/]dist[\\/]reponav\.js$/m);
+    expect(result.stdout).toMatch(/^module .*node_modules[\\/]reponav[\\/]dist[\\/]reponav\.js\nfunction$/m);
+    if (process.features.require_module) {
+      expect(mustRun(process.execPath, ['-e', "console.log(typeof require('reponav').searchRepository)"], app).stdout.trim()).toBe('function');
+    }
   });
 
   it('says how to install openai when a command needs it', () => {
