@@ -9,8 +9,9 @@ import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import type { SearchOptions } from '../retrieve/search-repository.js';
 import { RepositorySet, type RepositorySpec } from '../tools/repository-set.js';
-import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
-import type { ToolBudgets, ToolContext } from '../tools/tool-types.js';
+import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from '../tools/tool-registry.js';
+import { TOOL_NAMES, type ToolBudgets, type ToolContext } from '../tools/tool-types.js';
+import { ReponavError } from '../errors.js';
 import { createMcpServer } from './mcp-server.js';
 import { BoundedStdioTransport } from './stdio-transport.js';
 
@@ -24,13 +25,34 @@ export interface McpServiceOptions {
   budgets?: ToolBudgets;
   /** Default DEFAULT_INDEX_WAIT_MS; Infinity waits for indexing however long it takes. */
   indexWaitMs?: number;
-  /** Default: every built-in tool. */
+  /** Default: the built-in tools chosen by `tools`. */
   registry?: ToolRegistry;
+  /**
+   * Which built-in tools to offer (ignored with `registry`). By default every
+   * tool except `semantic_search` without an embedder: without one it is BM25
+   * over the same index as snippet_search, and two tools for one job make a
+   * model guess. Naming it in `include` offers it anyway (it says it is lexical).
+   */
+  tools?: { include?: readonly string[]; exclude?: readonly string[] };
   maxFileBytes?: number;
   fuse?: SearchOptions['fuse'];
   /** Opt-in dense retrieval (see ToolContext.embedder). */
   embedder?: ToolContext['embedder'];
   scaffold?: ToolContext['scaffold'];
+}
+
+/** The registry options for `options.tools` (see McpServiceOptions.tools). Throws BAD_INPUT for an unknown tool name. */
+export function offeredTools(options: Pick<McpServiceOptions, 'tools' | 'embedder' | 'fuse'>): ToolRegistryOptions {
+  const include = options.tools?.include;
+  const exclude = [...(options.tools?.exclude ?? [])];
+  const dense = options.embedder !== undefined || options.fuse !== undefined;
+  if (!dense && !include?.includes('semantic_search') && !exclude.includes('semantic_search')) exclude.push('semantic_search');
+  for (const name of [...(include ?? []), ...exclude]) {
+    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+      throw new ReponavError('BAD_INPUT', `Unknown tool '${name.slice(0, 100)}'; the tools are ${TOOL_NAMES.join(', ')}.`);
+    }
+  }
+  return { include, exclude };
 }
 
 /** The service: shared state plus a factory of per-connection MCP servers. */
@@ -46,13 +68,14 @@ export interface McpService {
 /** Opens the repositories (without indexing them: the first call does) and builds the service. */
 export async function openMcpService(options: McpServiceOptions): Promise<McpService> {
   const logger = options.logger ?? silentLogger;
+  offeredTools(options); // throws on an unknown tool name before anything is opened
   const repositories = await RepositorySet.open(options.repositories, { logger, maxFileBytes: options.maxFileBytes });
   return createMcpService(repositories, options);
 }
 
 /** Builds the service over repositories the caller opened (and now hands over: close() closes them). */
 export function createMcpService(repositories: RepositorySet, options: Omit<McpServiceOptions, 'repositories' | 'maxFileBytes'> = {}): McpService {
-  const registry = options.registry ?? createToolRegistry();
+  const registry = options.registry ?? createToolRegistry(offeredTools(options));
   const context: ToolContext = {
     repositories,
     logger: options.logger ?? silentLogger,

@@ -3,9 +3,11 @@
  * first, then navigation, then index maintenance.
  */
 import { findCodeSnippetTool } from './find-code-snippet-tool.js';
+import { findReferencesTool } from './find-references-tool.js';
 import { findClassTool, findFunctionTool } from './find-symbol-tools.js';
 import { indexStatusTool, reindexTool } from './index-tools.js';
 import { listSymbolsTool } from './list-symbols-tool.js';
+import { regexSearchTool } from './regex-search-tool.js';
 import { searchTool, semanticSearchTool, snippetSearchTool } from './search-tools.js';
 import type { AnyToolDefinition } from './tool-types.js';
 import { viewCodeTool } from './view-code-tool.js';
@@ -18,7 +20,9 @@ export const BUILTIN_TOOLS: readonly AnyToolDefinition[] = Object.freeze([
   listSymbolsTool,
   findClassTool,
   findFunctionTool,
+  findReferencesTool,
   findCodeSnippetTool,
+  regexSearchTool,
   viewCodeTool,
   indexStatusTool,
   reindexTool,

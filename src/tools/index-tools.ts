@@ -9,16 +9,17 @@ import type { IndexReport } from '../index/indexer.js';
 import type { IndexStatus } from '../index/repository-index.js';
 import { formatNameList } from '../scaffold/text-format.js';
 import { freshenForCall, stillIndexingText } from './tool-freshness.js';
+import { renderBlocks } from './output-budget.js';
 import { budgetArg, repoArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 const statusInput = z.object({ repo: repoArg, budget_tokens: budgetArg });
 
 interface StatusData {
-  repository: string;
+  /** One entry per repository asked about: the `repo` given, or every served one when it was omitted. */
+  statuses: Array<{ repository: string; status: IndexStatus }>;
   /** Every served repository's name (so a client learns the choices for `repo`). */
   repositories: string[];
-  status: IndexStatus;
 }
 
 function counts(record: Partial<Record<string, number>>): string {
@@ -27,48 +28,60 @@ function counts(record: Partial<Record<string, number>>): string {
   return entries.map(([k, n]) => `${k} ${n}`).join(', ');
 }
 
+/** The status lines of one repository. */
+function statusLines(repository: string, status: IndexStatus): string[] {
+  const source = status.mode === 'commit' ? `commit ${status.commit}` : 'working tree';
+  const lines = [`Repository '${repository}': ${status.root} (${source})`];
+  if (status.indexedAt === null) {
+    lines.push('Not indexed yet: the next tool call (or reindex) indexes it.');
+    return lines;
+  }
+  lines.push(
+    `Indexed ${new Date(status.indexedAt).toISOString()}${status.complete ? '' : ' (incomplete: an indexing run was interrupted; the next call resumes it)'}`,
+  );
+  lines.push(`${status.files} files (${counts(status.languages) || 'none'}), ${status.symbols} symbols, ${status.chunks} chunks`);
+  if (status.partialFiles > 0) lines.push(`${status.partialFiles} files not fully parsed (syntax errors or no parser for the language)`);
+  if (status.failedFiles > 0) lines.push(`${status.failedFiles} files could not be parsed (searchable as text only; the next reindex tries again)`);
+  const skipped = counts(status.skipped);
+  if (skipped) lines.push(`Skipped: ${skipped}`);
+  const { changed, added, deleted } = status.stale;
+  if (changed.length + added.length + deleted.length === 0) lines.push('Fresh: the index matches the files on disk.');
+  else {
+    lines.push(`Stale (re-indexed on the next tool call): ${changed.length} changed, ${added.length} added, ${deleted.length} deleted`);
+    if (changed.length) lines.push(`  changed: ${formatNameList(changed, 10)}`);
+    if (added.length) lines.push(`  added: ${formatNameList(added, 10)}`);
+    if (deleted.length) lines.push(`  deleted: ${formatNameList(deleted, 10)}`);
+  }
+  return lines;
+}
+
 /** `index_status`: what is indexed and what is stale. */
 export const indexStatusTool: ToolDefinition<z.infer<typeof statusInput>, StatusData> = {
   name: 'index_status',
   title: 'Index status',
   description:
-    'Report what is indexed for a repository — root, file/symbol counts per language, files that could not be fully parsed ' +
-    'or were skipped, and files changed on disk since indexing (the next tool call re-indexes them) — plus the names of ' +
-    'all served repositories. Cheap; does not re-index.',
+    'List the served repositories and, for each (or the one named by repo), what is indexed: file and symbol counts ' +
+    'per language, files not fully parsed or skipped, files changed since indexing. Cheap; does not re-index. Call it ' +
+    'to learn repo names or why a file is missing from results; not needed before other tools (they refresh themselves).',
   inputSchema: statusInput,
   defaultBudgetTokens: 800,
   freshness: 'as-is',
-  async run(_args, env) {
-    return { repository: env.repository.name, repositories: env.context.repositories.names(), status: await env.repository.index.status() };
+  repositoryOmitted: 'all',
+  async run(args, env) {
+    const served = env.context.repositories;
+    const handles = args.repo === undefined || args.repo === '' ? served.all() : [env.repository];
+    const statuses = await Promise.all(handles.map(async (h) => ({ repository: h.name, status: await h.index.status() })));
+    return { statuses, repositories: served.names() };
   },
-  render({ repository, repositories, status }) {
-    const source = status.mode === 'commit' ? `commit ${status.commit}` : 'working tree';
-    const lines = [`Repository '${repository}': ${status.root} (${source})`];
-    if (repositories.length > 1) lines.push(`Served repositories (pass as repo): ${repositories.join(', ')}`);
-    if (status.indexedAt === null) {
-      lines.push('Not indexed yet: the next tool call (or reindex) indexes it.');
-      return lines.join('\n');
-    }
-    lines.push(
-      `Indexed ${new Date(status.indexedAt).toISOString()}${status.complete ? '' : ' (incomplete: an indexing run was interrupted; the next call resumes it)'}`,
-    );
-    lines.push(`${status.files} files (${counts(status.languages) || 'none'}), ${status.symbols} symbols, ${status.chunks} chunks`);
-    if (status.partialFiles > 0) lines.push(`${status.partialFiles} files not fully parsed (syntax errors or no parser for the language)`);
-    if (status.failedFiles > 0) lines.push(`${status.failedFiles} files could not be parsed (searchable as text only; the next reindex tries again)`);
-    const skipped = counts(status.skipped);
-    if (skipped) lines.push(`Skipped: ${skipped}`);
-    const { changed, added, deleted } = status.stale;
-    if (changed.length + added.length + deleted.length === 0) lines.push('Fresh: the index matches the files on disk.');
-    else {
-      lines.push(`Stale (re-indexed on the next tool call): ${changed.length} changed, ${added.length} added, ${deleted.length} deleted`);
-      if (changed.length) lines.push(`  changed: ${formatNameList(changed, 10)}`);
-      if (added.length) lines.push(`  added: ${formatNameList(added, 10)}`);
-      if (deleted.length) lines.push(`  deleted: ${formatNameList(deleted, 10)}`);
-    }
-    return lines.join('\n');
+  render({ statuses, repositories }, env) {
+    const head = repositories.length > 1 ? [`Served repositories (pass as repo): ${repositories.join(', ')}`] : [];
+    const blocks = statuses.map(({ repository, status }) => statusLines(repository, status));
+    return renderBlocks(head, blocks, env.budgetTokens, { singular: 'repository', plural: 'repositories' });
   },
-  toJson({ repository, repositories, status }) {
-    return { repository, repositories, ...status };
+  toJson({ statuses, repositories }) {
+    // One repository keeps the flat shape ({ repository, repositories, ...status }); several are listed.
+    if (statuses.length === 1) return { repository: statuses[0].repository, repositories, ...statuses[0].status };
+    return { repositories, statuses: statuses.map(({ repository, status }) => ({ repository, ...status })) };
   },
 };
 

@@ -25,6 +25,8 @@ export interface ToolRegistryOptions {
   tools?: readonly AnyToolDefinition[];
   /** Keep only these names (e.g. a baseline agent gets `snippet_search` and `view_code`). Unknown names throw. */
   include?: readonly string[];
+  /** Drop these names (after `include`). Unknown names throw. */
+  exclude?: readonly string[];
 }
 
 /** Builds a registry; throws on duplicate or unknown tool names. */
@@ -38,6 +40,10 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
   if (options.include) {
     for (const name of options.include) if (!tools.has(name)) throw new Error(`Unknown tool '${name}'.`);
     for (const name of [...tools.keys()]) if (!options.include.includes(name)) tools.delete(name);
+  }
+  if (options.exclude) {
+    for (const name of options.exclude) if (!all.some((t) => t.name === name)) throw new Error(`Unknown tool '${name}'.`);
+    for (const name of options.exclude) tools.delete(name);
   }
   return { tools, list: () => [...tools.values()], get: (name) => tools.get(name) };
 }
@@ -69,7 +75,8 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
   if (!parsed.success) return error('INVALID_ARGUMENTS', formatArgumentError(tool.name, parsed.error));
   const input = parsed.data as Record<string, unknown>;
   try {
-    const repository = context.repositories.select(input.repo as string | undefined);
+    const all = tool.repositoryOmitted === 'all' && (input.repo === undefined || input.repo === '');
+    const repository = all ? context.repositories.all()[0] : context.repositories.select(input.repo as string | undefined);
     if ((tool.freshness ?? 'fresh') === 'fresh') {
       const fresh = await freshenForCall(repository, context);
       if (fresh.state === 'indexing') {

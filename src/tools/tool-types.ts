@@ -18,7 +18,9 @@ export const TOOL_NAMES = [
   'list_symbols',
   'find_class',
   'find_function',
+  'find_references',
   'find_code_snippet',
+  'regex_search',
   'view_code',
   'index_status',
   'reindex',
@@ -111,6 +113,12 @@ export interface ToolDefinition<Args = any, Data = any> {
    * (`{ indexing: {...} }`, see `indexingOutput`).
    */
   outputSchema?: z.ZodType;
+  /**
+   * `all` (index_status): with several repositories and no `repo` argument the
+   * handler runs with the first repository as `env.repository` and answers
+   * about all of them, instead of the call being refused for a missing repo.
+   */
+  repositoryOmitted?: 'refuse' | 'all';
   /** True for a tool that changes state (the index): MCP clients then see `readOnlyHint: false`. */
   writesIndex?: boolean;
 }

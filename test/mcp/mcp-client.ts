@@ -12,7 +12,12 @@ import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/c
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpService } from '../../src/server/mcp-service.js';
 
+import { TOOL_NAMES } from '../../src/tools/tool-types.js';
+
 export { getDefaultEnvironment };
+
+/** The tools a server offers by default: all but semantic_search, which needs an embedder. */
+export const DEFAULT_MCP_TOOLS: readonly string[] = TOOL_NAMES.filter((name) => name !== 'semantic_search');
 
 /** The newest protocol revision; modern clients pin it. */
 export const MODERN_PROTOCOL = '2026-07-28';

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningHttpServer } from '../../src/server/http-server.js';
 import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
-import { TOOL_NAMES } from '../../src/tools/tool-types.js';
-import { call, connectHttp, MODERN_PROTOCOL, type ConnectedClient, type Era } from './mcp-client.js';
+import { call, connectHttp, MODERN_PROTOCOL, type ConnectedClient, type Era, DEFAULT_MCP_TOOLS } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 const INIT_BODY = JSON.stringify({
@@ -62,7 +61,7 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s client)',
   it('lists tools and answers them', async () => {
     if (era === 'modern') expect(connection.protocolVersion).toBe(MODERN_PROTOCOL);
     const { tools } = await connection.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+    expect(tools.map((t) => t.name)).toEqual([...DEFAULT_MCP_TOOLS]);
     expect((await call(connection.client, 'find_class', { name: 'PriceCalculator' })).text).toContain('shop/pricing.py:12-23 PriceCalculator (class)');
     expect((await call(connection.client, 'view_code', { symbol: 'round_money' })).text).toContain('9 |     return int(amount * 100 + 0.5) / 100');
   });

@@ -7,8 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
-import { TOOL_NAMES } from '../../src/tools/tool-types.js';
-import { call, connectInMemory, textOf } from './mcp-client.js';
+import { call, connectInMemory, textOf, DEFAULT_MCP_TOOLS } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 describe('MCP server (in-memory transport, one repository)', () => {
@@ -42,7 +41,7 @@ describe('MCP server (in-memory transport, one repository)', () => {
 
   it('lists every tool with a description and a JSON input schema', async () => {
     const { tools } = await connection.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+    expect(tools.map((t) => t.name)).toEqual([...DEFAULT_MCP_TOOLS]);
     for (const tool of tools) {
       expect(tool.description!.length).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe('object');
@@ -63,7 +62,8 @@ describe('MCP server (in-memory transport, one repository)', () => {
     const c = connection.client;
     expect((await call(c, 'search', { query: 'apply tax to the order total' })).text).toContain('PriceCalculator.apply_tax [L22-23] (method)');
     expect((await call(c, 'snippet_search', { query: 'receipt', top_k: 1 })).text).toContain('def send_receipt(customer: str, amount: float) -> None:');
-    expect((await call(c, 'semantic_search', { query: 'send a receipt to the customer' })).text).toContain('shop/service.py:31-33 send_receipt (function');
+    expect((await call(c, 'find_references', { name: 'send_receipt' })).text).toContain('shop/service.py:27 in OrderService.checkout [same file]');
+    expect((await call(c, 'regex_search', { pattern: 'ListenAndServe\\(' })).text).toContain('cmd/server/main.go\n  17: ');
     expect((await call(c, 'list_symbols', { file: 'web/src/api-client.ts' })).text).toContain('  async fetchOrder(customer: string): Promise<OrderRequest> [L9-14]');
     expect((await call(c, 'find_class', { name: 'ApiClient' })).text).toContain('web/src/api-client.ts:5-21 ApiClient (class)');
     expect((await call(c, 'find_function', { name: 'NewStore' })).text).toContain('internal/store/store.go:25-27 NewStore (function)');
@@ -79,6 +79,35 @@ describe('MCP server (in-memory transport, one repository)', () => {
     const r = await call(connection.client, 'view_code', { file: 'shop/models.py', budget_tokens: 100 });
     expect(r.text.length).toBeLessThanOrEqual(400);
     expect(r.text).toContain('call view_code with start=');
+  });
+});
+
+describe('MCP server tool selection', () => {
+  it('offers semantic_search only with an embedder or when asked for, and honours include/exclude', async () => {
+    const copy = copyFixture();
+    const names = async (options: Parameters<typeof openMcpService>[0]) => {
+      const service = await openMcpService(options);
+      const connection = await connectInMemory(service);
+      try {
+        return (await connection.client.listTools()).tools.map((t) => t.name);
+      } finally {
+        await connection.close();
+        await service.close();
+      }
+    };
+    const repositories = [{ path: copy.root, indexPath: copy.indexPath }];
+    try {
+      expect(await names({ repositories })).not.toContain('semantic_search');
+      const fuse = async () => [];
+      expect(await names({ repositories, fuse })).toContain('semantic_search');
+      expect(await names({ repositories, tools: { include: ['search', 'semantic_search', 'view_code'] } })).toEqual(['search', 'semantic_search', 'view_code']);
+      expect(await names({ repositories, tools: { exclude: ['reindex', 'regex_search'] } })).toEqual(
+        DEFAULT_MCP_TOOLS.filter((n) => n !== 'reindex' && n !== 'regex_search'),
+      );
+      await expect(openMcpService({ repositories, tools: { include: ['serch'] } })).rejects.toThrow("Unknown tool 'serch'; the tools are search, ");
+    } finally {
+      copy.cleanup();
+    }
   });
 });
 
@@ -116,6 +145,18 @@ describe('MCP server (several repositories)', () => {
     expect((await call(connection.client, 'index_status', { repo: 'shopfront' })).text).toContain(
       'Served repositories (pass as repo): tools-repo, tools-repo-2, shopfront',
     );
+  });
+
+  it('index_status without repo lists every served repository instead of asking for one', async () => {
+    const all = await call(connection.client, 'index_status', {});
+    expect(all.isError).toBe(false);
+    const lines = all.text.split('\n');
+    expect(lines[0]).toBe('Served repositories (pass as repo): tools-repo, tools-repo-2, shopfront');
+    expect(lines.filter((l) => l.startsWith('Repository ')).map((l) => l.split(':')[0])).toEqual([
+      "Repository 'tools-repo'",
+      "Repository 'tools-repo-2'",
+      "Repository 'shopfront'",
+    ]);
   });
 });
 

@@ -8,9 +8,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 import { builtCliPath } from './built-cli.js';
-import { call, connectStdio, getDefaultEnvironment, MODERN_PROTOCOL, type ConnectedClient, type Era } from './mcp-client.js';
+import { call, connectStdio, getDefaultEnvironment, MODERN_PROTOCOL, type ConnectedClient, type Era, DEFAULT_MCP_TOOLS } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 describe.each<Era>(['modern', 'legacy'])('reponav mcp over stdio (spawned built CLI, %s client)', (era) => {
@@ -33,7 +32,7 @@ describe.each<Era>(['modern', 'legacy'])('reponav mcp over stdio (spawned built 
   it('negotiates the protocol era and lists the tools', async () => {
     if (era === 'modern') expect(connection.protocolVersion).toBe(MODERN_PROTOCOL);
     const { tools } = await connection.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+    expect(tools.map((t) => t.name)).toEqual([...DEFAULT_MCP_TOOLS]);
   });
 
   it('answers tool calls, indexing on first use', async () => {
@@ -82,6 +81,31 @@ describe('reponav mcp --commit (a commit served without a checkout)', () => {
       expect(refused.stderr).toMatch(/^error: --commit serves one repository, but 2 --repo paths were given/);
     } finally {
       await connection?.close();
+      copy.cleanup();
+    }
+  });
+});
+
+describe('reponav mcp --tools / --exclude-tools', () => {
+  it('offers the chosen subset, from flags or the environment, and refuses unknown names in one line', async () => {
+    const copy = copyFixture();
+    const env = { ...getDefaultEnvironment(), REPONAV_CACHE_DIR: join(copy.dir, 'cache') };
+    const listed = async (args: string[], extraEnv: Record<string, string> = {}) => {
+      const connection = await connectStdio('modern', { command: process.execPath, args: [builtCliPath(), 'mcp', '--repo', copy.root, '-q', ...args], env: { ...env, ...extraEnv } });
+      try {
+        return (await connection.client.listTools()).tools.map((t) => t.name);
+      } finally {
+        await connection.close();
+      }
+    };
+    try {
+      expect(await listed(['--tools', 'search,list_symbols,view_code'])).toEqual(['search', 'list_symbols', 'view_code']);
+      expect(await listed(['--exclude-tools', 'reindex, index_status'])).toEqual(DEFAULT_MCP_TOOLS.filter((n) => n !== 'reindex' && n !== 'index_status'));
+      expect(await listed([], { REPONAV_MCP_TOOLS: 'find_references,regex_search' })).toEqual(['find_references', 'regex_search']);
+      const refused = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--repo', copy.root, '--tools', 'search,grep'], { env, encoding: 'utf8' });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/^error: Unknown tool 'grep'; the tools are search, /);
+    } finally {
       copy.cleanup();
     }
   });

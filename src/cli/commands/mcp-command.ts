@@ -8,7 +8,7 @@ import { ReponavError } from '../../errors.js';
 import { startHttpServer, type RunningHttpServer } from '../../server/http-server.js';
 import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/mcp-service.js';
 import { cliLogger } from '../cli-context.js';
-import { collect, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
+import { collect, commaList, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { createEmbedder } from '../../retrieve/dense/create-embedder.js';
 
@@ -23,8 +23,19 @@ interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel
   maxBudgetTokens?: number;
   indexWait: number;
   maxFileBytes?: number;
+  tools?: string[];
+  excludeTools?: string[];
   quiet?: boolean;
   verbose?: boolean;
+}
+
+/** A comma-separated list from an environment variable (MCP client configs set `env`, not flags, more easily). */
+function envList(name: string): string[] | undefined {
+  const items = (process.env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.length > 0 ? items : undefined;
 }
 
 /**
@@ -47,6 +58,8 @@ export function registerMcpCommand(program: Command): Command {
     .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', tokenBudget())
     .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', seconds, DEFAULT_INDEX_WAIT_MS / 1000)
     .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
+    .option('--tools <names>', 'offer only these tools, comma-separated (default: $REPONAV_MCP_TOOLS, else all)', commaList('tool name'))
+    .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr')
     .action(async (options: McpCommandOptions) => {
@@ -62,6 +75,7 @@ export function registerMcpCommand(program: Command): Command {
         budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
         indexWaitMs: options.indexWait * 1000,
         maxFileBytes: options.maxFileBytes,
+        tools: { include: options.tools ?? envList('REPONAV_MCP_TOOLS'), exclude: options.excludeTools ?? envList('REPONAV_MCP_EXCLUDE_TOOLS') },
         // Chunks are embedded lazily, on the first search of each repository.
         embedder: options.embedder
           ? createEmbedder({ kind: options.embedder, model: options.embedModel, baseUrl: options.embedBaseUrl, logger })

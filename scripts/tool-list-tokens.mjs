@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Measures what `tools/list` costs an agent's context: the JSON a client
+// receives for each tool (name, title, description, input/output schemas,
+// annotations), counted in o200k_base tokens (gpt-tokenizer; Claude's tokenizer
+// is not public, so this is a proxy) and in reponav's own estimate
+// (characters / 4). Usage: npm run build && node scripts/tool-list-tokens.mjs [--tools a,b]
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { openMcpService } from '../dist/reponav.js';
+
+const toolsArg = process.argv.indexOf('--tools');
+const include = toolsArg === -1 ? undefined : process.argv[toolsArg + 1].split(',');
+const work = mkdtempSync(join(tmpdir(), 'reponav-tokens-'));
+const root = join(work, 'bookshop');
+cpSync(new URL('../sample/bookshop', import.meta.url), root, { recursive: true });
+const service = await openMcpService({ repositories: [{ path: root, indexPath: join(work, 'index.db') }], tools: include ? { include } : undefined });
+const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+const server = service.createSession();
+await server.connect(serverSide);
+const client = new Client({ name: 'token-count', version: '1' });
+await client.connect(clientSide);
+const { tools } = await client.listTools();
+const rows = tools.map((tool) => {
+  const json = JSON.stringify(tool);
+  return { name: tool.name, tokens: countTokens(json), estimate: Math.ceil(json.length / 4), description: countTokens(tool.description ?? '') };
+});
+const total = countTokens(JSON.stringify({ tools }));
+const instructions = countTokens(client.getInstructions() ?? '');
+process.stdout.write('| tool | tokens (o200k) | of which description | estimate (chars/4) |\n|---|---:|---:|---:|\n');
+for (const r of rows) process.stdout.write(`| ${r.name} | ${r.tokens} | ${r.description} | ${r.estimate} |\n`);
+process.stdout.write(`| **tools/list result, total** | **${total}** | | ${Math.ceil(JSON.stringify({ tools }).length / 4)} |\n`);
+process.stdout.write(`| server instructions (sent once at initialize) | ${instructions} | | |\n`);
+await client.close();
+await server.close();
+await service.close();
+rmSync(work, { recursive: true, force: true });
