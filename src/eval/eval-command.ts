@@ -125,11 +125,11 @@ function defaultLabel(path: string): string {
  * `process.exitCode = 130` after printing its partial summary.
  */
 export function registerEvalCommands(program: Command, deps: EvalCommandDeps): Command {
-  const evalCommand = program.command('eval').description('Evaluate localization on benchmarks (LocBench) and compare runs');
+  const evalCommand = program.command('eval').description('evaluate localization on benchmarks (LocBench) and compare runs');
 
   evalCommand
     .command('locbench')
-    .description('Localize every LocBench instance and score it (resumable; re-run the same command to continue)')
+    .description('localize every LocBench instance and score it (resumable; re-run the same command to continue)')
     .requiredOption('--instances <file>', 'LocBench JSONL (instance_id, repo, base_commit, problem_statement, edit_functions)')
     .requiredOption('--repos <dir>', 'folder of git dirs: owner+name, owner+name/repo, owner__name or name')
     .option('--out <dir>', 'output folder (predictions.jsonl, skipped.jsonl, summary.json, summary.md)', DEFAULT_LOCBENCH_OUT)
@@ -183,7 +183,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
 
   evalCommand
     .command('score')
-    .description("Score a predictions JSONL (LocAgent shape: found_files/found_modules/found_entities), ours or another tool's")
+    .description("score a predictions JSONL (LocAgent shape: found_files/found_modules/found_entities), ours or another tool's")
     .requiredOption('--instances <file>', 'LocBench JSONL with the gold edit_functions')
     .requiredOption('--predictions <file>', 'predictions JSONL')
     .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'))
@@ -209,7 +209,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
 
   evalCommand
     .command('compare')
-    .description('Compare summary.json files side by side (deltas vs the first)')
+    .description('compare summary.json files side by side (deltas vs the first)')
     .argument('<summaries...>', 'summary.json files; the first is the baseline')
     .option('--labels <labels>', 'comma-separated column labels (default: folder names)', parseList)
     .action((files: string[], opts: { labels?: string[] }) => {

@@ -8,7 +8,7 @@ import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '.
 export function registerIndexCommand(program: Command): void {
   const command = program
     .command('index')
-    .description('Index a working tree (or one commit with --commit) incrementally: only changed files are re-parsed')
+    .description('index a working tree (or one commit with --commit) incrementally: only changed files are re-parsed')
     .argument('[path]', 'repository folder (or git dir with --commit)', '.')
     .option('--commit <rev>', 'index this commit without a checkout (git ls-tree + cat-file)')
     .option('--index-path <file>', 'where the SQLite index lives (default: the user cache)')

@@ -68,7 +68,7 @@ interface LocalizeOptions extends AgentRunFlags {
 export function registerLocalizeCommand(program: Command, deps: LocalizeCommandDeps = {}): Command {
   const command = program
     .command('localize')
-    .description('Run the localization agent on an issue: it explores the repository through tools and answers with ranked files and functions')
+    .description('run the localization agent on an issue: it explores the repository through tools and answers with ranked files and functions')
     .requiredOption('--repo <path>', 'repository (a working tree; with --commit any git dir)')
     .option('--issue <text>', 'the issue text')
     .option('--issue-file <file>', 'read the issue from a file ("-" for stdin)')

@@ -8,6 +8,7 @@ import { ReponavError } from '../../errors.js';
 import { startHttpServer, type RunningHttpServer } from '../../server/http-server.js';
 import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/mcp-service.js';
 import { cliLogger } from '../cli-context.js';
+import { addHiddenAlias } from '../option-aliases.js';
 import { collect, commaList, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { createEmbedder } from '../../retrieve/dense/create-embedder.js';
@@ -22,7 +23,7 @@ interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel
   budgetTokens?: number;
   maxBudgetTokens?: number;
   indexWait: number;
-  maxFileBytes?: number;
+  maxFileSize?: number;
   tools?: string[];
   excludeTools?: string[];
   quiet?: boolean;
@@ -45,7 +46,7 @@ function envList(name: string): string[] | undefined {
 export function registerMcpCommand(program: Command): Command {
   const command = program.command('mcp');
   addEmbedderOptions(command, { fusion: false, reembed: false });
-  return command
+  command
     .exitOverride()
     .description('serve the reponav tools over MCP: stdio by default, Streamable HTTP with --http')
     .option('--repo <path>', 'repository to serve (repeat for several; tools then take a repo name argument)', collect, [])
@@ -57,12 +58,13 @@ export function registerMcpCommand(program: Command): Command {
     .option('--budget-tokens <n>', 'default output budget of every tool, in estimated tokens', tokenBudget())
     .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', tokenBudget())
     .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', seconds, DEFAULT_INDEX_WAIT_MS / 1000)
-    .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
+    .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
     .option('--tools <names>', 'offer only these tools, comma-separated (default: $REPONAV_MCP_TOOLS, else all)', commaList('tool name'))
     .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
     .option('-q, --quiet', 'log only errors on stderr')
-    .option('--verbose', 'log debug messages on stderr')
-    .action(async (options: McpCommandOptions) => {
+    .option('--verbose', 'log debug messages on stderr');
+  addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
+  return command.action(async (options: McpCommandOptions) => {
       const logger = cliLogger(options);
       const token = options.token ?? process.env.REPONAV_MCP_TOKEN ?? undefined;
       const paths = options.repo.length > 0 ? options.repo : ['.'];
@@ -74,7 +76,7 @@ export function registerMcpCommand(program: Command): Command {
         logger,
         budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
         indexWaitMs: options.indexWait * 1000,
-        maxFileBytes: options.maxFileBytes,
+        maxFileBytes: options.maxFileSize,
         tools: { include: options.tools ?? envList('REPONAV_MCP_TOOLS'), exclude: options.excludeTools ?? envList('REPONAV_MCP_EXCLUDE_TOOLS') },
         // Chunks are embedded lazily, on the first search of each repository.
         embedder: options.embedder

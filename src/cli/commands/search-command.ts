@@ -7,6 +7,7 @@
  */
 import { type Command, Option } from 'commander';
 import { ReponavError } from '../../errors.js';
+import { addHiddenAlias } from '../option-aliases.js';
 import { wholeNumber } from '../option-parsers.js';
 import { compilePathPattern } from '../../index/path-pattern.js';
 import { INTERFACE_MODES, renderInterface, type InterfaceMode } from '../../scaffold/index.js';
@@ -22,33 +23,30 @@ import { runToolCommand } from './symbols-command.js';
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
   filePattern?: string;
-  budget: number;
+  budgetTokens: number;
 }
 
-/** Largest `--budget` (the tools' per-call ceiling). */
+/** Largest `--budget-tokens` (the tools' per-call ceiling). */
 const MAX_SEARCH_BUDGET = 100_000;
+const searchBudget = wholeNumber(100, MAX_SEARCH_BUDGET, 'whole number of tokens');
 
 /** `reponav search "QUERY"`: refresh the index, then print the RepoNav scaffold (or another interface). */
 export function registerSearchCommand(program: Command): void {
   const command = program
     .command('search')
-    .description('Find the files and functions a query (an issue text or a question) is about; prints the RepoNav scaffold')
+    .description('find the files and functions a query (an issue text or a question) is about; print the RepoNav scaffold')
     .argument('<query>', 'the query: an issue text, a stack trace, or a short request; "-" reads it from stdin')
     .option('--repo <path>', 'repository folder', '.')
     .option('--commit <rev>', 'search one commit instead of the working tree')
     .option('--index-path <file>', 'where the SQLite index lives')
     .addOption(new Option('--format <format>', 'output interface').choices([...INTERFACE_MODES]).default('scaffold'))
     .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
-    .option(
-      '--budget <tokens>',
-      `output budget in tokens (about 4 characters each, 100 to ${MAX_SEARCH_BUDGET})`,
-      wholeNumber(100, MAX_SEARCH_BUDGET, 'whole number of tokens'),
-      1500,
-    )
+    .option('--budget-tokens <n>', `output budget in estimated tokens (about 4 characters each, 100 to ${MAX_SEARCH_BUDGET})`, searchBudget, 1500)
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
+  addHiddenAlias(command, '--budget <tokens>', '--budget-tokens <n>', searchBudget);
   addEmbedderOptions(command, { fusion: true, reembed: true }).action(async (queryArgument: string, options: SearchCommandOptions) => {
-    const budgetTokens = options.budget;
+    const budgetTokens = options.budgetTokens;
     const query = queryArgument === '-' ? await readStdin() : queryArgument;
     if (!query.trim()) throw new ReponavError('BAD_INPUT', 'The query is empty; give an issue text, a stack trace or a question.');
     const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;

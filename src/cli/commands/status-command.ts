@@ -6,7 +6,7 @@ import { cliLogger, printJson, type RepositoryCommandOptions } from '../cli-cont
 export function registerStatusCommand(program: Command): void {
   program
     .command('status')
-    .description('Show what is indexed and which files changed since (does not re-index)')
+    .description('show what is indexed and which files changed since (does not re-index)')
     .argument('[path]', 'repository folder', '.')
     .option('--commit <rev>', 'the commit-mode index of this revision')
     .option('--index-path <file>', 'where the SQLite index lives')

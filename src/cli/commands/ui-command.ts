@@ -10,6 +10,7 @@ import { RepositorySet } from '../../tools/repository-set.js';
 import { hasBuiltAssets, defaultAssetsDir } from '../../http-api/static-assets.js';
 import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../http-api/web-server.js';
 import { cliLogger } from '../cli-context.js';
+import { addHiddenAlias } from '../option-aliases.js';
 import { fileSize, port } from '../option-parsers.js';
 import { readPackageVersion } from '../package-info.js';
 
@@ -18,7 +19,7 @@ interface UiCommandOptions {
   port: number;
   host: string;
   indexPath?: string;
-  maxFileBytes?: number;
+  maxFileSize?: number;
   quiet?: boolean;
   verbose?: boolean;
 }
@@ -98,7 +99,7 @@ export async function startUi(options: StartUiOptions): Promise<RunningUi> {
 
 /** Registers `reponav ui [--repo PATH] [--port N] [--host HOST]`. */
 export function registerUiCommand(program: Command): Command {
-  return program
+  const command = program
     .command('ui')
     .exitOverride()
     .description('open the local web view: search and scaffold, symbol outlines, ask search trees, evaluation reports')
@@ -106,12 +107,13 @@ export function registerUiCommand(program: Command): Command {
     .option('--port <n>', 'port to listen on (0 = any free port)', port, DEFAULT_WEB_PORT)
     .option('--host <host>', 'bind address; anything but loopback exposes the repository to the network and must be given explicitly', '127.0.0.1')
     .option('--index-path <file>', 'SQLite index location (default: the user cache)')
-    .option('--max-file-bytes <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
+    .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
     .option('-q, --quiet', 'log only errors on stderr')
-    .option('--verbose', 'log debug messages on stderr')
-    .action(async (options: UiCommandOptions, command: Command) => {
+    .option('--verbose', 'log debug messages on stderr');
+  addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
+  return command.action(async (options: UiCommandOptions) => {
       // Only a --host typed on the command line may open the server to the network.
-      const ui = await startUi({ ...options, explicitHost: command.getOptionValueSource('host') === 'cli' });
+      const ui = await startUi({ ...options, maxFileBytes: options.maxFileSize, explicitHost: command.getOptionValueSource('host') === 'cli' });
       const handle = ui.repositories.all()[0]!;
       process.stdout.write(`reponav ui: ${ui.server.url} (${handle.name} = ${handle.root}); press Ctrl+C to stop\n`);
       let stopping = false;
