@@ -28,9 +28,9 @@ const PAGE_BUDGET_TOKENS = 4000;
 export async function runTool<T>(ctx: RepositoryApiContext, name: string, args: Record<string, unknown>): Promise<{ data: T; text: string; repo: string }> {
   const result = await callTool(ctx.registry, name, args, ctx.tools);
   if (result.isError) throw new ApiError(statusForCode(result.errorCode), result.text, result.errorCode);
-  const data = result.data as (T & { indexing?: boolean; done?: number; total?: number | null }) | undefined;
-  if (data && typeof data === 'object' && data.indexing === true) {
-    // Not an error: the index is being built; the page retries.
+  const data = result.data as (T & { indexing?: boolean; provisional?: boolean; done?: number; total?: number | null }) | undefined;
+  if (data && typeof data === 'object' && (data.indexing === true || data.provisional === true)) {
+    // Not an error: the index is being built; the page retries (it shows indexed results only, not a provisional scan).
     throw new ApiError(503, result.text, 'INDEXING', { indexing: { done: data.done ?? 0, total: data.total ?? null } });
   }
   const repo = ctx.tools.repositories.select(typeof args.repo === 'string' ? args.repo : undefined).name;

@@ -21,7 +21,25 @@ const indexingShape = {
  * `search`'s JSON: the one search result shape (scaffold/search-result-json.ts:
  * query, files, modules, functions, scaffold), or the indexing answer.
  */
-export const searchOutputSchema = searchResultJsonSchema.partial().extend(indexingShape);
+export const searchOutputSchema = searchResultJsonSchema.partial().extend({
+  ...indexingShape,
+  provisional: z
+    .literal(true)
+    .optional()
+    .describe('Present only while the first index is being built: files ranked by a plain text scan (provisionalFiles), no symbols.'),
+  provisionalFiles: z
+    .array(
+      z.object({
+        path: z.string(),
+        score: z.number(),
+        matches: z.number(),
+        terms: z.array(z.string()),
+        line: z.number().nullable(),
+        preview: z.string().nullable(),
+      }),
+    )
+    .optional(),
+});
 
 /** `list_symbols`'s JSON: the skeleton (imports, symbols in source order with nesting depth) and the files that import this one. */
 export const listSymbolsOutputSchema = z.object({

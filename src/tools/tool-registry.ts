@@ -10,6 +10,8 @@ import { enforceBudget, resolveBudget } from './output-budget.js';
 import { BUILTIN_TOOLS } from './builtin-tools.js';
 import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolEnvironment } from './tool-types.js';
+import type { RepositoryHandle } from './repository-set.js';
+import { pathFilterOf } from './tool-args.js';
 
 /** A fixed, ordered set of tools by name. */
 export interface ToolRegistry {
@@ -80,6 +82,8 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
     if ((tool.freshness ?? 'fresh') === 'fresh') {
       const fresh = await freshenForCall(repository, context);
       if (fresh.state === 'indexing') {
+        const provisional = await provisionalAnswer(tool, repository, input, context);
+        if (provisional) return provisional;
         const p = fresh.progress;
         return {
           isError: false,
@@ -99,6 +103,30 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
     logger.error(`tool ${tool.name} failed: ${caught instanceof Error ? (caught.stack ?? message) : message}`);
     return error('INTERNAL', `Internal error in ${tool.name}: ${message}. The server keeps running; try again or report this.`);
   }
+}
+
+/**
+ * While a working tree's first index is still being built, a search answers
+ * from a provisional text scan (marked so in its text and data) instead of
+ * "call again"; null for other tools, commits and indexes that exist already.
+ */
+async function provisionalAnswer(
+  tool: AnyToolDefinition,
+  repository: RepositoryHandle,
+  input: Record<string, unknown>,
+  context: ToolContext,
+): Promise<ToolCallResult | null> {
+  if (tool.name !== 'search' && tool.name !== 'snippet_search') return null;
+  const index = repository.index;
+  if (index.source.mode !== 'worktree' || index.store.getMeta('indexed') !== null) return null;
+  const { provisionalSearch, renderProvisional } = await import('../retrieve/provisional-search.js');
+  const result = await provisionalSearch(index.root, String(input.query), { pathFilter: pathFilterOf(input.file_pattern as string | undefined) });
+  const budget = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
+  return {
+    isError: false,
+    text: enforceBudget(renderProvisional(result, repository.name), budget),
+    data: { provisional: true, query: result.query, provisionalFiles: result.files, repository: repository.name },
+  };
 }
 
 function error(code: string, text: string): ToolCallResult {

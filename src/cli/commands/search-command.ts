@@ -19,6 +19,7 @@ import { DEFAULT_MAX_BUDGET_TOKENS } from '../../tools/output-budget.js';
 import type { RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 import { runToolCommand } from './symbols-command.js';
+import { answerProvisionally } from '../provisional-answer.js';
 
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
@@ -51,6 +52,8 @@ export function registerSearchCommand(program: Command): void {
     if (!query.trim()) throw new ReponavError('BAD_INPUT', 'The query is empty; give an issue text, a stack trace or a question.');
     const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;
     const format = options.json ? 'json' : options.format;
+    // A never-indexed working tree answers now from a text scan while its index builds (not with dense retrieval).
+    if (!options.embedder && (await answerProvisionally(options, query, { json: format === 'json', pathFilter }))) return;
     const args = { query, budget_tokens: budgetTokens, ...(options.filePattern ? { file_pattern: options.filePattern } : {}) };
     await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? 'snippet_search' : 'search', () => args, async (repository, logger) => {
       const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);

@@ -1,0 +1,54 @@
+/**
+ * `reponav search` on a working tree that has never been indexed: answer at
+ * once from a provisional text scan (retrieve/provisional-search.ts) and build
+ * the index in a detached `reponav index` process, so the next search uses it.
+ * A search while that build runs answers provisionally again and starts no
+ * second build. A tree of fewer than PROVISIONAL_MIN_FILES files is indexed
+ * before answering, as before: that takes a few seconds at most, and a first
+ * answer with symbols is worth them.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { RepositoryIndex } from '../index/repository-index.js';
+import { WriterLock } from '../index/writer-lock.js';
+import { provisionalSearch, renderProvisional } from '../retrieve/provisional-search.js';
+import { cliLogger, printJson, type RepositoryCommandOptions } from './cli-context.js';
+
+/** Trees with fewer listed files than this are indexed before the first answer. */
+export const PROVISIONAL_MIN_FILES = 300;
+
+/** Answers provisionally and returns true when the tree has no finished index; false: search as usual. */
+export async function answerProvisionally(
+  options: RepositoryCommandOptions,
+  query: string,
+  output: { json: boolean; pathFilter?: (path: string) => boolean },
+): Promise<boolean> {
+  if (options.commit) return false;
+  const logger = cliLogger(options);
+  const repository = await RepositoryIndex.open(options.repo ?? '.', { indexPath: options.indexPath, maxFileBytes: options.maxFileBytes, logger });
+  try {
+    if (repository.source.mode !== 'worktree' || repository.store.getMeta('indexed') !== null) return false;
+    if ((await repository.source.list()).files.length < PROVISIONAL_MIN_FILES) return false;
+    if (!new WriterLock(repository.store.path).isHeld()) startBackgroundIndex(repository.root, repository.store.path, options);
+    const result = await provisionalSearch(repository.root, query, { pathFilter: output.pathFilter, maxFileBytes: options.maxFileBytes });
+    const name = repository.root.split('/').pop() || repository.root;
+    // The same machine form as the MCP search tool's provisional answer.
+    if (output.json) printJson({ provisional: true, query: result.query, provisionalFiles: result.files, repository: name });
+    else process.stdout.write(renderProvisional(result, name) + '\n');
+    return true;
+  } finally {
+    repository.close();
+  }
+}
+
+/** Starts `reponav index ROOT` detached (it outlives this process), with this run's index settings. */
+function startBackgroundIndex(root: string, indexPath: string, options: RepositoryCommandOptions): void {
+  const main = fileURLToPath(new URL('./main.js', import.meta.url));
+  const script = existsSync(main) ? main : process.argv[1];
+  const args = [script, 'index', root, '-q', '--index-path', indexPath];
+  if (options.maxFileBytes !== undefined) args.push('--max-file-size', String(options.maxFileBytes));
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore' });
+  child.on('error', () => undefined);
+  child.unref();
+}

@@ -1,0 +1,184 @@
+/**
+ * The first answer on a repository that has no index yet: files ranked by a
+ * plain text scan for the query's words, while the index builds in the
+ * background. It costs about one `rg` over the tree (ripgrep does the scan when
+ * it is installed; otherwise a listing and a read of every file here), so an
+ * agent is not kept waiting for a cold index. It is never a substitute for the
+ * index: no symbols, no scaffold, a rough score, and evaluation never uses it.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { languageForPath } from '../parse/languages.js';
+import { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES } from '../index/source-file.js';
+import { WorktreeSource } from '../index/worktree-source.js';
+import { parseQuery } from './query-parser.js';
+
+/** One file of a provisional answer. */
+export interface ProvisionalFile {
+  path: string;
+  score: number;
+  /** Occurrences of query words found (counted up to a cap per file). */
+  matches: number;
+  /** The query words found in it, most weighty first. */
+  terms: string[];
+  /** A line holding its weightiest word, for orientation. */
+  line: number | null;
+  preview: string | null;
+}
+
+/** A provisional answer. */
+export interface ProvisionalResult {
+  provisional: true;
+  query: string;
+  files: ProvisionalFile[];
+  /** What scanned: `rg` or this process. */
+  scanner: 'rg' | 'node';
+}
+
+/** Options of a provisional scan. */
+export interface ProvisionalOptions {
+  limit?: number;
+  maxFileBytes?: number;
+  pathFilter?: (path: string) => boolean;
+}
+
+/** Most query words scanned for (the weightiest); more only slows the scan. */
+const MAX_TERMS = 24;
+/** Matching lines counted per file and word set: enough to rank, bounded output on huge files. */
+const MAX_LINES_PER_FILE = 30;
+
+/** Scans the working tree at `root` for the query's words and ranks files; see the module comment. */
+export async function provisionalSearch(root: string, query: string, options: ProvisionalOptions = {}): Promise<ProvisionalResult> {
+  const weights = new Map<string, number>();
+  for (const term of parseQuery(query).terms) {
+    const token = term.token.toLowerCase();
+    if (token.length >= 3) weights.set(token, Math.max(weights.get(token) ?? 0, term.weight));
+  }
+  const terms = [...weights.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  let counts: Map<string, Map<string, number>>;
+  let scanner: ProvisionalResult['scanner'] = 'rg';
+  if (terms.length === 0) counts = new Map();
+  else {
+    const fromRg = await scanWithRipgrep(root, terms, maxFileBytes);
+    if (fromRg) counts = fromRg;
+    else {
+      scanner = 'node';
+      counts = await scanInProcess(root, terms, maxFileBytes);
+    }
+  }
+  const keep = (path: string) => languageForPath(path) !== null && (options.pathFilter?.(path) ?? true);
+  const files = [...counts.entries()].filter(([path]) => keep(path));
+  const documentFrequency = new Map<string, number>();
+  for (const [, byTerm] of files) for (const term of byTerm.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const n = files.length;
+  const ranked: ProvisionalFile[] = files.map(([path, byTerm]) => {
+    let score = 0;
+    let matches = 0;
+    for (const [term, tf] of byTerm) {
+      const df = documentFrequency.get(term) ?? 1;
+      // BM25's idf and saturation, without lengths (a scan does not know them).
+      score += (weights.get(term) ?? 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * ((tf * 2.2) / (tf + 1.2));
+      matches += tf;
+    }
+    const found = [...byTerm.keys()].sort((a, b) => (weights.get(b) ?? 0) - (weights.get(a) ?? 0) || (a < b ? -1 : 1));
+    return { path, score: Math.round(score * 1000) / 1000, matches, terms: found, line: null, preview: null };
+  });
+  ranked.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
+  const top = ranked.slice(0, options.limit ?? 10);
+  for (const file of top) Object.assign(file, previewOf(root, file.path, file.terms[0]));
+  return { provisional: true, query, files: top, scanner };
+}
+
+/** Per file, per word, how many matches ripgrep found; null when rg cannot run. */
+function scanWithRipgrep(root: string, terms: string[], maxFileBytes: number): Promise<Map<string, Map<string, number>> | null> {
+  const args = ['--no-config', '--no-messages', '-i', '-F', '-o', '--no-heading', '--with-filename', '--color', 'never'];
+  args.push('-m', String(MAX_LINES_PER_FILE), '--max-filesize', String(maxFileBytes));
+  for (const dir of VENDORED_DIRECTORIES) args.push('-g', `!${dir}/`);
+  for (const term of terms) args.push('-e', term);
+  args.push('--', '.');
+  return new Promise((resolve) => {
+    const counts = new Map<string, Map<string, number>>();
+    let rest = '';
+    let child;
+    try {
+      child = spawn('rg', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      resolve(null);
+      return;
+    }
+    const take = (line: string) => {
+      // `./path:match`; a path may hold ':' but the match (a query word) never does.
+      const colon = line.lastIndexOf(':');
+      if (colon <= 0) return;
+      const path = line.slice(line.startsWith('./') ? 2 : 0, colon);
+      const term = line.slice(colon + 1).toLowerCase();
+      let byTerm = counts.get(path);
+      if (!byTerm) counts.set(path, (byTerm = new Map()));
+      byTerm.set(term, (byTerm.get(term) ?? 0) + 1);
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) take(line);
+    });
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => {
+      if (rest) take(rest);
+      // 0: matches, 1: none; anything else (2: an error such as a bad flag) means we cannot trust the scan.
+      resolve(code === 0 || code === 1 ? counts : null);
+    });
+  });
+}
+
+/** The same counts without ripgrep: the working-tree listing's files, read here. */
+async function scanInProcess(root: string, terms: string[], maxFileBytes: number): Promise<Map<string, Map<string, number>>> {
+  const source = await WorktreeSource.open(root, { maxFileBytes, useGit: false });
+  const counts = new Map<string, Map<string, number>>();
+  for (const file of (await source.list()).files) {
+    if (languageForPath(file.path) === null) continue;
+    let text: string;
+    try {
+      text = readFileSync(join(root, file.path), 'utf8').toLowerCase();
+    } catch {
+      continue;
+    }
+    for (const term of terms) {
+      let found = 0;
+      for (let at = text.indexOf(term); at >= 0 && found < MAX_LINES_PER_FILE; at = text.indexOf(term, at + term.length)) found++;
+      if (found === 0) continue;
+      let byTerm = counts.get(file.path);
+      if (!byTerm) counts.set(file.path, (byTerm = new Map()));
+      byTerm.set(term, found);
+    }
+  }
+  return counts;
+}
+
+function previewOf(root: string, path: string, term: string | undefined): { line: number | null; preview: string | null } {
+  if (!term) return { line: null, preview: null };
+  try {
+    const lines = readFileSync(join(root, path), 'utf8').split('\n');
+    const index = lines.findIndex((l) => l.toLowerCase().includes(term));
+    if (index < 0) return { line: null, preview: null };
+    return { line: index + 1, preview: lines[index].trim().slice(0, 160) };
+  } catch {
+    return { line: null, preview: null };
+  }
+}
+
+/** The text form: marked provisional in its first line, one file a line with its best line. */
+export function renderProvisional(result: ProvisionalResult, repository: string): string {
+  const out = [
+    `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. These files come from a plain ` +
+      'text scan for the query words (no symbols, no scaffold); search again shortly for the full answer.',
+  ];
+  if (result.files.length === 0) out.push('No source file contains the query words.');
+  for (const file of result.files) {
+    out.push(`[FILE] ${file.path} (matches: ${file.matches}; words: ${file.terms.slice(0, 6).join(', ')})`);
+    if (file.line !== null) out.push(`    L${file.line}: ${file.preview}`);
+  }
+  return out.join('\n');
+}

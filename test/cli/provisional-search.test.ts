@@ -1,0 +1,52 @@
+/**
+ * The first search on a never-indexed working tree answers from a provisional
+ * text scan while `reponav index` builds in the background; once that index is
+ * complete, searches use it.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RepositoryIndex } from '../../src/index/repository-index.js';
+import { WriterLock } from '../../src/index/writer-lock.js';
+import { PROVISIONAL_MIN_FILES } from '../../src/cli/provisional-answer.js';
+import { cleanupTempDirs, copyIndexFixture, ensureBuilt, put, runCli } from './harness.js';
+
+beforeAll(ensureBuilt, 300_000);
+afterAll(cleanupTempDirs);
+
+async function waitForIndex(root: string, indexPath: string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    if (!new WriterLock(indexPath).isHeld()) {
+      const repository = await RepositoryIndex.open(root, { indexPath });
+      const done = repository.store.getMeta('indexed') !== null;
+      repository.close();
+      if (done) return;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the background index did not finish');
+}
+
+describe('reponav search on a never-indexed tree', () => {
+  it('answers provisionally (text and --json), builds the index in the background, then answers from the index', async () => {
+    const fixture = copyIndexFixture();
+    // Large enough to be answered provisionally: small trees are indexed before the first answer.
+    for (let i = 0; i < PROVISIONAL_MIN_FILES; i++) put(fixture.root, `gen/module_${i}.py`, `def helper_${i}():\n    return ${i}\n`);
+    const indexPath = join(fixture.dir, 'index', 'index.db');
+    const first = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
+    expect(first.code).toBe(0);
+    expect(first.stdout.split('\n')[0]).toMatch(/^\[PROVISIONAL\]/);
+    expect(first.stdout).toContain('[FILE] inventory/stock.py');
+
+    const json = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--json'], { cacheDir: fixture.cacheDir });
+    expect(json.code).toBe(0);
+    const data = JSON.parse(json.stdout) as { provisional?: boolean; provisionalFiles?: { path: string }[] };
+    if (data.provisional) expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
+
+    await waitForIndex(fixture.root, indexPath);
+    const later = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
+    expect(later.code).toBe(0);
+    expect(later.stdout).not.toContain('[PROVISIONAL]');
+    expect(later.stdout).toContain('[FILE] inventory/stock.py');
+    expect(later.stdout).toContain('[ANCHORS]');
+  }, 120_000);
+});
