@@ -13,17 +13,18 @@
  * repo.close();
  * ```
  */
-export { RepositoryIndex, type IndexStatus, type OpenRepositoryOptions } from './index/repository-index.js';
-export type { IndexOptions, IndexProgress, IndexReport } from './index/indexer.js';
-export type { IndexStore, SymbolRow, FileRow } from './index/index-store.js';
-export { compilePathPattern } from './index/path-pattern.js';
+export { RepositoryIndex, type IndexStatus, type OpenRepositoryOptions } from './index/index.js';
+export type { IndexOptions, IndexProgress, IndexReport } from './index/index.js';
+export type { IndexStore, SymbolRow, FileRow } from './index/index.js';
+export { compilePathPattern } from './index/index.js';
+// eslint-disable-next-line entry-points/no-restricted-paths -- the parser's own entry: loads tree-sitter only where files are parsed (see parse/index.ts)
 export { parseSource } from './parse/parse-source.js';
-export { SUPPORTED_LANGUAGES, languageForPath } from './parse/languages.js';
-export type { CodeSymbol, ImportRecord, ParsedFile, SymbolKind } from './parse/symbol-model.js';
-export { searchRepository, type SearchOptions, type SearchResult } from './retrieve/search-repository.js';
-export { parseQuery, type ParsedQuery } from './retrieve/query-parser.js';
-export { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './retrieve/file-aggregation.js';
-export type { ChunkHit, FileCandidate, RankedSymbol, RetrievalResult } from './retrieve/retrieval-types.js';
+export { SUPPORTED_LANGUAGES, languageForPath } from './parse/index.js';
+export type { CodeSymbol, ImportRecord, ParsedFile, SymbolKind } from './parse/index.js';
+export { searchRepository, type SearchOptions, type SearchResult } from './retrieve/index.js';
+export { parseQuery, type ParsedQuery } from './retrieve/index.js';
+export { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './retrieve/index.js';
+export type { ChunkHit, FileCandidate, RankedSymbol, RetrievalResult } from './retrieve/index.js';
 export {
   renderScaffold,
   renderSearchResult,
@@ -44,6 +45,6 @@ export {
   type Embedder,
   type EmbedderSettings,
 } from './retrieve/dense/index.js';
-export { createDenseFusion, reciprocalRankFusion, normalizedScoreFusion, type FusionMethod } from './retrieve/fusion.js';
+export { createDenseFusion, reciprocalRankFusion, normalizedScoreFusion, type FusionMethod } from './retrieve/index.js';
 export { askQuestion, type AskTrace } from './agents/ask/index.js';
 export { createChatModel, type ChatModel, type ChatMessage, type ChatResponse } from './llm/index.js';

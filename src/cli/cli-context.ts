@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import { createStderrLogger } from '../logger.js';
-import { RepositoryIndex } from '../index/repository-index.js';
-import type { IndexReport } from '../index/indexer.js';
+import { RepositoryIndex } from '../index/index.js';
+import type { IndexReport } from '../index/index.js';
 import { createProgressBar } from './progress-bar.js';
 
 /** Options every repository command shares. */

@@ -1,8 +1,9 @@
 import { type Command, Option } from 'commander';
-import type { IndexStore } from '../index/index-store.js';
+import type { IndexStore } from '../index/index.js';
 import type { Logger } from '../logger.js';
+// eslint-disable-next-line entry-points/no-restricted-paths -- the flag's choices without loading any embedder (dense/index.ts loads them all)
 import { EMBEDDER_KINDS, type EmbedderKind } from '../retrieve/dense/embedder-kinds.js';
-import type { SearchOptions } from '../retrieve/search-repository.js';
+import type { SearchOptions } from '../retrieve/index.js';
 import { createProgressBar } from './progress-bar.js';
 
 /** The opt-in dense retrieval flags shared by `index` and `search`. */
@@ -42,10 +43,9 @@ export async function prepareDenseRetrieval(
 ): Promise<{ fuse?: SearchOptions['fuse']; counts?: { embedded: number; cached: number; total: number } }> {
   if (!flags.embedder) return {};
   // Loaded only when asked for: the embedders and their HTTP client would cost every search process their start-up.
-  const [{ createEmbedder }, { ensureEmbeddings }, { createDenseFusion }] = await Promise.all([
-    import('../retrieve/dense/create-embedder.js'),
-    import('../retrieve/dense/embed-index.js'),
-    import('../retrieve/fusion.js'),
+  const [{ createEmbedder, ensureEmbeddings }, { createDenseFusion }] = await Promise.all([
+    import('../retrieve/dense/index.js'),
+    import('../retrieve/index.js'),
   ]);
   const embedder = createEmbedder({ kind: flags.embedder, model: flags.embedModel, baseUrl: flags.embedBaseUrl, logger });
   const bar = flags.quiet || flags.json ? null : createProgressBar('chunks');

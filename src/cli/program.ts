@@ -29,8 +29,8 @@ const COMMANDS: Record<string, Registrar> = {
   ui: async (p) => void (await import('./commands/ui-command.js')).registerUiCommand(p),
   eval: async (p) => {
     const [{ registerEvalCommands }, { createRetrievalLocalizer }, { createAgentLocalizer }, { registerSweqaCommand }] = await Promise.all([
-      import('../eval/eval-command.js'),
-      import('../eval/retrieval-localizer.js'),
+      import('../eval/index.js'),
+      import('../eval/index.js'),
       import('../agents/localize/index.js'),
       import('./commands/sweqa-command.js'),
     ]);

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { CommitIndexPool } from '../index/commit-index-pool.js';
-import { searchRepository, type SearchOptions } from '../retrieve/search-repository.js';
+import { CommitIndexPool } from '../index/index.js';
+import { searchRepository, type SearchOptions } from '../retrieve/index.js';
 import type { InstanceLocalizer, LocbenchLocalizerConfig } from './localizer.js';
 
 const numberRecord = z.record(z.string(), z.number());

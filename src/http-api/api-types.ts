@@ -3,11 +3,11 @@
  * browser bundle (web/) can import them without pulling in server code.
  * Lines are 1-based and inclusive everywhere, as in the tools.
  */
-import type { RankedSpan, SearchResultJson } from '../scaffold/search-result-json.js';
-import type { SymbolKind } from '../parse/symbol-model.js';
-import type { AskTrace } from '../agents/ask/trace-types.js';
-import type { LocbenchSummary } from '../eval/report.js';
-import type { SweqaSummary } from '../eval/sweqa/sweqa-report.js';
+import type { RankedSpan, SearchResultJson } from '../scaffold/index.js';
+import type { SymbolKind } from '../parse/index.js';
+import type { AskTrace } from '../agents/ask/index.js';
+import type { LocbenchSummary } from '../eval/index.js';
+import type { SweqaSummary } from '../eval/sweqa/index.js';
 
 /** Every error answer: one sentence the page shows as it is. */
 export interface ApiErrorBody {

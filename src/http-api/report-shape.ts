@@ -5,8 +5,8 @@
  * 422 naming what was expected.
  */
 import { isReponavError } from '../errors.js';
-import { assertLocbenchSummary } from '../eval/report.js';
-import type { SweqaSummary } from '../eval/sweqa/sweqa-report.js';
+import { assertLocbenchSummary } from '../eval/index.js';
+import type { SweqaSummary } from '../eval/sweqa/index.js';
 import type { LoadedReport } from './api-types.js';
 import { ApiError } from './http-io.js';
 

@@ -4,9 +4,9 @@
  * server and the CLI), so path checks and messages are the tools' own; a tool
  * error becomes an ApiError with a fitting status.
  */
-import { callTool, type ToolRegistry } from '../tools/tool-registry.js';
-import type { ViewData } from '../tools/view-code-tool.js';
-import type { ToolContext } from '../tools/tool-types.js';
+import { callTool, type ToolRegistry } from '../tools/index.js';
+import type { ViewData } from '../tools/index.js';
+import type { ToolContext } from '../tools/index.js';
 import type { CodeResponse, FilesResponse, InfoResponse, OutlineResponse, SearchResponse } from './api-types.js';
 import { ApiError, statusForCode } from './http-io.js';
 

@@ -8,7 +8,7 @@
  * warnings rather than errors.
  */
 import { z } from 'zod';
-import type { AskTrace } from '../agents/ask/trace-types.js';
+import type { AskTrace } from '../agents/ask/index.js';
 import { ApiError } from './http-io.js';
 
 const line = z.number().int().min(0);

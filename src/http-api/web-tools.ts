@@ -6,12 +6,12 @@
  * freshness, budgets, path checks, the text an agent reads — is the built-in
  * definition's, run through callTool, so the page shows what an agent sees.
  */
-import { sameFileCallGraph } from '../parse/call-graph.js';
-import { importEntries } from '../scaffold/render-skeleton.js';
-import { BUILTIN_TOOLS } from '../tools/builtin-tools.js';
-import { listSymbolsTool } from '../tools/list-symbols-tool.js';
-import { createToolRegistry, type ToolRegistry } from '../tools/tool-registry.js';
-import type { AnyToolDefinition, ToolEnvironment } from '../tools/tool-types.js';
+import { sameFileCallGraph } from '../parse/index.js';
+import { importEntries } from '../scaffold/index.js';
+import { BUILTIN_TOOLS } from '../tools/index.js';
+import { listSymbolsTool } from '../tools/index.js';
+import { createToolRegistry, type ToolRegistry } from '../tools/index.js';
+import type { AnyToolDefinition, ToolEnvironment } from '../tools/index.js';
 import type { OutlineResponse } from './api-types.js';
 
 type OutlineJson = Omit<OutlineResponse, 'repo' | 'text'>;

@@ -1,5 +1,6 @@
+// eslint-disable-next-line entry-points/no-restricted-paths -- the parser's own entry: loads tree-sitter only where files are parsed (see parse/index.ts)
 import { failedParse, parseSource } from '../parse/parse-source.js';
-import type { ParsedFile } from '../parse/symbol-model.js';
+import type { ParsedFile } from '../parse/index.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
 import { decodeFileText } from './decode-text.js';
 

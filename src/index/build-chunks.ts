@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { CodeSymbol, ParsedFile } from '../parse/symbol-model.js';
-import { lineStartsOf } from '../parse/line-starts.js';
-import { TYPE_KINDS } from '../parse/symbol-model.js';
-import type { ChunkKind } from '../retrieve/retrieval-types.js';
+import type { CodeSymbol, ParsedFile } from '../parse/index.js';
+import { lineStartsOf } from '../parse/index.js';
+import { TYPE_KINDS } from '../parse/index.js';
+import type { ChunkKind } from '../retrieve/index.js';
 import { codeTokenText } from './code-tokens.js';
 
 /** A retrieval unit with its pre-tokenized search fields (space-joined tokens). */

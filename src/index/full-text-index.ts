@@ -10,7 +10,7 @@
  * index history.
  */
 import type Database from 'better-sqlite3';
-import type { CodeSymbol } from '../parse/symbol-model.js';
+import type { CodeSymbol } from '../parse/index.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
 
 /** The stored rows one file's chunks are re-derived from. */

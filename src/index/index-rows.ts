@@ -2,7 +2,7 @@
  * Row shapes as SQLite returns them and their mapping to the index's public
  * row types (camelCase, booleans, parsed JSON lists).
  */
-import type { SymbolKind } from '../parse/symbol-model.js';
+import type { SymbolKind } from '../parse/index.js';
 import type { FileRow, SymbolRow } from './index-store.js';
 
 /** A `files` row as stored. */

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { CodeSymbol, ImportRecord, ParsedFile } from '../parse/symbol-model.js';
+import type { CodeSymbol, ImportRecord, ParsedFile } from '../parse/index.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';

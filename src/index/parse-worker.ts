@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+// eslint-disable-next-line entry-points/no-restricted-paths -- the parser's own entry: loads tree-sitter only where files are parsed (see parse/index.ts)
 import { loadGrammar } from '../parse/grammar-loader.js';
 import { analyzeFile } from './analyze-file.js';
 

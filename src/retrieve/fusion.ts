@@ -3,7 +3,7 @@
  * (weighted BM25 and dense cosine) into one list, and builds the
  * `SearchOptions.fuse` hook that runs dense retrieval next to the lexical one.
  */
-import type { IndexStore } from '../index/index-store.js';
+import type { IndexStore } from '../index/index.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { denseSearch } from './dense/dense-retriever.js';
 import { ensureEmbeddings } from './dense/embed-index.js';

@@ -1,4 +1,4 @@
-import type { IndexStore } from '../index/index-store.js';
+import type { IndexStore } from '../index/index.js';
 import type { ParsedQuery } from './query-parser.js';
 import type { ChunkHit, ChunkKind } from './retrieval-types.js';
 

@@ -1,5 +1,5 @@
-import { codeTokens } from '../index/code-tokens.js';
-import type { IndexStore } from '../index/index-store.js';
+import { codeTokens } from '../index/index.js';
+import type { IndexStore } from '../index/index.js';
 
 /** Longest phrase (in tokens) sent to the index; longer messages are cut to their start. */
 const MAX_PHRASE_TOKENS = 12;

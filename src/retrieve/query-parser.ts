@@ -1,4 +1,4 @@
-import { codeTokens, splitIdentifier } from '../index/code-tokens.js';
+import { codeTokens, splitIdentifier } from '../index/index.js';
 import { STOPWORDS } from './stopwords.js';
 
 /** A weighted search term (a token as the index stores it). */

@@ -1,5 +1,5 @@
-import type { IndexStore, SymbolRow } from '../index/index-store.js';
-import { TYPE_KINDS } from '../parse/symbol-model.js';
+import type { IndexStore, SymbolRow } from '../index/index.js';
+import { TYPE_KINDS } from '../parse/index.js';
 import type { FileCandidate, RankedSymbol } from './retrieval-types.js';
 
 /** How chunk hits become function- and module-level predictions. */

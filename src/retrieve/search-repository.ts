@@ -1,10 +1,10 @@
-import type { IndexStore } from '../index/index-store.js';
+import type { IndexStore } from '../index/index.js';
 import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
 import { DEFAULT_FIELD_WEIGHTS, lexicalSearch, type FieldWeights } from './lexical-retriever.js';
 import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryWeights } from './query-parser.js';
 import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from './rank-symbols.js';
 import type { ChunkHit, ChunkKind, RankedSymbol, RetrievalResult } from './retrieval-types.js';
-import { codeTokens } from '../index/code-tokens.js';
+import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 
 /** Every tunable of one search; all optional. */

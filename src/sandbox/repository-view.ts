@@ -15,8 +15,8 @@ import { chmod, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ReponavError } from '../errors.js';
-import { GitCommitSource } from '../index/git-commit-source.js';
-import type { SourceFile } from '../index/source-file.js';
+import { GitCommitSource } from '../index/index.js';
+import type { SourceFile } from '../index/index.js';
 import { silentLogger, type Logger } from '../logger.js';
 
 /** A read-only folder holding the repository as the agent should see it. */

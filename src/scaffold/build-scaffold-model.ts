@@ -4,8 +4,8 @@
  * All selection happens here, none in the renderers, so the text form, the JSON
  * form and every ablation show the same choices.
  */
-import type { CodeSymbol } from '../parse/symbol-model.js';
-import type { RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { CodeSymbol } from '../parse/index.js';
+import type { RetrievalResult } from '../retrieve/index.js';
 import { compareStrings, countEvidence, fileHits, sortFiles, symbolHitScores } from './hit-evidence.js';
 import { normalizeQueryTokens } from './query-token-match.js';
 import { sameFileCalls } from './same-file-calls.js';
@@ -22,7 +22,7 @@ import { selectAnchors } from './select-anchors.js';
 import { selectGlimpse } from './select-glimpse.js';
 import { selectTargets } from './select-targets.js';
 import { directoryOf } from './text-format.js';
-import { DEFAULT_BUDGET_TOKENS } from './token-budget.js';
+import { DEFAULT_BUDGET_TOKENS } from '../budget/index.js';
 
 /** The paper's settings: parse 5, expand 3, ≤2 anchors, ≤3 glimpse (5 for an anchorless top file), ≤4 targets, 1,500 tokens. */
 export const DEFAULT_SCAFFOLD_OPTIONS: Readonly<ResolvedScaffoldOptions> = Object.freeze({

@@ -5,7 +5,7 @@
  * renderer's text must be a pure function of the set of hits so that runs can
  * be cached, replayed and compared across backends.
  */
-import type { ChunkHit, FileCandidate, RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { ChunkHit, FileCandidate, RetrievalResult } from '../retrieve/index.js';
 
 /** Hits best first; ties by path, start line, end line, chunk id (all ascending). */
 export function sortHits(hits: readonly ChunkHit[]): ChunkHit[] {

@@ -1,7 +1,7 @@
 /**
  * Public surface of the scaffold layer: the RepoNav scaffold (text and JSON),
- * the RQ2 comparison interfaces, the list_symbols skeleton, and the budgeting
- * and selection helpers they are built from.
+ * the RQ2 comparison interfaces, the list_symbols skeleton, and the selection
+ * helpers they are built from (token budgets live in src/budget/).
  */
 export type {
   ResolvedScaffoldOptions,
@@ -46,19 +46,6 @@ export {
   type SkeletonOptions,
 } from './render-skeleton.js';
 export {
-  CHARS_PER_TOKEN,
-  DEFAULT_BUDGET_TOKENS,
-  estimateTokens,
-  fitUnits,
-  LineAccumulator,
-  lineCost,
-  truncationLine,
-  type BudgetLine,
-  type CutCount,
-  type FitMode,
-  type FitResult,
-} from './token-budget.js';
-export {
   matchQueryTokens,
   MIN_QUERY_TOKEN_LENGTH,
   nameForms,
@@ -81,3 +68,4 @@ export {
   type RankedSpan,
   type SearchResultJson,
 } from './search-result-json.js';
+export { formatNameList, formatScore } from './text-format.js';

@@ -6,7 +6,7 @@
  * code tokenization (src/index/code-tokens.ts) so that a query identifier and a
  * symbol name that the retriever considered equal also match here.
  */
-import { splitIdentifier } from '../index/code-tokens.js';
+import { splitIdentifier } from '../index/index.js';
 
 /** Query tokens shorter than this are ignored (`a`, `to`, `id` match too much). */
 export const MIN_QUERY_TOKEN_LENGTH = 3;

@@ -5,7 +5,7 @@ import { renderInline } from './render-inline.js';
 import { INTERFACE_MODES, renderInterface } from './render-interface.js';
 import { renderScaffoldJson } from './render-json.js';
 import { renderSnippets } from './render-snippet.js';
-import { estimateTokens } from './token-budget.js';
+import { estimateTokens } from '../budget/token-budget.js';
 
 describe('renderSnippets', () => {
   it('shows the top-k hits with numbered code', () => {

@@ -2,10 +2,10 @@
  * The File-only interface of the RQ2 comparison: the ranked file list and
  * nothing inside the files, to measure what the scaffold's symbol blocks add.
  */
-import type { RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { RetrievalResult } from '../retrieve/index.js';
 import { countEvidence, sortFiles } from './hit-evidence.js';
 import { formatScore } from './text-format.js';
-import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from './token-budget.js';
+import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
 
 export interface FileListOptions {
   /** Files shown. Default 5, the scaffold's parseTop, so both list the same files. */

@@ -3,12 +3,12 @@
  * their hits listed under them, i.e. the retrieval evidence without the
  * scaffold's ANCHORS / GLIMPSE / CANDIDATE_TARGETS structure.
  */
-import type { RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { RetrievalResult } from '../retrieve/index.js';
 import { countEvidence, fileHits, sortFiles } from './hit-evidence.js';
 import { type FileListOptions, fileListEntry, fileListHeader } from './render-file-only.js';
 import { FILE_CHUNK_LABEL } from './render-snippet.js';
 import { formatScore, formatSpan } from './text-format.js';
-import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from './token-budget.js';
+import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
 
 export interface InlineOptions extends FileListOptions {
   /** Hit lines per file before `(+n more hits)`. Default 5. */

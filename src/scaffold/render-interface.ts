@@ -4,7 +4,7 @@
  * name the interface as data.
  */
 import { ReponavError } from '../errors.js';
-import type { RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { RetrievalResult } from '../retrieve/index.js';
 import { renderFileOnly } from './render-file-only.js';
 import { renderInline } from './render-inline.js';
 import { renderScaffoldJson } from './render-json.js';

@@ -6,10 +6,10 @@
  * only concern what an agent reads) and is not budgeted: it is bounded by
  * parseTop and the per-block caps.
  */
-import type { RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { RetrievalResult } from '../retrieve/index.js';
 import { buildScaffoldModel } from './build-scaffold-model.js';
 import type { ScaffoldFile, ScaffoldModel, ScaffoldOptions, TargetSource } from './scaffold-types.js';
-import type { SymbolKind } from '../parse/symbol-model.js';
+import type { SymbolKind } from '../parse/index.js';
 
 export interface ScaffoldJsonSymbol {
   qualifiedName: string;

@@ -5,7 +5,7 @@ import { buildScaffoldModel } from './build-scaffold-model.js';
 import { renderScaffoldJson } from './render-json.js';
 import { NEXT_STEP_CUE, NO_CANDIDATES_LINE, renderScaffold } from './render-scaffold.js';
 import type { ScaffoldFile } from './scaffold-types.js';
-import { estimateTokens } from './token-budget.js';
+import { estimateTokens } from '../budget/token-budget.js';
 
 /** Five files a/f1.py … a/f5.py; file 1 has the given symbols, the others a few plain functions. */
 function fiveFiles(topSymbols: ScaffoldFile['symbols'], tokens: string[]) {

@@ -3,11 +3,11 @@
  * grouped by directory; the top ones expanded with imports-by, ANCHORS, GLIMPSE,
  * CANDIDATE_TARGETS and a next-step cue; the rest as header lines.
  */
-import type { RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { RetrievalResult } from '../retrieve/index.js';
 import { buildScaffoldModel } from './build-scaffold-model.js';
 import type { ScaffoldFile, ScaffoldFileBlock, ScaffoldModel, ScaffoldOptions } from './scaffold-types.js';
 import { formatNameList, formatSpan } from './text-format.js';
-import { type BudgetLine, fitUnits, truncationLine } from './token-budget.js';
+import { type BudgetLine, fitUnits, truncationLine } from '../budget/index.js';
 
 export { buildScaffoldModel, DEFAULT_SCAFFOLD_OPTIONS, resolveScaffoldOptions } from './build-scaffold-model.js';
 

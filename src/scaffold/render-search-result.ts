@@ -1,5 +1,5 @@
-import type { IndexStore } from '../index/index-store.js';
-import type { SearchResult } from '../retrieve/search-repository.js';
+import type { IndexStore } from '../index/index.js';
+import type { SearchResult } from '../retrieve/index.js';
 import { renderInterface, type InterfaceMode, type InterfaceOptions } from './render-interface.js';
 import type { ScaffoldFile } from './scaffold-types.js';
 import { buildSearchResultJson } from './search-result-json.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pythonSkeletonInput, sym, typescriptSkeletonInput } from './__fixtures__/scaffold-fixtures.js';
 import { buildSkeletonJson, cleanSignature, importEntries, renderSkeleton, type SkeletonInput } from './render-skeleton.js';
-import { estimateTokens } from './token-budget.js';
+import { estimateTokens } from '../budget/token-budget.js';
 
 describe('renderSkeleton', () => {
   it('nests by parent, in file order, with spans and first doc lines', () => {

@@ -4,7 +4,7 @@
  * are never shown: the skeleton is for choosing what to read, and reading is a
  * separate, explicit step for the agent.
  */
-import type { CodeSymbol, ImportRecord, ParseStatus } from '../parse/symbol-model.js';
+import type { CodeSymbol, ImportRecord, ParseStatus } from '../parse/index.js';
 import { compareStrings } from './hit-evidence.js';
 import { formatNameList, formatSpan } from './text-format.js';
 import {
@@ -13,7 +13,7 @@ import {
   estimateTokens,
   LineAccumulator,
   truncationLine,
-} from './token-budget.js';
+} from '../budget/index.js';
 
 /** What the skeleton needs of a parsed file (a ParsedFile fits; lineCount is optional). */
 export interface SkeletonInput {

@@ -3,10 +3,10 @@
  * with their code, no file structure. It reads the same hits as the scaffold so
  * that the interfaces differ only in presentation.
  */
-import type { RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { RetrievalResult } from '../retrieve/index.js';
 import { sortHits } from './hit-evidence.js';
 import { formatScore } from './text-format.js';
-import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from './token-budget.js';
+import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
 
 /** Source access for the snippet renderer: lines `start..end` (1-based, inclusive) of a repository file. */
 export type ReadLines = (path: string, startLine: number, endLine: number) => string[];

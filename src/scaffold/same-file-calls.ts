@@ -8,7 +8,7 @@
  * Resolution is deliberately conservative: a wrong edge sends an agent to read
  * the wrong function, a missing edge only costs a list_symbols call.
  */
-import type { CodeSymbol } from '../parse/symbol-model.js';
+import type { CodeSymbol } from '../parse/index.js';
 
 /** Same-file neighbours of one symbol, by qualified name. */
 export interface CallNeighbours {

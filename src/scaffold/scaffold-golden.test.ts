@@ -23,7 +23,7 @@ import { renderInline } from './render-inline.js';
 import { renderScaffoldJson } from './render-json.js';
 import { renderScaffold } from './render-scaffold.js';
 import { renderSnippets } from './render-snippet.js';
-import { estimateTokens } from './token-budget.js';
+import { estimateTokens } from '../budget/token-budget.js';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '__golden__');
 

@@ -3,7 +3,7 @@
  * next to a RetrievalResult, the options, and the structured model that both the
  * text and the JSON renderers read, so the two forms can never disagree.
  */
-import type { CodeSymbol, SymbolKind } from '../parse/symbol-model.js';
+import type { CodeSymbol, SymbolKind } from '../parse/index.js';
 
 /** What the scaffold needs to know about one parsed candidate file. */
 export interface ScaffoldFile {

@@ -22,8 +22,8 @@
  * same index and query give byte-identical JSON.
  */
 import { z } from 'zod';
-import type { IndexStore, SymbolRow } from '../index/index-store.js';
-import type { RankedSymbol, RetrievalResult } from '../retrieve/retrieval-types.js';
+import type { IndexStore, SymbolRow } from '../index/index.js';
+import type { RankedSymbol, RetrievalResult } from '../retrieve/index.js';
 import { renderScaffoldJson } from './render-json.js';
 import type { ScaffoldFile, ScaffoldOptions } from './scaffold-types.js';
 

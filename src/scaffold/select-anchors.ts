@@ -2,7 +2,7 @@
  * ANCHORS: the few symbols of a file whose names carry the query's words, i.e.
  * the agent's most likely landing points inside the file.
  */
-import type { CodeSymbol, SymbolKind } from '../parse/symbol-model.js';
+import type { CodeSymbol, SymbolKind } from '../parse/index.js';
 import { compareStrings } from './hit-evidence.js';
 import { matchQueryTokens } from './query-token-match.js';
 

@@ -4,8 +4,8 @@
  * glance tells the agent both "where the retriever looked" and "what kind of
  * file this is" (a class with its helpers, a bag of functions, ...).
  */
-import type { CodeSymbol } from '../parse/symbol-model.js';
-import { TYPE_KINDS } from '../parse/symbol-model.js';
+import type { CodeSymbol } from '../parse/index.js';
+import { TYPE_KINDS } from '../parse/index.js';
 import { compareStrings } from './hit-evidence.js';
 import { matchQueryTokens } from './query-token-match.js';
 

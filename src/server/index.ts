@@ -22,3 +22,4 @@ export {
   type GuardConfig,
   type GuardRefusal,
 } from './http-guard.js';
+export { hostnameOf } from './http-guard.js';

@@ -8,8 +8,8 @@
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { silentLogger } from '../logger.js';
-import { callTool, type ToolRegistry } from '../tools/tool-registry.js';
-import type { AnyToolDefinition, ToolContext, ToolProgress } from '../tools/tool-types.js';
+import { callTool, type ToolRegistry } from '../tools/index.js';
+import type { AnyToolDefinition, ToolContext, ToolProgress } from '../tools/index.js';
 
 /** Server identity reported at initialization. */
 export const SERVER_NAME = 'reponav';

@@ -4,8 +4,8 @@
  * a little context.
  */
 import { z } from 'zod';
-import type { IndexStore } from '../index/index-store.js';
-import { lineStartsOf } from '../parse/line-starts.js';
+import type { IndexStore } from '../index/index.js';
+import { lineStartsOf } from '../parse/index.js';
 import { numberLines, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { budgetArg, filePatternArg, pathFilterOf, repoArg } from './tool-args.js';

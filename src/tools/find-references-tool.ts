@@ -8,8 +8,8 @@
  * call lines are read from the caller's span in the indexed text.
  */
 import { z } from 'zod';
-import type { SymbolRow } from '../index/index-store.js';
-import { symbolsCalling } from '../index/reference-queries.js';
+import type { SymbolRow } from '../index/index.js';
+import { symbolsCalling } from '../index/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { LineCache } from './source-lines.js';
 import { lookupSymbols, parseSymbolQuery } from './symbol-lookup.js';

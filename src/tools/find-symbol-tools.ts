@@ -3,9 +3,9 @@
  * the tiers) answering with spans, signatures and, for classes, their members.
  */
 import { z } from 'zod';
-import type { IndexStore, SymbolRow } from '../index/index-store.js';
-import { cleanSignature } from '../scaffold/render-skeleton.js';
-import { formatNameList } from '../scaffold/text-format.js';
+import type { IndexStore, SymbolRow } from '../index/index.js';
+import { cleanSignature } from '../scaffold/index.js';
+import { formatNameList } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { CATEGORY_KINDS, lookupSymbols, similarSymbols, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
 import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg } from './tool-args.js';

@@ -5,9 +5,9 @@
  * changes (a branch switch) whose re-indexing an agent wants to see.
  */
 import { z } from 'zod';
-import type { IndexReport } from '../index/indexer.js';
-import type { IndexStatus } from '../index/repository-index.js';
-import { formatNameList } from '../scaffold/text-format.js';
+import type { IndexReport } from '../index/index.js';
+import type { IndexStatus } from '../index/index.js';
+import { formatNameList } from '../scaffold/index.js';
 import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import { renderBlocks } from './output-budget.js';
 import { budgetArg, repoArg } from './tool-args.js';

@@ -28,3 +28,7 @@ export { lookupSymbols, parseSymbolQuery, type SymbolCategory, type SymbolLookup
 export { searchIndexedText, type TextMatch } from './find-code-snippet-tool.js';
 export { parseFileSpan } from './view-code-tool.js';
 export { runToolOnce, type RunToolOnceOptions } from './run-tool-once.js';
+export { listSymbolsTool } from './list-symbols-tool.js';
+export { searchTool, type ScaffoldData } from './search-tools.js';
+export { LineCache } from './source-lines.js';
+export type { ViewData } from './view-code-tool.js';

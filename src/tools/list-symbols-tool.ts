@@ -4,11 +4,11 @@
  * scaffold, for choosing what to read.
  */
 import { z } from 'zod';
-import type { SymbolRow } from '../index/index-store.js';
-import type { ImportRecord } from '../parse/symbol-model.js';
-import { buildSkeletonJson, renderSkeleton, type SkeletonInput } from '../scaffold/render-skeleton.js';
-import { formatNameList } from '../scaffold/text-format.js';
-import { estimateTokens } from '../scaffold/token-budget.js';
+import type { SymbolRow } from '../index/index.js';
+import type { ImportRecord } from '../parse/index.js';
+import { buildSkeletonJson, renderSkeleton, type SkeletonInput } from '../scaffold/index.js';
+import { formatNameList } from '../scaffold/index.js';
+import { estimateTokens } from '../budget/index.js';
 import { budgetArg, repoArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 import { listSymbolsOutputSchema } from './output-schemas.js';

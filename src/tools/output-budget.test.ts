@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from '../scaffold/token-budget.js';
+import { estimateTokens } from '../budget/token-budget.js';
 import { clipLine, enforceBudget, MIN_BUDGET_TOKENS, numberLines, renderBlocks, resolveBudget } from './output-budget.js';
 
 describe('resolveBudget', () => {

@@ -3,7 +3,7 @@
  * tokens, 4 characters each, as in the scaffold layer) and says what was left
  * out, so an agent can always tell a short answer from a cut one.
  */
-import { estimateTokens, fitUnits, truncationLine, type CutCount } from '../scaffold/token-budget.js';
+import { estimateTokens, fitUnits, truncationLine, type CutCount } from '../budget/index.js';
 import type { ToolBudgets } from './tool-types.js';
 
 /** Smallest budget a call may ask for: below it no answer fits with its truncation note. */

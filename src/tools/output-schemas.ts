@@ -7,7 +7,7 @@
  * result fields or `indexing: true` with progress, never both.
  */
 import { z } from 'zod';
-import { searchResultJsonSchema } from '../scaffold/search-result-json.js';
+import { searchResultJsonSchema } from '../scaffold/index.js';
 
 /** The fields of a "still indexing, call again" answer (see callTool). */
 const indexingShape = {

@@ -9,7 +9,7 @@
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { ReponavError } from '../errors.js';
-import type { IndexStore } from '../index/index-store.js';
+import type { IndexStore } from '../index/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { budgetArg, filePatternArg, pathFilterOf, repoArg } from './tool-args.js';

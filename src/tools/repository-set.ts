@@ -5,8 +5,8 @@
  */
 import { basename } from 'node:path';
 import { ReponavError } from '../errors.js';
-import type { IndexProgress, IndexReport } from '../index/indexer.js';
-import { RepositoryIndex, type OpenRepositoryOptions } from '../index/repository-index.js';
+import type { IndexProgress, IndexReport } from '../index/index.js';
+import { RepositoryIndex, type OpenRepositoryOptions } from '../index/index.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 

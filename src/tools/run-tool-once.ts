@@ -2,7 +2,7 @@
  * One tool call on one already opened repository: what a CLI command does.
  * Goes through callTool, so the CLI answers exactly what an MCP client would.
  */
-import type { RepositoryIndex } from '../index/repository-index.js';
+import type { RepositoryIndex } from '../index/index.js';
 import type { Logger } from '../logger.js';
 import { RepositorySet } from './repository-set.js';
 import { callTool, createToolRegistry, type ToolRegistry } from './tool-registry.js';

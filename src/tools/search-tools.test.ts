@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
-import { estimateTokens } from '../scaffold/token-budget.js';
+import { estimateTokens } from '../budget/token-budget.js';
 
 describe('search, snippet_search, semantic_search', () => {
   let h: ToolHarness;

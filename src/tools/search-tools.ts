@@ -5,10 +5,10 @@
  * that they differ only in presentation, as in the paper's RQ2 comparison.
  */
 import { z } from 'zod';
-import { loadScaffoldFiles } from '../scaffold/render-search-result.js';
-import { createDenseFusion } from '../retrieve/fusion.js';
-import type { IndexStore } from '../index/index-store.js';
-import { searchRepository, type SearchOptions, type SearchResult } from '../retrieve/search-repository.js';
+import { loadScaffoldFiles } from '../scaffold/index.js';
+import { createDenseFusion } from '../retrieve/index.js';
+import type { IndexStore } from '../index/index.js';
+import { searchRepository, type SearchOptions, type SearchResult } from '../retrieve/index.js';
 import {
   DEFAULT_SCAFFOLD_OPTIONS,
   FILE_CHUNK_LABEL,
@@ -19,9 +19,9 @@ import {
   type ScaffoldFile,
   type SearchResultJson,
 } from '../scaffold/index.js';
-import { sortHits } from '../scaffold/hit-evidence.js';
-import { cleanSignature } from '../scaffold/render-skeleton.js';
-import { formatScore } from '../scaffold/text-format.js';
+import { sortHits } from '../scaffold/index.js';
+import { cleanSignature } from '../scaffold/index.js';
+import { formatScore } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { LineCache } from './source-lines.js';
 import { budgetArg, filePatternArg, pathFilterOf, queryArg, repoArg, topKArg } from './tool-args.js';

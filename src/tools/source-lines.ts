@@ -3,8 +3,8 @@
  * disk, so what they show agrees with the symbols and spans they report (the
  * index is refreshed before each call, so the two also agree with the tree).
  */
-import type { IndexStore } from '../index/index-store.js';
-import type { ReadLines } from '../scaffold/render-snippet.js';
+import type { IndexStore } from '../index/index.js';
+import type { ReadLines } from '../scaffold/index.js';
 
 /** Splits text into editor lines: `\n` or `\r\n` separated, a final newline starts no extra line. */
 export function splitLines(text: string): string[] {

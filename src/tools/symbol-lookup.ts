@@ -8,8 +8,8 @@
  * separately as suggestions, never as results.
  */
 import { ReponavError } from '../errors.js';
-import type { IndexStore, SymbolRow } from '../index/index-store.js';
-import type { SymbolKind } from '../parse/symbol-model.js';
+import type { IndexStore, SymbolRow } from '../index/index.js';
+import type { SymbolKind } from '../parse/index.js';
 import { MAX_NAME_CHARS } from './tool-args.js';
 
 /** Which kinds a lookup considers. */

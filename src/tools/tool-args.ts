@@ -3,7 +3,7 @@
  * bounded and described the same way everywhere.
  */
 import { z } from 'zod';
-import { compilePathPattern, MAX_PATTERN_LENGTH } from '../index/path-pattern.js';
+import { compilePathPattern, MAX_PATTERN_LENGTH } from '../index/index.js';
 
 /** Longest query / description accepted (a long issue text fits; megabytes do not). */
 export const MAX_QUERY_CHARS = 20_000;

@@ -5,9 +5,9 @@
  */
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
-import type { SearchOptions } from '../retrieve/search-repository.js';
-import type { Embedder } from '../retrieve/dense/embedder.js';
-import type { ScaffoldOptions } from '../scaffold/scaffold-types.js';
+import type { SearchOptions } from '../retrieve/index.js';
+import type { Embedder } from '../retrieve/dense/index.js';
+import type { ScaffoldOptions } from '../scaffold/index.js';
 import type { RepositoryHandle, RepositorySet } from './repository-set.js';
 
 /** Names of the built-in tools, in the order they are listed to clients. */

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
-import { estimateTokens } from '../scaffold/token-budget.js';
+import { estimateTokens } from '../budget/token-budget.js';
 import { parseFileSpan } from './view-code-tool.js';
 
 describe('parseFileSpan', () => {

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { ReponavError } from '../errors.js';
-import type { FileRow, SymbolRow } from '../index/index-store.js';
-import { estimateTokens, lineCost } from '../scaffold/token-budget.js';
+import type { FileRow, SymbolRow } from '../index/index.js';
+import { estimateTokens, lineCost } from '../budget/index.js';
 import { numberLines } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { lookupSymbols, sortSymbols } from './symbol-lookup.js';

@@ -5,7 +5,7 @@
  * normalised key used to tell two proposals apart.
  */
 import { z } from 'zod';
-import { parseFileSpan } from '../../tools/view-code-tool.js';
+import { parseFileSpan } from '../../tools/index.js';
 import type { ActionType, TraceAction } from './trace-types.js';
 
 /** Every action name, in the order they are described to the model. */

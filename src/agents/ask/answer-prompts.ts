@@ -2,7 +2,7 @@
  * Prompts of the answer writers: synthesis from evidence, the one revision
  * round after a citation check, and the no-repository direct baseline.
  */
-import type { ChatMessage } from '../../llm/chat-model.js';
+import type { ChatMessage } from '../../llm/index.js';
 import { renderEvidence } from './memory-render.js';
 import type { TraceCitation, TraceEvidence } from './trace-types.js';
 

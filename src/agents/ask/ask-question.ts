@@ -7,10 +7,10 @@
  */
 import { ReponavError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import type { ChatModel } from '../../llm/chat-model.js';
-import { UsageMeter, withUsageMeter } from '../../llm/usage-meter.js';
-import type { RepositorySet } from '../../tools/repository-set.js';
-import { createToolRegistry, type ToolRegistry } from '../../tools/tool-registry.js';
+import type { ChatModel } from '../../llm/index.js';
+import { UsageMeter, withUsageMeter } from '../../llm/index.js';
+import type { RepositorySet } from '../../tools/index.js';
+import { createToolRegistry, type ToolRegistry } from '../../tools/index.js';
 import { resolveAskSettings, type AskSettingsInput } from './ask-settings.js';
 import { synthesizeAnswer, type SynthesisResult } from './answer-synthesis.js';
 import { directAnswer, ragEvidence } from './baselines.js';

@@ -4,7 +4,7 @@
  * call writes the answer (citations checked as for every method). Direct:
  * the model answers from its own knowledge with no repository at all.
  */
-import { searchRepository } from '../../retrieve/search-repository.js';
+import { searchRepository } from '../../retrieve/index.js';
 import { directMessages } from './answer-prompts.js';
 import type { AskSettings } from './ask-settings.js';
 import { buildEvidence } from './evidence.js';

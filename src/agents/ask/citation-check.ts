@@ -6,9 +6,9 @@
  * citation written with a shortened path (`provider.py:10-20`) is resolved to
  * the indexed file it uniquely ends, preferring one where the names check out.
  */
-import { callTool, type ToolRegistry } from '../../tools/tool-registry.js';
-import type { ToolContext } from '../../tools/tool-types.js';
-import type { ViewData } from '../../tools/view-code-tool.js';
+import { callTool, type ToolRegistry } from '../../tools/index.js';
+import type { ToolContext } from '../../tools/index.js';
+import type { ViewData } from '../../tools/index.js';
 import { parseCitations, type ParsedCitation } from './citations.js';
 import type { TraceCitation } from './trace-types.js';
 

@@ -6,11 +6,11 @@
  * against what the trajectory already holds, so the memory grows only with
  * new code.
  */
-import type { IndexStore, SymbolRow } from '../../index/index-store.js';
-import { codeTokens } from '../../index/code-tokens.js';
-import { STOPWORDS } from '../../retrieve/stopwords.js';
-import { clipLine } from '../../tools/output-budget.js';
-import { LineCache } from '../../tools/source-lines.js';
+import type { IndexStore, SymbolRow } from '../../index/index.js';
+import { codeTokens } from '../../index/index.js';
+import { STOPWORDS } from '../../retrieve/index.js';
+import { clipLine } from '../../tools/index.js';
+import { LineCache } from '../../tools/index.js';
 import type { TraceEvidence } from './trace-types.js';
 
 /** A raw span before excerpting. */

@@ -4,9 +4,9 @@
  * tool's spans into evidence the answer can cite. Deterministic — no model
  * call — so its cost is one tool call and the evidence is reproducible.
  */
-import type { IndexStore } from '../../index/index-store.js';
-import { callTool, type ToolRegistry } from '../../tools/tool-registry.js';
-import type { ToolContext } from '../../tools/tool-types.js';
+import type { IndexStore } from '../../index/index.js';
+import { callTool, type ToolRegistry } from '../../tools/index.js';
+import type { ToolContext } from '../../tools/index.js';
 import { toolArgsFor } from './actions.js';
 import { buildEvidence, spansFromToolData } from './evidence.js';
 import type { TraceAction, TraceEvidence } from './trace-types.js';

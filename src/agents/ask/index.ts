@@ -16,3 +16,4 @@ export { RunBudget, SearchStop } from './run-budget.js';
 export { EVALUATION_RUBRIC } from './role-prompts.js';
 export { writeAskTrace } from './trace-file.js';
 export * from './trace-types.js';
+export type { AskMethod, AskTrace } from './trace-types.js';

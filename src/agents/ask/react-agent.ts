@@ -7,7 +7,7 @@
  * deliberately small.)
  */
 import { z } from 'zod';
-import type { ChatMessage } from '../../llm/chat-model.js';
+import type { ChatMessage } from '../../llm/index.js';
 import { ACTION_DESCRIPTIONS, ACTION_TYPES, describeAction, normaliseActionName, parseAction } from './actions.js';
 import type { AskSettings } from './ask-settings.js';
 import { executeAction, type ExecutionEnvironment } from './execution-role.js';

@@ -9,8 +9,8 @@
 import type { z } from 'zod';
 import { isReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { ChatMessage, ChatModel, ChatResponse } from '../../llm/chat-model.js';
-import { correctiveMessage, parseJsonReply } from '../../llm/json-reply.js';
+import type { ChatMessage, ChatModel, ChatResponse } from '../../llm/index.js';
+import { correctiveMessage, parseJsonReply } from '../../llm/index.js';
 import { SearchStop, type RunBudget } from './run-budget.js';
 import type { RoleCallRecord, RoleName } from './trace-types.js';
 

@@ -4,7 +4,7 @@
  * carries an abort signal set to the hard deadline, so a slow call cannot
  * carry the run past it.
  */
-import type { UsageMeter } from '../../llm/usage-meter.js';
+import type { UsageMeter } from '../../llm/index.js';
 import type { AskSettings } from './ask-settings.js';
 import type { StopReason } from './trace-types.js';
 

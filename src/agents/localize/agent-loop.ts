@@ -8,7 +8,7 @@ import { isReponavError, ReponavError } from '../../errors.js';
 import type { ChatMessage, ChatModel, ChatResponse } from '../../llm/index.js';
 import { correctiveMessage } from '../../llm/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import { estimateTokens } from '../../scaffold/token-budget.js';
+import { estimateTokens } from '../../budget/index.js';
 import { callTool, type ToolContext, type ToolRegistry } from '../../tools/index.js';
 import type { SafeShell } from '../../sandbox/index.js';
 import { parseAction, parseCorrectedAnswer } from './action-protocol.js';

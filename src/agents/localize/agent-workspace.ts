@@ -4,9 +4,9 @@
  * interface has index tools — a fresh index with a tool registry restricted
  * to the interface's tools. The `bash` interface never pays for indexing.
  */
-import { RepositoryIndex } from '../../index/repository-index.js';
+import { RepositoryIndex } from '../../index/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import type { Embedder } from '../../retrieve/dense/embedder.js';
+import type { Embedder } from '../../retrieve/dense/index.js';
 import { createToolRegistry, RepositorySet, type ToolBudgets, type ToolContext, type ToolRegistry } from '../../tools/index.js';
 import { CommitViewCache, openWorktreeView, SafeShell, type RepositoryView } from '../../sandbox/index.js';
 import type { AgentInterface } from './agent-interfaces.js';

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { containsName } from '../ask/citation-check.js';
+import { containsName } from '../ask/index.js';
 import type { RankedAnswer } from './answer-format.js';
 
 /** The kept answer and what was dropped (as written in the answer). */

@@ -7,9 +7,9 @@
  */
 import type { Command } from 'commander';
 import type { Logger } from '../../logger.js';
-import type { ModelConfig } from '../../llm/model-config.js';
-import { createEmbedder } from '../../retrieve/dense/create-embedder.js';
-import type { Embedder } from '../../retrieve/dense/embedder.js';
+import type { ModelConfig } from '../../llm/index.js';
+import { createEmbedder } from '../../retrieve/dense/index.js';
+import type { Embedder } from '../../retrieve/dense/index.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { seconds, wholeNumber } from '../option-parsers.js';
 

@@ -9,13 +9,13 @@
  */
 import { basename, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { askQuestion, type AskResult } from '../../agents/ask/ask-question.js';
-import type { AskSettingsInput } from '../../agents/ask/ask-settings.js';
-import { writeAskTrace } from '../../agents/ask/trace-file.js';
-import type { AskMethod } from '../../agents/ask/trace-types.js';
-import type { RepositoryIndex } from '../../index/repository-index.js';
-import { createChatModel } from '../../llm/model-config.js';
-import { RepositorySet } from '../../tools/repository-set.js';
+import { askQuestion, type AskResult } from '../../agents/ask/index.js';
+import type { AskSettingsInput } from '../../agents/ask/index.js';
+import { writeAskTrace } from '../../agents/ask/index.js';
+import type { AskMethod } from '../../agents/ask/index.js';
+import type { RepositoryIndex } from '../../index/index.js';
+import { createChatModel } from '../../llm/index.js';
+import { RepositorySet } from '../../tools/index.js';
 import { cliLogger, openFreshRepository, printJson } from '../cli-context.js';
 import { decimal, nonNegativeInt, positiveInt, seconds, tokenBudget } from '../option-parsers.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { IndexReport } from '../../index/indexer.js';
+import type { IndexReport } from '../../index/index.js';
 import { fileSize, workerCount } from '../option-parsers.js';
 import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';

@@ -5,13 +5,13 @@
  */
 import type { Command } from 'commander';
 import { ReponavError } from '../../errors.js';
-import { startHttpServer, type RunningHttpServer } from '../../server/http-server.js';
-import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/mcp-service.js';
+import { startHttpServer, type RunningHttpServer } from '../../server/index.js';
+import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/index.js';
 import { cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { collect, commaList, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
-import { createEmbedder } from '../../retrieve/dense/create-embedder.js';
+import { createEmbedder } from '../../retrieve/dense/index.js';
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'> {
   repo: string[];

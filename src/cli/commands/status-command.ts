@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { RepositoryIndex } from '../../index/repository-index.js';
+import { RepositoryIndex } from '../../index/index.js';
 import { cliLogger, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 
 /** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */

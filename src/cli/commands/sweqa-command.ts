@@ -12,14 +12,14 @@
  */
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { askQuestion } from '../../agents/ask/ask-question.js';
-import type { AskSettingsInput } from '../../agents/ask/ask-settings.js';
-import { writeAskTrace } from '../../agents/ask/trace-file.js';
-import type { AskMethod } from '../../agents/ask/trace-types.js';
-import { createChatModel } from '../../llm/model-config.js';
+import { askQuestion } from '../../agents/ask/index.js';
+import type { AskSettingsInput } from '../../agents/ask/index.js';
+import { writeAskTrace } from '../../agents/ask/index.js';
+import type { AskMethod } from '../../agents/ask/index.js';
+import { createChatModel } from '../../llm/index.js';
 import type { Logger } from '../../logger.js';
-import type { SweqaAnswerer } from '../../eval/sweqa/answerer.js';
-import { runSweqa } from '../../eval/sweqa/sweqa-runner.js';
+import type { SweqaAnswerer } from '../../eval/sweqa/index.js';
+import { runSweqa } from '../../eval/sweqa/index.js';
 import { cliLogger } from '../cli-context.js';
 import { commaList, decimal, positiveInt } from '../option-parsers.js';
 import { addSearchOptions, settingsFromFlags } from './ask-command.js';

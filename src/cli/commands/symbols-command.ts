@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ReponavError, type ReponavErrorCode } from '../../errors.js';
-import type { RepositoryIndex } from '../../index/repository-index.js';
+import type { RepositoryIndex } from '../../index/index.js';
 import type { Logger } from '../../logger.js';
-import { runToolOnce, type RunToolOnceOptions } from '../../tools/run-tool-once.js';
+import { runToolOnce, type RunToolOnceOptions } from '../../tools/index.js';
 import { tokenBudget } from '../option-parsers.js';
 import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 

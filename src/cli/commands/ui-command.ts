@@ -5,10 +5,10 @@
  */
 import type { Command } from 'commander';
 import { ReponavError } from '../../errors.js';
-import { isLoopbackHost } from '../../server/http-guard.js';
-import { RepositorySet } from '../../tools/repository-set.js';
-import { hasBuiltAssets, defaultAssetsDir } from '../../http-api/static-assets.js';
-import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../http-api/web-server.js';
+import { isLoopbackHost } from '../../server/index.js';
+import { RepositorySet } from '../../tools/index.js';
+import { hasBuiltAssets, defaultAssetsDir } from '../../http-api/index.js';
+import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../http-api/index.js';
 import { cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { fileSize, port } from '../option-parsers.js';

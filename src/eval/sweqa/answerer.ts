@@ -4,9 +4,9 @@
  * question-answering agent (agents/ask) into it (cli/commands/sweqa-command.ts),
  * and a test can pass any other.
  */
-import type { ChatModel } from '../../llm/chat-model.js';
+import type { ChatModel } from '../../llm/index.js';
 import type { Logger } from '../../logger.js';
-import type { RepositorySet } from '../../tools/repository-set.js';
+import type { RepositorySet } from '../../tools/index.js';
 
 /** Tokens and spend of answering one question. */
 export interface AnswerCost {

@@ -7,7 +7,7 @@
  * summary can say how much of the scoring needed it.
  */
 import { z } from 'zod';
-import { parseJsonReply } from '../../llm/json-reply.js';
+import { parseJsonReply } from '../../llm/index.js';
 
 /** The five SWE-QA judging dimensions, in report order. */
 export const JUDGE_DIMENSIONS = ['correctness', 'completeness', 'relevance', 'clarity', 'reasoning'] as const;

@@ -5,7 +5,7 @@
  * (judge-parser.ts); an unusable reply gets one corrective retry; the final
  * scores are the mean over the judges that produced usable scores.
  */
-import type { ChatMessage, ChatModel } from '../../llm/chat-model.js';
+import type { ChatMessage, ChatModel } from '../../llm/index.js';
 import { isReponavError } from '../../errors.js';
 import { JUDGE_DIMENSIONS, parseJudgeReply, type DimensionScores } from './judge-parser.js';
 

@@ -12,11 +12,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ReponavError, isReponavError } from '../../errors.js';
-import { CommitIndexPool } from '../../index/commit-index-pool.js';
-import type { ChatModel } from '../../llm/chat-model.js';
-import { UsageMeter, withUsageMeter } from '../../llm/usage-meter.js';
+import { CommitIndexPool } from '../../index/index.js';
+import type { ChatModel } from '../../llm/index.js';
+import { UsageMeter, withUsageMeter } from '../../llm/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import { RepositorySet } from '../../tools/repository-set.js';
+import { RepositorySet } from '../../tools/index.js';
 import { JsonlAppender, fileExists, readJsonlLines } from '../jsonl.js';
 import type { SweqaAnswer, SweqaAnswerer } from './answerer.js';
 import { commitExists, findRepoGitDir } from '../repo-lookup.js';

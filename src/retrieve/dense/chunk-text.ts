@@ -4,7 +4,7 @@
  * the file path, the qualified symbol name and its signature, then the
  * chunk's own lines exactly as the indexer cut them.
  */
-import type { IndexStore } from '../../index/index-store.js';
+import type { IndexStore } from '../../index/index.js';
 import { truncateForEmbedding } from './embedder.js';
 import type { StoredChunk } from './vector-store.js';
 

@@ -3,7 +3,7 @@
  * chunks, rank current chunks by cosine similarity.
  */
 import { ReponavError } from '../../errors.js';
-import type { IndexStore } from '../../index/index-store.js';
+import type { IndexStore } from '../../index/index.js';
 import type { ChunkHit } from '../retrieval-types.js';
 import { checkVectors, type Embedder } from './embedder.js';
 import { VectorStore, type VectorStoreOptions } from './vector-store.js';

@@ -5,7 +5,7 @@
  * nothing changed.
  */
 import { ReponavError } from '../../errors.js';
-import type { IndexStore } from '../../index/index-store.js';
+import type { IndexStore } from '../../index/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { ChunkTextBuilder, DEFAULT_CHUNK_TEXT_CHARS } from './chunk-text.js';
 import { checkVectors, type Embedder } from './embedder.js';

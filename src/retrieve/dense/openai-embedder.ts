@@ -14,7 +14,7 @@ import {
   resolveRetryPolicy,
   withRetry,
   type RetryPolicy,
-} from '../../llm/retry.js';
+} from '../../llm/index.js';
 import { checkVectors, truncateForEmbedding, type Embedder } from './embedder.js';
 
 /** Texts per request unless configured: OpenAI accepts 2048, but smaller requests retry cheaply and stay under token caps. */

@@ -43,7 +43,7 @@
 import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { ReponavError } from '../../errors.js';
-import type { IndexStore } from '../../index/index-store.js';
+import type { IndexStore } from '../../index/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { ChunkKind } from '../retrieval-types.js';
 

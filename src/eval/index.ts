@@ -1,0 +1,18 @@
+/**
+ * Public surface of the evaluation layer: the LocBench harness (instances,
+ * runner, metrics, reports, the retrieval localizer) and the eval commands;
+ * the SWE-QA harness is entered through sweqa/index.ts.
+ */
+export { assertLocbenchSummary, type LocbenchSummary } from './report.js';
+export { registerEvalCommands, type EvalCommandDeps } from './eval-command.js';
+export { createRetrievalLocalizer, RetrievalSettingsSchema } from './retrieval-localizer.js';
+export {
+  createLocbenchLocalizer,
+  type InstanceLocalizer,
+  type LocalizationPrediction,
+  type LocalizeInput,
+  type LocalizerFactory,
+  type LocbenchLocalizerConfig,
+  type LocbenchMode,
+} from './localizer.js';
+export { runLocbench } from './locbench-runner.js';

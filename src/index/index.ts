@@ -1,0 +1,14 @@
+/**
+ * Public surface of the index layer: reading a working tree or a commit, the
+ * SQLite index and its store, incremental updates, the commit index pool, path
+ * safety and code tokens.
+ */
+export { codeTokens, splitIdentifier } from './code-tokens.js';
+export { CommitIndexPool } from './commit-index-pool.js';
+export { GitCommitSource } from './git-commit-source.js';
+export type { FileRow, IndexStore, SymbolRow } from './index-store.js';
+export type { IndexOptions, IndexProgress, IndexReport } from './indexer.js';
+export { compilePathPattern, MAX_PATTERN_LENGTH } from './path-pattern.js';
+export { symbolsCalling } from './reference-queries.js';
+export { RepositoryIndex, type IndexStatus, type OpenRepositoryOptions } from './repository-index.js';
+export type { SourceFile } from './source-file.js';

@@ -1,0 +1,12 @@
+/**
+ * Public surface of the parse layer: the languages and the one symbol model,
+ * import resolution and the same-file call graph. The parser itself
+ * (parse-source.ts, grammar-loader.ts) is a second entry, imported directly
+ * and only where files are parsed, so that a process that parses nothing
+ * never loads tree-sitter.
+ */
+export { sameFileCallGraph } from './call-graph.js';
+export { languageForPath, SUPPORTED_LANGUAGES } from './languages.js';
+export { lineStartsOf } from './line-starts.js';
+export { resolveImport } from './resolve-imports.js';
+export { TYPE_KINDS, type CodeSymbol, type ImportRecord, type ParsedFile, type ParseStatus, type SymbolKind } from './symbol-model.js';

@@ -1,0 +1,11 @@
+/**
+ * Public surface of the retrieval layer: query parsing, BM25 over chunks, file
+ * aggregation, symbol ranking, and dense retrieval with fusion
+ * (dense/index.ts).
+ */
+export { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
+export { createDenseFusion, normalizedScoreFusion, reciprocalRankFusion, type FusionMethod } from './fusion.js';
+export { parseQuery, type ParsedQuery } from './query-parser.js';
+export type { ChunkHit, ChunkKind, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
+export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
+export { STOPWORDS } from './stopwords.js';
