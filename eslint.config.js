@@ -12,7 +12,11 @@
  *   docs/architecture.md draws the same graph.
  * - `no-console` in library code: stdout belongs to the caller (stdio MCP owns
  *   it); library code logs through the injected Logger.
+ * - entry points (a warning, kept at zero): code outside a folder imports it
+ *   only through one of its index.ts files, so each folder's public surface
+ *   is written down in one place. Tests may reach inside.
  */
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
@@ -26,17 +30,19 @@ import tseslint from 'typescript-eslint';
  */
 const LAYERS = {
   parse: [],
-  index: ['parse'],
+  budget: [],
   llm: [],
+  index: ['parse'],
   retrieve: ['parse', 'index', 'llm'],
-  scaffold: ['parse', 'index', 'retrieve'],
-  tools: ['parse', 'index', 'retrieve', 'scaffold'],
+  scaffold: ['parse', 'index', 'retrieve', 'budget'],
+  tools: ['parse', 'index', 'retrieve', 'scaffold', 'budget'],
   sandbox: ['parse', 'index'],
   server: ['parse', 'index', 'retrieve', 'scaffold', 'tools'],
-  agents: ['parse', 'index', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox'],
+  'agents/ask': ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools'],
+  'agents/localize': ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox', 'agents/ask'],
   eval: ['parse', 'index', 'llm', 'retrieve', 'scaffold', 'tools'],
-  'http-api': ['parse', 'index', 'llm', 'retrieve', 'scaffold', 'tools', 'server', 'agents', 'eval'],
-  cli: ['parse', 'index', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox', 'server', 'agents', 'eval', 'http-api'],
+  'http-api': ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'server', 'agents/ask', 'agents/localize', 'eval'],
+  cli: ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox', 'server', 'agents/ask', 'agents/localize', 'eval', 'http-api'],
 };
 const FOLDERS = Object.keys(LAYERS);
 
@@ -52,6 +58,23 @@ const layerZones = [
     message: 'src/errors.ts and src/logger.ts are the shared base: they import no folder.',
   },
 ];
+
+/** The folders entered through their index.ts: those of LAYERS (agents/ holds two, ask/ and localize/). */
+const UNITS = Object.keys(LAYERS);
+
+/** Every index.ts under src/<unit>, as paths relative to that folder. */
+function indexFiles(unit) {
+  return readdirSync(`src/${unit}`, { recursive: true })
+    .filter((file) => file === 'index.ts' || file.endsWith('/index.ts'))
+    .map((file) => `./${file}`);
+}
+
+const entryZones = UNITS.map((unit) => ({
+  target: ['./src/*.ts', ...UNITS.filter((other) => other !== unit).map((other) => `./src/${other}`)],
+  from: `./src/${unit}`,
+  except: indexFiles(unit),
+  message: `Import src/${unit} through its index.ts (add the name there if it is missing).`,
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', 'test/web/fixtures/**', 'src/**/__golden__/**', 'sample/**', 'coverage/**'] },
@@ -93,6 +116,12 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts', 'src/cli/**'],
     rules: { 'no-console': 'error' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/**/__fixtures__/**'],
+    plugins: { 'entry-points': { rules: { 'no-restricted-paths': importX.rules['no-restricted-paths'] } } },
+    rules: { 'entry-points/no-restricted-paths': ['warn', { zones: entryZones }] },
   },
   {
     // Known, owned: ChunkKind moves from src/retrieve into src/index with the index's SQL (#13 item 1). Remove this block then.
