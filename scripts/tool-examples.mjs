@@ -19,13 +19,16 @@ const calls = [
   ['list_symbols', { file: 'billing/invoice.py' }],
   ['find_class', { name: 'Catalogue' }],
   ['find_function', { name: 'Invoice.total_cents' }],
+  ['find_references', { name: 'parse_discount_code' }],
   ['find_code_snippet', { text: 'normalize_isbn(' }],
+  ['regex_search', { pattern: 'def \\w+_cents|percent > \\d+' }],
   ['view_code', { symbol: 'StockLedger.reserve' }],
   ['view_code', { file: 'web/basket.ts', start: 1, end: 8 }],
   ['index_status', {}],
   ['reindex', {}],
   ['view_code', { file: '../../etc/passwd' }],
   ['find_code_snippet', { text: '' }],
+  ['regex_search', { pattern: '(\\w+)\\1' }],
 ];
 for (const [name, args] of calls) {
   const result = await callTool(registry, name, args, context);

@@ -31,7 +31,7 @@ export function serverInstructions(context: ToolContext, registry: ToolRegistry)
     has('list_symbols') ? 'then list_symbols on a file it names' : null,
     has('view_code') ? 'then view_code to read exact lines or a symbol' : null,
   ].filter(Boolean);
-  const lookups = ['find_class', 'find_function', 'find_code_snippet'].filter(has);
+  const lookups = ['find_class', 'find_function', 'find_references', 'find_code_snippet', 'regex_search'].filter(has);
   return [
     repos,
     flow.length > 0 ? `${flow.join(', ')}.` : '',
@@ -59,8 +59,8 @@ export function createMcpServer(registry: ToolRegistry, context: ToolContext): M
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: listedOnly(tool.inputSchema),
-        outputSchema: tool.outputSchema ? listedOnly(tool.outputSchema) : undefined,
+        inputSchema: listedOnly(tool.inputSchema, 'input'),
+        outputSchema: tool.outputSchema ? listedOnly(tool.outputSchema, 'output') : undefined,
         annotations: annotationsOf(tool),
       },
       async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
@@ -82,32 +82,51 @@ export function createMcpServer(registry: ToolRegistry, context: ToolContext): M
   return server;
 }
 
-/** MCP tool annotations: every tool reads the repository only; reindex writes the index (not the repository). */
+/**
+ * MCP tool annotations, without words a client does not need: the title is
+ * already the tool's `title`, and `destructiveHint` only means something when
+ * `readOnlyHint` is false (reindex: it rewrites the index, never the files).
+ */
 function annotationsOf(tool: AnyToolDefinition) {
-  return {
-    title: tool.title,
-    readOnlyHint: tool.writesIndex !== true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  };
+  return tool.writesIndex === true
+    ? { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+    : { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 }
 
 /**
  * A zod schema as the SDK lists it, with validation left to callTool: the SDK
  * would otherwise validate first and answer with its own wording, and the CLI,
- * the agents and MCP clients must get the same one-sentence messages.
+ * the agents and MCP clients must get the same one-sentence messages. The
+ * listed JSON Schema drops `$schema` (every tool would repeat it) and, in
+ * output schemas, `additionalProperties: false` (a client reading results
+ * gains nothing from it): tools/list is paid for in every agent's context.
  */
-function listedOnly(schema: z.ZodType): StandardSchemaWithJSON {
+function listedOnly(schema: z.ZodType, io: 'input' | 'output'): StandardSchemaWithJSON {
   const standard = (schema as unknown as StandardSchemaWithJSON)['~standard'];
+  const convert =
+    (direction: 'input' | 'output') =>
+    (options: Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0]) =>
+      compactSchema(standard.jsonSchema[direction](options), io === 'output');
   return {
     '~standard': {
       version: 1,
       vendor: 'reponav',
       validate: (value: unknown) => ({ value }),
-      jsonSchema: standard.jsonSchema,
+      jsonSchema: { input: convert('input'), output: convert('output') },
     },
   } as StandardSchemaWithJSON;
+}
+
+/** A JSON Schema without `$schema`, and (when `dropClosed`) without `additionalProperties: false`, at any depth. */
+function compactSchema(node: Record<string, unknown>, dropClosed: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema' || (dropClosed && key === 'additionalProperties' && value === false)) continue;
+    if (Array.isArray(value)) out[key] = value.map((v) => (v && typeof v === 'object' ? compactSchema(v as Record<string, unknown>, dropClosed) : v));
+    else if (value && typeof value === 'object') out[key] = compactSchema(value as Record<string, unknown>, dropClosed);
+    else out[key] = value;
+  }
+  return out;
 }
 
 /**

@@ -128,9 +128,9 @@ export const findCodeSnippetTool: ToolDefinition<z.infer<typeof snippetInput>, S
   name: 'find_code_snippet',
   title: 'Find code snippet',
   description:
-    'Find where an exact piece of code or text occurs (an error message, a constant, a call like `compute(order)`): ' +
-    'a case-sensitive literal substring search over every indexed file, answering path:line hits with 1-2 lines of context ' +
-    'and the total count. Not a regex. Optional file_pattern (glob) narrows the files.',
+    'Where an exact piece of text occurs (an error message, a constant, `compute(order)`): case-sensitive literal ' +
+    'match over every indexed file, path:line with context and a total count. For patterns use regex_search; ' +
+    'to find code by meaning, search.',
   inputSchema: snippetInput,
   defaultBudgetTokens: 1500,
   run(args, env) {

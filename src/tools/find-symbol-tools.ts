@@ -108,11 +108,10 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
     name: `find_${category}`,
     title: category === 'class' ? 'Find class' : 'Find function',
     description:
-      `Look up a ${noun} by name (kinds: ${kinds}) and get where it is defined: path, line span, signature and doc line` +
-      (category === 'class' ? ', bases, and its members with spans' : '') +
-      '. Matching is exact, in this order: the exact qualified name (`Cart.checkout`), then a qualified-name suffix ' +
-      '(`checkout` finds every `X.checkout`), then the same case-insensitively. Accepts `path/to/file:Name`. ' +
-      'Optional file_pattern (glob) narrows the files. Use search when you do not know the name.',
+      `Where a ${noun} (${kinds}) is defined, by name: path, line span, signature, doc` +
+      (category === 'class' ? ', bases and members' : '') +
+      '. Exact matching: qualified name (`Cart.checkout`), then suffix (`checkout`), then case-insensitive; ' +
+      '`path/file.py:Name` picks a file. Use when you know the name; otherwise search.',
     inputSchema: findInput,
     defaultBudgetTokens: 1500,
     run(args, env) {

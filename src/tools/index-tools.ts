@@ -95,9 +95,8 @@ export const reindexTool: ToolDefinition<z.infer<typeof reindexInput>, ReindexDa
   name: 'reindex',
   title: 'Re-index',
   description:
-    'Bring the index in line with the files on disk now and report what changed (files parsed, deleted, skipped). ' +
-    'Rarely needed: every other tool already does this cheaply before answering. Useful after a branch switch or a large ' +
-    'generated change, to see what was re-indexed.',
+    'Re-index now and report what changed. Rarely needed: every tool re-indexes changed files before answering. ' +
+    'Use after a branch switch or a large generated change, to see what was re-indexed.',
   inputSchema: reindexInput,
   writesIndex: true,
   defaultBudgetTokens: 800,

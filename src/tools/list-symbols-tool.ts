@@ -48,9 +48,8 @@ export const listSymbolsTool: ToolDefinition<z.infer<typeof listInput>, ListData
   name: 'list_symbols',
   title: 'List symbols of a file',
   description:
-    'Show one file\'s skeleton without bodies: its imports, then every class, function and method with line span, ' +
-    'signature and first doc line, nested by parent. Use it to see the siblings of a symbol search pointed at and to ' +
-    'pick exact lines for view_code.',
+    "One file's outline without bodies: imports, importers, every class, function and method with line span, " +
+    'signature and doc line. Use after search names a file, to choose what to read; view_code reads the bodies.',
   inputSchema: listInput,
   outputSchema: listSymbolsOutputSchema,
   defaultBudgetTokens: 1500,

@@ -86,11 +86,10 @@ export const searchTool: ToolDefinition<z.infer<typeof searchInput>, ScaffoldDat
   name: 'search',
   title: 'Search (RepoNav scaffold)',
   description:
-    'Find where something lives in the repository. Give an issue text, error message or a few keywords/identifiers; ' +
-    'get the most relevant files grouped by directory, and for the top files: ANCHORS (symbols whose names match the query, ' +
-    'with what they call and what calls them), GLIMPSE (other relevant symbols), CANDIDATE_TARGETS (the likely places to ' +
-    'read or edit) with line spans, and which files import them. Start here, then use list_symbols or view_code on a file ' +
-    'it names. Optional file_pattern (glob) restricts the files searched.',
+    'Start here for an issue, error message or question: the files and symbols most likely involved, as a tree ' +
+    '(ANCHORS: symbols matching the query, with callers and callees; GLIMPSE: other relevant symbols; ' +
+    'CANDIDATE_TARGETS: where to read or edit, with line spans). Then list_symbols or view_code on what it names. ' +
+    'For a known name use find_class/find_function; for exact text, find_code_snippet.',
   inputSchema: searchInput,
   outputSchema: searchOutputSchema,
   defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
@@ -129,9 +128,8 @@ export const snippetSearchTool: ToolDefinition<z.infer<typeof snippetInput>, Sni
   name: 'snippet_search',
   title: 'Snippet search',
   description:
-    'Keyword/code search returning the best-matching code chunks (whole functions, class headers or file remainders) ' +
-    'with their numbered source lines, best first. Use it when you want to read matching code directly rather than a ' +
-    'map of files. Optional file_pattern (glob) restricts the files; top_k sets how many chunks (default 10).',
+    'Like search, but answers with the best-matching code chunks themselves (numbered lines), best first: read ' +
+    'candidate code at once instead of a map, at more tokens per hit. top_k: how many (default 10).',
   inputSchema: snippetInput,
   defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
   async run(args, env) {
@@ -184,10 +182,9 @@ export const semanticSearchTool: ToolDefinition<z.infer<typeof semanticInput>, S
   name: 'semantic_search',
   title: 'Semantic search',
   description:
-    'Describe behaviour in plain words and get the code units (functions, methods, classes, file remainders) that best ' +
-    'match, best first, each as path:start-end with its signature and doc line — no bodies, so many candidates fit. ' +
-    'Then read one with view_code. Retrieval is lexical (BM25 over names, signatures, docs and bodies) unless the server ' +
-    'adds a dense retriever. Optional file_pattern (glob); top_k (default 10).',
+    'Describe behaviour in plain words; get the best-matching functions, methods and classes as path:start-end with ' +
+    'signature and doc line (no bodies, so many fit), then read one with view_code. Dense embeddings fused with BM25 ' +
+    'when the server has an embedder; lexical BM25 otherwise (then snippet_search does the same job).',
   inputSchema: semanticInput,
   defaultBudgetTokens: 1000,
   async run(args, env) {

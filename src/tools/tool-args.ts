@@ -16,7 +16,7 @@ export const repoArg = z
   .string()
   .max(200, 'repo is a repository name of at most 200 characters')
   .optional()
-  .describe('Repository name. Needed only when several repositories are served (index_status lists them); omit it otherwise.');
+  .describe('Repository name; only when several are served (index_status lists them).');
 
 /** `budget_tokens`: the per-call output budget. */
 export const budgetArg = z
@@ -25,7 +25,7 @@ export const budgetArg = z
   .min(100, 'budget_tokens must be at least 100')
   .max(100_000, 'budget_tokens must be at most 100000')
   .optional()
-  .describe('Output budget in estimated tokens (about 4 characters each). Longer answers are cut with a [TRUNCATED] note. The server caps it.');
+  .describe('Answer size cap in tokens (≈4 characters); longer answers end with [TRUNCATED].');
 
 /** `file_pattern`: a glob restricting results to some files. */
 export const filePatternArg = z
@@ -33,7 +33,7 @@ export const filePatternArg = z
   .max(MAX_PATTERN_LENGTH, `file_pattern is limited to ${MAX_PATTERN_LENGTH} characters`)
   .optional()
   .describe(
-    'Optional glob over repository paths: `*.py`, `src/**/*.ts`, `tests/` (a folder prefix). A pattern without `/` matches file names anywhere.',
+    'Glob over repository paths: `*.py`, `src/**/*.ts`, `tests/` (folder). Without `/` it matches file names anywhere.',
   );
 
 /** `query`: a natural-language or code query. */

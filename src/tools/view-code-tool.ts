@@ -80,9 +80,9 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
   name: 'view_code',
   title: 'View code',
   description:
-    'Read source with line numbers: a whole file, a line span (start/end, or `path:40-80`), or a symbol by name ' +
-    '(`symbol: "Cart.checkout"`, optionally with file to disambiguate). Long output is cut to the budget and ends with ' +
-    'a note giving the next start line. Use after search, list_symbols or find_* told you where to look.',
+    'Read source with line numbers: a file, a span (start/end, or `path:40-80`), or a symbol ' +
+    '(`symbol: "Cart.checkout"`). Long output is cut and names the next start line. Use once another tool told you ' +
+    'where to look; prefer a span or symbol to a whole large file.',
   inputSchema: viewInput,
   defaultBudgetTokens: 3000,
   run(args, env) {
