@@ -10,8 +10,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RepositoryIndex } from '../index/repository-index.js';
-import { WriterLock } from '../index/writer-lock.js';
+import { RepositoryIndex, WriterLock } from '../index/index.js';
+// eslint-disable-next-line entry-points/no-restricted-paths -- loaded only for a first answer before any index exists (see tools/tool-registry.ts)
 import { provisionalSearch, renderProvisional } from '../retrieve/provisional-search.js';
 import { cliLogger, printJson, type RepositoryCommandOptions } from './cli-context.js';
 

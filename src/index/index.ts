@@ -12,3 +12,6 @@ export { compilePathPattern, MAX_PATTERN_LENGTH } from './path-pattern.js';
 export { symbolsCalling } from './reference-queries.js';
 export { RepositoryIndex, type IndexStatus, type OpenRepositoryOptions } from './repository-index.js';
 export type { SourceFile } from './source-file.js';
+export { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES } from './source-file.js';
+export { WorktreeSource } from './worktree-source.js';
+export { WriterLock } from './writer-lock.js';

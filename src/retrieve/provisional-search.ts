@@ -9,9 +9,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { languageForPath } from '../parse/languages.js';
-import { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES } from '../index/source-file.js';
-import { WorktreeSource } from '../index/worktree-source.js';
+import { languageForPath } from '../parse/index.js';
+import { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES, WorktreeSource } from '../index/index.js';
 import { parseQuery } from './query-parser.js';
 
 /** One file of a provisional answer. */

@@ -119,6 +119,7 @@ async function provisionalAnswer(
   if (tool.name !== 'search' && tool.name !== 'snippet_search') return null;
   const index = repository.index;
   if (index.source.mode !== 'worktree' || index.store.getMeta('indexed') !== null) return null;
+  // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only when a search comes before any index exists
   const { provisionalSearch, renderProvisional } = await import('../retrieve/provisional-search.js');
   const result = await provisionalSearch(index.root, String(input.query), { pathFilter: pathFilterOf(input.file_pattern as string | undefined) });
   const budget = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
