@@ -21,7 +21,9 @@ describe('search while the first index is being built (index-wait elapsed)', () 
       expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
 
       await repositories.select().refresh();
-      const later = await callTool(registry, 'search', { query: 'reserve stock copies' }, { repositories, indexWaitMs: 0 });
+      // The index is ready now; the call's own freshness check may still start a (no-change) refresh on a
+      // loaded machine, so it may wait for that instead of racing it with indexWaitMs 0 (seen flaky in a full run).
+      const later = await callTool(registry, 'search', { query: 'reserve stock copies' }, { repositories, indexWaitMs: 60_000 });
       expect(later.text).not.toContain('[PROVISIONAL]');
       expect(later.text).toContain('[ANCHORS]');
       expect((later.data as { provisional?: boolean }).provisional).toBeUndefined();
