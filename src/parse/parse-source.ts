@@ -9,7 +9,15 @@ import { captureFacts } from './capture-facts.js';
 import { loadGrammar } from './grammar-loader.js';
 import { languageForPath, languageSpec } from './languages.js';
 import { lineStartsOf } from './line-starts.js';
+import { isolateErrors } from './recover-blocks.js';
 import type { ParsedFile } from './symbol-model.js';
+
+/**
+ * Languages whose syntax errors are isolated by layout (see recover-blocks.ts):
+ * every brace or `end` language. Python is not: its grammar already recovers
+ * by indentation.
+ */
+const ISOLATE_ERRORS = new Set(['javascript', 'typescript', 'tsx', 'java', 'go', 'rust', 'c', 'cpp', 'csharp', 'ruby', 'php', 'kotlin', 'swift', 'scala']);
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
@@ -68,10 +76,28 @@ export async function parseSource(path: string, bytes: Uint8Array): Promise<Pars
     tree = grammar.parser.parse(text);
     if (!tree) throw new Error('tree-sitter returned no tree');
     const facts = captureFacts(grammar.query, tree.rootNode);
+    const spec = languageSpec(language);
     result.errorCount = countErrors(tree.rootNode);
     result.imports = facts.imports;
-    result.symbols = buildSymbols({ facts, source: text, lineStarts, spec: languageSpec(language) });
+    result.symbols = buildSymbols({ facts, source: text, lineStarts, spec });
     result.status = result.errorCount > 0 ? 'partial' : 'ok';
+    if (result.errorCount > 0 && ISOLATE_ERRORS.has(language)) {
+      // The broken pieces blanked out: same lines and offsets, so spans stay true.
+      const isolated = isolateErrors(grammar.parser, text, lineStarts);
+      const retry = isolated === null ? null : grammar.parser.parse(isolated);
+      try {
+        if (retry && isolated !== null) {
+          const recovered = captureFacts(grammar.query, retry.rootNode);
+          const symbols = buildSymbols({ facts: recovered, source: isolated, lineStarts, spec });
+          if (symbols.length > result.symbols.length) {
+            result.symbols = symbols;
+            result.imports = recovered.imports;
+          }
+        }
+      } finally {
+        retry?.delete();
+      }
+    }
   } catch (error) {
     return failedParse(path, bytes, error instanceof Error ? error.message : String(error));
   } finally {
