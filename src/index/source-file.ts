@@ -20,6 +20,10 @@ export type SkipReason =
   | 'binary'
   | 'too-large'
   | 'symlink-outside-root'
+  /** A link that resolves to itself, directly or through other links. */
+  | 'symlink-loop'
+  /** A link whose target does not exist. */
+  | 'symlink-dangling'
   | 'unreadable'
   | 'missing-blob';
 

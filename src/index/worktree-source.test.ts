@@ -172,6 +172,18 @@ describe('WorktreeSource listing', () => {
     }
   });
 
+  it('labels a symlink loop and a dangling link as such, not as leaving the root', async () => {
+    const { root } = copyIndexFixture();
+    symlinkSync('loop-b.py', join(root, 'loop-a.py'));
+    symlinkSync('loop-a.py', join(root, 'loop-b.py'));
+    symlinkSync('self.py', join(root, 'self.py'));
+    symlinkSync('no-such-file.py', join(root, 'dangling.py'));
+    const listing = await (await WorktreeSource.open(root)).list();
+    expect(listing.skipped).toMatchObject({ 'symlink-loop': 3, 'symlink-dangling': 1 });
+    expect(listing.skipped['symlink-outside-root']).toBeUndefined();
+    expect(listing.skippedExamples['symlink-dangling']).toEqual(['dangling.py']);
+  });
+
   it('does not read a file that became an outside symlink between listing and reading', async () => {
     const { root } = copyIndexFixture();
     const outside = tempDir('reponav-outside-');

@@ -14,6 +14,7 @@ import {
   type SourceListing,
   type SourceOptions,
   type ChangeCheck,
+  type SkipReason,
 } from './source-file.js';
 import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
 import { WorktreeChanges } from './worktree-changes.js';
@@ -150,8 +151,8 @@ export class WorktreeSource implements RepositorySource {
     let isFile = kind === 'file';
     if (kind === 'link') {
       const target = this.resolveInside(join(absoluteDir, name));
-      if (!target) {
-        recordSkip(listing, 'symlink-outside-root', path);
+      if ('skip' in target) {
+        recordSkip(listing, target.skip, path);
         return false;
       }
       // Links to directories are not followed even inside the root: they would index files twice or loop.
@@ -280,14 +281,16 @@ export class WorktreeSource implements RepositorySource {
   }
 
   /** Resolves a symlink; returns null when its target is outside the root or dangling. */
-  private resolveInside(linkPath: string): { isDirectory: boolean } | null {
+  /** Where a link leads: a target inside the root, or why it is skipped (outside, a loop, nothing there). */
+  private resolveInside(linkPath: string): { isDirectory: boolean } | { skip: SkipReason } {
     try {
       const target = realpathSync(linkPath);
       const rel = relative(this.root, target);
-      if (rel.startsWith('..') || rel.startsWith(sep) || rel === '' || /^[a-zA-Z]:/.test(rel)) return null;
+      if (rel.startsWith('..') || rel.startsWith(sep) || rel === '' || /^[a-zA-Z]:/.test(rel)) return { skip: 'symlink-outside-root' };
       return { isDirectory: statSync(target).isDirectory() };
-    } catch {
-      return null;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return { skip: code === 'ELOOP' ? 'symlink-loop' : code === 'ENOENT' || code === 'ENOTDIR' ? 'symlink-dangling' : 'unreadable' };
     }
   }
 
@@ -298,7 +301,7 @@ export class WorktreeSource implements RepositorySource {
         const absolute = join(this.root, file.path);
         // Re-check at read time: a file may have become a link since listing.
         const info = await lstat(absolute);
-        if (info.isSymbolicLink() && !this.resolveInside(absolute)) bytes = null;
+        if (info.isSymbolicLink() && 'skip' in this.resolveInside(absolute)) bytes = null;
         else bytes = await readFile(absolute);
       } catch {
         bytes = null;
