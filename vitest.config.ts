@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One line when the browser tests will be skipped (no Chromium).
+    globalSetup: ['test/helpers/browser-precondition.ts'],
   },
 });

@@ -4,7 +4,8 @@
  * front end (built on demand), and Debian's Chromium through playwright-core.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { CHROMIUM, chromiumProblem } from './chromium.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,14 +84,12 @@ export function ensureWebBuild(): string {
   return dir;
 }
 
-/** Where Chromium comes from: Debian's package (apt-get install chromium); never a downloaded browser. */
-export const CHROMIUM = process.env.REPONAV_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM };
 
 /** Launches headless Chromium with a fresh profile; `close()` also removes the profile. */
 export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package with \`apt-get update && apt-get install -y chromium\` (or set REPONAV_CHROMIUM).`);
-  }
+  const problem = chromiumProblem();
+  if (problem) throw new Error(problem.replace('browser tests skipped: ', ''));
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'reponav-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
