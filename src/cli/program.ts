@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isReponavError } from '../errors.js';
+import { describeOpenFailure } from '../index/index-errors.js';
 import { cliLogger } from './cli-context.js';
 import { readPackageVersion } from './package-info.js';
 
@@ -67,8 +68,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);
     return 0;
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+  } catch (caught) {
+    if (caught instanceof CommanderError) return caught.exitCode === 0 ? 0 : 2;
+    // SQLite failures met while answering (a damaged page, a full disk) become one sentence with what to do.
+    const error = describeOpenFailure(null, caught);
     if (isReponavError(error)) {
       process.stderr.write(`error: ${error.message}\n`);
       return error.code === 'INTERNAL' ? 3 : 1;

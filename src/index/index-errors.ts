@@ -27,16 +27,23 @@ export function isNativeModuleFailure(error: unknown): boolean {
 }
 
 /**
- * A typed error for a failure to open or use the index at `path` that proves
- * nothing about its contents; the message says what to do and that the file
- * was left alone. Errors already typed, and unknown ones, pass through.
+ * A typed error for a failure to open or use the index at `path` (null: not
+ * known here) that proves nothing about its contents; the message says what to
+ * do and that the file was left alone. Damage SQLite reports becomes
+ * INDEX_CORRUPT, pointing at `reponav index --check`. Errors already typed, and
+ * unknown ones, pass through.
  */
-export function describeOpenFailure(path: string, error: unknown): unknown {
+export function describeOpenFailure(path: string | null, error: unknown): unknown {
   if (error instanceof ReponavError) return error;
   const message = error instanceof Error ? error.message : String(error);
   const code = codeOf(error);
+  const where = path ? `the index at ${path}` : 'the index';
+  const Where = where[0].toUpperCase() + where.slice(1);
   const untouched = 'the index was left as it is';
   const fail = (text: string) => new ReponavError('INDEX_UNAVAILABLE', text, { cause: message, path });
+  if (isCorruption(error)) {
+    return new ReponavError('INDEX_CORRUPT', `${Where} is damaged (SQLite: ${message}); run \`reponav index --check\` to check it and rebuild it.`, { path });
+  }
   if (isNativeModuleFailure(error)) {
     return fail(
       `SQLite's native module (better-sqlite3) does not load in this Node.js ${process.version} (${message.split('\n')[0]}); ` +
@@ -45,18 +52,18 @@ export function describeOpenFailure(path: string, error: unknown): unknown {
   }
   if (code === 'EACCES' || code === 'EPERM' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM' || code === 'SQLITE_AUTH' || code.startsWith('SQLITE_READONLY') || code === 'EROFS') {
     return fail(
-      `Cannot open the index at ${path} for reading and writing (${message}); check that you own that folder and its files and that it is writable, ` +
+      `Cannot open ${where} for reading and writing (${message}); check that you own that folder and its files and that it is writable, ` +
         `or set REPONAV_CACHE_DIR (or --index-path) to a writable place; ${untouched}.`,
     );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return fail(`The index at ${path} is locked by another process (${message}); try again when it has finished; ${untouched}.`);
+    return fail(`${Where} is locked by another process (${message}); try again when it has finished; ${untouched}.`);
   }
   if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
-    return fail(`The disk holding the index at ${path} is full (${message}); free some space and run the command again; ${untouched}.`);
+    return fail(`The disk holding ${where} is full (${message}); free some space and run the command again; ${untouched}.`);
   }
   if (code.startsWith('SQLITE_IOERR') || code === 'EIO') {
-    return fail(`Reading or writing the index at ${path} failed (${message}); check the disk, then run the command again; ${untouched}.`);
+    return fail(`Reading or writing ${where} failed (${message}); check the disk, then run the command again; ${untouched}.`);
   }
   return error;
 }

@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { defaultIndexPath } from './cache-location.js';
 import { GitCommitSource } from './git-commit-source.js';
-import { isCorruption } from './index-errors.js';
+import { describeOpenFailure, isCorruption } from './index-errors.js';
 import { IndexStore, type FileRow } from './index-store.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
 import { closestPaths, toRepositoryPath } from './path-guard.js';
@@ -215,6 +215,9 @@ export class RepositoryIndex {
         this.rebuild(lease, `is damaged (SQLite: ${(error as Error).message})`);
         return await run();
       }
+    } catch (error) {
+      // A full disk, a lock or a permission met while writing: one sentence with what to do.
+      throw describeOpenFailure(this.store.path, error);
     } finally {
       lease.release();
     }
@@ -264,6 +267,14 @@ export class RepositoryIndex {
 
   /** What is indexed, and (cheaply, by listing and stat) what is stale. */
   async status(): Promise<IndexStatus> {
+    try {
+      return await this.readStatus();
+    } catch (error) {
+      throw describeOpenFailure(this.store.path, error);
+    }
+  }
+
+  private async readStatus(): Promise<IndexStatus> {
     const counts = this.store.counts();
     const indexed = JSON.parse(this.store.getMeta('indexed') ?? 'null') as { at: number; commit: string | null } | null;
     const listing = JSON.parse(this.store.getMeta('listing') ?? '{"skipped":{}}') as { skipped: Record<string, number> };
