@@ -328,6 +328,15 @@ function report(final) {
   }
 }
 
+// A stopped pass still unmounts what it mounted.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const t of tallies.values()) t.state.cleanup?.();
+    report(true);
+    process.exit(130);
+  });
+}
+
 // Round-robin over the scenarios, so a pass stopped early still has figures for each.
 for (let round = 0; round < RUNS; round++) {
   for (const [name, t] of tallies) {
