@@ -39,7 +39,6 @@ if (!existsSync(CLI)) {
   process.exit(2);
 }
 const WORK = mkdtempSync(join(tmpdir(), 'reponav-stress-'));
-const isRoot = process.getuid?.() === 0;
 
 // ---------------------------------------------------------------- fixtures
 

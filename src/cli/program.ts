@@ -5,7 +5,6 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isReponavError } from '../errors.js';
-import { describeOpenFailure } from '../index/index-errors.js';
 import { cliLogger } from './cli-context.js';
 import { readPackageVersion } from './package-info.js';
 
@@ -71,7 +70,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (caught) {
     if (caught instanceof CommanderError) return caught.exitCode === 0 ? 0 : 2;
     // SQLite failures met while answering (a damaged page, a full disk) become one sentence with what to do.
-    const error = describeOpenFailure(null, caught);
+    // Loaded only here: the index layer is heavy for a CLI start-up that may never need it.
+    const error = isReponavError(caught) ? caught : (await import('../index/index.js')).describeOpenFailure(null, caught);
     if (isReponavError(error)) {
       process.stderr.write(`error: ${error.message}\n`);
       return error.code === 'INTERNAL' ? 3 : 1;

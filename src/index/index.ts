@@ -15,3 +15,4 @@ export type { SourceFile } from './source-file.js';
 export { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES } from './source-file.js';
 export { WorktreeSource } from './worktree-source.js';
 export { WriterLock } from './writer-lock.js';
+export { describeOpenFailure, isCorruption } from './index-errors.js';
