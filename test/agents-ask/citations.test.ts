@@ -69,13 +69,27 @@ describe('answer synthesis with checked citations', () => {
   });
 
   it('drops a bad citation that survives the revision round', async () => {
-    llm.push('answer', '`main` (shop/cli.py:12-17) calls `parse_args` (shop/cli.py:40-45).');
-    llm.push('revision', '`main` (shop/cli.py:12-17) calls `parse_args` (shop/cli.py:40-45), then `Cart.total` (shop/cart.py:16-19).');
+    llm.push('answer', '`parse_args` (shop/cli.py:4-9) reads the flags; `main` is at shop/cli.py:40-45.');
+    llm.push('revision', '`parse_args` (shop/cli.py:4-9) reads the flags; `main` is at shop/cli.py:40-45, really.');
     const r = await rag();
-    expect(r.answer).toBe('`main` (shop/cli.py:12-17) calls `parse_args`, then `Cart.total` (shop/cart.py:16-19).');
+    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) reads the flags; `main` is at, really.');
     expect(r.trace.answer.dropped.map((d) => d.text)).toEqual(['shop/cli.py:40-45']);
-    expect(r.citations.map((c) => c.text)).toEqual(['shop/cli.py:12-17', 'shop/cart.py:16-19']);
+    expect(r.citations.map((c) => c.text)).toEqual(['shop/cli.py:4-9']);
     expect(llm.of('revision')).toHaveLength(1);
+  });
+
+  it('checks support, not only existence: a real span the search never read is not a citation', async () => {
+    const r0 = await rag();
+    const read = new Set(r0.trace.answerEvidence.map((e) => e.path));
+    expect(read.has('shop/cli.py')).toBe(true);
+    // TAX_RATE exists at shop/pricing.py:3, but retrieval for a question about flags did not read it.
+    expect(r0.trace.answerEvidence.some((e) => e.path === 'shop/pricing.py' && e.startLine <= 3 && 3 <= e.endLine)).toBe(false);
+    llm.push('answer', '`parse_args` (shop/cli.py:4-9) reads the flags, and `TAX_RATE` (shop/pricing.py:3) is 0.2.');
+    llm.push('revision', '`parse_args` (shop/cli.py:4-9) reads the flags, and `TAX_RATE` (shop/pricing.py:3) is 0.2.');
+    const r = await rag();
+    expect(r.trace.answer.draftProblems.map((p) => [p.text, p.reason])).toEqual([['shop/pricing.py:3', 'not in the evidence the answer was written from']]);
+    expect(r.citations.map((c) => c.text)).toEqual(['shop/cli.py:4-9']);
+    expect(r.answer).not.toContain('shop/pricing.py:3');
   });
 
   it('adds checked sources when the answer is left with no valid citation', async () => {

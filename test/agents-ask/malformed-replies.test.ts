@@ -68,13 +68,16 @@ describe('malformed role replies', () => {
     expect(r.trace.nodes[0]!.childIds).toHaveLength(1);
   });
 
-  it('closes the root when planning fails twice and still ships an answer', async () => {
+  it('closes the root when planning fails twice and ships an answer that says nothing was found', async () => {
     llm.push('planning', 'nope', '{"actions": "FindClass"}');
     const r = await ask(5);
-    expect(r.stopReason).toBe('exhausted');
+    expect(r.stopReason).toBe('no-evidence');
+    expect(r.trace.searchStopReason).toBe('exhausted');
     expect(r.trace.nodes[0]!.exhausted).toBe(true);
     expect(r.trace.nodes[0]!.rejected[0]!.reason).toMatch(/does not match the expected shape/);
-    expect(r.answer).toBeTypeOf('string');
+    expect(r.answer).toMatch(/^Nothing was found in the repository to answer this question/);
+    expect(r.citations).toEqual([]);
+    expect(llm.of('answer')).toHaveLength(0);
   });
 
   it('survives transport failures of a role call', async () => {

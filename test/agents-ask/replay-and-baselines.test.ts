@@ -93,7 +93,9 @@ describe('baselines', () => {
     expect(reacts[2]!.body.messages.at(-1).content).toMatch(/^Your previous reply could not be used/);
     expect(reacts[1]!.body.messages.at(-1).content).toMatch(/^Observation from FindFunction\(name="parse_args"\):\n1 function matching 'parse_args'/);
     expect(r.trace.answer.draftProblems.map((p) => p.text)).toEqual(['shop/cart.py:1-2']);
-    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) reads the flags for `main` (shop/cli.py:12-17).');
+    // main exists at shop/cli.py:12-17, but the agent never read it: unsupported, so dropped.
+    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) reads the flags for `main`.');
+    expect(r.trace.answer.dropped.map((d) => [d.text, d.reason])).toEqual([['shop/cli.py:12-17', 'not in the evidence the answer was written from']]);
   });
 
   it('refuses an empty question or a missing repository', async () => {

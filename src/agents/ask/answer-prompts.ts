@@ -37,8 +37,8 @@ export function renderEvidenceList(evidence: readonly TraceEvidence[]): string {
 }
 
 /** Messages for synthesis. */
-export function answerMessages(question: string, evidence: readonly TraceEvidence[], repository: string | null): ChatMessage[] {
-  const user = [repository ? `Repository: ${repository}` : null, `Question: ${question}`, '', 'Evidence:', renderEvidenceList(evidence)]
+export function answerMessages(question: string, evidence: readonly TraceEvidence[], repository: string | null, guidance?: string): ChatMessage[] {
+  const user = [repository ? `Repository: ${repository}` : null, `Question: ${question}`, guidance ?? null, '', 'Evidence:', renderEvidenceList(evidence)]
     .filter((l) => l !== null)
     .join('\n');
   return [
@@ -48,16 +48,24 @@ export function answerMessages(question: string, evidence: readonly TraceEvidenc
 }
 
 /** Messages for the revision round: the draft, what was wrong with it, and the evidence again. */
-export function revisionMessages(question: string, draft: string, problems: readonly TraceCitation[], evidence: readonly TraceEvidence[], noCitation: boolean): ChatMessage[] {
+export function revisionMessages(
+  question: string,
+  draft: string,
+  problems: readonly TraceCitation[],
+  evidence: readonly TraceEvidence[],
+  noCitation: boolean,
+  typeProblem: string | null = null,
+): ChatMessage[] {
   const issues = problems.map((p) => `- ${p.text}: ${p.reason}`);
   if (noCitation) issues.push('- the answer cites no span at all; cite at least one from the evidence.');
+  if (typeProblem) issues.push(`- ${typeProblem}`);
   const user = [
     `Question: ${question}`,
     '',
     'Draft answer:',
     draft,
     '',
-    'Citation problems found by re-reading the source:',
+    'Problems found by re-reading the source and the question:',
     ...issues,
     '',
     'Evidence (the spans you may cite):',

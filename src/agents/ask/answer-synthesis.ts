@@ -9,10 +9,12 @@
  * checked list of the evidence.
  */
 import { answerMessages, revisionMessages } from './answer-prompts.js';
-import type { CitationChecker } from './citation-check.js';
+import { cleanAnswerText } from './answer-text.js';
+import type { CheckedCitation, CitationChecker } from './citation-check.js';
 import { removeCitations } from './citations.js';
 import { spanLabel } from './evidence.js';
-import { callTextRole, type RoleReply, type RoleRuntime } from './role-caller.js';
+import { questionType, TYPE_GUIDANCE, typeProblem } from './question-type.js';
+import { callTextRole, type RoleReply, type RoleRuntime, type TextFailure } from './role-caller.js';
 import { SearchStop } from './run-budget.js';
 import type { TraceCitation, TraceEvidence } from './trace-types.js';
 
@@ -28,6 +30,26 @@ export interface SynthesisEnvironment {
   iteration: number;
 }
 
+/** A citation is supported when its span overlaps a span of the evidence the answer was written from. */
+function supported(c: TraceCitation, evidence: readonly TraceEvidence[]): boolean {
+  return evidence.some((e) => e.path === c.path && e.startLine <= c.endLine && c.startLine <= e.endLine);
+}
+
+/**
+ * The checker's verdicts, plus support: a citation that exists but lies
+ * outside every evidence span was not read by the search, so nothing backs
+ * what the answer says about it.
+ */
+async function checkSupported(checker: CitationChecker, text: string, evidence: readonly TraceEvidence[]): Promise<CheckedCitation[]> {
+  const checked = await checker.check(text);
+  for (const c of checked) {
+    if (c.verdict.valid && !supported(c.verdict, evidence)) {
+      c.verdict = { ...c.verdict, valid: false, reason: 'not in the evidence the answer was written from' };
+    }
+  }
+  return checked;
+}
+
 /** The shipped answer and what happened to its citations. */
 export interface SynthesisResult {
   text: string;
@@ -36,6 +58,10 @@ export interface SynthesisResult {
   draftProblems: TraceCitation[];
   revised: boolean;
   fallback: boolean;
+  /** Why the model's answer could not be used, when that made this a fallback. */
+  failure?: TextFailure;
+  /** The answer's problem for its question type that the revision round was asked to fix (kept when it stayed). */
+  typeProblem?: string | null;
 }
 
 /** Sources appended when an answer is left without a valid citation. */
@@ -50,42 +76,46 @@ export async function synthesizeAnswer(
   env: SynthesisEnvironment,
   input: { question: string; evidence: readonly TraceEvidence[]; draft?: string },
 ): Promise<SynthesisResult> {
-  let text = input.draft ?? null;
+  const type = questionType(input.question);
+  let text = input.draft === undefined ? null : cleanAnswerText(input.draft);
   if (text === null) {
     const reply = await safely(() =>
       callTextRole(env.rt, {
         role: 'answer',
         nodeId: null,
         iteration: env.iteration,
-        messages: answerMessages(input.question, input.evidence, env.repository),
+        messages: answerMessages(input.question, input.evidence, env.repository, TYPE_GUIDANCE[type]),
         temperature: env.temperature,
         maxTokens: env.maxTokens,
       }),
     );
-    if (!reply.ok) return fallbackAnswer(env, input.evidence, reply.error);
+    if (!reply.ok) return fallbackAnswer(env, input.evidence, reply.error, reply.failure);
     text = reply.value;
   }
   if (!env.checker) return { text, citations: [], dropped: [], draftProblems: [], revised: false, fallback: false };
 
-  let checked = await env.checker.check(text);
+  let checked = await checkSupported(env.checker, text, input.evidence);
   let draftProblems: TraceCitation[] = [];
   let revised = false;
   const bad = checked.filter((c) => !c.verdict.valid);
-  if (bad.length > 0 || checked.length === 0) {
+  let problem = typeProblem(type, text, checked.length - bad.length);
+  if (bad.length > 0 || checked.length === 0 || problem) {
     draftProblems = bad.map((c) => c.verdict);
     const reply = await safely(() =>
       callTextRole(env.rt, {
         role: 'revision',
         nodeId: null,
         iteration: env.iteration,
-        messages: revisionMessages(input.question, text!, draftProblems, input.evidence, checked.length === 0),
+        messages: revisionMessages(input.question, text!, draftProblems, input.evidence, checked.length === 0, problem),
         temperature: env.temperature,
         maxTokens: env.maxTokens,
       }),
     );
+    // A revision that failed (cut off, empty, budget) leaves the whole first draft in place.
     if (reply.ok) {
       text = reply.value;
-      checked = await env.checker.check(text);
+      checked = await checkSupported(env.checker, text, input.evidence);
+      problem = typeProblem(type, text, checked.filter((c) => c.verdict.valid).length);
       revised = true;
     }
   }
@@ -99,13 +129,14 @@ export async function synthesizeAnswer(
       citations.push(...sources);
     }
   }
-  return { text, citations, dropped: unique(stillBad.map((c) => c.verdict)), draftProblems, revised, fallback: false };
+  return { text, citations, dropped: unique(stillBad.map((c) => c.verdict)), draftProblems, revised, fallback: false, typeProblem: problem };
 }
 
 /** An answer made of the best evidence when no model answer can be had. */
-async function fallbackAnswer(env: SynthesisEnvironment, evidence: readonly TraceEvidence[], reason: string): Promise<SynthesisResult> {
+async function fallbackAnswer(env: SynthesisEnvironment, evidence: readonly TraceEvidence[], reason: string, failure?: TextFailure): Promise<SynthesisResult> {
   const sources = env.checker ? await checkedSources(env.checker, evidence, 5) : [];
   const lines = [`No answer could be written (${reason}).`];
+  if (failure) lines.push('This is a fallback, not an answer: the model\'s reply could not be used.');
   if (sources.length > 0) {
     lines.push('The most relevant code found:');
     for (const s of sources) {
@@ -113,7 +144,7 @@ async function fallbackAnswer(env: SynthesisEnvironment, evidence: readonly Trac
       lines.push(`- \`${s.text}\`${e?.symbol ? ` — ${e.symbol}` : ''}`);
     }
   }
-  return { text: lines.join('\n'), citations: sources, dropped: [], draftProblems: [], revised: false, fallback: true };
+  return { text: lines.join('\n'), citations: sources, dropped: [], draftProblems: [], revised: false, fallback: true, ...(failure ? { failure } : {}) };
 }
 
 /** Top evidence spans as citations, each verified like any other. */
@@ -128,7 +159,7 @@ async function checkedSources(checker: CitationChecker, evidence: readonly Trace
 }
 
 /** Runs a text role; a budget stop becomes a failed reply (the answer still has to be shipped). */
-async function safely(call: () => Promise<RoleReply<string>>): Promise<RoleReply<string>> {
+async function safely(call: () => Promise<RoleReply<string> & { failure?: TextFailure }>): Promise<RoleReply<string> & { failure?: TextFailure }> {
   try {
     return await call();
   } catch (error) {

@@ -9,6 +9,7 @@ import { ReponavError } from '../../errors.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { ChatModel } from '../../llm/index.js';
 import { UsageMeter, withUsageMeter } from '../../llm/index.js';
+import type { Embedder } from '../../retrieve/dense/index.js';
 import type { RepositorySet } from '../../tools/index.js';
 import { createToolRegistry, type ToolRegistry } from '../../tools/index.js';
 import { resolveAskSettings, type AskSettingsInput } from './ask-settings.js';
@@ -47,6 +48,11 @@ export interface AskOptions {
   registry?: ToolRegistry;
   /** MCTS progress after each iteration. */
   onProgress?: (progress: SearchProgress) => void;
+  /**
+   * Dense retrieval for the tools (SemanticSearch and search fuse BM25 with
+   * this embedder's nearest chunks, as in the paper); default BM25 only.
+   */
+  embedder?: Embedder;
 }
 
 /** The answer and everything about how it was made. */
@@ -106,10 +112,10 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
   let synthesis: SynthesisResult;
   if (method === 'direct') {
     const direct = await directAnswer(rt, { question, repository: label, settings });
-    synthesis = { text: direct.text, citations: [], dropped: [], draftProblems: [], revised: false, fallback: direct.fallback };
+    synthesis = { text: direct.text, citations: [], dropped: [], draftProblems: [], revised: false, fallback: direct.fallback, ...(direct.failure ? { failure: direct.failure } : {}) };
   } else {
     const registry = options.registry ?? createToolRegistry();
-    const toolContext = { repositories: options.repositories!, logger, signal: options.signal };
+    const toolContext = { repositories: options.repositories!, logger, signal: options.signal, ...(options.embedder ? { embedder: options.embedder } : {}) };
     const exec: ExecutionEnvironment = {
       registry,
       toolContext,
@@ -147,11 +153,25 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
     } else {
       trace.answerEvidence = await ragEvidence(question, exec, settings);
     }
-    synthesis = await synthesizeAnswer(synthEnv, { question, evidence: trace.answerEvidence, ...(draft !== null ? { draft } : {}) });
+    // (An abort or a spent budget keeps its own reason and goes to the fallback answer.)
+    if (trace.answerEvidence.length === 0 && !budget.hardStop()) {
+      // Nothing to answer from: a model answer would be written from memory and its citations could only be invented.
+      trace.searchStopReason = trace.stopReason;
+      trace.stopReason = 'no-evidence';
+      synthesis = { text: noEvidenceAnswer(method, trace), citations: [], dropped: [], draftProblems: [], revised: false, fallback: false };
+    } else {
+      synthesis = await synthesizeAnswer(synthEnv, { question, evidence: trace.answerEvidence, ...(draft !== null ? { draft } : {}) });
+    }
   }
 
-  // A fallback answer means the model could not be asked: say why (abort, deadline, spend cap).
-  if (synthesis.fallback) trace.stopReason = budget.hardStop() ?? trace.stopReason;
+  // A fallback answer means the model could not be asked (abort, deadline, spend cap) or its reply was unusable: say which.
+  if (synthesis.fallback) {
+    const reason = budget.hardStop() ?? (synthesis.failure ? (`answer-${synthesis.failure}` as const) : null);
+    if (reason && reason !== trace.stopReason) {
+      trace.searchStopReason = trace.stopReason;
+      trace.stopReason = reason;
+    }
+  }
   trace.answer = {
     text: synthesis.text,
     citations: synthesis.citations,
@@ -159,10 +179,17 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
     revised: synthesis.revised,
     draftProblems: synthesis.draftProblems,
     fallback: synthesis.fallback,
+    ...(synthesis.typeProblem !== undefined ? { typeProblem: synthesis.typeProblem } : {}),
   };
   trace.cost = costOf(meter);
   trace.elapsedMs = budget.elapsedMs();
   return { answer: synthesis.text, citations: synthesis.citations, method, stopReason: trace.stopReason, cost: trace.cost, elapsedMs: trace.elapsedMs, trace };
+}
+
+/** The answer of a run that found no evidence: says so, and why the search ended. */
+function noEvidenceAnswer(method: AskMethod, trace: AskTrace): string {
+  const what = method === 'rag' ? 'Retrieval returned' : `The search (${trace.iterationsRun} ${method === 'react' ? 'steps' : 'iterations'}, stopped: ${trace.searchStopReason}) found`;
+  return `Nothing was found in the repository to answer this question: ${what} no code to cite, so no answer was written. Try rephrasing the question with names from the code, or a larger budget.`;
 }
 
 /** The meter's totals as an AskCost (cost null when no call had a known price). */

@@ -9,7 +9,7 @@ import { directMessages } from './answer-prompts.js';
 import type { AskSettings } from './ask-settings.js';
 import { buildEvidence } from './evidence.js';
 import { storeOf, type ExecutionEnvironment } from './execution-role.js';
-import { callTextRole, type RoleRuntime } from './role-caller.js';
+import { callTextRole, type RoleRuntime, type TextFailure } from './role-caller.js';
 import { SearchStop } from './run-budget.js';
 import type { TraceEvidence } from './trace-types.js';
 
@@ -25,7 +25,7 @@ export async function ragEvidence(question: string, exec: ExecutionEnvironment, 
 export async function directAnswer(
   rt: RoleRuntime,
   input: { question: string; repository: string | null; settings: AskSettings },
-): Promise<{ text: string; fallback: boolean }> {
+): Promise<{ text: string; fallback: boolean; failure?: TextFailure }> {
   try {
     const reply = await callTextRole(rt, {
       role: 'direct',
@@ -36,7 +36,7 @@ export async function directAnswer(
       maxTokens: input.settings.maxReplyTokens * 2,
     });
     if (reply.ok) return { text: reply.value, fallback: false };
-    return { text: `No answer could be written (${reply.error}).`, fallback: true };
+    return { text: `No answer could be written (${reply.error}).`, fallback: true, ...(reply.failure ? { failure: reply.failure } : {}) };
   } catch (error) {
     if (error instanceof SearchStop) return { text: `No answer could be written (budget: ${error.reason}).`, fallback: true };
     throw error;

@@ -10,7 +10,8 @@ import type { z } from 'zod';
 import { isReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ChatMessage, ChatModel, ChatResponse } from '../../llm/index.js';
-import { correctiveMessage, parseJsonReply } from '../../llm/index.js';
+import { correctiveMessage, jsonObjectSpans, parseJsonReply } from '../../llm/index.js';
+import { cleanAnswerText } from './answer-text.js';
 import { SearchStop, type RunBudget } from './run-budget.js';
 import type { RoleCallRecord, RoleName } from './trace-types.js';
 
@@ -42,10 +43,16 @@ export interface RoleTokens {
 /** Result of a role call: the value, or why there is none; tokens either way. */
 export type RoleReply<T> = { ok: true; value: T; tokens: RoleTokens } | { ok: false; error: string; tokens: RoleTokens };
 
+/** Sent after a reply cut at the length limit. */
+export const SHORTER_REPLY = 'Your reply was cut off at the length limit, so it could not be used. Reply again, shorter.';
+
 /**
  * Calls a JSON role: validate with `schema`, one corrective retry on a bad
- * reply. Throws SearchStop on budget exhaustion or abort; transport failures
- * (after the client's own retries) come back as `ok: false`.
+ * reply (a reply cut at the length limit is asked again shorter instead of
+ * being told its JSON is malformed). When a reply holds several JSON objects
+ * the first valid one is used and the record says so. Throws SearchStop on
+ * budget exhaustion or abort; transport failures (after the client's own
+ * retries) come back as `ok: false`.
  */
 export async function callJsonRole<S extends z.ZodType>(rt: RoleRuntime, req: RoleRequest, schema: S): Promise<RoleReply<z.output<S>>> {
   const tokens: RoleTokens = { input: 0, output: 0 };
@@ -56,29 +63,52 @@ export async function callJsonRole<S extends z.ZodType>(rt: RoleRuntime, req: Ro
     if (!response.ok) return { ok: false, error: response.error, tokens };
     const parsed = parseJsonReply(response.value.text, schema);
     const record = rt.records[rt.records.length - 1]!;
-    if (parsed.ok) return { ok: true, value: parsed.value, tokens };
+    const truncated = response.value.finishReason === 'length';
+    if (parsed.ok) {
+      const objects = [...jsonObjectSpans(response.value.text)].length;
+      if (objects > 1) record.note = `the reply held ${objects} JSON objects; the first valid one was used`;
+      return { ok: true, value: parsed.value, tokens };
+    }
     record.ok = false;
-    record.error = parsed.error.message;
-    lastError = parsed.error.message;
-    rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${parsed.error.message}`);
-    messages = [...req.messages, { role: 'assistant', content: response.value.text }, correctiveMessage(parsed.error)];
+    record.error = truncated ? `cut off at the length limit (${parsed.error.message})` : parsed.error.message;
+    lastError = record.error;
+    rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${record.error}`);
+    const correction = truncated ? { role: 'user' as const, content: SHORTER_REPLY } : correctiveMessage(parsed.error);
+    messages = [...req.messages, { role: 'assistant', content: response.value.text }, correction];
   }
   return { ok: false, error: lastError, tokens };
 }
 
-/** Calls a free-text role (the answer writers). Same budget and error handling, no retry. */
-export async function callTextRole(rt: RoleRuntime, req: RoleRequest): Promise<RoleReply<string>> {
+/** Why a free-text reply could not be used (besides transport failures). */
+export type TextFailure = 'truncated' | 'empty';
+
+/**
+ * Calls a free-text role (the answer writers). A reply cut at the length
+ * limit or empty is asked once more (shorter, or again); a second cut or
+ * empty reply is a failure with `failure` set — a cut answer is never
+ * returned as if it were whole. The text is cleaned of wrapping (fence,
+ * preamble; see answer-text.ts). Same budget and error handling as JSON roles.
+ */
+export async function callTextRole(rt: RoleRuntime, req: RoleRequest): Promise<RoleReply<string> & { failure?: TextFailure }> {
   const tokens: RoleTokens = { input: 0, output: 0 };
-  const response = await send(rt, req, req.messages, 'text', 1, tokens);
-  if (!response.ok) return { ok: false, error: response.error, tokens };
-  const text = response.value.text.trim();
-  if (text === '') {
+  let messages = req.messages;
+  let failure: TextFailure = 'empty';
+  for (const attempt of [1, 2] as const) {
+    const response = await send(rt, req, messages, 'text', attempt, tokens);
+    if (!response.ok) return { ok: false, error: response.error, tokens };
+    const text = cleanAnswerText(response.value.text);
+    const truncated = response.value.finishReason === 'length';
+    if (text !== '' && !truncated) return { ok: true, value: text, tokens };
     const record = rt.records[rt.records.length - 1]!;
     record.ok = false;
-    record.error = 'empty reply';
-    return { ok: false, error: 'empty reply', tokens };
+    failure = truncated ? 'truncated' : 'empty';
+    record.error = truncated ? 'cut off at the length limit' : 'empty reply';
+    rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${record.error}`);
+    messages = truncated
+      ? [...req.messages, { role: 'assistant', content: response.value.text }, { role: 'user', content: `${SHORTER_REPLY} Keep every citation, drop detail.` }]
+      : [...req.messages, { role: 'assistant', content: response.value.text }, { role: 'user', content: 'Your reply was empty. Write the answer now.' }];
   }
-  return { ok: true, value: text, tokens };
+  return { ok: false, error: failure === 'truncated' ? 'the answer was cut off at the length limit twice' : 'the model replied with nothing twice', tokens, failure };
 }
 
 async function send(

@@ -97,6 +97,8 @@ export interface RoleCallRecord {
   ok: boolean;
   /** Why not: the parse problem or the transport/budget error. */
   error?: string;
+  /** What the reader did beyond the plain protocol (e.g. took the first of several JSON objects). */
+  note?: string;
 }
 
 /** One MCTS iteration, for replaying the search step by step. */
@@ -148,7 +150,13 @@ export type StopReason =
   | 'plateau'
   | 'exhausted'
   | 'aborted'
-  | 'single-shot';
+  | 'single-shot'
+  /** The search ended without any evidence: the answer says nothing was found (no model answer is written). */
+  | 'no-evidence'
+  /** The answer was cut at the length limit twice: a fallback (evidence list) was shipped instead. */
+  | 'answer-truncated'
+  /** The answer was empty twice: a fallback was shipped instead. */
+  | 'answer-empty';
 
 /** Money and tokens of one answer. */
 export interface AskCost {
@@ -173,7 +181,10 @@ export interface AskTrace {
   settings: Record<string, unknown>;
   startedAt: string;
   elapsedMs: number;
+  /** Why the run ended (the answer's own reason when the answer could not be written or had no evidence). */
   stopReason: StopReason;
+  /** Why the search (or ReAct loop) ended, when `stopReason` is about the answer instead (absent in old traces). */
+  searchStopReason?: StopReason;
   iterationsRun: number;
   /** MCTS: every node, root first (id 0). Empty for other methods. */
   nodes: TraceNode[];
@@ -194,8 +205,10 @@ export interface AskTrace {
     revised: boolean;
     /** The rejected citations of the first draft that triggered the revision. */
     draftProblems: TraceCitation[];
-    /** The answer was written without the model (budget ran out): an evidence list. */
+    /** The answer was written without the model (budget ran out, or its reply was cut or empty twice): an evidence list. */
     fallback: boolean;
+    /** The check against the question type (what/why/where/how) that the shipped answer still fails, if any. */
+    typeProblem?: string | null;
   };
   cost: AskCost;
 }

@@ -8,7 +8,6 @@
 import type { Command } from 'commander';
 import type { Logger } from '../../logger.js';
 import type { ModelConfig } from '../../llm/index.js';
-import { createEmbedder } from '../../retrieve/dense/index.js';
 import type { Embedder } from '../../retrieve/dense/index.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { seconds, wholeNumber } from '../option-parsers.js';
@@ -50,8 +49,13 @@ export function deadlineMsFromFlags(flags: AgentRunFlags): number | undefined {
   return flags.deadline ? Math.round(flags.deadline * 1000) : undefined;
 }
 
-/** The embedder `--embedder` asks for, or undefined (BM25 only). Throws EMBEDDER_ERROR for unusable settings. */
-export function embedderFromFlags(flags: AgentRunFlags, logger: Logger): Embedder | undefined {
+/**
+ * The embedder `--embedder` asks for, or undefined (BM25 only). Throws
+ * EMBEDDER_ERROR for unusable settings. The dense modules are imported only
+ * when asked for, so a run without `--embedder` does not load them.
+ */
+export async function embedderFromFlags(flags: AgentRunFlags, logger: Logger): Promise<Embedder | undefined> {
   if (!flags.embedder) return undefined;
+  const { createEmbedder } = await import('../../retrieve/dense/index.js');
   return createEmbedder({ kind: flags.embedder, model: flags.embedModel, baseUrl: flags.embedBaseUrl, logger });
 }

@@ -97,7 +97,7 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
       const iface = resolveAgentInterface(options.interface);
       const meter = new UsageMeter({ maxCostUsd: options.maxUsd }, { logger });
       const model = withUsageMeter(buildModel(options, deps, logger), meter);
-      const embedder = embedderFromFlags(options, logger);
+      const embedder = await embedderFromFlags(options, logger);
       const workspace = await openAgentWorkspace({
         repoPath: options.repo,
         commit: options.commit,

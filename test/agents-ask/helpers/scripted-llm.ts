@@ -45,11 +45,11 @@ export function roleOf(body: any): ScriptRole | 'unknown' {
   return (match?.[1] as ScriptRole) ?? 'unknown';
 }
 
-/** Default answer: cite the first evidence span shown in the prompt, or say nothing was found. */
+/** Default answer: cite the first evidence span shown in the prompt (with a reason, so it suits every question type), or say nothing was found. */
 function defaultAnswer(body: any): string {
   const user = body.messages.map((m: any) => m.content).join('\n');
   const span = /\[E1\] (\S+:\d+-\d+)/.exec(user);
-  return span ? `The relevant code is in ${span[1]}.` : 'Nothing relevant was found.';
+  return span ? `The relevant code is in ${span[1]}, because that is where it is defined.` : 'Nothing relevant was found.';
 }
 
 const DEFAULTS: Record<ScriptRole, ScriptedReply> = {
