@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CodeSymbol, ParsedFile } from '../parse/index.js';
 import { lineStartsOf } from '../parse/index.js';
 import { TYPE_KINDS } from '../parse/index.js';
-import type { ChunkKind } from '../retrieve/index.js';
+import type { ChunkKind, FtsField } from './index-schema.js';
 import { codeTokenText } from './code-tokens.js';
 
 /** A retrieval unit with its pre-tokenized search fields (space-joined tokens). */
@@ -13,7 +13,7 @@ export interface BuiltChunk {
   endLine: number;
   /** sha1 of the chunk's text: the key of the embedding cache. */
   contentHash: string;
-  fields: { path: string; name: string; signature: string; doc: string; body: string };
+  fields: Record<FtsField, string>;
 }
 
 /** Caps the body tokens of one chunk so one giant function cannot dominate memory or BM25 length norms. */

@@ -12,6 +12,10 @@
 import type Database from 'better-sqlite3';
 import type { CodeSymbol } from '../parse/index.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
+import { FTS_FIELDS } from './index-schema.js';
+
+const COLUMNS = FTS_FIELDS.join(', ');
+const PLACEHOLDERS = FTS_FIELDS.map(() => '?').join(', ');
 
 /** The stored rows one file's chunks are re-derived from. */
 export interface StoredFileContent {
@@ -28,15 +32,13 @@ export class FullTextIndex {
   private readonly deleteRow: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
-    this.insertRow = db.prepare('INSERT INTO chunks_fts(rowid, path, name, signature, doc, body) VALUES (?, ?, ?, ?, ?, ?)');
-    this.deleteRow = db.prepare(
-      "INSERT INTO chunks_fts(chunks_fts, rowid, path, name, signature, doc, body) VALUES ('delete', ?, ?, ?, ?, ?, ?)",
-    );
+    this.insertRow = db.prepare(`INSERT INTO chunks_fts(rowid, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
+    this.deleteRow = db.prepare(`INSERT INTO chunks_fts(chunks_fts, rowid, ${COLUMNS}) VALUES ('delete', ?, ${PLACEHOLDERS})`);
   }
 
   /** Adds one chunk's fields under the chunk's row id. */
   add(chunkId: number, fields: BuiltChunk['fields']): void {
-    this.insertRow.run(chunkId, fields.path, fields.name, fields.signature, fields.doc, fields.body);
+    this.insertRow.run(chunkId, ...FTS_FIELDS.map((field) => fields[field]));
   }
 
   /**
@@ -52,8 +54,8 @@ export class FullTextIndex {
     if (chunks.length !== chunkRows.length) return false;
     for (let i = 0; i < chunks.length; i++) if (chunks[i]!.contentHash !== chunkRows[i]!.contentHash) return false;
     for (let i = 0; i < chunks.length; i++) {
-      const f = chunks[i]!.fields;
-      this.deleteRow.run(chunkRows[i]!.id, f.path, f.name, f.signature, f.doc, f.body);
+      const fields = chunks[i]!.fields;
+      this.deleteRow.run(chunkRows[i]!.id, ...FTS_FIELDS.map((field) => fields[field]));
     }
     return true;
   }

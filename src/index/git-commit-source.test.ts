@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, commitAll, FIXTURE_FILES, git, gitInit, INDEX_FIXTURE, put, tempDir } from '../../test/cli/harness.js';
 import { GitCommitSource } from './git-commit-source.js';
 import { RepositoryIndex } from './repository-index.js';
+import { indexConnection } from './index-store.js';
 
 afterAll(cleanupTempDirs);
 
@@ -93,7 +94,7 @@ describe('GitCommitSource', () => {
       expect(second.parsed + second.reused).toBe(2);
       expect(repository.store.file('tools/report.py')).toBeNull();
       expect(symbolNames(repository, 'tools/report.py')).toEqual([]);
-      expect(repository.store.querySymbols('s.name = ?', ['low_stock_skus'])).toEqual([]);
+      expect(indexConnection(repository.store).prepare('SELECT * FROM symbols WHERE name = ?').all('low_stock_skus')).toEqual([]);
       expect(symbolNames(repository, 'inventory/pricing.py')).toContain('surcharge');
       expect(symbolNames(repository, 'web/coupon.ts')).toContain('applyCoupon');
 

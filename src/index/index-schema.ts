@@ -6,6 +6,25 @@
  */
 export const SCHEMA_VERSION = 8;
 
+/** What a chunk covers: one function/method, one class header, or a file's top-level remainder. */
+export type ChunkKind = 'function' | 'class' | 'file';
+
+/** Every chunk kind, in a fixed order. */
+export const CHUNK_KINDS: readonly ChunkKind[] = ['function', 'class', 'file'];
+
+/**
+ * The searchable fields of a chunk, in the FTS table's column order. FTS5's
+ * bm25() takes its column weights positionally, so every weight list is built
+ * from this one constant (see chunk-queries.ts), never written out by hand.
+ */
+export const FTS_FIELDS = ['path', 'name', 'signature', 'doc', 'body'] as const;
+
+/** One searchable chunk field. */
+export type FtsField = (typeof FTS_FIELDS)[number];
+
+/** A weight per searchable field (BM25 column weights). */
+export type FieldWeights = Record<FtsField, number>;
+
 /** DDL run on a fresh database. */
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -83,7 +102,7 @@ CREATE INDEX chunks_file ON chunks(file_id);
 -- lower-case ASCII identifier tokens, so FTS5's plain 'ascii' tokenizer splits
 -- them exactly as unicode61 would, at less cost.
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
-  path, name, signature, doc, body,
+  ${FTS_FIELDS.join(', ')},
   content='', tokenize='ascii tokenchars ''_'''
 );
 

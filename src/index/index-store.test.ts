@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, copyIndexFixture, FIXTURE_FILES, tempDir } from '../../test/cli/harness.js';
 import type { Logger } from '../logger.js';
 import { SCHEMA_VERSION } from './index-schema.js';
-import { IndexStore } from './index-store.js';
+import { indexConnection, IndexStore } from './index-store.js';
 import { RepositoryIndex } from './repository-index.js';
 
 afterAll(cleanupTempDirs);
@@ -37,7 +37,7 @@ describe('IndexStore schema checks', () => {
       expect(store.getMeta('schema_version')).toBe(String(SCHEMA_VERSION));
       expect(store.files()).toEqual([]);
       expect(logger.warnings).toEqual([]);
-      expect(String(store.db.pragma('journal_mode', { simple: true }))).toBe('wal');
+      expect(String(indexConnection(store).pragma('journal_mode', { simple: true }))).toBe('wal');
     } finally {
       store.close();
     }
@@ -135,7 +135,7 @@ describe('IndexStore schema checks', () => {
 
     const noVersion = join(tempDir(), 'noversion.db');
     const store = IndexStore.open(noVersion);
-    store.db.prepare("DELETE FROM meta WHERE key = 'schema_version'").run();
+    indexConnection(store).prepare("DELETE FROM meta WHERE key = 'schema_version'").run();
     store.close();
     const logger2 = recordingLogger();
     IndexStore.open(noVersion, logger2).close();

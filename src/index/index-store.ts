@@ -6,6 +6,7 @@ import { buildChunks, type BuiltChunk } from './build-chunks.js';
 import { FullTextIndex } from './full-text-index.js';
 import { toFileRow, toSymbolRow, type RawFile, type RawSymbol } from './index-rows.js';
 import { integrityProblem, openIndexDatabase, type OpenIndexOptions } from './open-index-database.js';
+import type { ChunkKind } from './index-schema.js';
 
 /** A file row as stored. */
 export interface FileRow {
@@ -42,11 +43,24 @@ export interface SymbolRow extends CodeSymbol {
 export interface ChunkRow {
   id: number;
   path: string;
-  kind: 'function' | 'class' | 'file';
+  kind: ChunkKind;
   symbol: string | null;
   startLine: number;
   endLine: number;
   contentHash: string;
+}
+
+/** Each open store's connection, for the query modules of src/index/ (see {@link indexConnection}). */
+const connections = new WeakMap<IndexStore, Database.Database>();
+
+/**
+ * The SQLite connection behind `store`. Only for the query modules in
+ * src/index/ (chunk-queries.ts, symbol-queries.ts, text-queries.ts,
+ * vector-store.ts): SQL and schema live in this folder only, and
+ * scripts/check-sql-boundary.mjs fails CI when code elsewhere uses this.
+ */
+export function indexConnection(store: IndexStore): Database.Database {
+  return connections.get(store)!;
 }
 
 /**
@@ -55,7 +69,7 @@ export interface ChunkRow {
  * version; an old or damaged index is rebuilt with a message, never trusted.
  */
 export class IndexStore {
-  readonly db: Database.Database;
+  private readonly db: Database.Database;
   private readonly statements: ReturnType<IndexStore['prepare']>;
   private readonly fullText: FullTextIndex;
   /**
@@ -73,6 +87,7 @@ export class IndexStore {
     private readonly logger: Logger,
   ) {
     this.db = db;
+    connections.set(this, db);
     this.statements = this.prepare();
     this.fullText = new FullTextIndex(db);
   }
@@ -372,13 +387,6 @@ export class IndexStore {
   /** Files that `path` imports, sorted. */
   importsOf(path: string): string[] {
     return (this.statements.importsOf.all(path) as { to_path: string }[]).map((r) => r.to_path);
-  }
-
-  /** Symbols matching a where-clause over `s` (symbols) and `f` (files). */
-  querySymbols(where: string, params: unknown[], limit = 200): SymbolRow[] {
-    const sql = `SELECT s.*, f.path AS path FROM symbols s JOIN files f ON f.id = s.file_id WHERE ${where}
-                 ORDER BY f.path, s.start_line, s.id LIMIT ${Math.max(1, Math.floor(limit))}`;
-    return (this.db.prepare(sql).all(...params) as RawSymbol[]).map(toSymbolRow);
   }
 
   /** Chunk rows by id. */

@@ -3,10 +3,12 @@
  * SQLite index and its store, incremental updates, the commit index pool, path
  * safety and code tokens.
  */
+export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, chunksWithBodyPhrase, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 export { codeTokens, splitIdentifier } from './code-tokens.js';
 export { CommitIndexPool } from './commit-index-pool.js';
 export { GitCommitSource } from './git-commit-source.js';
-export type { FileRow, IndexStore, SymbolRow } from './index-store.js';
+export { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights, type FtsField } from './index-schema.js';
+export type { ChunkRow, FileRow, IndexStore, SymbolRow } from './index-store.js';
 export type { IndexOptions, IndexProgress, IndexReport } from './indexer.js';
 export { compilePathPattern, MAX_PATTERN_LENGTH } from './path-pattern.js';
 export { symbolsCalling } from './reference-queries.js';
@@ -16,3 +18,6 @@ export { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES } from './source-file.js';
 export { WorktreeSource } from './worktree-source.js';
 export { WriterLock } from './writer-lock.js';
 export { describeOpenFailure, isCorruption } from './index-errors.js';
+export { symbolsNamed, symbolsWithNameContaining } from './symbol-queries.js';
+export { filesContainingText, type IndexedText } from './text-queries.js';
+export { VectorStore, type StoredChunk, type VectorMatch, type VectorStoreOptions } from './vector-store.js';

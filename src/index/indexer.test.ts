@@ -2,7 +2,7 @@ import { readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, copyIndexFixture, FIXTURE_FILES, put, tempDir } from '../../test/cli/harness.js';
-import { IndexStore } from './index-store.js';
+import { indexConnection, IndexStore } from './index-store.js';
 import { gitBlobId, updateIndex } from './indexer.js';
 import { RepositoryIndex } from './repository-index.js';
 import { WorktreeSource } from './worktree-source.js';
@@ -82,12 +82,12 @@ describe('incremental indexing of a working tree', () => {
       expect(deleted).toMatchObject({ listed: N - 1, parsed: 0, deleted: 1, unchanged: N - 1 });
       expect(repository.store.file('tools/report.py')).toBeNull();
       expect(repository.store.symbolsOf('tools/report.py')).toEqual([]);
-      expect(repository.store.querySymbols('s.name = ?', ['low_stock_skus'])).toEqual([]);
-      const orphans = repository.store.db.prepare('SELECT COUNT(*) AS n FROM chunks WHERE file_id NOT IN (SELECT id FROM files)').get() as { n: number };
+      expect(indexConnection(repository.store).prepare('SELECT * FROM symbols WHERE name = ?').all('low_stock_skus')).toEqual([]);
+      const orphans = indexConnection(repository.store).prepare('SELECT COUNT(*) AS n FROM chunks WHERE file_id NOT IN (SELECT id FROM files)').get() as { n: number };
       expect(orphans.n).toBe(0);
-      const fts = repository.store.db.prepare("SELECT COUNT(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'low_stock_skus'").get() as { n: number };
+      const fts = indexConnection(repository.store).prepare("SELECT COUNT(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'low_stock_skus'").get() as { n: number };
       expect(fts.n).toBe(0);
-      const blobs = repository.store.db.prepare('SELECT COUNT(*) AS n FROM blobs WHERE blob_id NOT IN (SELECT blob_id FROM files)').get() as { n: number };
+      const blobs = indexConnection(repository.store).prepare('SELECT COUNT(*) AS n FROM blobs WHERE blob_id NOT IN (SELECT blob_id FROM files)').get() as { n: number };
       expect(blobs.n).toBe(0);
     } finally {
       repository.close();

@@ -5,7 +5,7 @@
  * found by name, not by resolved target; resolution is the caller's business
  * (see tools/find-references-tool.ts).
  */
-import type { IndexStore, SymbolRow } from './index-store.js';
+import { indexConnection, type IndexStore, type SymbolRow } from './index-store.js';
 import { toSymbolRow, type RawSymbol } from './index-rows.js';
 
 /** Escapes LIKE wildcards (`_` is common in names) for `ESCAPE '\'`. */
@@ -18,7 +18,7 @@ function likeLiteral(text: string): string {
  * line, at most `limit` rows. The LIKE narrows; the JSON check makes it exact.
  */
 export function symbolsCalling(store: IndexStore, simpleName: string, limit: number): SymbolRow[] {
-  const rows = store.db
+  const rows = indexConnection(store)
     .prepare(
       `SELECT s.*, f.path AS path FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE s.callees LIKE ? ESCAPE '\\' ORDER BY f.path, s.start_line, s.id LIMIT ?`,

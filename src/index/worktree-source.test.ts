@@ -5,12 +5,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, copyIndexFixture, FIXTURE_FILES, put, tempDir } from '../../test/cli/harness.js';
 import { RepositoryIndex } from './repository-index.js';
 import { WorktreeSource } from './worktree-source.js';
+import { indexConnection } from './index-store.js';
 
 afterAll(cleanupTempDirs);
 
 /** Everything the stored blobs contain, joined (to prove a file was never read). */
 function allStoredText(repository: RepositoryIndex): string {
-  return (repository.store.db.prepare('SELECT text FROM blobs').all() as { text: string }[]).map((r) => r.text).join('\n');
+  return (indexConnection(repository.store).prepare('SELECT text FROM blobs').all() as { text: string }[]).map((r) => r.text).join('\n');
 }
 
 describe('WorktreeSource listing', () => {

@@ -8,7 +8,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { denseSearch } from './dense/dense-retriever.js';
 import { ensureEmbeddings } from './dense/embed-index.js';
 import type { Embedder } from './dense/embedder.js';
-import type { VectorStoreOptions } from './dense/vector-store.js';
+import type { VectorStoreOptions } from '../index/index.js';
 import { stripBoilerplate, type ParsedQuery } from './query-parser.js';
 import type { ChunkHit } from './retrieval-types.js';
 import { isTestPath, type SearchOptions } from './search-repository.js';

@@ -1,15 +1,9 @@
-import type { IndexStore } from '../index/index.js';
+import { bm25Chunks, type FieldWeights, type IndexStore } from '../index/index.js';
 import type { ParsedQuery } from './query-parser.js';
 import type { ChunkHit, ChunkKind } from './retrieval-types.js';
 
-/** BM25 column weights, in the FTS table's column order. */
-export interface FieldWeights {
-  path: number;
-  name: number;
-  signature: number;
-  doc: number;
-  body: number;
-}
+/** BM25 weights per chunk field (see index-schema.ts's FTS_FIELDS). */
+export type { FieldWeights };
 
 /**
  * Default field weights. Names and signatures are short and precise, so a hit
@@ -40,20 +34,12 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
   const maxRepeat = options.maxRepeat ?? 4;
   const terms = query.terms.slice(0, maxTerms);
   if (terms.length === 0) return [];
-  const phrases: string[] = [];
-  for (const term of terms) {
-    const repeat = Math.max(1, Math.min(maxRepeat, Math.round(term.weight)));
-    for (let i = 0; i < repeat; i++) phrases.push(`"${term.token}"`);
-  }
-  const w = options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
-  const kinds = options.chunkKinds?.filter((k) => ['function', 'class', 'file'].includes(k));
-  const sql = kinds?.length
-    ? `SELECT t.rowid AS id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS rank FROM chunks_fts t JOIN chunks c ON c.id = t.rowid
-       WHERE chunks_fts MATCH ? AND c.kind IN (${kinds.map((k) => `'${k}'`).join(',')}) ORDER BY rank LIMIT ?`
-    : `SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?`;
-  const rows = store.db
-    .prepare(sql)
-    .all(w.path, w.name, w.signature, w.doc, w.body, phrases.join(' OR '), options.limit) as { id: number; rank: number }[];
+  const weighted = terms.map((term) => ({ token: term.token, repeat: Math.max(1, Math.min(maxRepeat, Math.round(term.weight))) }));
+  const rows = bm25Chunks(store, weighted, {
+    weights: options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS,
+    limit: options.limit,
+    kinds: options.chunkKinds,
+  });
   const chunks = store.chunksByIds(rows.map((r) => r.id));
   const hits: ChunkHit[] = [];
   for (const row of rows) {
@@ -66,7 +52,7 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
       symbol: chunk.symbol,
       startLine: chunk.startLine,
       endLine: chunk.endLine,
-      score: -row.rank,
+      score: row.score,
     });
   }
   return hits;

@@ -1,4 +1,4 @@
-import { codeTokens } from '../index/index.js';
+import { chunksWithBodyPhrase, codeTokens } from '../index/index.js';
 import type { IndexStore } from '../index/index.js';
 
 /** Longest phrase (in tokens) sent to the index; longer messages are cut to their start. */
@@ -42,15 +42,14 @@ export interface PhraseMatch {
 export function findPhraseMatches(store: IndexStore, phrases: string[], options: { minTokens?: number; maxChunks?: number } = {}): PhraseMatch[] {
   const minTokens = options.minTokens ?? 3;
   const maxChunks = options.maxChunks ?? 20;
-  const statement = store.db.prepare('SELECT rowid AS id FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rowid LIMIT ?');
   const matches: PhraseMatch[] = [];
   for (const phrase of phrases) {
     const tokens = codeTokens(phrase).slice(0, MAX_PHRASE_TOKENS);
     for (let start = 0; tokens.length - start >= minTokens; start++) {
       const sequence = tokens.slice(start);
-      const rows = statement.all(`body : "${sequence.join(' ')}"`, maxChunks + 1) as { id: number }[];
-      if (rows.length === 0) continue;
-      if (rows.length <= maxChunks) matches.push({ phrase, tokens: sequence.length, chunkIds: rows.map((r) => r.id) });
+      const ids = chunksWithBodyPhrase(store, sequence, maxChunks + 1);
+      if (ids.length === 0) continue;
+      if (ids.length <= maxChunks) matches.push({ phrase, tokens: sequence.length, chunkIds: ids });
       break;
     }
   }

@@ -2,8 +2,10 @@
  * Data passed from retrieval to the scaffold renderers, the tools and the evaluation harness.
  */
 
-/** What a chunk covers: one function/method, one class header, or a file's top-level remainder. */
-export type ChunkKind = 'function' | 'class' | 'file';
+import type { ChunkKind } from '../index/index.js';
+
+/** What a chunk covers (defined by the index, which cuts chunks). */
+export type { ChunkKind };
 
 /** One scored chunk from a retriever. Lines are 1-based inclusive. */
 export interface ChunkHit {

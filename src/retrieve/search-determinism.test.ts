@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,7 +71,10 @@ describe('a full-text index out of step with its chunk rows', () => {
       const repaired = await RepositoryIndex.open(repo, { indexPath: join(indexes, 'repaired.db'), logger });
       await repaired.refresh();
       // What a foreign write or a tokenizer change without a schema bump would leave behind.
-      repaired.store.db.prepare("UPDATE chunks SET content_hash = 'tampered' WHERE file_id = (SELECT id FROM files WHERE path = 'job_2.py')").run();
+      // A second connection, as a foreign writer would be.
+      const foreign = new Database(repaired.store.path);
+      foreign.prepare("UPDATE chunks SET content_hash = 'tampered' WHERE file_id = (SELECT id FROM files WHERE path = 'job_2.py')").run();
+      foreign.close();
       writeFileSync(join(repo, 'job_2.py'), 'def schedule_2(queue):\n    return drain_queue(queue)\n');
       const later = new Date(Date.now() + 5000);
       utimesSync(join(repo, 'job_2.py'), later, later);

@@ -1,3 +1,4 @@
+import { chunkIdOfSymbol } from '../index/index.js';
 import type { IndexStore } from '../index/index.js';
 import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
 import { DEFAULT_FIELD_WEIGHTS, lexicalSearch, type FieldWeights } from './lexical-retriever.js';
@@ -158,12 +159,10 @@ function applyEvidenceBoosts(store: IndexStore, hits: ChunkHit[], query: ParsedQ
     for (const symbol of store.symbolsOf(path)) {
       if (!names.has(symbol.name)) continue;
       if (boosted.some((h) => h.path === path && h.symbol === symbol.qualifiedName)) continue;
-      const chunk = store.db
-        .prepare('SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ? AND c.symbol = ? LIMIT 1')
-        .get(path, symbol.qualifiedName) as { id: number } | undefined;
-      if (!chunk) continue;
+      const chunkId = chunkIdOfSymbol(store, path, symbol.qualifiedName);
+      if (chunkId === null) continue;
       boosted.push({
-        chunkId: chunk.id, path, kind: 'function', symbol: symbol.qualifiedName,
+        chunkId, path, kind: 'function', symbol: symbol.qualifiedName,
         startLine: symbol.startLine, endLine: symbol.endLine, score: frameBoost,
       });
     }

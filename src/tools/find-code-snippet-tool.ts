@@ -4,7 +4,7 @@
  * a little context.
  */
 import { z } from 'zod';
-import type { IndexStore } from '../index/index.js';
+import { filesContainingText, type IndexStore } from '../index/index.js';
 import { lineStartsOf } from '../parse/index.js';
 import { numberLines, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
@@ -54,9 +54,7 @@ export interface SnippetSearchResult {
 
 /** Searches the indexed text of every file passing `pathFilter`, paths in order. */
 export function searchIndexedText(store: IndexStore, needle: string, limit: number, pathFilter?: (path: string) => boolean): SnippetSearchResult {
-  const rows = store.db
-    .prepare('SELECT f.path AS path, b.text AS text FROM files f JOIN blobs b ON b.blob_id = f.blob_id WHERE instr(b.text, ?) > 0 ORDER BY f.path')
-    .iterate(needle) as Iterable<{ path: string; text: string }>;
+  const rows = filesContainingText(store, needle);
   const result: SnippetSearchResult = { text: needle, totalMatches: 0, totalFiles: 0, matches: [], caseInsensitiveExample: null };
   for (const row of rows) {
     if (pathFilter && !pathFilter(row.path)) continue;
@@ -77,9 +75,7 @@ export function searchIndexedText(store: IndexStore, needle: string, limit: numb
 
 function firstCaseInsensitive(store: IndexStore, needle: string, pathFilter?: (path: string) => boolean): TextMatch | null {
   const lowered = needle.toLowerCase();
-  const rows = store.db
-    .prepare('SELECT f.path AS path, b.text AS text FROM files f JOIN blobs b ON b.blob_id = f.blob_id WHERE instr(lower(b.text), lower(?)) > 0 ORDER BY f.path')
-    .iterate(needle) as Iterable<{ path: string; text: string }>;
+  const rows = filesContainingText(store, needle, { caseInsensitive: true });
   for (const row of rows) {
     if (pathFilter && !pathFilter(row.path)) continue;
     const offset = row.text.toLowerCase().indexOf(lowered);

@@ -8,7 +8,7 @@
  * separately as suggestions, never as results.
  */
 import { ReponavError } from '../errors.js';
-import type { IndexStore, SymbolRow } from '../index/index.js';
+import { symbolsNamed, symbolsWithNameContaining, type IndexStore, type SymbolRow } from '../index/index.js';
 import type { SymbolKind } from '../parse/index.js';
 import { MAX_NAME_CHARS } from './tool-args.js';
 
@@ -78,12 +78,7 @@ export function lookupSymbols(store: IndexStore, raw: string, options: SymbolLoo
   const query = parseSymbolQuery(raw);
   const last = query.name.split('.').pop()!;
   const kinds = CATEGORY_KINDS[options.category];
-  const candidates = store
-    .querySymbols(
-      `s.name = ? COLLATE NOCASE AND s.kind IN (${kinds.map(() => '?').join(',')})`,
-      [last, ...kinds],
-      options.maxCandidates ?? 5000,
-    )
+  const candidates = symbolsNamed(store, last, kinds, options.maxCandidates ?? 5000)
     .filter((s) => (!options.pathFilter || options.pathFilter(s.path)) && pathHintMatches(query.pathHint, s.path));
   const wanted = query.name;
   const lower = wanted.toLowerCase();
@@ -109,8 +104,7 @@ export function similarSymbols(store: IndexStore, name: string, category: Symbol
   const last = name.split('.').pop()!.toLowerCase();
   if (last.length < 3) return [];
   const kinds = CATEGORY_KINDS[category];
-  const rows = store
-    .querySymbols(`instr(lower(s.name), ?) > 0 AND s.kind IN (${kinds.map(() => '?').join(',')})`, [last, ...kinds], 500)
+  const rows = symbolsWithNameContaining(store, last, kinds, 500)
     .filter((s) => !pathFilter || pathFilter(s.path));
   const seen = new Set<string>();
   const unique = rows.filter((s) => {

@@ -1,9 +1,10 @@
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isReponavError } from '../../src/errors.js';
 import { ChunkTextBuilder } from '../../src/retrieve/dense/chunk-text.js';
 import { ensureEmbeddings, type EmbeddingCounts } from '../../src/retrieve/dense/embed-index.js';
 import { OpenAIEmbedder } from '../../src/retrieve/dense/openai-embedder.js';
-import { VectorStore } from '../../src/retrieve/dense/vector-store.js';
+import { VectorStore } from '../../src/index/vector-store.js';
 import { fakeEmbedding, startFakeOpenAIServer, type FakeServer } from '../helpers/fake-openai-server.js';
 import { DENSE_FIXTURE, openDenseFixture, type DenseFixture } from './dense-fixture.js';
 
@@ -69,9 +70,11 @@ describe('ensureEmbeddings', () => {
     expect(counts.embedded).toBe(counts.total);
     expect(server.requests[0]!.body.input).toEqual(server.requests[1]!.body.input);
     const text = new ChunkTextBuilder(store).text(VectorStore.open(store).currentChunks().find((c) => c.symbol === 'hash_password')!);
-    const row = store.db
+    const reader = new Database(store.path, { readonly: true });
+    const row = reader
       .prepare("SELECT e.vector FROM embeddings e JOIN chunks c ON c.content_hash = e.content_hash WHERE c.symbol = 'hash_password'")
       .get() as { vector: Buffer };
+    reader.close();
     expect([...new Float32Array(new Uint8Array(row.vector).buffer)]).toEqual(fakeEmbedding(text, 16, 'bag-of-words'));
   });
 

@@ -4,9 +4,8 @@
  * the file path, the qualified symbol name and its signature, then the
  * chunk's own lines exactly as the indexer cut them.
  */
-import type { IndexStore } from '../../index/index.js';
+import { chunkRangesOfFile, type IndexStore, type StoredChunk } from '../../index/index.js';
 import { truncateForEmbedding } from './embedder.js';
-import type { StoredChunk } from './vector-store.js';
 
 /** Characters per chunk text unless configured (matches the embedders' default input cap). */
 export const DEFAULT_CHUNK_TEXT_CHARS = 8000;
@@ -56,11 +55,7 @@ export class ChunkTextBuilder {
       this.signatures.set(`${symbol.qualifiedName}@${symbol.startLine}`, signature);
       if (!this.signatures.has(symbol.qualifiedName)) this.signatures.set(symbol.qualifiedName, signature);
     }
-    this.ranges = (
-      this.store.db
-        .prepare('SELECT c.id, c.start_line, c.end_line FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?')
-        .all(path) as { id: number; start_line: number; end_line: number }[]
-    ).map((r) => ({ id: r.id, startLine: r.start_line, endLine: r.end_line }));
+    this.ranges = chunkRangesOfFile(this.store, path);
   }
 
   /** A file chunk spans other chunks' lines; keep only the lines it owns, as build-chunks.ts does. */

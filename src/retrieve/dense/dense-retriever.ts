@@ -6,7 +6,7 @@ import { ReponavError } from '../../errors.js';
 import type { IndexStore } from '../../index/index.js';
 import type { ChunkHit } from '../retrieval-types.js';
 import { checkVectors, type Embedder } from './embedder.js';
-import { VectorStore, type VectorStoreOptions } from './vector-store.js';
+import { VectorStore, type VectorStoreOptions } from '../../index/index.js';
 
 /** Options of {@link denseSearch}. */
 export interface DenseSearchOptions {

@@ -9,7 +9,7 @@ import type { IndexStore } from '../../index/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { ChunkTextBuilder, DEFAULT_CHUNK_TEXT_CHARS } from './chunk-text.js';
 import { checkVectors, type Embedder } from './embedder.js';
-import { VectorStore, type VectorStoreOptions } from './vector-store.js';
+import { VectorStore, type VectorStoreOptions } from '../../index/index.js';
 
 /** Texts per embedder call and per database transaction unless configured. */
 export const DEFAULT_ENSURE_BATCH_SIZE = 64;

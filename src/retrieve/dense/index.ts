@@ -13,7 +13,7 @@ export {
 } from './openai-embedder.js';
 export { LocalEmbedder, TRANSFORMERS_PACKAGE, type LocalEmbedderConfig } from './local-embedder.js';
 export { createEmbedder, EMBEDDER_KINDS, type EmbedderKind, type EmbedderSettings } from './create-embedder.js';
-export { VectorStore, type StoredChunk, type VectorMatch, type VectorStoreOptions } from './vector-store.js';
+export { VectorStore, type StoredChunk, type VectorMatch, type VectorStoreOptions } from '../../index/index.js';
 export { ChunkTextBuilder, DEFAULT_CHUNK_TEXT_CHARS } from './chunk-text.js';
 export { ensureEmbeddings, DEFAULT_ENSURE_BATCH_SIZE, type EmbeddingCounts, type EnsureEmbeddingsOptions } from './embed-index.js';
 export { denseSearch, type DenseSearchOptions } from './dense-retriever.js';

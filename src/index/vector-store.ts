@@ -42,10 +42,10 @@
  */
 import type Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { ReponavError } from '../../errors.js';
-import type { IndexStore } from '../../index/index.js';
-import { silentLogger, type Logger } from '../../logger.js';
-import type { ChunkKind } from '../retrieval-types.js';
+import { ReponavError } from '../errors.js';
+import { indexConnection, type ChunkRow, type IndexStore } from './index-store.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { ChunkKind } from './index-schema.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS embedding_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -59,15 +59,9 @@ CREATE TABLE IF NOT EXISTS embeddings (content_hash TEXT PRIMARY KEY, vector BLO
  */
 const SEARCHABLE = "f.language != 'unknown'";
 
-/** A current chunk as dense retrieval sees it. */
-export interface StoredChunk {
+/** A current chunk as dense retrieval sees it: a chunk row whose id is named `chunkId`, as in a ChunkHit. */
+export interface StoredChunk extends Omit<ChunkRow, 'id'> {
   chunkId: number;
-  path: string;
-  kind: ChunkKind;
-  symbol: string | null;
-  startLine: number;
-  endLine: number;
-  contentHash: string;
 }
 
 /** One dense match: a current chunk and its cosine similarity to the query, in [-1, 1]. */
@@ -100,7 +94,7 @@ export class VectorStore {
 
   /** Creates the tables if needed and loads sqlite-vec into the store's connection (falling back to JavaScript search with a warning). */
   static open(store: IndexStore, options: VectorStoreOptions = {}): VectorStore {
-    const db = store.db;
+    const db = indexConnection(store);
     db.exec(DDL);
     let usable = false;
     if (options.useSqliteVec !== false) {
