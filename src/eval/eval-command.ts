@@ -5,7 +5,8 @@
  *                 [--limit N] [--only ID,…] [--mode retrieval|agent]
  *                 [--interface NAME] [--order commit-date|file] [--config-json JSON]
  *   eval score    --instances FILE --predictions FILE [--format md|json]
- *   eval compare  SUMMARY.json SUMMARY.json… [--labels a,b,…]
+ *   eval compare  SUMMARY.json SUMMARY.json… [--labels a,b,…] [--format md|json]
+ *                 [--resamples N] [--seed N] [--instances FILE]
  *
  * `--out` defaults to `reponav-eval/locbench` (relative to the working
  * directory): deterministic, so re-running the same command resumes. Progress
@@ -28,6 +29,8 @@ import {
 import { readLocbenchInstances } from './locbench-instances.js';
 import { runLocbench } from './locbench-runner.js';
 import { createProgressReporter, type ProgressStream } from './progress-reporter.js';
+import { compareRuns, loadRunScores, renderComparisonMarkdown, type RunComparison } from './compare-runs.js';
+import { DEFAULT_BOOTSTRAP } from './paired-bootstrap.js';
 import { assertLocbenchSummary, buildSummary, compareSummaries, renderSummaryMarkdown, type LocbenchSummary } from './report.js';
 import { scorePredictions } from './score-predictions.js';
 
@@ -53,6 +56,12 @@ export const DEFAULT_LOCBENCH_OUT = 'reponav-eval/locbench';
 function parseNonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('Expected a whole number, at least 0.');
   return Number(value);
+}
+
+function parsePositiveInt(value: string): number {
+  const n = parseNonNegativeInt(value);
+  if (n === 0) throw new ReponavError('BAD_INPUT', `expected a positive integer, got "${value}"`);
+  return n;
 }
 
 function parseList(value: string): string[] {
@@ -209,10 +218,14 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
 
   evalCommand
     .command('compare')
-    .description('compare summary.json files side by side (deltas vs the first)')
+    .description('compare summary.json files side by side (deltas vs the first); with two or more, each against the first by a paired bootstrap over instances')
     .argument('<summaries...>', 'summary.json files; the first is the baseline')
     .option('--labels <labels>', 'comma-separated column labels (default: folder names)', parseList)
-    .action((files: string[], opts: { labels?: string[] }) => {
+    .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'))
+    .option('--resamples <n>', 'bootstrap resamples', parsePositiveInt, DEFAULT_BOOTSTRAP.resamples)
+    .option('--seed <n>', 'bootstrap seed', parseNonNegativeInt, DEFAULT_BOOTSTRAP.seed)
+    .option('--instances <file>', 'LocBench JSONL with the gold (default: the one each summary records)')
+    .action(async (files: string[], opts: { labels?: string[]; format: string; resamples: number; seed: number; instances?: string }) => {
       if (opts.labels && opts.labels.length !== files.length) {
         throw new ReponavError('BAD_INPUT', `--labels has ${opts.labels.length} labels for ${files.length} summaries`);
       }
@@ -226,7 +239,24 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
         }
         return { label: opts.labels?.[i] ?? defaultLabel(file), summary: assertLocbenchSummary(parsed, file) };
       });
-      (deps.stdout ?? process.stdout).write(compareSummaries(summaries));
+      const comparisons: RunComparison[] = [];
+      if (summaries.length >= 2) {
+        const runs = await Promise.all(summaries.map((s, i) => loadRunScores(s.label, files[i]!, s.summary, opts.instances)));
+        for (const run of runs.slice(1)) comparisons.push(compareRuns(runs[0]!, run, { resamples: opts.resamples, seed: opts.seed }));
+      }
+      const stdout = deps.stdout ?? process.stdout;
+      if (opts.format === 'json') {
+        const document = {
+          kind: 'reponav-locbench-comparison',
+          version: 1,
+          summaries: summaries.map((s) => ({ label: s.label, instances: s.summary.counts.instances, metrics: s.summary.metrics })),
+          comparisons,
+        };
+        stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+        return;
+      }
+      stdout.write(compareSummaries(summaries));
+      for (const comparison of comparisons) stdout.write(`\n${renderComparisonMarkdown(comparison)}`);
     });
 
   return evalCommand;

@@ -43,6 +43,7 @@ function scored(fileHits: number, functionHits: number): ScoredPredictions {
       outOfScopePredictionLines: 0,
       malformedPredictionLines: 0,
     },
+    perInstance: [],
     malformedPredictionLines: [],
     timingSamples: { wallMs: [100, 300, 200, 1000], stages: { index: [10, 30] } },
   };

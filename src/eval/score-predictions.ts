@@ -45,6 +45,8 @@ export interface ScoredPredictions {
     outOfScopePredictionLines: number;
     malformedPredictionLines: number;
   };
+  /** Every in-scope instance's scores, in instance order (missing predictions scored as empty); for paired comparisons. */
+  perInstance: InstanceScoreRow[];
   /** The first malformed prediction lines (at most 50), with reasons. */
   malformedPredictionLines: MalformedLine[];
   /** Raw timing samples from our `meta` (absent for other tools' files). */
@@ -54,6 +56,16 @@ export interface ScoredPredictions {
     /** `meta.timings[stage]` per stage. */
     stages: Record<string, number[]>;
   };
+}
+
+/** One instance's scores with what identifies and groups it. */
+export interface InstanceScoreRow {
+  instanceId: string;
+  repo: string;
+  category: string;
+  /** Whether the predictions file had a line for it. */
+  predicted: boolean;
+  scores: InstanceScores;
 }
 
 /** Options of {@link scorePredictions}. */
@@ -135,11 +147,13 @@ export async function scorePredictions(options: ScorePredictionsOptions): Promis
   const stages: Record<string, number[]> = {};
   let duplicatesRemoved = 0;
   let predictionsWithDuplicates = 0;
+  const perInstance: InstanceScoreRow[] = [];
 
   for (const instance of options.instances) {
     const line = used.get(instance.instance_id);
     const scores = line ? line.scores : scoreInstance(instance.edit_functions, null);
     overall.add(scores);
+    perInstance.push({ instanceId: instance.instance_id, repo: instance.repo, category: instance.category, predicted: line !== undefined, scores });
     for (const [groups, key] of [
       [categories, instance.category],
       [repos, instance.repo],
@@ -182,6 +196,7 @@ export async function scorePredictions(options: ScorePredictionsOptions): Promis
       outOfScopePredictionLines: outOfScope,
       malformedPredictionLines: malformedCount,
     },
+    perInstance,
     malformedPredictionLines: malformed,
     timingSamples: { wallMs, stages },
   };

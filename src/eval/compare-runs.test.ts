@@ -1,0 +1,107 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../logger.js';
+import { compareRuns, renderComparisonMarkdown, type RunScores } from './compare-runs.js';
+import { registerEvalCommands } from './eval-command.js';
+import { scoreInstance } from './locbench-metrics.js';
+import { pairedBootstrap } from './paired-bootstrap.js';
+
+const row = (id: string, repo: string, gold: string[], files: string[], entities: string[]) => ({
+  instanceId: id,
+  repo,
+  category: 'Bug Report',
+  predicted: true,
+  scores: scoreInstance(gold, { found_files: files, found_modules: [], found_entities: entities }),
+});
+
+describe('compareRuns', () => {
+  const a: RunScores = {
+    label: 'A',
+    rows: [
+      row('i1', 'o/x', ['a.py:f'], ['z.py'], []),
+      row('i2', 'o/x', ['b.py:g'], ['b.py'], ['b.py:g']),
+      row('i3', 'o/y', ['c.py:h'], ['c.py'], []),
+      row('i4', 'o/y', ['d.py:k'], ['d.py'], ['d.py:k']),
+    ],
+  };
+  const b: RunScores = {
+    label: 'B',
+    rows: [
+      row('i1', 'o/x', ['a.py:f'], ['a.py'], ['a.py:f']),
+      row('i2', 'o/x', ['b.py:g'], ['b.py'], ['b.py:g']),
+      row('i3', 'o/y', ['c.py:h'], ['x.py'], []),
+      row('i5', 'o/y', ['e.py:k'], ['e.py'], []),
+    ],
+  };
+
+  it('pairs the instances both runs cover and reports per-metric differences, flips and per-repo figures', () => {
+    const c = compareRuns(a, b, { resamples: 2000, seed: 5 });
+    expect(c).toMatchObject({ baseline: 'A', label: 'B', paired: 3, onlyBaseline: 1, onlyOther: 1 });
+    const file5 = c.measures.find((m) => m.level === 'file' && m.metric === 'Acc@5')!;
+    expect(file5).toMatchObject({ meanA: 2 / 3, meanB: 2 / 3, won: 1, lost: 1, tied: 1, wonInstances: ['i1'], lostInstances: ['i3'], pValue: 1 });
+    const fn5 = c.measures.find((m) => m.level === 'function' && m.metric === 'Acc@5')!;
+    // The same figures as a direct bootstrap of the paired per-instance scores (same seed, same draw).
+    expect(fn5).toMatchObject(pairedBootstrap([0, 1, 0], [1, 1, 0], { resamples: 2000, seed: 5 }));
+    expect(fn5.wonInstances).toEqual(['i1']);
+    expect(c.byRepo).toEqual([
+      { repo: 'o/x', n: 2, file: [0.5, 1], function: [0.5, 1] },
+      { repo: 'o/y', n: 1, file: [1, 0], function: [0, 0] },
+    ]);
+    const md = renderComparisonMarkdown(c);
+    expect(md).toContain('3 paired instances, 2,000 resamples, seed 5');
+    expect(md).toContain('Left out: 1 only in A, 1 only in B.');
+    expect(md).toMatch(/\| file \| Acc@5 \| 0\.667 \| 0\.667 \| ±0\.000 \|/);
+    expect(md).toContain('Flipped at file Acc@5: won 1 (i1); lost 1 (i3).');
+  });
+});
+
+describe('eval compare (CLI)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'reponav-compare-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const SHA = 'a'.repeat(40);
+  const instances = join(dir, 'instances.jsonl');
+  const ids = Array.from({ length: 40 }, (_, i) => `i${i}`);
+  writeFileSync(
+    instances,
+    ids.map((id) => JSON.stringify({ instance_id: id, repo: 'o/r', base_commit: SHA, category: 'Bug Report', problem_statement: 'q', edit_functions: [`${id}.py:f`] })).join('\n'),
+  );
+  // Run "old" finds the first 20 files; "new" finds 35 of the 40, a clear gain.
+  for (const [name, found] of [['old', 20], ['new', 35]] as const) {
+    mkdirSync(join(dir, name));
+    const lines = ids.map((id, i) => JSON.stringify({ instance_id: id, found_files: [i < found ? `${id}.py` : 'x.py'], found_modules: [], found_entities: [] }));
+    writeFileSync(join(dir, name, 'predictions.jsonl'), lines.join('\n'));
+  }
+
+  const cli = () => {
+    const out: string[] = [];
+    const program = new Command().exitOverride();
+    registerEvalCommands(program, { createLocalizer: async () => ({ localize: async () => null as never }), logger: silentLogger, stdout: { write: (s: string) => out.push(s) } });
+    return { out, run: (...args: string[]) => program.parseAsync(['node', 'reponav', 'eval', ...args]) };
+  };
+
+  it('adds the paired bootstrap to the side-by-side table, and gives the same figures as JSON', async () => {
+    for (const name of ['old', 'new']) {
+      const score = cli();
+      await score.run('score', '--instances', instances, '--predictions', join(dir, name, 'predictions.jsonl'), '--format', 'json');
+      writeFileSync(join(dir, name, 'summary.json'), score.out.join(''));
+    }
+    const md = cli();
+    await md.run('compare', join(dir, 'old', 'summary.json'), join(dir, 'new', 'summary.json'));
+    const text = md.out.join('');
+    expect(text).toContain('| level | metric | old | new |');
+    expect(text).toContain('## Paired bootstrap: new vs old');
+    expect(text).toMatch(/\| file \| Acc@1 \| 0\.500 \| 0\.875 \| \+0\.375 \| \[\+0\.2\d\d, \+0\.5\d\d\] \| <0\.001 \| 15 \| 0 \| 25 \| better \|/);
+
+    const json = cli();
+    await json.run('compare', join(dir, 'old', 'summary.json'), join(dir, 'new', 'summary.json'), '--format', 'json', '--resamples', '500', '--seed', '9');
+    const document = JSON.parse(json.out.join(''));
+    expect(document.kind).toBe('reponav-locbench-comparison');
+    const file1 = document.comparisons[0].measures.find((m: { level: string; metric: string }) => m.level === 'file' && m.metric === 'Acc@1');
+    expect(file1).toMatchObject({ won: 15, lost: 0, tied: 25 });
+    expect(file1.wonInstances).toEqual(ids.slice(20, 35));
+    expect(document.comparisons[0]).toMatchObject({ resamples: 500, seed: 9, paired: 40 });
+  });
+});
