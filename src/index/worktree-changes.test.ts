@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cleanupTempDirs, commitAll, copyIndexFixture, git, gitInit, put } from '../../test/cli/harness.js';
 import { parsePorcelainV2 } from './git-worktree-status.js';
 import { gitBlobId } from './indexer.js';
+import { indexConnection } from './index-store.js';
 import { RepositoryIndex } from './repository-index.js';
 import { WorktreeSource } from './worktree-source.js';
 
@@ -130,11 +131,11 @@ describe('freshness from a file watcher', () => {
     const { root, repository, fullListings } = await gitRepository({ watch: true });
     try {
       const token = repository.store.getMeta('freshness');
-      const before = repository.store.db.pragma('data_version', { simple: true });
+      const before = indexConnection(repository.store).pragma('data_version', { simple: true });
       const report = await repository.refresh();
       expect(report).toMatchObject({ parsed: 0, deleted: 0 });
       expect(repository.store.getMeta('freshness')).toBe(token);
-      expect(repository.store.db.pragma('data_version', { simple: true })).toBe(before);
+      expect(indexConnection(repository.store).pragma('data_version', { simple: true })).toBe(before);
 
       put(root, 'inventory/pricing.py', 'def price_with_tax():\n    return 1\n');
       await repository.refresh();
