@@ -5,7 +5,7 @@ import { silentLogger } from '../logger.js';
 import { defaultIndexPath } from './cache-location.js';
 import { GitCommitSource } from './git-commit-source.js';
 import { describeOpenFailure, isCorruption } from './index-errors.js';
-import { IndexStore, type FileRow } from './index-store.js';
+import { indexConnection, IndexStore, type FileRow } from './index-store.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
 import { closestPaths, toRepositoryPath } from './path-guard.js';
 import { DEFAULT_MAX_FILE_BYTES, sameIdentity, type RepositorySource } from './source-file.js';
@@ -52,7 +52,7 @@ export interface IndexSettings {
  * Node.js ABI or schema gets a quick integrity check before it is written again.
  */
 function writtenBy(store: IndexStore): string {
-  const sqlite = (store.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  const sqlite = (indexConnection(store).prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
   return `schema ${store.getMeta('schema_version')}, SQLite ${sqlite}, Node.js ABI ${process.versions.modules}`;
 }
 
