@@ -60,7 +60,7 @@ function parseNonNegativeInt(value: string): number {
 
 function parsePositiveInt(value: string): number {
   const n = parseNonNegativeInt(value);
-  if (n === 0) throw new ReponavError('BAD_INPUT', `expected a positive integer, got "${value}"`);
+  if (n === 0) throw new InvalidArgumentError('Expected a whole number, at least 1.');
   return n;
 }
 

@@ -90,3 +90,13 @@ export function chunkRangesOfFile(store: IndexStore, path: string): { id: number
   ) as { id: number; start_line: number; end_line: number }[];
   return rows.map((r) => ({ id: r.id, startLine: r.start_line, endLine: r.end_line }));
 }
+
+/**
+ * A number that changes whenever any connection commits a write to the index
+ * (SQLite's data_version, offset by this connection's own writes via
+ * total_changes): the key for caches derived from the index's contents.
+ */
+export function indexGeneration(store: IndexStore): string {
+  const db = indexConnection(store);
+  return `${db.pragma('data_version', { simple: true })}:${(statement(store, 'SELECT total_changes() AS n').get() as { n: number }).n}`;
+}

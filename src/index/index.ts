@@ -3,7 +3,7 @@
  * SQLite index and its store, incremental updates, the commit index pool, path
  * safety and code tokens.
  */
-export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, chunksWithBodyPhrase, type ChunkScore, type WeightedToken } from './chunk-queries.js';
+export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, chunksWithBodyPhrase, indexGeneration, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 export { codeTokens, splitIdentifier } from './code-tokens.js';
 export { CommitIndexPool } from './commit-index-pool.js';
 export { GitCommitSource } from './git-commit-source.js';

@@ -34,7 +34,10 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
   const maxRepeat = options.maxRepeat ?? 4;
   const terms = query.terms.slice(0, maxTerms);
   if (terms.length === 0) return [];
-  const weighted = terms.map((term) => ({ token: term.token, repeat: Math.max(1, Math.min(maxRepeat, Math.round(term.weight))) }));
+  // A term damped below half weight (a word only a pasted log mentions) is left out.
+  const weighted = terms
+    .map((term) => ({ token: term.token, repeat: Math.min(maxRepeat, Math.round(term.weight)) }))
+    .filter((term) => term.repeat > 0);
   const rows = bm25Chunks(store, weighted, {
     weights: options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS,
     limit: options.limit,

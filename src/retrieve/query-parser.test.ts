@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUERY_WEIGHTS, inflectionVariants, parseQuery, stripBoilerplate } from './query-parser.js';
+import { DEFAULT_QUERY_WEIGHTS, inflectionVariants, isLogLine, parseQuery, stripBoilerplate } from './query-parser.js';
 
 const weightOf = (text: string, token: string) => parseQuery(text).terms.find((t) => t.token === token)?.weight;
 
@@ -77,5 +77,32 @@ describe('parseQuery', () => {
     expect(inflectionVariants('reserving')).toContain('reserve');
     expect(inflectionVariants('queries')).toEqual(['query']);
     expect(inflectionVariants('status')).toEqual([]);
+  });
+});
+
+describe('log-line damping', () => {
+  const issue = [
+    'Dropbox extractor fails on shared folders',
+    'Downloading a shared folder link fails with an error.',
+    '[debug] Command-line config: --verbose --format bestvideo',
+    '[debug] Python 3.12.1, ffmpeg 6.0, websockets 12.0',
+    '2024-01-01 12:00:01 INFO requests session opened',
+  ].join('\n');
+  const weight = (token: string, logLine: number) => parseQuery(issue, { ...DEFAULT_QUERY_WEIGHTS, logLine }).terms.find((t) => t.token === token)?.weight;
+
+  it('recognises pasted program output', () => {
+    expect(isLogLine('[debug] Python 3.12.1')).toBe(true);
+    expect(isLogLine('  2024-01-01 12:00:01 INFO x')).toBe(true);
+    expect(isLogLine('WARNING: the file is old')).toBe(true);
+    expect(isLogLine('Downloading [the folder] fails')).toBe(false);
+    expect(isLogLine('ERROR: Unable to extract')).toBe(false);
+  });
+
+  it('damps words only log lines carry, leaves words the prose also uses, and is off by default', () => {
+    expect(weight('websockets', 1)).toBe(weight('websockets', DEFAULT_QUERY_WEIGHTS.logLine));
+    expect(weight('websockets', 0.4)).toBeCloseTo(weight('websockets', 1)! * 0.4, 10);
+    expect(weight('ffmpeg', 0.4)).toBeLessThan(weight('ffmpeg', 1)!);
+    expect(weight('folder', 0.4)).toBe(weight('folder', 1));
+    expect(weight('dropbox', 0.4)).toBe(weight('dropbox', 1));
   });
 });

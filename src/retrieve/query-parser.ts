@@ -43,6 +43,13 @@ export interface QueryWeights {
   titleTag: number;
   /** Cap on how often one token may repeat in the issue before extra mentions stop adding weight. */
   maxFrequencyBoost: number;
+  /**
+   * Multiplier for words that only pasted log lines mention (`[debug] …`,
+   * `2024-01-01 12:00 …`, `INFO …`): verbose logs and environment dumps repeat
+   * the same tool and version words in every issue. 1 turns it off; below 0.5
+   * a plain word is dropped (see lexical-retriever.ts).
+   */
+  logLine: number;
   /** Weight, relative to the word's own, of its inflection variants (`codes` → `code`, `reserving` → `reserve`); 0 turns them off. */
   variant: number;
 }
@@ -56,8 +63,16 @@ export const DEFAULT_QUERY_WEIGHTS: QueryWeights = {
   title: 2,
   titleTag: 3,
   maxFrequencyBoost: 2,
+  logLine: 1,
   variant: 0,
 };
+
+const LOG_LINE = /^(?:\[[\w :./-]{1,40}\]\s|\d{4}-\d\d-\d\d[ T]\d\d:\d\d|(?:DEBUG|INFO|TRACE|WARN|WARNING)\b[\s:])/;
+
+/** True for a line of pasted program output: a `[tag] ` prefix, a timestamp, or a DEBUG/INFO/WARNING level. */
+export function isLogLine(line: string): boolean {
+  return LOG_LINE.test(line.trim());
+}
 
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 const CHECKLIST_LINE = /^\s*[-*]\s*\[[ xX]\].*$/gm;
@@ -172,15 +187,24 @@ export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUER
   // Frequency: a token the issue repeats is likely central, up to a cap.
   const counts = new Map<string, number>();
   for (const token of codeTokens(prose)) counts.set(token, (counts.get(token) ?? 0) + 1);
+  // Words only log lines carry (never the title or the prose around them).
+  const logOnly = new Set<string>();
+  if (weights.logLine !== 1) {
+    const lines = prose.split('\n');
+    const inProse = new Set<string>(titleTokens);
+    for (let i = 1; i < lines.length; i++) if (!isLogLine(lines[i]!)) for (const t of codeTokens(lines[i]!)) inProse.add(t);
+    for (let i = 1; i < lines.length; i++) if (isLogLine(lines[i]!)) for (const t of codeTokens(lines[i]!)) if (!inProse.has(t)) logOnly.add(t);
+  }
+  const damp = (token: string) => (logOnly.has(token) ? weights.logLine : 1);
   const terms: QueryTerm[] = [];
   for (const [token, count] of counts) {
     if (STOPWORDS.has(token) || token.length < 2 || /^\d+$/.test(token)) continue;
     const base = boosts.get(token) ?? weights.plain;
     const frequency = Math.min(weights.maxFrequencyBoost, 1 + Math.log2(count) / 2);
-    terms.push({ token, weight: base * frequency * (titleTokens.has(token) ? weights.title : 1) });
+    terms.push({ token, weight: base * frequency * (titleTokens.has(token) ? weights.title : 1) * damp(token) });
   }
   for (const [token, weight] of boosts) {
-    if (!counts.has(token)) terms.push({ token, weight: weight * (titleTokens.has(token) ? weights.title : 1) });
+    if (!counts.has(token)) terms.push({ token, weight: weight * (titleTokens.has(token) ? weights.title : 1) * damp(token) });
   }
   if (weights.variant > 0) {
     // Code names words in their base form (`reserve`, `code`); issues inflect them.

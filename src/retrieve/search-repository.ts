@@ -7,6 +7,7 @@ import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from '
 import type { ChunkHit, ChunkKind, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
+import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
 
 /** Every tunable of one search; all optional. */
 export interface SearchOptions {
@@ -30,6 +31,19 @@ export interface SearchOptions {
   frameBoost?: number;
   /** Score multiplier for chunks in test files (tests rarely hold the code a query is about). */
   testFileFactor?: number;
+  /**
+   * Score multiplier for chunks outside the library the repository's packaging
+   * metadata declares (examples, benchmarks, docs code, scripts); 1 turns it
+   * off, and it never applies when the library is unknown. See repository-layout.ts.
+   */
+  nonLibraryFactor?: number;
+  /**
+   * Boost, as a fraction of the best raw score, of chunks in a file whose name
+   * is a query term that names at most `stemMaxFiles` files (a file's own identity).
+   */
+  fileNameBoost?: number;
+  /** Most files a name may have and still count as naming one file for `fileNameBoost`. */
+  stemMaxFiles?: number;
   /** Score multiplier for declaration stubs (`.pyi`, `.d.ts`): they mirror code defined elsewhere. */
   stubFileFactor?: number;
   /** Boost of a chunk containing a message quoted in the query, as a fraction of the best raw score (scaled by phrase length). */
@@ -59,7 +73,8 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   const fetch = options.pathFilter ? aggregation.topChunks * 8 : aggregation.topChunks * 2;
   let hits = lexicalSearch(store, parsedQuery, { limit: fetch, fieldWeights, chunkKinds: options.chunkKinds });
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
-  hits = applyPathPriors(hits, options);
+  hits = applyPathPriors(store, hits, options);
+  hits = applyFileNameEvidence(store, hits, parsedQuery, options);
   hits = applyEvidenceBoosts(store, hits, parsedQuery, options);
   hits = applyPhraseEvidence(store, hits, parsedQuery, options);
   if (options.fuse) hits = await options.fuse(hits, parsedQuery);
@@ -95,17 +110,44 @@ export function isTestPath(path: string): boolean {
   return TEST_PATH.test(path);
 }
 
-function applyPathPriors(hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
+function applyPathPriors(store: IndexStore, hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
   const testFactor = options.testFileFactor ?? 0.5;
   const stubFactor = options.stubFileFactor ?? 0.5;
-  if (testFactor === 1 && stubFactor === 1) return hits;
+  const libraryFactor = options.nonLibraryFactor ?? DEFAULT_NON_LIBRARY_FACTOR;
+  if (testFactor === 1 && stubFactor === 1 && libraryFactor === 1) return hits;
+  const layout = libraryFactor === 1 ? null : repositoryLayout(store);
   return hits
     .map((hit) => {
       let factor = 1;
-      if (isTestPath(hit.path)) factor *= testFactor;
+      const test = isTestPath(hit.path);
+      if (test) factor *= testFactor;
+      // Tests have their own factor; this one is for the other code a repository keeps beside its library.
+      else if (layout && isOutsideLibrary(layout, hit.path)) factor *= libraryFactor;
       if (STUB_PATH.test(hit.path)) factor *= stubFactor;
       return factor === 1 ? hit : { ...hit, score: hit.score * factor };
     })
+    .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+}
+
+/** Default of {@link SearchOptions.nonLibraryFactor}. */
+export const DEFAULT_NON_LIBRARY_FACTOR = 1;
+/** Default of {@link SearchOptions.fileNameBoost}. */
+export const DEFAULT_FILE_NAME_BOOST = 0;
+
+function applyFileNameEvidence(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, options: SearchOptions): ChunkHit[] {
+  const weight = options.fileNameBoost ?? DEFAULT_FILE_NAME_BOOST;
+  if (hits.length === 0 || weight === 0) return hits;
+  const maxFiles = options.stemMaxFiles ?? 2;
+  const layout = repositoryLayout(store);
+  const named = new Set<string>();
+  for (const term of query.terms) {
+    const count = layout.stemCounts.get(term.token);
+    if (count !== undefined && count <= maxFiles && term.token.length >= 3) for (const path of layout.pathsByStem.get(term.token)!) named.add(path);
+  }
+  if (named.size === 0) return hits;
+  const boost = weight * hits[0].score;
+  return hits
+    .map((hit) => (named.has(hit.path) ? { ...hit, score: hit.score + boost } : hit))
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
 }
 

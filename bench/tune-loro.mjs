@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+// Retrieval quality over several LocBench splits, judged per repository and by
+// leave-one-repository-out (LORO): for each repository, the configuration that
+// scores best on the other repositories (macro mean of file Acc@5 and function
+// Acc@5 over them) is scored on it. Prints, per configuration, the pooled
+// figures, each repository, the worst repository and each category; then the
+// LORO figures; then a paired bootstrap of every configuration against the
+// first. No model, no gold-derived settings: configurations are SearchOptions.
+//
+// Usage:
+//   node bench/tune-loro.mjs --instances A.jsonl,B.jsonl --repos DIR --index-dir DIR \
+//        [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,…]
+//   node bench/tune-loro.mjs --instances A.jsonl,B.jsonl --from R1.json,R2.json   (report over saved runs, e.g. run per repository group in parallel)
+// CONFIGS.json: [{"label": "default", "options": {}}, {"label": "…", "options": { SearchOptions }}, …]
+//   (default: one configuration, the defaults).
+// --index-dir keeps one commit index per instance (`owner+name@commit.db`), built
+// by copying the previous instance's index of the same repository and moving it
+// to the new commit, so a second run only searches. Several GB for 135 instances.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RepositoryIndex } from '../dist/index/repository-index.js';
+import { searchRepository } from '../dist/retrieve/search-repository.js';
+import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
+import { commitTimestamps, findRepoGitDir } from '../dist/eval/repo-lookup.js';
+import { scoreInstance } from '../dist/eval/locbench-metrics.js';
+import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const instanceFiles = arg('--instances', '').split(',').filter(Boolean);
+const reposDir = arg('--repos');
+const indexDir = arg('--index-dir');
+const configs = arg('--configs') ? JSON.parse(readFileSync(arg('--configs'), 'utf8')) : [{ label: 'default', options: {} }];
+const onlyRepos = arg('--only-repos')?.split(',');
+const fromFiles = arg('--from')?.split(',');
+if (instanceFiles.length === 0 || (!fromFiles && (!reposDir || !indexDir))) {
+  console.error('usage: node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR [--configs F] [--out F]');
+  process.exit(2);
+}
+if (indexDir) mkdirSync(indexDir, { recursive: true });
+
+const instances = [];
+for (const file of instanceFiles) instances.push(...(await readLocbenchInstances(file)).instances);
+const byRepo = new Map();
+for (const instance of instances) {
+  if (onlyRepos && !onlyRepos.includes(instance.repo)) continue;
+  if (!byRepo.has(instance.repo)) byRepo.set(instance.repo, []);
+  byRepo.get(instance.repo).push(instance);
+}
+
+// scores[c][i] = InstanceScores of configuration c on instance i (in `order`).
+const order = [];
+let scores = configs.map(() => []);
+let searchMs = configs.map(() => []);
+const started = Date.now();
+if (fromFiles) {
+  const byId = new Map(instances.map((i) => [i.instance_id, i]));
+  const saved = fromFiles.map((f) => JSON.parse(readFileSync(f, 'utf8')));
+  configs.length = 0;
+  configs.push(...saved[0].scores.map((c) => ({ label: c.label })));
+  scores = configs.map(() => []);
+  searchMs = configs.map((_, c) => saved.flatMap((run) => run.searchMs?.[c] ?? []));
+  for (const run of saved) {
+    run.order.forEach((id, i) => {
+      order.push(byId.get(id));
+      run.scores.forEach((c, k) => scores[k].push(c.scores[i]));
+    });
+  }
+  byRepo.clear();
+}
+for (const [repo, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const found = findRepoGitDir(reposDir, repo);
+  if (!found.ok) throw new Error(found.reason);
+  const stamps = await commitTimestamps(found.gitDir, list.map((i) => i.base_commit));
+  const dated = list.map((instance) => ({ instance, date: stamps.get(instance.base_commit) ?? 0 }));
+  dated.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.instance.instance_id < b.instance.instance_id ? -1 : 1));
+  // A `owner+name@seed.db` in --index-dir (any commit of the repository) saves the first full index.
+  const seed = join(indexDir, `${repo.replace(/\//g, '+')}@seed.db`);
+  let previous = existsSync(seed) ? seed : null;
+  for (const { instance } of dated) {
+    const path = join(indexDir, `${repo.replace(/\//g, '+')}@${instance.base_commit}.db`);
+    if (!existsSync(path) && previous) copyFileSync(previous, path);
+    const repository = await RepositoryIndex.open(found.gitDir, { commit: instance.base_commit, indexPath: path });
+    await repository.refresh();
+    order.push(instance);
+    for (let c = 0; c < configs.length; c++) {
+      const t0 = performance.now();
+      const result = await searchRepository(repository.store, instance.problem_statement, configs[c].options ?? {});
+      searchMs[c].push(performance.now() - t0);
+      scores[c].push(
+        scoreInstance(instance.edit_functions, {
+          found_files: result.files.slice(0, 50).map((f) => f.path),
+          found_modules: result.modules.slice(0, 50).map((m) => `${m.path}:${m.qualifiedName}`),
+          found_entities: result.functions.slice(0, 50).map((f) => `${f.path}:${f.qualifiedName}`),
+        }),
+      );
+    }
+    repository.close();
+    previous = path;
+    process.stderr.write(`\r${order.length}/${instances.length} ${repo}            `);
+  }
+}
+process.stderr.write(`\n(${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+
+const METRICS = [['file', 'Acc@1'], ['file', 'Acc@5'], ['module', 'Acc@5'], ['function', 'Acc@5'], ['function', 'Acc@10']];
+const value = (s, [level, metric]) => s[level]?.[metric] ?? 0;
+const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+const repos = [...new Set(order.map((i) => i.repo))].sort();
+const categories = [...new Set(order.map((i) => i.category))].sort();
+const idx = (pred) => order.map((inst, i) => (pred(inst) ? i : -1)).filter((i) => i >= 0);
+const figure = (c, indices, m) => mean(indices.map((i) => value(scores[c][i], m)));
+const objective = (c, repoSet) => mean(repoSet.map((r) => (figure(c, idx((x) => x.repo === r), ['file', 'Acc@5']) + figure(c, idx((x) => x.repo === r), ['function', 'Acc@5'])) / 2));
+const f3 = (x) => x.toFixed(3);
+const pad = (s, n) => String(s).padEnd(n);
+
+const all = order.map((_, i) => i);
+const report = { instances: order.length, configs: [], loro: null };
+console.log(`${order.length} instances, ${repos.length} repositories\n`);
+console.log(pad('config', 26), METRICS.map(([l, m]) => pad(`${l[0]}${l === 'function' ? 'n' : ''} ${m}`, 9)).join(''), pad('worst f@5', 26), pad('worst fn@5', 26), 'p50 ms');
+configs.forEach((config, c) => {
+  const pooled = METRICS.map((m) => figure(c, all, m));
+  const perRepo = repos.map((r) => ({ repo: r, n: idx((x) => x.repo === r).length, file5: figure(c, idx((x) => x.repo === r), ['file', 'Acc@5']), fn5: figure(c, idx((x) => x.repo === r), ['function', 'Acc@5']) }));
+  const worstFile = perRepo.reduce((a, b) => (b.file5 < a.file5 ? b : a));
+  const worstFn = perRepo.reduce((a, b) => (b.fn5 < a.fn5 ? b : a));
+  const sorted = [...searchMs[c]].sort((a, b) => a - b);
+  console.log(pad(config.label, 26), pooled.map((x) => pad(f3(x), 9)).join(''), pad(`${f3(worstFile.file5)} ${worstFile.repo}`, 26), pad(`${f3(worstFn.fn5)} ${worstFn.repo}`, 26), sorted[Math.floor(sorted.length / 2)]?.toFixed(0));
+  report.configs.push({
+    label: config.label,
+    pooled: Object.fromEntries(METRICS.map((m, i) => [`${m[0]} ${m[1]}`, pooled[i]])),
+    perRepo,
+    byCategory: categories.map((cat) => ({ category: cat, n: idx((x) => x.category === cat).length, file5: figure(c, idx((x) => x.category === cat), ['file', 'Acc@5']), fn5: figure(c, idx((x) => x.category === cat), ['function', 'Acc@5']) })),
+  });
+});
+
+console.log('\nper repository: file Acc@5 / function Acc@5');
+console.log(pad('repo', 30), pad('n', 4), configs.map((c) => pad(c.label.slice(0, 16), 17)).join(''));
+for (const [r, repo] of repos.entries()) {
+  console.log(pad(repo, 30), pad(report.configs[0].perRepo[r].n, 4), report.configs.map((c) => pad(`${f3(c.perRepo[r].file5)}/${f3(c.perRepo[r].fn5)}`, 17)).join(''));
+}
+console.log('\nby category: file Acc@5 / function Acc@5');
+for (const [k, cat] of categories.entries()) {
+  console.log(pad(cat, 30), pad(report.configs[0].byCategory[k].n, 4), report.configs.map((c) => pad(`${f3(c.byCategory[k].file5)}/${f3(c.byCategory[k].fn5)}`, 17)).join(''));
+}
+
+if (configs.length > 1 && repos.length > 1) {
+  // Leave one repository out: choose on the others, score on it.
+  const chosen = new Map();
+  const loroScores = new Array(order.length);
+  for (const repo of repos) {
+    const others = repos.filter((r) => r !== repo);
+    let best = 0;
+    for (let c = 1; c < configs.length; c++) if (objective(c, others) > objective(best, others) + 1e-12) best = c;
+    chosen.set(repo, configs[best].label);
+    for (const i of idx((x) => x.repo === repo)) loroScores[i] = scores[best][i];
+  }
+  const loroFigure = (indices, m) => mean(indices.map((i) => value(loroScores[i], m)));
+  console.log('\nleave-one-repository-out (setting chosen on the other repositories)');
+  console.log(pad('pooled', 30), METRICS.map(([l, m]) => `${l} ${m} ${f3(loroFigure(all, [l, m]))}`).join('  '));
+  const loroRepos = repos.map((repo) => ({ repo, chosen: chosen.get(repo), file5: loroFigure(idx((x) => x.repo === repo), ['file', 'Acc@5']), fn5: loroFigure(idx((x) => x.repo === repo), ['function', 'Acc@5']) }));
+  for (const r of loroRepos) console.log(pad(r.repo, 30), pad(`${f3(r.file5)}/${f3(r.fn5)}`, 14), 'chosen:', r.chosen);
+  const worst = loroRepos.reduce((a, b) => (b.file5 < a.file5 ? b : a));
+  console.log(pad('worst repository (file Acc@5)', 30), `${worst.repo} ${f3(worst.file5)}`);
+  for (const cat of categories) {
+    const ii = idx((x) => x.category === cat);
+    console.log(pad(cat, 30), `n=${ii.length} file Acc@5 ${f3(loroFigure(ii, ['file', 'Acc@5']))} function Acc@5 ${f3(loroFigure(ii, ['function', 'Acc@5']))}`);
+  }
+  report.loro = { pooled: Object.fromEntries(METRICS.map((m) => [`${m[0]} ${m[1]}`, loroFigure(all, m)])), perRepo: loroRepos };
+}
+
+if (configs.length > 1) {
+  console.log(`\npaired bootstrap vs ${configs[0].label} (10,000 resamples, seed 1): difference [95% interval] p, won/lost`);
+  for (let c = 1; c < configs.length; c++) {
+    const cells = [['file', 'Acc@5'], ['function', 'Acc@5']].map((m) => {
+      const r = pairedBootstrap(all.map((i) => value(scores[0][i], m)), all.map((i) => value(scores[c][i], m)));
+      return `${m[0]} ${m[1]} ${r.difference >= 0 ? '+' : ''}${f3(r.difference)} [${f3(r.low)}, ${f3(r.high)}] p=${r.pValue.toFixed(3)} ${r.won}/${r.lost}`;
+    });
+    console.log(pad(configs[c].label, 26), cells.join('   '));
+  }
+}
+const out = arg('--out');
+if (out) writeFileSync(out, JSON.stringify({ ...report, order: order.map((i) => i.instance_id), scores: configs.map((c, k) => ({ label: c.label, scores: scores[k] })), searchMs }));
