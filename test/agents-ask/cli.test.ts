@@ -78,6 +78,26 @@ describe('reponav ask', () => {
     expect(direct.answer).toBe('Direct answer from memory.');
   });
 
+  it('stops at its --deadline against a server that never answers', async () => {
+    llm.push('planning', { content: 'too late', delayMs: 60_000 });
+    const started = Date.now();
+    const out = await run(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:gpt-4o-mini', '--deadline', '0.5', '--json']);
+    const json = JSON.parse(out);
+    expect(json.stopReason).toBe('aborted');
+    // Not a timing assertion on speed: only that the 60 s reply was not waited for.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('--max-usd refuses the call that would cross the cap and says so in the stop reason', async () => {
+    llm.push('planning', planReply(['FindFunction', { name: 'with_tax' }]));
+    llm.push('evaluation', evalReply(80));
+    llm.push('answer', '`with_tax` (shop/pricing.py:13-15) adds tax.');
+    const out = await run(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:gpt-4o-mini', '--max-usd', '0.00000001', '--json']);
+    const json = JSON.parse(out);
+    expect(json.stopReason).toBe('budget-cost');
+    expect(json.cost.calls).toBe(0);
+  });
+
   it('rejects bad flag values as usage errors', async () => {
     await expect(run(['ask', 'q', '--iterations', '0'])).rejects.toThrow(/option '--iterations <n>' argument '0' is invalid\. Expected a whole number, at least 1\./);
     await expect(run(['ask', 'q', '--method', 'magic'])).rejects.toThrow(/Allowed choices are mcts, react, rag, direct/);

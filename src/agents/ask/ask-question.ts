@@ -83,7 +83,13 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
   // Index before the clock starts: the time budget is for answering.
   if (handle) await handle.refresh();
 
-  const meter = new UsageMeter(settings.budgetTokens !== undefined ? { maxTokens: settings.budgetTokens } : {}, { logger });
+  const meter = new UsageMeter(
+    {
+      ...(settings.budgetTokens !== undefined ? { maxTokens: settings.budgetTokens } : {}),
+      ...(settings.budgetUsd !== undefined ? { maxCostUsd: settings.budgetUsd } : {}),
+    },
+    { logger },
+  );
   const budget = new RunBudget({ settings, meter, clock: options.clock, signal: options.signal });
   const rt: RoleRuntime = { model: withUsageMeter(options.model, meter), budget, records: [], logger };
   const startedAt = new Date().toISOString();
@@ -154,7 +160,10 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
       trace.answerEvidence = await ragEvidence(question, exec, settings);
     }
     // (An abort or a spent budget keeps its own reason and goes to the fallback answer.)
-    if (trace.answerEvidence.length === 0 && !budget.hardStop()) {
+    // A search stopped by a ceiling (including a call refused before it was sent, which spends nothing and so
+    // leaves hardStop() unset) keeps that reason: "nothing found" would hide why.
+    const ceilingStop = ['budget-tokens', 'budget-cost', 'budget-seconds', 'aborted'].includes(trace.stopReason);
+    if (trace.answerEvidence.length === 0 && !budget.hardStop() && !ceilingStop) {
       // Nothing to answer from: a model answer would be written from memory and its citations could only be invented.
       trace.searchStopReason = trace.stopReason;
       trace.stopReason = 'no-evidence';

@@ -27,6 +27,8 @@ export const AskSettingsSchema = z
     answerTemperature: z.number().min(0).max(2),
     /** Hard ceiling on input + output tokens of the whole answer (search + synthesis). */
     budgetTokens: z.number().int().positive().optional(),
+    /** Hard ceiling on the priced spend (USD) of the whole answer; checked before each call (stop reason budget-cost). */
+    budgetUsd: z.number().positive().optional(),
     /** Hard ceiling on wall time of the whole answer. */
     budgetSeconds: z.number().positive().optional(),
     /** Share of each budget kept back for writing the answer once the search stops. */

@@ -18,9 +18,11 @@ import { createChatModel } from '../../llm/index.js';
 import { RepositorySet } from '../../tools/index.js';
 import { cliLogger, openFreshRepository, printJson } from '../cli-context.js';
 import { decimal, nonNegativeInt, positiveInt, seconds, tokenBudget } from '../option-parsers.js';
+import { addAgentRunOptions, deadlineMsFromFlags, embedderFromFlags, modelLimitsFromFlags, type AgentRunFlags } from './agent-options.js';
 
-interface AskCommandOptions {
+interface AskCommandOptions extends AgentRunFlags {
   repo: string;
+  maxUsd?: number;
   commit?: string;
   indexPath?: string;
   model?: string;
@@ -82,7 +84,9 @@ export function registerAskCommand(program: Command): Command {
     .option('--index-path <file>', 'SQLite index location (default: the user cache)')
     .option('--model <spec>', 'model, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, ollama:qwen2.5-coder (default: $REPONAV_LLM_MODEL)')
     .option('--transcript <file>', 'record every model call to this JSONL (or, with --model replay:NAME, answer from it offline)')
-    .addOption(new Option('--method <method>', 'mcts (the search), react, rag (function-chunk retrieval) or direct (no repository)').choices(['mcts', 'react', 'rag', 'direct']).default('mcts'));
+    .addOption(new Option('--method <method>', 'mcts (the search), react, rag (function-chunk retrieval) or direct (no repository)').choices(['mcts', 'react', 'rag', 'direct']).default('mcts'))
+    .option('--max-usd <x>', 'stop when this much has been spent (priced models only)', decimal(0, { exclusive: true }));
+  addAgentRunOptions(command);
   addSearchOptions(command)
     .option('--trace <file>', 'save the whole search (tree, evidence, values, visits, token counts) as JSON')
     .option('--json', 'print the answer, citations and cost as JSON')
@@ -96,7 +100,12 @@ export function registerAskCommand(program: Command): Command {
 
 async function runAsk(question: string, options: AskCommandOptions): Promise<void> {
   const logger = cliLogger(options);
-  const model = createChatModel({ ...(options.model ? { model: options.model } : {}), ...(options.transcript ? { transcriptPath: options.transcript } : {}) }, { logger });
+  const model = createChatModel(
+    { ...(options.model ? { model: options.model } : {}), ...(options.transcript ? { transcriptPath: options.transcript } : {}), ...modelLimitsFromFlags(options) },
+    { logger },
+  );
+  const embedder = await embedderFromFlags(options, logger);
+  const deadlineMs = deadlineMsFromFlags(options);
   let repository: RepositoryIndex | null = null;
   let repositories: RepositorySet | undefined;
   if (options.method !== 'direct') {
@@ -117,7 +126,11 @@ async function runAsk(question: string, options: AskCommandOptions): Promise<voi
         : options.repo !== '.'
           ? { repositoryLabel: basename(resolve(options.repo)) }
           : {}),
-      settings: settingsFromFlags(options),
+      // --max-usd caps the whole run (search + answer) in the run's own meter, checked before each call.
+      settings: { ...settingsFromFlags(options), ...(options.maxUsd !== undefined ? { budgetUsd: options.maxUsd } : {}) },
+      // The deadline is an abort signal the run budget hands to every model call, so a call that never answers ends the run.
+      ...(deadlineMs !== undefined ? { signal: AbortSignal.timeout(deadlineMs) } : {}),
+      ...(embedder ? { embedder } : {}),
       logger,
       onProgress: progress
         ? (p) => process.stderr.write(`[ask] iteration ${p.iteration}: ${p.nodes} nodes, best score ${p.bestScore ?? '-'}, ${p.tokens} tokens\n`)
