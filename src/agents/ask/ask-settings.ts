@@ -1,12 +1,14 @@
 /**
  * Settings of one `ask` run, with the paper's defaults (15 iterations, ≤ 3
  * children per expansion, UCT constant √2, exploration temperature 0.7,
- * answer temperature 0) and the budget knobs added on top of it.
+ * answer temperature 0) and the budget knobs added on top of it. The plateau
+ * stop is our addition and off by default (window 0): the paper searches
+ * until Finish or the iteration limit.
  */
 import { z } from 'zod';
 import { ReponavError } from '../../errors.js';
 
-/** Early stop when the best node score stops improving. */
+/** Early stop when the best node score stops improving (our addition, not in the paper; off by default). */
 export const PlateauSchema = z
   .object({
     /** Iterations looked back over; 0 disables the check. */
@@ -62,7 +64,8 @@ export const DEFAULT_ASK_SETTINGS: Readonly<AskSettings> = Object.freeze({
   explorationTemperature: 0.7,
   answerTemperature: 0,
   answerReserve: 0.15,
-  plateau: { window: 5, epsilon: 1 },
+  // window 0: never stop on a plateau, as in the paper (Finish or the iteration limit end the search).
+  plateau: { window: 0, epsilon: 1 },
   maxEvidencePerAction: 6,
   maxAnswerEvidence: 12,
   excerptLines: 30,

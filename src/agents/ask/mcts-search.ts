@@ -10,7 +10,8 @@
  *  4. Back-propagation — the value and one visit go to every ancestor.
  *
  * The loop ends on Finish, the iteration limit, a budget (leaving the answer
- * reserve), a plateau of the best score, or when no open node is left.
+ * reserve), a plateau of the best score (only if a plateau window is set;
+ * off by default), or when no open node is left.
  */
 import type { AskSettings } from './ask-settings.js';
 import { evaluate } from './evaluation-role.js';

@@ -61,7 +61,7 @@ export function addSearchOptions(command: Command): Command {
     .option('--uct-c <c>', 'UCT exploration constant (default 1.41)', decimal(0))
     .option('--budget-tokens <n>', 'hard ceiling on tokens per answer (search + answer)', tokenBudget())
     .option('--budget-seconds <n>', 'hard ceiling on seconds per answer', seconds)
-    .option('--plateau-window <n>', 'stop when the best score has not risen for N iterations (0: never; default 5)', nonNegativeInt)
+    .option('--plateau-window <n>', 'our addition, not in the paper: stop when the best score has not risen for N iterations (default 0: never)', nonNegativeInt)
     .option('--plateau-epsilon <x>', 'rise (score points) that counts as progress (default 1)', decimal(0));
 }
 
