@@ -123,9 +123,4 @@ export default tseslint.config(
     plugins: { 'entry-points': { rules: { 'no-restricted-paths': importX.rules['no-restricted-paths'] } } },
     rules: { 'entry-points/no-restricted-paths': ['warn', { zones: entryZones }] },
   },
-  {
-    // Known, owned: ChunkKind moves from src/retrieve into src/index with the index's SQL (#13 item 1). Remove this block then.
-    files: ['src/index/build-chunks.ts'],
-    rules: { 'import-x/no-restricted-paths': 'off' },
-  },
 );

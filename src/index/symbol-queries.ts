@@ -2,7 +2,7 @@
  * Symbol lookups by name for the find_class / find_function tools: exact
  * (case-insensitive) simple names and name fragments, filtered by kind.
  */
-import type { SymbolKind } from '../parse/symbol-model.js';
+import type { SymbolKind } from '../parse/index.js';
 import { toSymbolRow, type RawSymbol } from './index-rows.js';
 import { indexConnection, type IndexStore, type SymbolRow } from './index-store.js';
 
