@@ -8,6 +8,7 @@ import {
   recordSkip,
   VENDORED_DIRECTORIES,
   type RepositorySource,
+  type SkipReason,
   type SourceFile,
   type SourceListing,
   type SourceOptions,
@@ -66,23 +67,35 @@ export class GitCommitSource implements RepositorySource {
       const path = record.slice(tab + 1);
       if (type !== 'blob') continue; // submodules (commit) are not part of this repository's text
       if (mode === '120000') continue; // symlinks are never followed in commit mode
-      if (path.split('/').slice(0, -1).some((part) => this.excluded.has(part))) {
-        recordSkip(listing, 'vendored', path);
-        continue;
-      }
-      if (hasBinaryExtension(path)) {
-        recordSkip(listing, 'binary', path);
-        continue;
-      }
       const size = Number(sizeText);
-      if (size > this.maxFileBytes) {
-        recordSkip(listing, 'too-large', path);
+      const skip = this.skipOf(path, size);
+      if (skip) {
+        recordSkip(listing, skip, path);
         continue;
       }
       listing.files.push({ path, size, mtimeMs: null, blobId });
     }
     listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return listing;
+  }
+
+  /** Why the listing skips a blob at `path` of `size` bytes, or null when it lists it. */
+  private skipOf(path: string, size: number): SkipReason | null {
+    if (path.split('/').slice(0, -1).some((part) => this.excluded.has(part))) return 'vendored';
+    if (hasBinaryExtension(path)) return 'binary';
+    if (size > this.maxFileBytes) return 'too-large';
+    return null;
+  }
+
+  /** Why the listing skips the blob at `path` (one `git ls-tree`), or null when it lists it or there is none. */
+  skipReason(path: string): SkipReason | null {
+    const result = git(this.root, ['ls-tree', '-l', '-z', this.commit, '--', path]);
+    const record = result.status === 0 ? result.stdout.split('\0')[0] : '';
+    const tab = record ? record.indexOf('\t') : -1;
+    if (tab < 0 || record.slice(tab + 1) !== path) return null;
+    const [mode, type, , sizeText] = record.slice(0, tab).split(/\s+/);
+    if (type !== 'blob' || mode === '120000') return null;
+    return this.skipOf(path, Number(sizeText));
   }
 
   async *readMany(files: SourceFile[]): AsyncIterable<{ file: SourceFile; bytes: Buffer | null }> {

@@ -8,7 +8,7 @@ import { describeOpenFailure, isCorruption } from './index-errors.js';
 import { indexConnection, IndexStore, type FileRow } from './index-store.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
 import { closestPaths, toRepositoryPath } from './path-guard.js';
-import { DEFAULT_MAX_FILE_BYTES, sameIdentity, type RepositorySource } from './source-file.js';
+import { DEFAULT_MAX_FILE_BYTES, explainSkip, sameIdentity, type RepositorySource, type SkipReason } from './source-file.js';
 import { WorktreeSource } from './worktree-source.js';
 import { WriterLock, type WriterInfo, type WriterLease } from './writer-lock.js';
 
@@ -254,6 +254,12 @@ export class RepositoryIndex {
     const path = toRepositoryPath(this.source.root, userPath, { checkSymlinks: this.source.mode === 'worktree' });
     const file = this.store.file(path);
     if (file) return file;
+    // A file the index skipped on purpose gets its reason, not a list of other paths.
+    const skip = this.store.skippedFiles().get(path)?.reason ?? this.source.skipReason?.(path) ?? null;
+    if (skip) {
+      const why = explainSkip(skip as SkipReason, this.sourceOptions.maxFileBytes);
+      throw new ReponavError('FILE_NOT_FOUND', `'${userPath}' was not indexed: ${why}.`, { suggestions: [] });
+    }
     const suggestions = closestPaths(path, this.store.files().map((f) => f.path));
     const hint = suggestions.length ? ` Closest indexed paths: ${suggestions.join(', ')}.` : '';
     throw new ReponavError('FILE_NOT_FOUND', `'${userPath}' is not an indexed file of ${this.source.root}.${hint}`, { suggestions });

@@ -69,6 +69,11 @@ export interface RepositorySource {
    * ChangeCheck returned), without listing everything when it can tell.
    */
   changesSince?(previous: string | null): Promise<ChangeCheck>;
+  /**
+   * Optional: why a listing would skip this one repository path, or null when
+   * it would list it, the path is absent, or the source cannot tell cheaply.
+   */
+  skipReason?(path: string): SkipReason | null;
   /** Optional: releases watchers and other resources. */
   close?(): void;
   /** Reads many files; missing ones come back as null (never a throw for a single missing blob). */
@@ -147,4 +152,35 @@ export function recordSkip(listing: SourceListing, reason: SkipReason, path: str
   listing.skipped[reason] = (listing.skipped[reason] ?? 0) + 1;
   const examples = (listing.skippedExamples[reason] ??= []);
   if (examples.length < 3) examples.push(path);
+}
+
+/** A byte count in the largest binary unit that states it exactly (`1 MiB`, `512 KiB`, `1000 bytes`). */
+function formatBytes(bytes: number): string {
+  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
+  if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** Why a file was not indexed, as the end of a sentence ("it is binary"), naming the option that changes it where one does. */
+export function explainSkip(reason: SkipReason, maxFileBytes: number): string {
+  switch (reason) {
+    case 'binary':
+      return 'it is binary';
+    case 'too-large':
+      return `it is larger than the ${formatBytes(maxFileBytes)} limit (--max-file-size)`;
+    case 'ignored':
+      return 'it is ignored by a .gitignore rule';
+    case 'vendored':
+      return 'it is in a vendored or excluded folder';
+    case 'symlink-outside-root':
+      return 'it is a symbolic link to a target outside the repository';
+    case 'symlink-loop':
+      return 'it is a symbolic link that loops';
+    case 'symlink-dangling':
+      return 'it is a symbolic link whose target does not exist';
+    case 'unreadable':
+      return 'it could not be read';
+    case 'missing-blob':
+      return 'its blob is missing from the git repository';
+  }
 }

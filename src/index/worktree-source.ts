@@ -208,7 +208,18 @@ export class WorktreeSource implements RepositorySource {
    * (deleted, ignored, skipped) is simply absent from `files`.
    */
   listPaths(candidates: Iterable<string>): { files: SourceFile[]; walked: string[]; links: string[] } {
+    return this.listCandidates(candidates, { files: [], skipped: {}, skippedExamples: {} });
+  }
+
+  /** Why a listing would skip `path` (a file, repository-relative), or null. */
+  skipReason(path: string): SkipReason | null {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
+    this.listCandidates([path], listing);
+    for (const [reason, examples] of Object.entries(listing.skippedExamples)) if (examples.includes(path)) return reason as SkipReason;
+    return null;
+  }
+
+  private listCandidates(candidates: Iterable<string>, listing: SourceListing): { files: SourceFile[]; walked: string[]; links: string[] } {
     const layerCache = new Map<string, IgnoreLayer[] | null>();
     this.walkedDirs = [];
     this.links = new Set();
