@@ -2,8 +2,49 @@
  * Row shapes as SQLite returns them and their mapping to the index's public
  * row types (camelCase, booleans, parsed JSON lists).
  */
-import type { SymbolKind } from '../parse/index.js';
-import type { FileRow, SymbolRow } from './index-store.js';
+import type { CodeSymbol, SymbolKind } from '../parse/index.js';
+import type { ChunkKind } from './index-schema.js';
+
+export interface FileRow {
+  id: number;
+  path: string;
+  blobId: string;
+  size: number;
+  mtimeMs: number | null;
+  language: string;
+  status: string;
+  errorCount: number;
+  decodedWithReplacement: boolean;
+  lineCount: number;
+  indexedAt: number;
+}
+
+/** A file skipped on reading, with the identity it had then (blob id in commit mode, size+mtime in a working tree). */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+  blobId: string | null;
+  /** Null when unknown (a blob missing from a partial mirror has no size). */
+  size: number | null;
+  mtimeMs: number | null;
+}
+
+/** A symbol row with its file path. */
+export interface SymbolRow extends CodeSymbol {
+  id: number;
+  path: string;
+}
+
+/** A chunk row. */
+export interface ChunkRow {
+  id: number;
+  path: string;
+  kind: ChunkKind;
+  symbol: string | null;
+  startLine: number;
+  endLine: number;
+  contentHash: string;
+}
 
 /** A `files` row as stored. */
 export interface RawFile {

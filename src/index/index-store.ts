@@ -4,51 +4,12 @@ import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
 import { FullTextIndex } from './full-text-index.js';
-import { toFileRow, toSymbolRow, type RawFile, type RawSymbol } from './index-rows.js';
+import { toFileRow, toSymbolRow, type ChunkRow, type FileRow, type RawFile, type RawSymbol, type SkippedFile, type SymbolRow } from './index-rows.js';
 import { integrityProblem, openIndexDatabase, type OpenIndexOptions } from './open-index-database.js';
-import type { ChunkKind } from './index-schema.js';
 
 /** A file row as stored. */
-export interface FileRow {
-  id: number;
-  path: string;
-  blobId: string;
-  size: number;
-  mtimeMs: number | null;
-  language: string;
-  status: string;
-  errorCount: number;
-  decodedWithReplacement: boolean;
-  lineCount: number;
-  indexedAt: number;
-}
-
-/** A file skipped on reading, with the identity it had then (blob id in commit mode, size+mtime in a working tree). */
-export interface SkippedFile {
-  path: string;
-  reason: string;
-  blobId: string | null;
-  /** Null when unknown (a blob missing from a partial mirror has no size). */
-  size: number | null;
-  mtimeMs: number | null;
-}
-
-/** A symbol row with its file path. */
-export interface SymbolRow extends CodeSymbol {
-  id: number;
-  path: string;
-}
-
-/** A chunk row. */
-export interface ChunkRow {
-  id: number;
-  path: string;
-  kind: ChunkKind;
-  symbol: string | null;
-  startLine: number;
-  endLine: number;
-  contentHash: string;
-}
+// The row shapes live beside their converters (index-rows.ts), so that file needs nothing from this one.
+export type { ChunkRow, FileRow, SkippedFile, SymbolRow } from './index-rows.js';
 
 /** Each open store's connection, for the query modules of src/index/ (see {@link indexConnection}). */
 const connections = new WeakMap<IndexStore, Database.Database>();

@@ -20,8 +20,20 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitWorktree } from './git-worktree-status.js';
-import type { ChangeCheck } from './source-file.js';
-import type { WorktreeSource } from './worktree-source.js';
+import type { ChangeCheck, SourceFile } from './source-file.js';
+import type { TreeWatcher } from './tree-watcher.js';
+
+/**
+ * What the change tracker needs of its working-tree source (WorktreeSource
+ * implements it); named here so that the source imports the tracker and not
+ * the other way round.
+ */
+export interface ChangeTrackedSource {
+  readonly root: string;
+  readonly watcher: TreeWatcher | null;
+  readonly listedLinks: string[];
+  listPaths(candidates: Iterable<string>): { files: SourceFile[]; walked: string[]; links: string[] };
+}
 
 /** More candidate paths than this: a full listing costs about the same and needs no bookkeeping. */
 const MAX_CANDIDATES = 5000;
@@ -42,7 +54,7 @@ interface FreshnessToken {
   nonce: string;
 }
 
-/** The change tracker of one WorktreeSource. */
+/** The change tracker of one working-tree source. */
 export class WorktreeChanges {
   private git: GitWorktree | null | undefined;
   /** The token this process last handed to a run (the index holds it if that run succeeded). */
@@ -50,7 +62,7 @@ export class WorktreeChanges {
   private excludeStamp: string | null = null;
 
   constructor(
-    private readonly source: WorktreeSource,
+    private readonly source: ChangeTrackedSource,
     settings: string,
     private readonly useGit: boolean,
   ) {
