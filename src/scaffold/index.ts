@@ -68,4 +68,4 @@ export {
   type RankedSpan,
   type SearchResultJson,
 } from './search-result-json.js';
-export { formatNameList, formatScore } from './text-format.js';
+export { displayPath, formatNameList, formatScore } from './text-format.js';

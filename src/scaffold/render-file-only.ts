@@ -4,7 +4,7 @@
  */
 import type { RetrievalResult } from '../retrieve/index.js';
 import { countEvidence, sortFiles } from './hit-evidence.js';
-import { formatScore } from './text-format.js';
+import { displayPath, formatScore } from './text-format.js';
 import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
 
 export interface FileListOptions {
@@ -21,7 +21,7 @@ export function fileListHeader(shown: number, total: number): string {
 
 /** `1. path (score: 3.142, evidence: 7)`. */
 export function fileListEntry(rank: number, path: string, score: number, evidence: number): string {
-  return `${rank}. ${path} (score: ${formatScore(score)}, evidence: ${evidence})`;
+  return `${rank}. ${displayPath(path)} (score: ${formatScore(score)}, evidence: ${evidence})`;
 }
 
 /**

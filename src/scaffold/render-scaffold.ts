@@ -6,7 +6,7 @@
 import type { RetrievalResult } from '../retrieve/index.js';
 import { buildScaffoldModel } from './build-scaffold-model.js';
 import type { ScaffoldFile, ScaffoldFileBlock, ScaffoldModel, ScaffoldOptions } from './scaffold-types.js';
-import { formatNameList, formatSpan } from './text-format.js';
+import { displayPath, formatNameList, formatSpan } from './text-format.js';
 import { type BudgetLine, fitUnits, truncationLine } from '../budget/index.js';
 
 export { buildScaffoldModel, DEFAULT_SCAFFOLD_OPTIONS, resolveScaffoldOptions } from './build-scaffold-model.js';
@@ -138,7 +138,7 @@ export function renderScaffoldModel(model: ScaffoldModel): string {
 function fileLines(file: ScaffoldFileBlock, model: ScaffoldModel): KeyedLine[] {
   const { options } = model;
   const r = file.rank;
-  const out: KeyedLine[] = [{ key: `file:${r}`, text: `  [FILE] ${file.path} (evidence: ${file.evidence})` }];
+  const out: KeyedLine[] = [{ key: `file:${r}`, text: `  [FILE] ${displayPath(file.path)} (evidence: ${file.evidence})` }];
   if (!file.expanded) return out;
   if (options.importsBy && file.importedBy.length > 0) {
     out.push({ key: `imports:${r}`, text: `    imports-by <- ${formatNameList(file.importedBy, options.maxImportedBy)}` });

@@ -6,7 +6,7 @@
  */
 import type { CodeSymbol, ImportRecord, ParseStatus } from '../parse/index.js';
 import { compareStrings } from './hit-evidence.js';
-import { formatNameList, formatSpan } from './text-format.js';
+import { displayPath, formatNameList, formatSpan } from './text-format.js';
 import {
   type CutCount,
   DEFAULT_BUDGET_TOKENS,
@@ -103,7 +103,7 @@ export function renderSkeleton(file: SkeletonInput, options: SkeletonOptions = {
 /** The header, parse-status note and imports line of a skeleton. */
 function skeletonHead(file: SkeletonInput, maxImports: number): string[] {
   const facts = file.lineCount === undefined ? file.language : `${file.language}, ${file.lineCount} lines`;
-  const lines = [`[FILE] ${file.path} (${facts})`];
+  const lines = [`[FILE] ${displayPath(file.path)} (${facts})`];
   const note = statusNote(file);
   if (note) lines.push(note);
   const imports = importEntries(file.imports);

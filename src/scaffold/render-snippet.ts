@@ -5,7 +5,7 @@
  */
 import type { RetrievalResult } from '../retrieve/index.js';
 import { sortHits } from './hit-evidence.js';
-import { formatScore } from './text-format.js';
+import { displayPath, formatScore } from './text-format.js';
 import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
 
 /** Source access for the snippet renderer: lines `start..end` (1-based, inclusive) of a repository file. */
@@ -39,7 +39,7 @@ export function renderSnippets(result: RetrievalResult, options: SnippetOptions)
   if (hits.length === 0) return 'No chunks were retrieved for this query.';
 
   const units = hits.map((hit) => {
-    const header = `${hit.path}:${hit.startLine}-${hit.endLine} ${hit.symbol ?? FILE_CHUNK_LABEL} (${formatScore(hit.score)})`;
+    const header = `${displayPath(hit.path)}:${hit.startLine}-${hit.endLine} ${hit.symbol ?? FILE_CHUNK_LABEL} (${formatScore(hit.score)})`;
     return [header, ...codeLines(options.readLines, hit.path, hit.startLine, hit.endLine, maxLines)];
   });
   const cut = (count: number) => truncationLine([{ count, singular: 'hit', plural: 'hits' }], budget);

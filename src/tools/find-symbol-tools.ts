@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { IndexStore, SymbolRow } from '../index/index.js';
 import { cleanSignature } from '../scaffold/index.js';
-import { formatNameList } from '../scaffold/index.js';
+import { displayPath, formatNameList } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { CATEGORY_KINDS, lookupSymbols, similarSymbols, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
 import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg } from './tool-args.js';
@@ -146,10 +146,10 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
         const lines = [`No ${noun} named '${data.query.name}'${where ? ` in ${where}` : ''}.`];
         if (data.otherCategory.length > 0) {
           const tool = other === 'class' ? 'find_class' : 'find_function';
-          lines.push(`It exists as a ${other === 'class' ? 'class-like type' : 'function/method'} (use ${tool}): ${data.otherCategory.map((s) => `${s.path}:${s.startLine} ${s.qualifiedName} (${s.kind})`).join('; ')}`);
+          lines.push(`It exists as a ${other === 'class' ? 'class-like type' : 'function/method'} (use ${tool}): ${data.otherCategory.map((s) => `${displayPath(s.path)}:${s.startLine} ${s.qualifiedName} (${s.kind})`).join('; ')}`);
         }
         if (data.suggestions.length > 0) {
-          lines.push(`Similar ${noun} names: ${data.suggestions.map((s) => `${s.qualifiedName} (${s.path}:${s.startLine})`).join(', ')}`);
+          lines.push(`Similar ${noun} names: ${data.suggestions.map((s) => `${s.qualifiedName} (${displayPath(s.path)}:${s.startLine})`).join(', ')}`);
         } else if (data.otherCategory.length === 0) {
           lines.push('Try search with a description, or find_code_snippet with a piece of its code.');
         }
@@ -158,7 +158,7 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
       const plural = data.total === 1 ? noun : category === 'class' ? 'classes' : 'functions';
       const head = [`${data.total} ${plural} matching '${data.query.name}' by ${describeTier(data.tier!)}${where ? ` in ${where}` : ''}:`];
       const blocks = data.matches.map((m) => {
-        const lines = [`${m.path}:${m.startLine}-${m.endLine} ${m.qualifiedName} (${m.kind})`];
+        const lines = [`${displayPath(m.path)}:${m.startLine}-${m.endLine} ${m.qualifiedName} (${m.kind})`];
         lines.push(`    ${clipLine(m.signature || `${m.kind} ${m.qualifiedName}`, 300)}`);
         if (m.doc) lines.push(`    — ${clipLine(m.doc.trim(), 160)}`);
         if (m.bases.length > 0) lines.push(`    bases: ${formatNameList(m.bases, 8)}`);
