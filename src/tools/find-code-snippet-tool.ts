@@ -3,6 +3,7 @@
  * file (not a regex, so no pattern can be slow), answering file:line hits with
  * a little context.
  */
+import { displayPath } from '../scaffold/index.js';
 import { z } from 'zod';
 import { filesContainingText, type IndexStore } from '../index/index.js';
 import { lineStartsOf } from '../parse/index.js';
@@ -145,7 +146,7 @@ export const findCodeSnippetTool: ToolDefinition<z.infer<typeof snippetInput>, S
     if (data.totalMatches === 0) {
       const out = [`No exact match for ${shown}${where}.`];
       const ci = data.caseInsensitiveExample;
-      if (ci) out.push(`A case-insensitive match exists at ${ci.path}:${ci.line}; the search is case-sensitive.`);
+      if (ci) out.push(`A case-insensitive match exists at ${displayPath(ci.path)}:${ci.line}; the search is case-sensitive.`);
       else out.push('Check spacing and quotes, search a shorter distinctive part, or use search for a description.');
       return out.join('\n');
     }
@@ -175,7 +176,7 @@ function matchBlocks(data: SnippetToolData): { blocks: string[][]; counts: numbe
     const to = Math.min(current.to, lines.length);
     const width = String(to).length;
     blocks.push([
-      `${current.path}:${[...new Set(current.hits.map((h) => h.line))].join(',')}`,
+      `${displayPath(current.path)}:${[...new Set(current.hits.map((h) => h.line))].join(',')}`,
       ...numberLines(lines.slice(current.from - 1, to), current.from, width, marked).map((l) => `  ${l}`),
     ]);
     counts.push(current.hits.length);

@@ -7,6 +7,7 @@
  * (nothing links them: it may call another symbol of that name). The exact
  * call lines are read from the caller's span in the indexed text.
  */
+import { displayPath } from '../scaffold/index.js';
 import { z } from 'zod';
 import type { SymbolRow } from '../index/index.js';
 import { symbolsCalling } from '../index/index.js';
@@ -126,7 +127,7 @@ export const findReferencesTool: ToolDefinition<z.infer<typeof referencesInput>,
     const head: string[] = [];
     if (defs.length === 0) head.push(`'${data.name}' is not defined in the indexed files (a library or builtin?); its calls match by name only.`);
     else {
-      const shown = defs.slice(0, 5).map((d) => `${d.path}:${d.startLine}-${d.endLine} ${d.qualifiedName} (${d.kind})`);
+      const shown = defs.slice(0, 5).map((d) => `${displayPath(d.path)}:${d.startLine}-${d.endLine} ${d.qualifiedName} (${d.kind})`);
       head.push(`'${data.name}' is defined at ${shown.join('; ')}${defs.length > 5 ? ` and ${defs.length - 5} more` : ''}.`);
     }
     const total = data.references.length + data.notShown;
@@ -138,10 +139,10 @@ export const findReferencesTool: ToolDefinition<z.infer<typeof referencesInput>,
         .map(([r, n]) => `${n} ${r}`);
       head.push(`${total} call site${total === 1 ? '' : 's'} (${counts.join(', ')}${data.notShown > 0 ? `, ${data.notShown} not shown` : ''}):`);
     }
-    const blocks = data.references.map((r) => [`${r.path}:${r.line} in ${r.caller} [${r.resolution}]`, `    ${clipLine(r.text, 200)}`]);
+    const blocks = data.references.map((r) => [`${displayPath(r.path)}:${r.line} in ${r.caller} [${r.resolution}]`, `    ${clipLine(r.text, 200)}`]);
     const footer: string[] = [];
     if (data.importers.length > 0) {
-      const list = data.importers.slice(0, 20).map((i) => `${i.path}:${i.line}`);
+      const list = data.importers.slice(0, 20).map((i) => `${displayPath(i.path)}:${i.line}`);
       footer.push(`Imported by name at: ${list.join(', ')}${data.importers.length > 20 ? ` and ${data.importers.length - 20} more` : ''}`);
     }
     footer.push('Only calls are indexed; uses as a value, a type or in strings are not: regex_search finds those.');

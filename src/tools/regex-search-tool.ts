@@ -6,6 +6,7 @@
  * On top of that the scan stops at a deadline and at a match limit, and only
  * indexed files are read, so ignore rules, size limits and binary skips apply.
  */
+import { displayPath } from '../scaffold/index.js';
 import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { ReponavError } from '../errors.js';
@@ -144,7 +145,7 @@ export const regexSearchTool: ToolDefinition<z.infer<typeof regexInput>, RegexSe
     let current: string | null = null;
     for (const m of r.matches) {
       if (m.path !== current) {
-        blocks.push([m.path]);
+        blocks.push([displayPath(m.path)]);
         current = m.path;
       }
       blocks[blocks.length - 1].push(`  ${m.line}: ${clipLine(m.text.trim(), 200)}`);

@@ -21,7 +21,7 @@ import {
 } from '../scaffold/index.js';
 import { sortHits } from '../scaffold/index.js';
 import { cleanSignature } from '../scaffold/index.js';
-import { formatScore } from '../scaffold/index.js';
+import { displayPath, formatScore } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { LineCache } from './source-lines.js';
 import { budgetArg, filePatternArg, pathFilterOf, queryArg, repoArg, topKArg } from './tool-args.js';
@@ -213,7 +213,7 @@ export const semanticSearchTool: ToolDefinition<z.infer<typeof semanticInput>, S
     const head = [`Top ${hits.length} code unit${hits.length === 1 ? '' : 's'} (${retriever === 'lexical' ? 'lexical BM25' : 'fused lexical + dense'} retrieval):`];
     const blocks = hits.map((hit, i) => {
       const label = hit.symbol ?? `${FILE_CHUNK_LABEL} top-level code`;
-      const lines = [`${i + 1}. ${hit.path}:${hit.startLine}-${hit.endLine} ${label} (${hit.kind}, ${formatScore(hit.score)})`];
+      const lines = [`${i + 1}. ${displayPath(hit.path)}:${hit.startLine}-${hit.endLine} ${label} (${hit.kind}, ${formatScore(hit.score)})`];
       if (hit.signature) lines.push(`     ${clipLine(hit.signature, 200)}`);
       if (hit.doc) lines.push(`     — ${clipLine(hit.doc.trim(), 160)}`);
       return lines;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ReponavError } from '../errors.js';
 import type { FileRow, SymbolRow } from '../index/index.js';
 import { estimateTokens, lineCost } from '../budget/index.js';
+import { displayPath } from '../scaffold/index.js';
 import { numberLines } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { lookupSymbols, sortSymbols } from './symbol-lookup.js';
@@ -148,12 +149,12 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
     };
   },
   render(data, env) {
-    if (data.lineCount === 0) return `[FILE] ${data.path} (${data.language}, empty)`;
+    if (data.lineCount === 0) return `[FILE] ${displayPath(data.path)} (${data.language}, empty)`;
     const what = data.symbol ? ` — ${data.symbol.qualifiedName} (${data.symbol.kind})` : '';
-    const head = [`[FILE] ${data.path} (${data.language}, ${data.lineCount} lines) lines ${data.start}-${data.end}${what}`];
+    const head = [`[FILE] ${displayPath(data.path)} (${data.language}, ${data.lineCount} lines) lines ${data.start}-${data.end}${what}`];
     if (data.clamped) head.push(`(the file ends at line ${data.lineCount})`);
     if (data.alternatives.length > 0) {
-      head.push(`(other matches: ${data.alternatives.map((a) => `${a.path}:${a.startLine}-${a.endLine} ${a.qualifiedName}`).join('; ')}; pass file to pick one)`);
+      head.push(`(other matches: ${data.alternatives.map((a) => `${displayPath(a.path)}:${a.startLine}-${a.endLine} ${a.qualifiedName}`).join('; ')}; pass file to pick one)`);
     }
     const width = String(data.end).length;
     const body = numberLines(data.lines, data.start, width);

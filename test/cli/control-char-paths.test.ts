@@ -1,6 +1,6 @@
 /**
  * A file name with a newline (or another control character) never splits an
- * output line: `symbols`, `find` and the `search` scaffold print such a path
+ * output line: `symbols`, `find`, `view` and the `search` scaffold print such a path
  * quoted and escaped, as git does ("a\nb.py"). The file is made at run time.
  */
 import { join } from 'node:path';
@@ -24,6 +24,8 @@ describe('a path with a newline', () => {
       symbols: runCli(['symbols', NAME, '--repo', root], { cacheDir }),
       find: runCli(['find', 'class', 'Zebracorn', '--repo', root], { cacheDir }),
       search: runCli(['search', 'Zebracorn striped unicorn gallop', '--repo', root], { cacheDir }),
+      view: runCli(['view', NAME, '--repo', root], { cacheDir }),
+      'view --symbol': runCli(['view', '--symbol', 'Zebracorn.gallop', '--repo', root], { cacheDir }),
     };
     for (const [command, result] of Object.entries(outputs)) {
       expect(result.code, `${command}: ${result.stderr}`).toBe(0);
