@@ -44,6 +44,20 @@ describe('bad repositories and revisions', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('a query over 20,000 characters is refused with one sentence (argument and stdin), as MCP refuses it', () => {
+    // #12 item 8: a 10 MB query once ran 23 s and 860 MB; the cap is the search tool's, which the CLI now goes through.
+    const dir = tempDir();
+    const root = join(dir, 'repo');
+    put(root, 'app.py', 'def main():\n    return 1\n');
+    const cacheDir = join(dir, 'cache');
+    const long = 'word '.repeat(5_000);
+    for (const result of [runCli(['search', long, '--repo', root], { cacheDir }), runCli(['search', '-', '--repo', root], { cacheDir, input: long.repeat(200) })]) {
+      const line = expectOneSentenceError(result, 1);
+      expect(line).toMatch(/query is limited to 20000 characters/);
+      expect(result.stdout).toBe('');
+    }
+  });
+
   it('a completely empty folder is exit 1 too', () => {
     const dir = tempDir();
     const empty = join(dir, 'void');
