@@ -29,14 +29,13 @@ export async function runTool<T>(ctx: RepositoryApiContext, name: string, args: 
   const result = await callTool(ctx.registry, name, args, ctx.tools);
   if (result.isError) throw new ApiError(statusForCode(result.errorCode), result.text, result.errorCode);
   const data = result.data as (T & { indexing?: boolean; provisional?: boolean; done?: number; total?: number | null }) | undefined;
+  const repo = ctx.tools.repositories.select(typeof args.repo === 'string' ? args.repo : undefined).name;
   if (data && typeof data === 'object' && (data.indexing === true || data.provisional === true)) {
     // Not an error: the index is being built; the page retries (it shows indexed results only, not a provisional scan,
     // so a provisional answer's text — scan results — is not the message; the page gets the indexing sentence).
-    const name = ctx.tools.repositories.select(typeof args.repo === 'string' ? args.repo : undefined).name;
-    const message = data.provisional === true ? `Indexing repository '${name}'; try again in a moment.` : result.text;
+    const message = data.provisional === true ? `Indexing repository '${repo}'; try again in a moment.` : result.text;
     throw new ApiError(503, message, 'INDEXING', { indexing: { done: data.done ?? 0, total: data.total ?? null } });
   }
-  const repo = ctx.tools.repositories.select(typeof args.repo === 'string' ? args.repo : undefined).name;
   return { data: data as T, text: result.text, repo };
 }
 
