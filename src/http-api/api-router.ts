@@ -8,10 +8,17 @@ import type { Logger } from '../logger.js';
 import { getReport, getTrace, postReport, postTrace, type DocumentApiContext } from './document-api.js';
 import { ApiError, sendApiError, sendJson, toApiError } from './http-io.js';
 import { getCode, getFiles, getInfo, getOutline, getSearch, type RepositoryApiContext } from './repository-api.js';
+import type { AnsweredFrom } from './api-types.js';
 
 /** Everything the handlers share. */
 export interface ApiContext extends RepositoryApiContext, DocumentApiContext {
   logger: Logger;
+  /**
+   * The commit that answers (the team server answers from one shard per
+   * call): added to every successful body as `answeredFrom` and sent as the
+   * `X-Reponav-Commit` header.
+   */
+  answeredFrom?: AnsweredFrom;
 }
 
 type Handler = (ctx: ApiContext, params: URLSearchParams, req: IncomingMessage) => unknown;
@@ -46,7 +53,9 @@ export async function handleApiRequest(ctx: ApiContext, req: IncomingMessage, re
       throw new ApiError(415, 'Send uploads with Content-Type: application/json.', 'UNSUPPORTED_MEDIA_TYPE');
     }
     const body = await handler(ctx, url.searchParams, req);
-    sendJson(res, 200, body);
+    if (ctx.answeredFrom && body && typeof body === 'object') {
+      sendJson(res, 200, { ...body, answeredFrom: ctx.answeredFrom }, { 'X-Reponav-Commit': ctx.answeredFrom.commit });
+    } else sendJson(res, 200, body);
   } catch (caught) {
     const error = toApiError(caught);
     if (error.status >= 500 && error.status !== 503) {

@@ -18,10 +18,21 @@ export interface ApiErrorBody {
   indexing?: { done: number; total: number | null };
 }
 
+/** Which repository and commit answered (team server: every repository answer carries it). */
+export interface AnsweredFrom {
+  repo: string;
+  commit: string;
+}
+
 /** `GET /api/info`. */
 export interface InfoResponse {
   version: string;
   repositories: Array<{ name: string; root: string }>;
+  /** Set by the team server (`reponav serve`): who is signed in and the freshness of each visible repository. */
+  team?: {
+    token: string;
+    repositories: Array<{ name: string; branch: string; servedCommit: string | null; newestSeenCommit: string | null; lagCommits: number }>;
+  };
 }
 
 /** `GET /api/files?repo=`: indexed paths, sorted. */

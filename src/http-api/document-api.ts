@@ -13,7 +13,13 @@ import { parseAskTrace } from './trace-shape.js';
 
 /** Where relative document paths start. */
 export interface DocumentApiContext {
-  baseDir: string;
+  /** Null: documents cannot be opened by path, only uploaded (the team server reads no files for its callers). */
+  baseDir: string | null;
+}
+
+function baseDirOf(ctx: DocumentApiContext): string {
+  if (ctx.baseDir === null) throw new ApiError(403, 'This server opens no files by path; upload the file instead.', 'FORBIDDEN');
+  return ctx.baseDir;
 }
 
 /** The uploaded file's name for messages (a header the page sets), sanitised. */
@@ -39,7 +45,7 @@ function pathParam(params: URLSearchParams): string {
 
 /** `GET /api/trace?path=`. */
 export async function getTrace(ctx: DocumentApiContext, params: URLSearchParams): Promise<TraceResponse> {
-  const { path, value } = await readJsonDocument(pathParam(params), { baseDir: ctx.baseDir });
+  const { path, value } = await readJsonDocument(pathParam(params), { baseDir: baseDirOf(ctx) });
   return { source: path, ...parseAskTrace(value, path) };
 }
 
@@ -52,7 +58,7 @@ export async function postTrace(req: IncomingMessage): Promise<TraceResponse> {
 
 /** `GET /api/report?path=`; a folder stands for its `summary.json`. */
 export async function getReport(ctx: DocumentApiContext, params: URLSearchParams): Promise<ReportResponse> {
-  const { path, value } = await readJsonDocument(pathParam(params), { baseDir: ctx.baseDir, folderFile: 'summary.json' });
+  const { path, value } = await readJsonDocument(pathParam(params), { baseDir: baseDirOf(ctx), folderFile: 'summary.json' });
   return parseReport(value, path);
 }
 

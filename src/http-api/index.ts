@@ -9,3 +9,7 @@ export { parseAskTrace } from './trace-shape.js';
 export { parseReport } from './report-shape.js';
 export { defaultAssetsDir, hasBuiltAssets } from './static-assets.js';
 export { checkWebRequest } from './request-guard.js';
+export { handleApiRequest, type ApiContext } from './api-router.js';
+export { createWebToolRegistry } from './web-tools.js';
+export { serveStatic } from './static-assets.js';
+export { ApiError, readBodyText, SECURITY_HEADERS, sendApiError, sendJson } from './http-io.js';

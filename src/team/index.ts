@@ -15,3 +15,4 @@ export { PG_URL_ENV, redactUrl, resolvePgUrl, TeamDatabase } from './pg-database
 export { freshness, type RepoFreshness } from './shard-registry.js';
 export { startTeamServer, type RunningTeamServer, type TeamServerOptions } from './team-server.js';
 export { startWorker, type RunningWorker, type WorkerOptions } from './team-worker.js';
+export { WEBHOOK_SECRET_ENV } from './push-webhook.js';

@@ -49,15 +49,11 @@ export function teamRouter(db: Queryable, cache: ShardCache, visible: readonly s
       delete args.commit;
       const named = typeof args.repo === 'string' && args.repo !== '' ? args.repo : undefined;
       if (args.repo !== undefined && typeof args.repo !== 'string') return failure('Invalid arguments: repo must be a string.', 'INVALID_ARGUMENTS');
-      if (named !== undefined && !visible.includes(named)) return failure(`Unknown repo '${named.slice(0, 200)}'; ${quotedList(visible)}.`);
+      if (named !== undefined && !visible.includes(named)) return failure(unknownRepoText(named, visible));
       if (tool.name === 'index_status') return statusResult(await freshness(db, named ? [named] : visible, SCHEMA_VERSION), visible);
       const repo = named ?? (visible.length === 1 ? visible[0] : undefined);
-      if (repo === undefined) {
-        return failure(visible.length === 0 ? 'No repository is visible to this token.' : `Several repositories are served; pass repo as one of ${visible.map((n) => `'${n}'`).join(', ')}.`);
-      }
-      if (commit !== undefined && (typeof commit !== 'string' || !/^[0-9a-f]{7,40}$/i.test(commit))) {
-        return failure('Invalid arguments: commit must be 7 to 40 hex digits.', 'INVALID_ARGUMENTS');
-      }
+      if (repo === undefined) return failure(noRepoText(visible));
+      if (commit !== undefined && !isCommitArgument(commit)) return failure(BAD_COMMIT_TEXT, 'INVALID_ARGUMENTS');
       const shard = await pickShard(db, repo, commit as string | undefined);
       if ('error' in shard) return failure(shard.error, 'INDEX_MISSING');
       const lease = await cache.acquire(shard);
@@ -72,7 +68,25 @@ export function teamRouter(db: Queryable, cache: ShardCache, visible: readonly s
   };
 }
 
-async function pickShard(db: Queryable, repo: string, commit: string | undefined): Promise<ShardRecord | { error: string }> {
+/** The answer for a repository the token cannot see — the same whether or not it exists. */
+export function unknownRepoText(named: string, visible: readonly string[]): string {
+  return `Unknown repo '${named.slice(0, 200)}'; ${quotedList(visible)}.`;
+}
+
+/** The answer when no repository is named and the token sees none or several. */
+export function noRepoText(visible: readonly string[]): string {
+  return visible.length === 0 ? 'No repository is visible to this token.' : `Several repositories are served; pass repo as one of ${visible.map((n) => `'${n}'`).join(', ')}.`;
+}
+
+export const BAD_COMMIT_TEXT = 'Invalid arguments: commit must be 7 to 40 hex digits.';
+
+/** A commit a caller may name: a full id or a prefix of at least 7 hex digits. */
+export function isCommitArgument(commit: unknown): commit is string {
+  return typeof commit === 'string' && /^[0-9a-f]{7,40}$/i.test(commit);
+}
+
+/** The shard that answers for `repo`: the newest ready one of the tracked branch, or the one `commit` names. */
+export async function pickShard(db: Queryable, repo: string, commit: string | undefined): Promise<ShardRecord | { error: string }> {
   if (commit === undefined) {
     return (await newestReadyShard(db, repo, SCHEMA_VERSION)) ?? { error: `Repository '${repo}' has no index yet; a worker builds it after its branch is polled. Call index_status to follow it.` };
   }

@@ -1,8 +1,10 @@
 /**
  * `reponav serve`: the stateless team server. Every request carries a bearer
- * token, checked against the hashed tokens in PostgreSQL; MCP (Streamable
- * HTTP, `/mcp`) and the JSON status endpoints then see only the repositories
- * of the token's groups. Shards come from the shard store into a bounded LRU
+ * token (or, from the web view's pages, the same token in a session cookie),
+ * checked against the hashed tokens in PostgreSQL; MCP (Streamable HTTP,
+ * `/mcp`), the web view (team-web.ts) and the JSON status endpoints then see
+ * only the repositories of the token's groups. `/webhook` takes signed push
+ * events (push-webhook.ts). Shards come from the shard store into a bounded LRU
  * cache; a NOTIFY that a repository's new shard is ready fetches it ahead of
  * the first call when the repository is in use here. Any number of these run
  * behind a load balancer: nothing is kept between requests that another
@@ -17,6 +19,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import pg from 'pg';
 import { ReponavError } from '../errors.js';
+import { ApiError, sendApiError } from '../http-api/index.js';
 import { SCHEMA_VERSION } from '../index/index.js';
 import type { Logger } from '../logger.js';
 import { checkRequest, createRoutedMcpServer } from '../server/index.js';
@@ -24,11 +27,14 @@ import { createToolRegistry } from '../tools/index.js';
 import { authenticate, type Principal } from './access-tokens.js';
 import { listRepos } from './catalog.js';
 import { startHeartbeat } from './heartbeats.js';
+import { JobQueue, type EnqueueOptions } from './job-queue.js';
 import type { TeamDatabase } from './pg-database.js';
 import { ShardCache } from './shard-cache.js';
 import { freshness, newestReadyShard, SHARD_READY_CHANNEL } from './shard-registry.js';
 import type { ShardStore } from './shard-store.js';
+import { handlePushWebhook } from './push-webhook.js';
 import { teamRouter } from './team-router.js';
+import { createTeamWeb, sessionToken } from './team-web.js';
 
 export interface TeamServerOptions {
   db: TeamDatabase;
@@ -41,6 +47,12 @@ export interface TeamServerOptions {
   host: string;
   /** Browser Origins accepted besides loopback ones (a browser page elsewhere is refused: DNS rebinding, cross-site requests). */
   allowedOrigins?: readonly string[];
+  /** Accept signed push events at `/webhook` (off without a secret). */
+  webhook?: { secret: string; enqueue?: EnqueueOptions };
+  /** Shown by the web view's /api/info. */
+  version?: string;
+  /** The web view's built front end; default `<package>/dist/web-ui`. */
+  assetsDir?: string;
   logger: Logger;
 }
 
@@ -86,15 +98,32 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   );
   const serveMcp = toNodeHandler(mcp, { maxRequestBodySize: 1024 * 1024, onerror: (error) => logger.error(`MCP request failed: ${error.message}`) });
   let requests = 0;
+  const web = createTeamWeb({ db, cache, logger, version: options.version ?? '0.0.0', assetsDir: options.assetsDir });
+  const queue = options.webhook ? await JobQueue.open(db, logger) : null;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
     if (path === '/healthz') return sendJson(res, 200, { ok: true, id });
-    // The same Host/Origin rules as the single-user MCP server; the bearer token is checked against the database below.
-    const refusal = checkRequest({ host: req.headers.host, origin: req.headers.origin }, { host: options.host, allowedOrigins: options.allowedOrigins });
+    // The same Host/Origin rules as the single-user MCP server; the token is checked against the database below.
+    const refusal = checkRequest({ host: req.headers.host, origin: browserOrigin(req) }, { host: options.host, allowedOrigins: options.allowedOrigins });
     if (refusal) return sendJson(res, refusal.status, { error: refusal.message });
-    const principal = await principalOf(db, req);
-    if (!principal) return sendJson(res, 401, { error: 'A valid bearer token is required (Authorization: Bearer rnv_…); create one with reponav fleet token create.' }, { 'WWW-Authenticate': 'Bearer' });
+    if (path === '/webhook') {
+      if (!queue || !options.webhook) return sendJson(res, 404, { error: 'The webhook is off; start reponav serve with a webhook secret.' });
+      return handlePushWebhook({ db, queue, secret: options.webhook.secret, enqueue: options.webhook.enqueue, logger }, req, res);
+    }
+    if (path === '/login') return web.login(req, res, (token) => authenticate(db, token));
+    if (path === '/logout') return web.logout(req, res);
+    // MCP clients send a bearer header; the web view's pages send the session cookie instead.
+    const principal = await principalOf(db, req, path !== '/mcp');
+    if (!principal) {
+      const isPage = (req.method === 'GET' || req.method === 'HEAD') && path !== '/mcp' && !path.startsWith('/api/');
+      if (isPage) {
+        res.writeHead(303, { Location: `${'../'.repeat(Math.max(0, path.split('/').length - 2))}login`, 'Cache-Control': 'no-store' });
+        return void res.end();
+      }
+      return sendJson(res, 401, { error: 'A valid bearer token is required (Authorization: Bearer rnv_…); create one with reponav fleet token create.' }, { 'WWW-Authenticate': 'Bearer' });
+    }
     const visible = (await listRepos(db, principal.groups)).map((r) => r.name);
     requests++;
     if (path === '/mcp') return scope.run({ principal, visible }, () => serveMcp(req, res));
@@ -102,11 +131,13 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       const rows = await freshness(db, visible, SCHEMA_VERSION);
       return sendJson(res, 200, { repositories: rows, answeredBy: id });
     }
-    return sendJson(res, 404, { error: `Not found; the endpoints are /mcp and /api/repos.` });
+    if (path === '/api' || path.startsWith('/api/')) return web.api(req, res, url, principal, visible);
+    return web.page(req, res, path);
   };
 
   const http: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
+      if (error instanceof ApiError && !res.headersSent) return sendApiError(res, error);
       logger.error(`request failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!res.headersSent) sendJson(res, error instanceof ReponavError && error.code === 'TEAM_DATABASE' ? 503 : 500, { error: error instanceof ReponavError ? error.message : 'Internal error.' });
       else res.end();
@@ -135,6 +166,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       listener.stop();
       await heartbeat.stop();
       await mcp.close().catch(() => undefined);
+      await queue?.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
@@ -144,10 +176,23 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   };
 }
 
-async function principalOf(db: TeamDatabase, req: IncomingMessage): Promise<Principal | null> {
+/**
+ * The Origin to check. The web view's pages send no referrer, so the browser
+ * sends `Origin: null` with their form posts and uploads; `Sec-Fetch-Site`
+ * (set by the browser, not by the page) says whether such a request came from
+ * this site's own pages, which are as welcome as a request without Origin.
+ */
+function browserOrigin(req: IncomingMessage): string | undefined {
+  const origin = req.headers.origin;
+  return origin === 'null' && req.headers['sec-fetch-site'] === 'same-origin' ? undefined : origin;
+}
+
+/** The caller: a bearer header, else (when `cookie`) the web view's session cookie. */
+async function principalOf(db: TeamDatabase, req: IncomingMessage, cookie: boolean): Promise<Principal | null> {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  return match ? authenticate(db, match[1]) : null;
+  const token = match?.[1] ?? (cookie ? sessionToken(req) : undefined);
+  return token ? authenticate(db, token) : null;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -3,7 +3,7 @@
  * the server's one-sentence message, so views can show it as it is; while
  * the repository is being indexed (503 INDEXING) calls wait and retry.
  */
-import type { ApiErrorBody } from '../../src/http-api/api-types.js';
+import type { AnsweredFrom, ApiErrorBody } from '../../src/http-api/api-types.js';
 
 /** A failed API call: the message to show and the status behind it. */
 export class ApiFailure extends Error {
@@ -29,6 +29,22 @@ export function onIndexingWait(listener: WaitListener): void {
 
 const MAX_INDEX_RETRIES = 150;
 
+/** Parameters sent with every call (the team server's repository and pinned commit). */
+let scope: Record<string, string> = {};
+let answeredListener: (answered: AnsweredFrom) => void = () => undefined;
+let lastAnswered: AnsweredFrom | null = null;
+
+/** Sends `params` with every later call (explicit parameters of a call win). */
+export function setApiScope(params: Record<string, string>): void {
+  scope = { ...params };
+}
+
+/** Told which repository and commit answered, whenever an answer says so (team server), starting with the last one. */
+export function onAnswered(listener: (answered: AnsweredFrom) => void): void {
+  answeredListener = listener;
+  if (lastAnswered) listener(lastAnswered);
+}
+
 async function send<T>(url: string, init: RequestInit): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     let response: Response;
@@ -45,7 +61,17 @@ async function send<T>(url: string, init: RequestInit): Promise<T> {
     }
     if (response.ok) {
       waitListener(null);
+      const answered = (body as { answeredFrom?: AnsweredFrom } | null)?.answeredFrom;
+      if (answered) {
+        lastAnswered = answered;
+        answeredListener(answered);
+      }
       return body as T;
+    }
+    if (response.status === 401) {
+      // The team server's session ended (or the token was revoked): sign in again.
+      location.assign('login');
+      throw new ApiFailure('Signed out; sign in again.', 401, 'UNAUTHORIZED');
     }
     const error = (body ?? {}) as Partial<ApiErrorBody>;
     if (response.status === 503 && error.code === 'INDEXING' && attempt < MAX_INDEX_RETRIES) {
@@ -62,7 +88,7 @@ async function send<T>(url: string, init: RequestInit): Promise<T> {
 /** `GET /api/<path>?params`. Empty parameters are left out. */
 export function apiGet<T>(path: string, params: Record<string, string | number | undefined | null> = {}): Promise<T> {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
+  for (const [key, value] of Object.entries({ ...scope, ...params })) if (value !== undefined && value !== null && value !== '') query.set(key, String(value));
   const qs = query.toString();
   return send<T>(`api/${path}${qs ? `?${qs}` : ''}`, { headers: { Accept: 'application/json' } });
 }

@@ -6,13 +6,14 @@
  */
 import './styles.css';
 import type { InfoResponse } from '../../src/http-api/api-types.js';
-import { apiGet, messageOf, onIndexingWait } from './api.js';
+import { apiGet, messageOf, onIndexingWait, setApiScope } from './api.js';
 import { CodePanel } from './code-panel.js';
 import { errorBox, h, replaceChildren } from './dom.js';
 import { hashFor, parseHash, setNavigator, type ViewName } from './navigation.js';
 import { ReportView } from './report-view.js';
 import { SearchView } from './search-view.js';
 import { SymbolsView } from './symbols-view.js';
+import { teamHeader } from './team-header.js';
 import { TraceView } from './trace-view.js';
 
 interface View {
@@ -29,6 +30,9 @@ const TABS: Array<[ViewName, string]> = [
 
 function start(): void {
   const root = document.getElementById('app')!;
+  // On the team server the repository and a pinned commit live in the query string (?repo=&commit=).
+  const query = new URLSearchParams(location.search);
+  setApiScope(Object.fromEntries(['repo', 'commit'].flatMap((k) => (query.get(k) ? [[k, query.get(k)!]] : []))));
   const codePanel = new CodePanel();
   const views: Record<ViewName, View> = {
     search: new SearchView(),
@@ -69,6 +73,7 @@ function start(): void {
 
   apiGet<InfoResponse>('info')
     .then((info) => {
+      if (info.team) return replaceChildren(repoLabel, teamHeader(info.team, query));
       const repo = info.repositories[0];
       replaceChildren(repoLabel, repo ? h('span', { title: repo.root }, repo.name) : '');
       document.title = repo ? `reponav — ${repo.name}` : 'reponav';

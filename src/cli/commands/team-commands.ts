@@ -4,11 +4,13 @@
  * the PostgreSQL driver and the job queue) is imported only when one of these
  * runs, so no other command needs or loads PostgreSQL.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { cliLogger } from '../cli-context.js';
+import { readPackageVersion } from '../package-info.js';
 import { collect, commaList, fileSize, port, seconds } from '../option-parsers.js';
 
 type Team = typeof import('../../team/index.js');
@@ -201,13 +203,16 @@ export function registerServeCommand(program: Command): void {
     .option('--cache-dir <dir>', 'local shard cache folder, emptied at start (default: <cache>/team-serve-<pid>)')
     .option('--cache-size <size>', 'largest total size of cached shards (e.g. 500m, 4g)', fileSize, 2 * 1024 ** 3)
     .option('--allow-origin <origin>', 'also accept requests from this browser Origin (repeatable; others are refused with 403)', collect, [])
+    .option('--webhook-secret-file <file>', 'accept signed push events at /webhook with the secret in this file (default: $REPONAV_WEBHOOK_SECRET; neither: no webhook)')
+    .option('--lease <seconds>', 'lease of the jobs the webhook queues', seconds)
     .option('-q, --quiet', 'log only errors')
     .option('--verbose', 'log debug messages')
-    .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; allowOrigin: string[] }) => {
+    .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; allowOrigin: string[]; webhookSecretFile?: string; lease?: number }) => {
       const team = await import('../../team/index.js');
       const { cacheDirectory } = await import('../../index/index.js');
       const logger = cliLogger(options);
       keepAlive(logger);
+      const secret = webhookSecret(options.webhookSecretFile, process.env[team.WEBHOOK_SECRET_ENV]);
       const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { applicationName: 'reponav-serve', max: 8 });
       await team.requireMigrated(db);
       const store = team.openShardStore(options.store, db);
@@ -219,12 +224,27 @@ export function registerServeCommand(program: Command): void {
         port: options.port,
         host: options.host,
         allowedOrigins: options.allowOrigin,
+        webhook: secret ? { secret, enqueue: { leaseSeconds: options.lease } } : undefined,
+        version: readPackageVersion(),
         logger,
       });
-      process.stderr.write(`reponav serve ${server.id}: MCP at ${server.url}/mcp, store ${store.description}\n`);
+      process.stderr.write(`reponav serve ${server.id}: MCP at ${server.url}/mcp, web view at ${server.url}/, ${secret ? `webhook at ${server.url}/webhook, ` : ''}store ${store.description}\n`);
       await untilSignal(async () => {
         await server.close();
         await db.close();
       });
     });
+}
+
+/** The webhook secret from a file (trailing newline dropped) or the environment; undefined when neither is given. */
+function webhookSecret(file: string | undefined, env: string | undefined): string | undefined {
+  if (file === undefined) return env?.trim() || undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ReponavError('BAD_INPUT', `Cannot read the webhook secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  if (text.length < 16) throw new ReponavError('BAD_INPUT', `The webhook secret in ${file} is shorter than 16 characters; use a long random string.`);
+  return text;
 }

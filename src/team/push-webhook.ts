@@ -1,0 +1,111 @@
+/**
+ * `POST /webhook` on the team server: a push event (GitHub's shape: `ref`,
+ * `after`, `repository` with its name and clone URLs), signed with a shared
+ * secret (`X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body>`), records
+ * the new head of a tracked branch and enqueues its build in one transaction
+ * — the same step as the poller's, so a commit seen by both is built once.
+ * The poller stays the safety net for a lost delivery.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { readBodyText, sendJson } from '../http-api/index.js';
+import type { Logger } from '../logger.js';
+import { noteCommit } from './branch-poller.js';
+import { listRepos, type CatalogRepo } from './catalog.js';
+import type { EnqueueOptions, JobQueue } from './job-queue.js';
+import type { TeamDatabase } from './pg-database.js';
+
+/** Environment variable holding the webhook secret of `reponav serve`. */
+export const WEBHOOK_SECRET_ENV = 'REPONAV_WEBHOOK_SECRET';
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+const ZERO_COMMIT = /^0{40}$/;
+
+const PushEvent = z.object({
+  ref: z.string().max(500),
+  after: z.string().regex(/^[0-9a-f]{40}$/i, 'after must be a 40-hex-digit commit id'),
+  repository: z
+    .object({
+      name: z.string().max(500).optional(),
+      full_name: z.string().max(500).optional(),
+      clone_url: z.string().max(2000).optional(),
+      ssh_url: z.string().max(2000).optional(),
+      git_url: z.string().max(2000).optional(),
+      html_url: z.string().max(2000).optional(),
+      url: z.string().max(2000).optional(),
+    })
+    .passthrough(),
+});
+
+/** What the webhook needs. */
+export interface PushWebhookOptions {
+  db: TeamDatabase;
+  queue: JobQueue;
+  secret: string;
+  enqueue?: EnqueueOptions;
+  logger: Logger;
+}
+
+/** True when `signature` is `sha256=` + the hex HMAC-SHA256 of `body` under `secret` (compared in constant time). */
+export function verifySignature(secret: string, body: string, signature: string | undefined): boolean {
+  if (!signature || !signature.startsWith('sha256=')) return false;
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`);
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A URL's comparable form: no scheme or user, no trailing `.git` or slash, lower-case host part. */
+function urlKey(url: string): string {
+  return url
+    .trim()
+    .replace(/^[a-z+]+:\/\//i, '')
+    .replace(/^[^@/]+@/, '')
+    .replace(/^([^/:]+):(?!\d)/, '$1/')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .toLowerCase();
+}
+
+/** The catalog repositories an event's `repository` stands for: by name (full or short) or by any of its URLs. */
+function matchingRepos(catalog: readonly CatalogRepo[], repository: z.infer<typeof PushEvent>['repository']): CatalogRepo[] {
+  const names = [repository.full_name, repository.name].filter((n): n is string => !!n);
+  const urls = new Set([repository.clone_url, repository.ssh_url, repository.git_url, repository.html_url, repository.url].filter((u): u is string => !!u).map(urlKey));
+  return catalog.filter((r) => names.includes(r.name) || urls.has(urlKey(r.url)));
+}
+
+/** Handles one delivery. Answers 202 with what was done, 401 for a bad signature, 404 for a repository not in the catalog. */
+export async function handlePushWebhook(options: PushWebhookOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST') return sendJson(res, 405, { error: 'Deliver push events with POST.' }, { Allow: 'POST' });
+  const body = await readBodyText(req, MAX_BODY_BYTES);
+  const signature = req.headers['x-hub-signature-256'];
+  if (!verifySignature(options.secret, body, Array.isArray(signature) ? signature[0] : signature)) {
+    return sendJson(res, 401, { error: 'Missing or wrong X-Hub-Signature-256 (HMAC-SHA256 of the body with the webhook secret).' });
+  }
+  const event = req.headers['x-github-event'];
+  if (event === 'ping') return sendJson(res, 200, { ok: true });
+  if (event !== undefined && event !== 'push') return sendJson(res, 202, { ignored: `event '${String(event).slice(0, 50)}' is not a push` });
+  let parsed: z.infer<typeof PushEvent>;
+  try {
+    const result = PushEvent.safeParse(JSON.parse(body));
+    if (!result.success) return sendJson(res, 400, { error: `Not a push event: ${result.error.issues[0].path.join('.')}: ${result.error.issues[0].message}.` });
+    parsed = result.data;
+  } catch {
+    return sendJson(res, 400, { error: 'The body is not JSON.' });
+  }
+  const matches = matchingRepos(await listRepos(options.db), parsed.repository);
+  if (matches.length === 0) return sendJson(res, 404, { error: 'No catalog repository matches this push (by name or clone URL); add it with reponav fleet add.' });
+  const commit = parsed.after.toLowerCase();
+  const tracked = matches.filter((r) => parsed.ref === `refs/heads/${r.branch}`);
+  if (tracked.length === 0) return sendJson(res, 202, { ignored: `${parsed.ref.slice(0, 200)} is not a tracked branch`, repos: matches.map((r) => r.name) });
+  if (ZERO_COMMIT.test(commit)) return sendJson(res, 202, { ignored: 'the branch was deleted', repos: tracked.map((r) => r.name) });
+  const queued: string[] = [];
+  const seen: string[] = [];
+  for (const repo of tracked) {
+    if (await noteCommit(options.db, options.queue, { repo: repo.name, commit }, options.enqueue)) {
+      queued.push(repo.name);
+      options.logger.info(`webhook: new commit ${commit.slice(0, 12)} on ${repo.name}: job queued`);
+    } else seen.push(repo.name);
+  }
+  return sendJson(res, 202, { commit, queued, alreadySeen: seen });
+}
