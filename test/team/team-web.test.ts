@@ -59,6 +59,8 @@ describe('team web view: sign-in', () => {
     expect(form.status).toBe(200);
     expect(await form.text()).toMatch(/<form method="post" action="login">/);
     for (const path of ['/api/info', '/api/search?q=x', '/api/files?repo=alpha-app']) expect((await get(path)).status, path).toBe(401);
+    // Without a webhook secret there is no webhook.
+    expect((await fetch(`${base}/webhook`, { method: 'POST', body: '{}' })).status).toBe(404);
   });
 
   it('turns a valid token into an HttpOnly, SameSite=Strict cookie and refuses a wrong one', async () => {
