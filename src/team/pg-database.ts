@@ -99,7 +99,14 @@ export class TeamDatabase implements Queryable {
       try {
         return await attempt();
       } catch (error) {
-        if (!isTransientPgError(error)) throw error;
+        if (!isTransientPgError(error)) {
+          const code = (error as { code?: string }).code;
+          // The server answered but will not let us in: a wrong URL, not a failure of ours.
+          if (code === '3D000' || code === '28000' || code === '28P01') {
+            throw new ReponavError('TEAM_DATABASE', `PostgreSQL at ${redactUrl(this.url)} refused the connection: ${(error as Error).message}; check the URL (or create the database).`);
+          }
+          throw error;
+        }
         if (Date.now() + wait > deadline) {
           throw new ReponavError('TEAM_DATABASE', `PostgreSQL at ${redactUrl(this.url)} is unreachable (${(error as Error).message}); check that it runs and the URL is right.`);
         }

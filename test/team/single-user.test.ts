@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, PROJECT_ROOT, tempDir } from './team-harness.js';
+import { CLI, PROJECT_ROOT, SHARED_PG, tempDir } from './team-harness.js';
 
 const FORBID = join(import.meta.dirname, 'fixtures', 'forbid-pg.mjs');
 const cache = tempDir('reponav-single-user-');
@@ -48,5 +48,9 @@ describe('single-user mode without PostgreSQL', () => {
     const unreachable = plain(['fleet', 'list', '--pg', 'postgres://postgres@127.0.0.1:1/nowhere']);
     expect(unreachable.status).toBe(1);
     expect(unreachable.stderr).toMatch(/^error: PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/nowhere is unreachable \(.*\); check that it runs and the URL is right\.\n$/);
+    // A server that answers but refuses the database: one sentence too (was a stack trace).
+    const noDatabase = plain(['fleet', 'list', '--pg', `${SHARED_PG}/reponav_no_such_database`]);
+    expect(noDatabase.status).toBe(1);
+    expect(noDatabase.stderr).toMatch(/^error: PostgreSQL at .*\/reponav_no_such_database refused the connection: database "reponav_no_such_database" does not exist; check the URL \(or create the database\)\.\n$/);
   });
 });

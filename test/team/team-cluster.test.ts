@@ -8,6 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { silentLogger } from '../../src/logger.js';
+import { createToken } from '../../src/team/access-tokens.js';
+import { pollOnce } from '../../src/team/branch-poller.js';
+import { addRepo } from '../../src/team/catalog.js';
+import { JobQueue } from '../../src/team/job-queue.js';
+import { migrate } from '../../src/team/migrations.js';
+import { TeamDatabase } from '../../src/team/pg-database.js';
 import {
   call,
   cli,
@@ -37,21 +44,26 @@ const repos: Record<string, string> = {};
 
 beforeAll(async () => {
   db = await createDatabase();
-  const pgArgs = ['--pg', db.url];
-  expect(cli(['fleet', 'migrate', ...pgArgs]).stdout).toMatch(/applied migrations 1/);
-  repos['alpha-app'] = fixtureRepo(temp.dir, 'alpha-app', {
-    ...pythonModules('app', 20),
-    'app/billing.py': 'class Invoice:\n    def apply_discount(self, code):\n        return parse_code(code)\n\n\ndef parse_code(code):\n    """Parse a discount code."""\n    return code.upper()\n',
-  });
-  repos['alpha-lib'] = fixtureRepo(temp.dir, 'alpha-lib', { 'lib/util.py': 'def shared_helper(x):\n    return x + 1\n' });
-  repos['beta-secret'] = fixtureRepo(temp.dir, 'beta-secret', { 'secret/plan.py': 'def beta_secret_function():\n    return "classified"\n' });
-  for (const [name, path] of Object.entries(repos)) {
-    const group = name.startsWith('alpha') ? 'alpha' : 'beta';
-    const added = cli(['fleet', 'add', name, path, '--groups', group, '--lease', '8', ...pgArgs]);
-    expect(added.status, added.stderr).toBe(0);
+  // The catalog is set up in-process (the fleet commands themselves run as processes in team-faults and team-pg-restart):
+  // one Node process per command cost ~8 s of this file's start-up on two busy cores.
+  const team = new TeamDatabase(db.url, silentLogger);
+  try {
+    await migrate(team);
+    const queue = await JobQueue.open(team, silentLogger, { install: true });
+    repos['alpha-app'] = fixtureRepo(temp.dir, 'alpha-app', {
+      ...pythonModules('app', 20),
+      'app/billing.py': 'class Invoice:\n    def apply_discount(self, code):\n        return parse_code(code)\n\n\ndef parse_code(code):\n    """Parse a discount code."""\n    return code.upper()\n',
+    });
+    repos['alpha-lib'] = fixtureRepo(temp.dir, 'alpha-lib', { 'lib/util.py': 'def shared_helper(x):\n    return x + 1\n' });
+    repos['beta-secret'] = fixtureRepo(temp.dir, 'beta-secret', { 'secret/plan.py': 'def beta_secret_function():\n    return "classified"\n' });
+    for (const [name, path] of Object.entries(repos)) await addRepo(team, { name, url: path, branch: 'main', groups: [name.startsWith('alpha') ? 'alpha' : 'beta'] });
+    expect((await pollOnce(team, queue, { leaseSeconds: 8, logger: silentLogger })).enqueued).toHaveLength(3);
+    tokenA = await createToken(team, 'team-a', ['alpha']);
+    tokenB = await createToken(team, 'team-b', ['beta']);
+    await queue.close();
+  } finally {
+    await team.close();
   }
-  tokenA = cli(['fleet', 'token', 'create', 'team-a', '--groups', 'alpha', ...pgArgs]).stdout.trim();
-  tokenB = cli(['fleet', 'token', 'create', 'team-b', '--groups', 'beta', ...pgArgs]).stdout.trim();
   const store = `${temp.dir}/store`;
   procs.push(spawnWorker(db.url, store, `${temp.dir}/w1`), spawnWorker(db.url, store, `${temp.dir}/w2`));
   servers = await Promise.all([spawnServer(db.url, store, `${temp.dir}/s1`), spawnServer(db.url, store, `${temp.dir}/s2`)]);
