@@ -1,6 +1,8 @@
 import type { IndexStore, SymbolRow } from '../index/index.js';
 import { TYPE_KINDS } from '../parse/index.js';
 import { compareText } from './hit-order.js';
+import { callNeighbours, memberCandidates, outermostFunction, type FileSymbols } from './function-neighbours.js';
+import { inheritedMethods, nameShare, namedFunctionsIn, queryNames } from './named-functions.js';
 import type { FileCandidate, RankedSymbol } from './retrieval-types.js';
 
 /** How chunk hits become function- and module-level predictions. */
@@ -13,20 +15,62 @@ export interface SymbolRankingOptions {
   fileWeight: number;
   /** Only symbols of this many top files are ranked. */
   topFiles: number;
+  /** Share of a type header's chunk score given to each of its methods as candidates (function-neighbours.ts); 0 turns it off. */
+  memberWeight: number;
+  /** Share of a strong function's score given to the functions of the ranked files it calls and that call it; 0 turns it off. */
+  callWeight: number;
+  /** How many of the best function candidates count as strong for `callWeight`. */
+  callSources: number;
+  /** A called or calling name resolving to more functions than this in the ranked files is skipped. */
+  maxCallResolutions: number;
+  /**
+   * Boost, as a fraction of the best hit's score, of a function of the ranked
+   * files whose name (or `Type.member`) the query writes in code form, and of
+   * the method a named `Type` inherits (named-functions.ts); 0 turns it off.
+   */
+  nameWeight: number;
+  /**
+   * Length prior: each function's score × (1 + sizeWeight · log10(lines)).
+   * BM25 normalises by length; edits land in long functions more often than
+   * in short ones. 0 turns it off.
+   */
+  sizeWeight: number;
+  /**
+   * Multiplier of the functions and modules in test files, on top of the
+   * chunk-level test prior: a test shares an issue's words, and its file is a
+   * useful pointer, but the edit an issue asks for is rarely in the test. 1 turns it off.
+   */
+  testFactor: number;
 }
 
-export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = { fileWeight: 0, topFiles: 10 };
+export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = {
+  fileWeight: 0, topFiles: 10, memberWeight: 0, callWeight: 0, callSources: 5, maxCallResolutions: 3, nameWeight: 0, sizeWeight: 0, testFactor: 1,
+};
+
+/** What the query says that symbol ranking can use (the query's identifiers in code form). */
+export interface SymbolQuery {
+  identifiers: readonly string[];
+  /** The query's weighted terms (lower-cased tokens). */
+  terms: readonly { token: string; weight: number }[];
+  /** Function names of the query's traceback frames. */
+  frameNames: readonly string[];
+  /** Tells test files apart (inherited methods are looked up outside tests only). */
+  isTest: (path: string) => boolean;
+}
 
 /**
  * Ranks functions (`Class.method`, `function`) and modules (`Class`,
  * `function`) from the hits of the top files. A nested function counts for the
  * outermost function or method that contains it, because that is the unit an
- * edit is reported against.
+ * edit is reported against. Optional structure (see {@link SymbolRankingOptions}):
+ * methods of matched classes, call neighbours of strong functions, and
+ * functions the query names, are candidates ranked against the hit functions.
  */
 export function rankSymbols(
   store: IndexStore,
   files: FileCandidate[],
   options: SymbolRankingOptions = DEFAULT_SYMBOL_RANKING,
+  query?: SymbolQuery,
 ): { functions: RankedSymbol[]; modules: RankedSymbol[] } {
   const functionScores = new Map<string, RankedSymbol>();
   const moduleScores = new Map<string, RankedSymbol>();
@@ -35,37 +79,103 @@ export function rankSymbols(
     const previous = map.get(key);
     if (!previous || previous.score < score) map.set(key, { path, qualifiedName, score });
   };
+  const ranked: FileSymbols[] = [];
+  const fileScore = new Map<string, number>();
+  const typeHits: { file: FileSymbols; typeName: string | null; score: number }[] = [];
+  const unitOf = new Map<string, { file: FileSymbols; symbol: SymbolRow }>();
+  let best = 0;
   for (const file of files.slice(0, options.topFiles)) {
     const symbols = store.symbolsOf(file.path);
     const byName = new Map<string, SymbolRow>();
     for (const s of symbols) if (!byName.has(s.qualifiedName)) byName.set(s.qualifiedName, s);
+    const fileSymbols: FileSymbols = { path: file.path, symbols, byName };
+    ranked.push(fileSymbols);
+    fileScore.set(file.path, file.score);
     for (const hit of file.hits) {
-      if (!hit.symbol) continue;
+      best = Math.max(best, hit.score);
+      if (!hit.symbol) {
+        // A file's remainder chunk: its functions are candidates (see memberCandidates).
+        if (hit.kind === 'file') typeHits.push({ file: fileSymbols, typeName: null, score: hit.score });
+        continue;
+      }
       const score = hit.score + options.fileWeight * file.score;
       const symbol = byName.get(hit.symbol);
       if (!symbol) continue;
       if (TYPE_KINDS.has(symbol.kind)) {
         keep(moduleScores, file.path, topLevelName(symbol.qualifiedName), score);
+        typeHits.push({ file: fileSymbols, typeName: symbol.qualifiedName, score: hit.score });
         continue;
       }
       const unit = outermostFunction(symbol, byName);
       keep(functionScores, file.path, unit.qualifiedName, score);
-      keep(moduleScores, file.path, topLevelName(unit.qualifiedName), score);
+      unitOf.set(`${file.path}:${unit.qualifiedName}`, { file: fileSymbols, symbol: unit });
     }
   }
+  const extra = structuralCandidates(store, ranked, functionScores, unitOf, typeHits, best, options, query);
+  for (const candidate of extra) {
+    const score = candidate.score + options.fileWeight * (fileScore.get(candidate.path) ?? 0);
+    keep(functionScores, candidate.path, candidate.qualifiedName, score);
+  }
+  if (options.sizeWeight > 0) {
+    const byPath = new Map(ranked.map((f) => [f.path, f.byName]));
+    for (const [key, f] of functionScores) {
+      const symbol = byPath.get(f.path)?.get(f.qualifiedName);
+      if (symbol) functionScores.set(key, { ...f, score: f.score * (1 + options.sizeWeight * Math.log10(1 + symbol.endLine - symbol.startLine)) });
+    }
+  }
+  if (options.nameWeight > 0 && query) {
+    const names = queryNames(query.identifiers, query.terms, query.frameNames);
+    for (const [key, ranked] of functionScores) {
+      const share = nameShare(ranked.qualifiedName, names);
+      if (share > 0) functionScores.set(key, { ...ranked, score: ranked.score + options.nameWeight * share * best });
+    }
+  }
+  if (options.testFactor !== 1 && query) {
+    for (const map of [functionScores, moduleScores]) {
+      for (const [key, f] of map) if (query.isTest(f.path)) map.set(key, { ...f, score: f.score * options.testFactor });
+    }
+  }
+  for (const f of functionScores.values()) keep(moduleScores, f.path, topLevelName(f.qualifiedName), f.score);
   // Equal scores by path, then name: never by the order hits arrived in.
   const order = (a: RankedSymbol, b: RankedSymbol) => b.score - a.score || compareText(a.path, b.path) || compareText(a.qualifiedName, b.qualifiedName);
   return { functions: [...functionScores.values()].sort(order), modules: [...moduleScores.values()].sort(order) };
 }
 
-function outermostFunction(symbol: SymbolRow, byName: Map<string, SymbolRow>): SymbolRow {
-  let unit = symbol;
-  let parent = symbol.parent ? byName.get(symbol.parent) : undefined;
-  while (parent) {
-    if (!TYPE_KINDS.has(parent.kind)) unit = parent;
-    parent = parent.parent ? byName.get(parent.parent) : undefined;
+/** Candidates from structure (members, call neighbours, named and inherited functions), not yet file-weighted. */
+function structuralCandidates(
+  store: IndexStore,
+  ranked: FileSymbols[],
+  functionScores: Map<string, RankedSymbol>,
+  unitOf: Map<string, { file: FileSymbols; symbol: SymbolRow }>,
+  typeHits: { file: FileSymbols; typeName: string | null; score: number }[],
+  best: number,
+  options: SymbolRankingOptions,
+  query: SymbolQuery | undefined,
+): RankedSymbol[] {
+  const out: RankedSymbol[] = [];
+  for (const { file, typeName, score } of typeHits) out.push(...memberCandidates(file, typeName, score, options.memberWeight));
+  if (options.callWeight > 0) {
+    const strong = [...functionScores.values()].sort((a, b) => b.score - a.score || compareText(a.path, b.path) || compareText(a.qualifiedName, b.qualifiedName));
+    for (const source of strong.slice(0, options.callSources)) {
+      const unit = unitOf.get(`${source.path}:${source.qualifiedName}`);
+      if (!unit) continue;
+      out.push(...callNeighbours(unit.symbol, unit.file, source.score, ranked, { weight: options.callWeight, maxResolutions: options.maxCallResolutions }));
+    }
   }
-  return unit;
+  if (options.nameWeight > 0 && query) {
+    const names = queryNames(query.identifiers, query.terms, query.frameNames);
+    // Scored 0 here: the name boost, added to every named function alike, ranks them.
+    for (const named of namedFunctionsIn(ranked, names)) out.push({ ...named, score: 0 });
+    // A strong name called on a class the hits found (`Abs(x).rewrite(...)`) may be a method that class inherits.
+    const hitTypes = new Set(typeHits.filter((t) => t.typeName !== null && ranked.slice(0, 3).includes(t.file)).map((t) => t.typeName!.split('.').pop()!));
+    for (const { file, symbol } of unitOf.values()) if (ranked.slice(0, 3).includes(file) && symbol.parent) hitTypes.add(symbol.parent.split('.').pop()!);
+    const strongNames = [...names.simple].filter(([, share]) => share >= 0.5).map(([name]) => name);
+    const implicit: [string, string][] = [];
+    for (const type of [...hitTypes].sort()) for (const name of strongNames) if (implicit.length < 20) implicit.push([type, name]);
+    const pairs = { ...names, pairs: [...names.pairs, ...implicit] };
+    for (const s of inheritedMethods(store, pairs, query.isTest)) out.push({ path: s.path, qualifiedName: s.qualifiedName, score: 0 });
+  }
+  return out;
 }
 
 function topLevelName(qualifiedName: string): string {

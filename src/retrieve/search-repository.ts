@@ -107,7 +107,12 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     isTest: isTestPath,
     pathFilter: options.pathFilter,
   });
-  const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking });
+  const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking }, {
+    identifiers: parsedQuery.identifiers,
+    terms: parsedQuery.terms,
+    frameNames: parsedQuery.frames.flatMap((f) => (f.functionName ? [f.functionName] : [])),
+    isTest: isTestPath,
+  });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
 }
 
