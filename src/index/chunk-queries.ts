@@ -42,15 +42,29 @@ export interface Bm25ChunkOptions {
 
 /**
  * BM25 over the chunk fields with per-field weights: the chunks matching any
- * of `terms` (an OR of single-token phrases, each repeated `repeat` times),
+ * of `terms` (an OR of single-token phrases, each counted `repeat` times),
  * best first, at most `limit` (equal scores at the limit cut by path and
  * line, never by chunk id). Tokens must be index tokens (lower-case ASCII
  * identifier parts, see code-tokens.ts); others match nothing.
+ *
+ * FTS5's bm25() is a sum over the query's phrases of idf × a saturated term
+ * frequency, each phrase's part independent of the others, and it costs
+ * O(phrases) for every matching row. So a phrase is never sent twice: terms
+ * are grouped by their repeat count, each group is one OR query of distinct
+ * phrases, and a chunk's score is Σ repeat × its group's bm25 — the score the
+ * repeated-phrase query defines, at a third of its cost on issue-length
+ * queries (100 terms matching most chunks).
  */
 export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], options: Bm25ChunkOptions): ChunkScore[] {
-  const phrases: string[] = [];
-  for (const term of terms) for (let i = 0; i < term.repeat; i++) phrases.push(`"${term.token}"`);
-  if (phrases.length === 0 || options.limit <= 0) return [];
+  const repeats = new Map<string, number>();
+  for (const term of terms) if (term.repeat > 0) repeats.set(term.token, (repeats.get(term.token) ?? 0) + term.repeat);
+  if (repeats.size === 0 || options.limit <= 0) return [];
+  const groups = new Map<number, string[]>();
+  for (const [token, repeat] of repeats) {
+    const group = groups.get(repeat);
+    if (group) group.push(`"${token}"`);
+    else groups.set(repeat, [`"${token}"`]);
+  }
   const weights = FTS_FIELDS.map((field) => options.weights[field]);
   const columns = FTS_FIELDS.map(() => '?').join(', ');
   const kinds = options.kinds?.filter((k) => CHUNK_KINDS.includes(k));
@@ -58,22 +72,55 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
     ? `SELECT t.rowid AS id, bm25(chunks_fts, ${columns}) AS rank FROM chunks_fts t JOIN chunks c ON c.id = t.rowid
        WHERE chunks_fts MATCH ? AND c.kind IN (${kinds.map((k) => `'${k}'`).join(',')})`
     : `SELECT rowid AS id, bm25(chunks_fts, ${columns}) AS rank FROM chunks_fts WHERE chunks_fts MATCH ?`;
-  const match = phrases.join(' OR ');
-  // One row past the limit shows whether equal scores run across it.
-  const rows = statement(store, `${matches} ORDER BY rank LIMIT ?`).all(...weights, match, options.limit + 1) as { id: number; rank: number }[];
+  if (groups.size === 1) {
+    // One weight for every term: SQLite orders and cuts; scores are that one query's × the repeat.
+    const [[repeat, phrases]] = [...groups];
+    return topByRank(store, matches, weights, phrases.join(' OR '), options.limit).map((r) => ({ id: r.id, score: -r.rank * repeat }));
+  }
+  const sums = new Map<number, number>();
+  const all = statement(store, matches).raw();
+  for (const [repeat, phrases] of groups) {
+    for (const [id, rank] of all.all(...weights, phrases.join(' OR ')) as [number, number][]) sums.set(id, (sums.get(id) ?? 0) + repeat * rank);
+  }
+  const rows = [...sums].map(([id, rank]) => ({ id, rank })).sort((a, b) => a.rank - b.rank);
   if (rows.length > options.limit && rows[options.limit].rank === rows[options.limit - 1].rank) {
-    // Which of the tied chunks make the cut is decided by path and line, not by
-    // rowid (index history): two indexes of one tree must return the same hits.
     const boundary = rows[options.limit - 1].rank;
     const above = rows.slice(0, options.limit).filter((r) => r.rank !== boundary);
+    const tied = inPositionOrder(store, rows.filter((r) => r.rank === boundary).map((r) => r.id));
+    return [...above, ...tied.slice(0, options.limit - above.length).map((id) => ({ id, rank: boundary }))].map((r) => ({ id: r.id, score: -r.rank }));
+  }
+  return rows.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
+}
+
+/** The best `limit` rows of one MATCH by FTS5 rank (ascending), a tie across the limit cut by path and line. */
+function topByRank(store: IndexStore, matches: string, weights: number[], match: string, limit: number): { id: number; rank: number }[] {
+  // One row past the limit shows whether equal scores run across it.
+  const rows = statement(store, `${matches} ORDER BY rank LIMIT ?`).all(...weights, match, limit + 1) as { id: number; rank: number }[];
+  if (rows.length > limit && rows[limit].rank === rows[limit - 1].rank) {
+    // Which of the tied chunks make the cut is decided by path and line, not by
+    // rowid (index history): two indexes of one tree must return the same hits.
+    const boundary = rows[limit - 1].rank;
+    const above = rows.slice(0, limit).filter((r) => r.rank !== boundary);
     const tied = statement(
       store,
       `SELECT m.id, m.rank FROM (${matches}) m JOIN chunks c ON c.id = m.id JOIN files f ON f.id = c.file_id
        WHERE m.rank = ? ORDER BY f.path, c.start_line, c.end_line, c.kind, c.symbol LIMIT ?`,
-    ).all(...weights, match, boundary, options.limit - above.length) as { id: number; rank: number }[];
+    ).all(...weights, match, boundary, limit - above.length) as { id: number; rank: number }[];
     rows.splice(0, rows.length, ...above, ...tied);
   }
-  return rows.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
+  return rows.slice(0, limit);
+}
+
+/** `ids` ordered by their chunk's path and line (the order equal scores take). */
+function inPositionOrder(store: IndexStore, ids: number[]): number[] {
+  const rows = statement(
+    store,
+    `SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))
+     ORDER BY f.path, c.start_line, c.end_line, c.kind, c.symbol`,
+  )
+    .pluck()
+    .all(JSON.stringify(ids)) as number[];
+  return rows;
 }
 
 /**

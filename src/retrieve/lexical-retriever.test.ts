@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
-import { LexicalMemo } from './lexical-retriever.js';
+import { DEFAULT_FIELD_WEIGHTS, LexicalMemo, lexicalSearch } from './lexical-retriever.js';
+import { parseQuery } from './query-parser.js';
 import { searchRepository } from './search-repository.js';
 
 const { indexed, cleanUp } = fixtureRepositories('memo');
@@ -22,6 +23,29 @@ describe('LexicalMemo', () => {
         expect(memoized.functions).toEqual(fresh.functions);
         memoized.hits.forEach((hit) => (hit.score = -1));
       }
+    } finally {
+      repository.close();
+    }
+  });
+});
+
+describe('lexicalSearch maxDocumentFraction', () => {
+  it('leaves out terms in at least that fraction of the chunks from a long query, never from a short one, and none at 1', async () => {
+    const rare = Array.from({ length: 16 }, (_, i) => `word${String.fromCharCode(97 + i)}`);
+    const repository = await indexed({
+      'pkg/a.py': 'def alpha(video):\n    return video\n',
+      'pkg/b.py': 'def beta(video):\n    return video\n',
+      'pkg/c.py': `def gamma(video):\n    return [${rare.join(', ')}]\n`,
+    });
+    try {
+      const terms = (tokens: string[]) => ({ ...parseQuery('video'), terms: tokens.map((token) => ({ token, weight: 1 })) });
+      const options = { limit: 10, fieldWeights: DEFAULT_FIELD_WEIGHTS };
+      const paths = (tokens: string[], maxDocumentFraction: number) =>
+        lexicalSearch(repository.store, terms(tokens), { ...options, maxDocumentFraction }).map((h) => h.path).sort();
+      expect(paths(['video', 'missing', ...rare], 0.5)).toEqual(['pkg/c.py']);
+      expect(paths(['video', 'missing', ...rare], 1)).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
+      expect(paths(['video', 'missing', ...rare.slice(0, 15)], 0.5)).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
+      expect(paths(['video'], 0.5)).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
     } finally {
       repository.close();
     }

@@ -1,4 +1,4 @@
-import { bm25Chunks, type FieldWeights, type IndexStore } from '../index/index.js';
+import { bm25Chunks, termStatistics, type FieldWeights, type IndexStore } from '../index/index.js';
 import type { ParsedQuery } from './query-parser.js';
 import type { ChunkHit, ChunkKind } from './retrieval-types.js';
 import { compareHits } from './hit-order.js';
@@ -23,9 +23,24 @@ export interface LexicalSearchOptions {
   maxRepeat?: number;
   /** Only chunks of these kinds (default: all). */
   chunkKinds?: ChunkKind[];
+  /**
+   * Terms found in at least this fraction of the chunks are left out; 1 or more
+   * keeps every term. FTS5 clamps the IDF of a term in half the chunks or more
+   * to 1e-6, so at 0.5 such terms only broke exact ties, yet they made nearly
+   * every chunk a match that BM25 had to score. Only when 16 or more other
+   * terms remain: a short query keeps them (they may be all it has). Terms in
+   * no chunk are always left out.
+   */
+  maxDocumentFraction?: number;
   /** Results of earlier identical searches over the same index; see {@link LexicalMemo}. */
   memo?: LexicalMemo;
 }
+
+/** Common terms are left out only when at least this many other terms remain (issue-length queries, the slow ones). */
+const MIN_INFORMATIVE_TERMS = 16;
+
+/** Default of {@link LexicalSearchOptions.maxDocumentFraction}: exactly the terms FTS5 gives no weight. */
+export const DEFAULT_MAX_DOCUMENT_FRACTION = 0.5;
 
 /**
  * Opt-in memo of BM25 results for one index, for callers that run one query
@@ -55,9 +70,17 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
   const terms = query.terms.slice(0, maxTerms);
   if (terms.length === 0) return [];
   // A term damped below half weight (a word only a pasted log mentions) is left out.
-  const weighted = terms
+  let weighted = terms
     .map((term) => ({ token: term.token, repeat: Math.min(maxRepeat, Math.round(term.weight)) }))
     .filter((term) => term.repeat > 0);
+  const fraction = options.maxDocumentFraction ?? DEFAULT_MAX_DOCUMENT_FRACTION;
+  if (fraction < 1) {
+    const stats = termStatistics(store, weighted.map((t) => t.token));
+    const matching = weighted.filter((t) => stats.documents.get(t.token)! > 0);
+    const informative = matching.filter((t) => stats.documents.get(t.token)! < fraction * stats.rows);
+    // A short query keeps its common words: they may be all it has, and it is cheap anyway.
+    weighted = informative.length >= MIN_INFORMATIVE_TERMS ? informative : matching;
+  }
   const weights = options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
   const run = () => chunkHits(store, bm25Chunks(store, weighted, { weights, limit: options.limit, kinds: options.chunkKinds }));
   return options.memo ? options.memo.get(JSON.stringify([weighted, weights, options.limit, options.chunkKinds ?? null]), run) : run();

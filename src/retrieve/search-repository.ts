@@ -11,6 +11,7 @@ import { promoteTestedCode } from './tested-code.js';
 import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
+import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
 
 /** Every tunable of one search; all optional. */
 export interface SearchOptions {
@@ -60,6 +61,19 @@ export interface SearchOptions {
   maxDefinitions?: number;
   /** Share of a ranked test file's score given to the files it tests; see tested-code.ts. 0 turns it off. */
   testedCodeWeight?: number;
+  /**
+   * Query terms found in at least this fraction of the chunks are not sent to
+   * BM25 (default 0.5: exactly those FTS5 gives an IDF of ~0); 1 keeps all. See lexical-retriever.ts.
+   */
+  commonTermFraction?: number;
+  /**
+   * Pseudo-relevance feedback (query-feedback.ts): names shared by the first
+   * hits are searched as extra terms. Off unless given; missing fields take
+   * {@link DEFAULT_FEEDBACK}.
+   */
+  feedback?: Partial<FeedbackOptions>;
+  /** At most this many query terms (highest weight first) are sent to BM25 (default 96). */
+  maxTerms?: number;
   /** BM25 results shared across searches of one query under several settings (tuning only); see LexicalMemo. */
   lexicalMemo?: LexicalMemo;
   /** Extra retrievers (dense) fused with the lexical hits; see fusion.ts. */
@@ -85,7 +99,16 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   const fieldWeights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
   // Over-fetch when filtering so the filter still leaves topChunks hits.
   const fetch = options.pathFilter ? aggregation.topChunks * 8 : aggregation.topChunks * 2;
-  let hits = lexicalSearch(store, parsedQuery, { limit: fetch, fieldWeights, chunkKinds: options.chunkKinds, memo: options.lexicalMemo });
+  const lexical = {
+    limit: fetch,
+    fieldWeights,
+    chunkKinds: options.chunkKinds,
+    maxDocumentFraction: options.commonTermFraction,
+    maxTerms: options.maxTerms,
+    memo: options.lexicalMemo,
+  };
+  let hits = lexicalSearch(store, parsedQuery, lexical);
+  if (options.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...options.feedback }, lexical);
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
   hits = applyPathPriors(store, hits, options);
   hits = applyFileNameEvidence(store, hits, parsedQuery, options);
@@ -127,6 +150,8 @@ async function plainSearch(store: IndexStore, queryText: string, options: Search
     fieldWeights,
     chunkKinds: options.chunkKinds ?? ['function'],
     maxTerms: 100_000,
+    // The reference baseline stays plain BM25 over every word.
+    maxDocumentFraction: options.commonTermFraction ?? 1,
   });
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
   const files = aggregateFiles(hits, aggregation);
@@ -160,6 +185,9 @@ function applyPathPriors(store: IndexStore, hits: ChunkHit[], options: SearchOpt
     })
     .sort(compareHits);
 }
+
+/** Feedback settings used for the fields a `feedback` option leaves out. */
+export const DEFAULT_FEEDBACK: FeedbackOptions = { documents: 5, terms: 5, weight: 1, minDocuments: 2 };
 
 /** Default of {@link SearchOptions.definitionBoost}. */
 export const DEFAULT_DEFINITION_BOOST = 0;
