@@ -11,11 +11,12 @@
 // Needs `npm run build` first.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { clearInterval, setInterval } from 'node:timers';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { syntheticRepos } from './synthetic-repos.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
@@ -59,19 +60,7 @@ async function admin(text) {
 
 /** Small synthetic repositories: 6 Python files each, one function name unique per repository. */
 function makeSynthetic(dir) {
-  const repos = [];
-  for (let r = 0; r < SYNTHETIC; r++) {
-    const path = join(dir, `syn-${r}`);
-    mkdirSync(join(path, 'pkg'), { recursive: true });
-    for (let f = 0; f < 6; f++) {
-      writeFileSync(join(path, 'pkg', `m${f}.py`), `class Service${f}:\n    def handle_${f}(self, request):\n        return validate_${r}_${f}(request)\n\n\ndef validate_${r}_${f}(request):\n    """Validate request ${f} of repository ${r}."""\n    return bool(request)\n`);
-    }
-    git(path, 'init', '-q', '-b', 'main');
-    git(path, 'add', '-A');
-    git(path, 'commit', '-q', '-m', 'init');
-    repos.push({ name: `syn-${r}`, url: path, branch: 'main' });
-  }
-  return repos;
+  return syntheticRepos(dir, SYNTHETIC);
 }
 
 function spawnCli(args) {
