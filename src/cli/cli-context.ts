@@ -25,21 +25,30 @@ export function cliLogger(options: { quiet?: boolean; verbose?: boolean }): Logg
   return createStderrLogger(options.verbose ? 'debug' : options.quiet ? 'error' : 'warn');
 }
 
+/** Opens the repository a command names, without refreshing its index. */
+export function openRepository(options: RepositoryCommandOptions, path?: string): Promise<RepositoryIndex> {
+  return RepositoryIndex.open(path ?? options.repo ?? '.', {
+    commit: options.commit,
+    indexPath: options.indexPath,
+    maxFileBytes: options.maxFileBytes,
+    logger: cliLogger(options),
+  });
+}
+
 /**
- * Opens the repository a command names and refreshes its index (showing a
- * progress bar on a TTY), so every answer matches the tree or commit.
+ * Opens the repository a command names (or takes `opened`, already opened by
+ * {@link openRepository}: `search` looks at it first, and a second open would
+ * cost a CLI process another schema check and its statements) and refreshes its
+ * index (showing a progress bar on a TTY), so every answer matches the tree or
+ * commit. On failure the repository is closed.
  */
 export async function openFreshRepository(
   options: RepositoryCommandOptions,
   path?: string,
+  opened?: RepositoryIndex,
 ): Promise<{ repository: RepositoryIndex; report: IndexReport; logger: Logger }> {
   const logger = cliLogger(options);
-  const repository = await RepositoryIndex.open(path ?? options.repo ?? '.', {
-    commit: options.commit,
-    indexPath: options.indexPath,
-    maxFileBytes: options.maxFileBytes,
-    logger,
-  });
+  const repository = opened ?? (await openRepository(options, path));
   const bar = options.quiet || options.json ? null : createProgressBar('files');
   try {
     const report = await repository.refresh({ workers: options.workers, check: options.check, onProgress: (p) => bar?.update(p.done, p.total) });

@@ -10,36 +10,35 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { RepositoryIndex, WriterLock } from '../index/index.js';
+import { WriterLock, type RepositoryIndex } from '../index/index.js';
 // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only for a first answer before any index exists (see tools/tool-registry.ts)
 import { provisionalSearch, renderProvisional } from '../retrieve/provisional-search.js';
-import { cliLogger, printJson, type RepositoryCommandOptions } from './cli-context.js';
+import { printJson, type RepositoryCommandOptions } from './cli-context.js';
 
 /** Trees with fewer listed files than this are indexed before the first answer. */
 export const PROVISIONAL_MIN_FILES = 300;
 
-/** Answers provisionally and returns true when the tree has no finished index; false: search as usual. */
+/**
+ * Answers provisionally and returns true when `repository` (opened, not yet
+ * refreshed, by the caller, who closes it) is a working tree with no finished
+ * index; false: search as usual.
+ */
 export async function answerProvisionally(
+  repository: RepositoryIndex,
   options: RepositoryCommandOptions,
   query: string,
   output: { json: boolean; pathFilter?: (path: string) => boolean },
 ): Promise<boolean> {
   if (options.commit) return false;
-  const logger = cliLogger(options);
-  const repository = await RepositoryIndex.open(options.repo ?? '.', { indexPath: options.indexPath, maxFileBytes: options.maxFileBytes, logger });
-  try {
-    if (repository.source.mode !== 'worktree' || repository.store.getMeta('indexed') !== null) return false;
-    if ((await repository.source.list()).files.length < PROVISIONAL_MIN_FILES) return false;
-    if (!new WriterLock(repository.store.path).isHeld()) startBackgroundIndex(repository.root, repository.store.path, options);
-    const result = await provisionalSearch(repository.root, query, { pathFilter: output.pathFilter, maxFileBytes: options.maxFileBytes });
-    const name = repository.root.split('/').pop() || repository.root;
-    // The same machine form as the MCP search tool's provisional answer.
-    if (output.json) printJson({ provisional: true, query: result.query, provisionalFiles: result.files, repository: name });
-    else process.stdout.write(renderProvisional(result, name) + '\n');
-    return true;
-  } finally {
-    repository.close();
-  }
+  if (repository.source.mode !== 'worktree' || repository.store.getMeta('indexed') !== null) return false;
+  if ((await repository.source.list()).files.length < PROVISIONAL_MIN_FILES) return false;
+  if (!new WriterLock(repository.store.path).isHeld()) startBackgroundIndex(repository.root, repository.store.path, options);
+  const result = await provisionalSearch(repository.root, query, { pathFilter: output.pathFilter, maxFileBytes: options.maxFileBytes });
+  const name = repository.root.split('/').pop() || repository.root;
+  // The same machine form as the MCP search tool's provisional answer.
+  if (output.json) printJson({ provisional: true, query: result.query, provisionalFiles: result.files, repository: name });
+  else process.stdout.write(renderProvisional(result, name) + '\n');
+  return true;
 }
 
 /** Starts `reponav index ROOT` detached (it outlives this process), with this run's index settings. */

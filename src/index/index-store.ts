@@ -74,6 +74,7 @@ export class IndexStore {
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
       allFiles: db.prepare('SELECT * FROM files ORDER BY path'),
+      allPaths: db.prepare('SELECT path FROM files ORDER BY path').pluck(),
       fileByPath: db.prepare('SELECT * FROM files WHERE path = ?'),
       // '0' sorts right after '/': the range holds exactly the paths below a folder.
       filesBelow: db.prepare("SELECT * FROM files WHERE path > ? || '/' AND path < ? || '0' ORDER BY path"),
@@ -130,6 +131,11 @@ export class IndexStore {
   /** Every indexed file, by path. */
   files(): FileRow[] {
     return (this.statements.allFiles.all() as RawFile[]).map(toFileRow);
+  }
+
+  /** Every indexed path, no other column (import resolution needs only the set). */
+  filePaths(): string[] {
+    return this.statements.allPaths.all() as string[];
   }
 
   /** The rows at each of `paths` or below it (a path may name a folder), without reading the others. */

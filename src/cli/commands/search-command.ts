@@ -16,7 +16,7 @@ import { searchTool, type ScaffoldData } from '../../tools/index.js';
 import { createToolRegistry, type ToolRegistry } from '../../tools/index.js';
 import type { ToolDefinition } from '../../tools/index.js';
 import { DEFAULT_MAX_BUDGET_TOKENS } from '../../tools/index.js';
-import type { RepositoryCommandOptions } from '../cli-context.js';
+import { openRepository, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 import { runToolCommand } from './symbols-command.js';
 import { answerProvisionally } from '../provisional-answer.js';
@@ -52,8 +52,18 @@ export function registerSearchCommand(program: Command): void {
     if (!query.trim()) throw new ReponavError('BAD_INPUT', 'The query is empty; give an issue text, a stack trace or a question.');
     const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;
     const format = options.json ? 'json' : options.format;
-    // A never-indexed working tree answers now from a text scan while its index builds (not with dense retrieval).
-    if (!options.embedder && (await answerProvisionally(options, query, { json: format === 'json', pathFilter }))) return;
+    // One open for both steps: a CLI process pays every open's schema check and statements.
+    const repository = await openRepository(options);
+    try {
+      // A never-indexed working tree answers now from a text scan while its index builds (not with dense retrieval).
+      if (!options.embedder && (await answerProvisionally(repository, options, query, { json: format === 'json', pathFilter }))) {
+        repository.close();
+        return;
+      }
+    } catch (error) {
+      repository.close();
+      throw error;
+    }
     const args = { query, budget_tokens: budgetTokens, ...(options.filePattern ? { file_pattern: options.filePattern } : {}) };
     await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? 'snippet_search' : 'search', () => args, async (repository, logger) => {
       const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
@@ -62,7 +72,7 @@ export function registerSearchCommand(program: Command): void {
         context: { fuse },
         budgets: { maxTokens: Math.max(budgetTokens, DEFAULT_MAX_BUDGET_TOKENS) },
       };
-    });
+    }, repository);
   });
 }
 

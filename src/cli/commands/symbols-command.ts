@@ -54,15 +54,18 @@ const TOOL_ERROR_CODES = new Set<string>(['BAD_INPUT', 'PATH_OUTSIDE_ROOT', 'FIL
  * with --json). A tool error is thrown as a ReponavError carrying the tool's
  * message, which the CLI entry point prints as `error: <message>` (exit 1).
  * `setup` may give the call its own registry or retrieval context (the search
- * command's interfaces and dense fusion). The repository is always closed.
+ * command's interfaces and dense fusion); `opened`, a repository the caller
+ * opened and did not refresh, is used instead of opening it again. The
+ * repository is always closed.
  */
 export async function runToolCommand(
   options: ToolCommandOptions,
   toolName: string,
   buildArgs: (repository: RepositoryIndex) => Record<string, unknown>,
   setup?: (repository: RepositoryIndex, logger: Logger) => Promise<Pick<RunToolOnceOptions, 'registry' | 'context' | 'budgets'>>,
+  opened?: RepositoryIndex,
 ): Promise<void> {
-  const { repository, logger } = await openFreshRepository(options);
+  const { repository, logger } = await openFreshRepository(options, undefined, opened);
   try {
     const args = buildArgs(repository);
     if (options.budgetTokens !== undefined) args.budget_tokens = options.budgetTokens;

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// Scaling benchmark (issue #15, goal 4): how cold-index time and peak memory grow
+// with the number of files, on synthetic trees up to 50,000 files, and what
+// parse workers buy (`--workers 2` ÷ `--workers 0` wall time, target ≤ 0.6 on
+// a quiet machine), all in one run.
+//
+//   curve:    for each size N, a synthetic Python tree of N files is generated
+//             (deterministic: same N, same bytes), `git init`-ed, and indexed
+//             cold by the built CLI under /usr/bin/time -v. Printed per size:
+//             wall, CPU, in-process time, ms per file, peak RSS, and the
+//             growth between consecutive sizes (time and memory ratio ÷ file
+//             ratio: ≤ 1 is linear or better).
+//   workers:  the smallest size (or --workers-tree TREE) indexed cold with
+//             `--workers 0` and `--workers 2`, interleaved --runs times; the
+//             ratio of the wall medians.
+//
+// The synthetic files are ordinary Python modules (classes, methods, functions,
+// docstrings, imports of sibling modules) of 1–8 KB from a seeded generator, so
+// every stage runs (parse, symbols, chunks, FTS rows, import edges); the
+// vocabulary grows with the tree like a real one's (identifiers are drawn from
+// a pool that grows with N). Not a substitute for real trees: their large
+// files weigh more (see index-bench.mjs).
+//
+// Usage: node bench/scale-bench.mjs [--sizes 1000,5000,10000,25000,50000] [--runs N]
+//                                   [--workers-tree TREE] [--no-workers] [--keep]
+// Needs `npm run build`, git, and /usr/bin/time (for peak RSS and CPU).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(PROJECT, 'dist/cli/main.js');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const sizes = option('--sizes', '1000,5000,10000,25000,50000').split(',').map(Number).sort((a, b) => a - b);
+const runs = Number(option('--runs', '3'));
+const workersTree = option('--workers-tree', null);
+const keep = args.includes('--keep');
+if (sizes.some((n) => !Number.isInteger(n) || n < 10) || !existsSync(CLI) || !existsSync('/usr/bin/time')) {
+  console.error('usage: node bench/scale-bench.mjs [--sizes 1000,5000,...] [--runs N] [--workers-tree TREE] [--no-workers] [--keep]');
+  console.error('needs `npm run build` (dist/cli/main.js) and /usr/bin/time');
+  process.exit(2);
+}
+const work = mkdtempSync(join(tmpdir(), 'reponav-scale-bench-'));
+const env = { ...process.env, REPONAV_CACHE_DIR: join(work, 'cache') };
+
+/** A small seeded PRNG (mulberry32): the same N always gives the same tree. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tor', 'vas', 'pe', 'dun', 'shi', 'gal', 'bro', 'nex', 'qui', 'zed', 'ul', 'fa', 'cor', 'tin'];
+const VERBS = ['load', 'parse', 'render', 'fetch', 'update', 'build', 'check', 'merge', 'resolve', 'encode', 'decode', 'split', 'apply'];
+
+/** Writes a synthetic Python tree of `count` files under `root` (100 files a package). */
+function generateTree(root, count) {
+  const rand = random(count);
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  // The identifier pool grows with the tree, as a real project's vocabulary does (about √N·40 words).
+  const words = Array.from({ length: Math.max(200, Math.round(Math.sqrt(count) * 40)) }, () =>
+    Array.from({ length: 2 + Math.floor(rand() * 3) }, () => pick(SYLLABLES)).join(''),
+  );
+  const name = () => pick(words);
+  const modulePath = (i) => ({ pkg: `pkg${String(Math.floor(i / 100)).padStart(3, '0')}`, mod: `mod${String(i % 100).padStart(2, '0')}` });
+  for (let i = 0; i < count; i++) {
+    const { pkg, mod } = modulePath(i);
+    const lines = [`"""${name()} ${name()}: ${pick(VERBS)}s ${name()} records for the ${name()} service."""`, 'import os', 'import re'];
+    for (let k = 0; k < 3; k++) {
+      const other = modulePath(Math.floor(rand() * count));
+      lines.push(`from ${other.pkg}.${other.mod} import ${pick(VERBS)}_${name()}`);
+    }
+    lines.push('');
+    const classes = 1 + Math.floor(rand() * 3);
+    for (let c = 0; c < classes; c++) {
+      const cls = name().replace(/^./, (x) => x.toUpperCase());
+      lines.push(`class ${cls}${c}(object):`, `    """A ${name()} that ${pick(VERBS)}s ${name()} values."""`, '');
+      const methods = 1 + Math.floor(rand() * 6);
+      for (let m = 0; m < methods; m++) {
+        const arg = name();
+        lines.push(`    def ${pick(VERBS)}_${name()}(self, ${arg}, ${name()}=None):`);
+        lines.push(`        """${pick(VERBS)} the ${name()} of ${arg}."""`);
+        const body = 2 + Math.floor(rand() * 8);
+        for (let b = 0; b < body; b++) lines.push(`        ${name()} = self.${name()}(${arg}, "${name()}") + ${Math.floor(rand() * 1000)}`);
+        lines.push(`        return ${arg}`, '');
+      }
+    }
+    const functions = Math.floor(rand() * 4);
+    for (let f = 0; f < functions; f++) {
+      lines.push(`def ${pick(VERBS)}_${name()}(${name()}, *args):`, `    if ${name()} is None:`, `        raise ValueError("no ${name()} given")`, `    return os.path.join(${name()}, *args)`, '');
+    }
+    mkdirSync(join(root, pkg), { recursive: true });
+    if (i % 100 === 0) writeFileSync(join(root, pkg, '__init__.py'), '');
+    writeFileSync(join(root, pkg, `${mod}.py`), lines.join('\n') + '\n');
+  }
+  const git = (...a) => spawnSync('git', ['-C', root, ...a], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.email=bench@example.invalid', '-c', 'user.name=bench', 'commit', '-qm', 'synthetic');
+}
+
+/** One cold index by the CLI: wall / CPU / in-process ms, peak RSS MB, files indexed. */
+function coldIndex(tree, workers) {
+  const indexPath = join(work, `index-${Date.now()}-${Math.random().toString(36).slice(2)}.db`);
+  const argv = ['-v', process.execPath, CLI, 'index', tree, '--index-path', indexPath, '--json', '-q', ...(workers === undefined ? [] : ['--workers', String(workers)])];
+  const started = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', argv, { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (r.status !== 0) throw new Error(`index ${tree} exited ${r.status}: ${r.stderr.slice(-600)}`);
+  const field = (label) => Number((r.stderr.match(new RegExp(`${label}: ([\\d.]+)`)) ?? [])[1]);
+  const report = JSON.parse(r.stdout);
+  for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(indexPath + suffix, { force: true });
+  return {
+    wallMs,
+    cpuMs: (field('User time \\(seconds\\)') + field('System time \\(seconds\\)')) * 1000,
+    inProcessMs: report.durationMs,
+    rssMb: field('Maximum resident set size \\(kbytes\\)') / 1024,
+    files: report.listed,
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const f0 = (x) => x.toFixed(0);
+const f2 = (x) => x.toFixed(2);
+
+console.log(`# scale-bench  sizes=${sizes.join(',')}  runs=${runs}`);
+console.log(`cores ${availableParallelism()}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log('\n| files | wall | CPU | in-process | ms per file (wall) | peak RSS | time growth ÷ file growth | RSS growth ÷ file growth |');
+console.log('|---|---|---|---|---|---|---|---|');
+let previous = null;
+const trees = new Map();
+for (const n of sizes) {
+  const tree = join(work, `tree-${n}`);
+  generateTree(tree, n);
+  trees.set(n, tree);
+  const m = coldIndex(tree);
+  const growth = previous ? [(m.wallMs / previous.wallMs) / (n / previous.n), (m.rssMb / previous.rssMb) / (n / previous.n)] : null;
+  console.log(
+    `| ${n} | ${f0(m.wallMs / 1000)} s | ${f0(m.cpuMs / 1000)} s | ${f0(m.inProcessMs / 1000)} s | ${f2(m.wallMs / n)} | ${f0(m.rssMb)} MB | ${growth ? f2(growth[0]) : ''} | ${growth ? f2(growth[1]) : ''} |`,
+  );
+  previous = { n, ...m };
+  if (n !== sizes[0] && !keep) rmSync(tree, { recursive: true, force: true });
+}
+
+if (!args.includes('--no-workers')) {
+  const tree = workersTree ? resolve(workersTree) : trees.get(sizes[0]);
+  const w0 = [];
+  const w2 = [];
+  for (let i = 0; i < runs; i++) {
+    w0.push(coldIndex(tree, 0));
+    w2.push(coldIndex(tree, 2));
+  }
+  const wall0 = median(w0.map((m) => m.wallMs));
+  const wall2 = median(w2.map((m) => m.wallMs));
+  console.log(`\nworkers on ${workersTree ? tree : `the ${sizes[0]}-file tree`} (${w0[0].files} files, ${runs} interleaved runs each, wall median):`);
+  console.log(`| setting | wall | CPU | peak RSS |\n|---|---|---|---|`);
+  console.log(`| --workers 0 | ${f0(wall0)} ms | ${f0(median(w0.map((m) => m.cpuMs)))} ms | ${f0(median(w0.map((m) => m.rssMb)))} MB |`);
+  console.log(`| --workers 2 | ${f0(wall2)} ms | ${f0(median(w2.map((m) => m.cpuMs)))} ms | ${f0(median(w2.map((m) => m.rssMb)))} MB |`);
+  console.log(`--workers 2 ÷ --workers 0 wall: ${f2(wall2 / wall0)} (target ≤ 0.6 on a quiet machine; on a shared one other processes take the second core)`);
+}
+console.log(`load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+if (keep) console.log(`kept ${work}`);
+else rmSync(work, { recursive: true, force: true });
