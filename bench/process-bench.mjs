@@ -9,6 +9,12 @@
 //   search:    `reponav search WORD --repo TREE` (index warm, no change)
 //              / `rg -n WORD TREE`                                       target ≤ 3
 //
+//   floors:    `node -e 0` ÷ `rg -n WORD TREE` (no Node.js process can beat
+//              this search ratio on the tree), and a Node.js process that
+//              loads better-sqlite3, opens the tree's index and runs one FTS
+//              query ÷ `node -e 0` (the start-up ratio of any CLI answering
+//              from this SQLite index, before any reponav code runs)
+//
 //   previous:  with --previous DIST (another build's dist/ folder, kept inside
 //              this project so it finds node_modules), its `search` start-up
 //              and the modules it loads, next to this build's
@@ -22,9 +28,9 @@
 // TREE is used as it is (nothing is written into it); the index goes to a temp cache.
 // Needs `npm run build` and ripgrep (`rg`) on PATH.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -95,6 +101,10 @@ const report = JSON.parse(indexed.stdout);
 console.log(`cold index (untimed warm-up): ${(indexed.ms / 1000).toFixed(1)} s, ${report.listed} files`);
 run('node', [CLI, 'index', SAMPLE, '-q']);
 run('rg', ['-n', word, resolve(tree)]);
+// The tree's index in the temp cache (one folder per repository: NAME-HASH/worktree.db).
+const indexDir = readdirSync(cache).find((d) => d.startsWith(`${basename(resolve(tree))}-`));
+const treeIndex = indexDir ? join(cache, indexDir, 'worktree.db') : null;
+const FLOOR = `const D=require('better-sqlite3');const d=new D(process.argv[1],{readonly:true});d.prepare('SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 20').all(process.argv[2]);d.close()`;
 
 const commands = {
   'node -e 0': ['node', ['-e', '0']],
@@ -105,6 +115,8 @@ const commands = {
   [`rg -n ${word} TREE`]: ['rg', ['-n', word, resolve(tree)]],
   [`reponav search ${word} --repo TREE`]: ['node', [CLI, 'search', word, '--repo', resolve(tree), '-q']],
 };
+const floorName = 'floor: node + better-sqlite3 + one FTS query on the index';
+if (treeIndex && existsSync(treeIndex)) commands[floorName] = ['node', ['-e', FLOOR, treeIndex, word]];
 if (PREVIOUS_CLI) commands['previous build: reponav search (sample)'] = ['node', [PREVIOUS_CLI, 'search', 'discount code', '--repo', SAMPLE, '-q']];
 const times = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
 const cpus = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
@@ -120,7 +132,7 @@ const p50 = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(
 const cpu50 = Object.fromEntries(Object.entries(cpus).map(([k, v]) => [k, median(v)]));
 const modules = Object.fromEntries(
   Object.entries(commands)
-    .filter(([name, [command]]) => command === 'node' && name !== 'node -e 0')
+    .filter(([name, [command]]) => command === 'node' && name !== 'node -e 0' && name !== floorName)
     .map(([name, [, argv]]) => [name, moduleCount(argv)]),
 );
 console.log('\n| command | wall p50 | min | max | CPU p50 | ES modules (node: built-ins) |');
@@ -142,6 +154,8 @@ for (const cmd of ['search', 'symbols', 'find', 'view']) {
 const searchName = `reponav search ${word} --repo TREE`;
 const ratio = p50[searchName] / p50[`rg -n ${word} TREE`];
 console.log(`| search process / rg | ${both(searchName, `rg -n ${word} TREE`)} | ≤ 3 ${ratio <= 3 ? 'met' : 'missed'} |`);
+console.log(`| floor: node -e 0 / rg (no Node.js process does better on this tree) | ${both('node -e 0', `rg -n ${word} TREE`)} | |`);
+if (p50[floorName]) console.log(`| floor: node + better-sqlite3 + one FTS query / node -e 0 | ${both(floorName, 'node -e 0')} | |`);
 if (PREVIOUS_CLI) {
   const prev = 'previous build: reponav search (sample)';
   console.log(`| start-up search, previous build / node -e 0 | ${both(prev, 'node -e 0')} | |`);
