@@ -68,7 +68,7 @@ describe('team server faults', () => {
   });
 
   it('kill -9 of a server mid-request: the retry through the other server gets the same answer', async () => {
-    const servers = [await spawnServer(db.url, store(), `${temp.dir}/s1`, ['--verbose']), await spawnServer(db.url, store(), `${temp.dir}/s2`)];
+    const servers = await Promise.all([spawnServer(db.url, store(), `${temp.dir}/s1`, ['--verbose']), spawnServer(db.url, store(), `${temp.dir}/s2`)]);
     procs.push(...servers);
     const args = { repo: 'big', query: 'render a widget of a given size' };
     const reference = await call(await mcpClient(servers[1].mcpUrl, token), 'search', args);
