@@ -2,7 +2,7 @@
  * Pseudo-relevance feedback: the names of the first hits (their symbols and
  * file stems) that several of them share, and that the query does not have,
  * are searched as extra terms, and their BM25 score is added to the first
- * pass's. FTS5's bm25() is a sum over terms, so scoring only the new terms
+ * pass's. FTS5's BM25 score is a sum over terms, so scoring only the new terms
  * and adding gives the score of the expanded query for every chunk the first
  * pass found, at the cost of a query over a few rare names; a chunk only the
  * new terms find gets their score alone.
