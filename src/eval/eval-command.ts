@@ -140,7 +140,7 @@ function defaultLabel(path: string): string {
  * `process.exitCode = 130` after printing its partial summary.
  */
 export function registerEvalCommands(program: Command, deps: EvalCommandDeps): Command {
-  const evalCommand = program.command('eval').description('evaluate localization on benchmarks (LocBench) and compare runs');
+  const evalCommand = program.command('eval').description('run the benchmarks (LocBench localization, SWE-QA question answering), then score, compare and analyze runs');
 
   evalCommand
     .command('locbench')

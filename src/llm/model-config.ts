@@ -145,7 +145,7 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
   if (!name) {
     throw new ReponavError(
       'LLM_ERROR',
-      'No LLM model configured. Set "model" in the config (e.g. "openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5", "ollama:qwen2.5-coder") or the REPONAV_LLM_MODEL environment variable.',
+      'No LLM model configured. Pass --model (or "model" in --config-json), e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5 or ollama:qwen2.5-coder, or set the REPONAV_LLM_MODEL environment variable.',
     );
   }
 

@@ -123,6 +123,8 @@ describe('reponav localize', () => {
     expect(iface.stderr).toMatch(/Allowed choices are bash, snippet, snippet\+listsym, reponav/);
     const noModel = await runCli(['--repo', repo.root, '--issue', 'x'], {});
     expect(String(noModel.error)).toMatch(/No LLM model configured/);
+    // A CLI user has no "config": the sentence names the flag that sets the model.
+    expect(String(noModel.error)).toMatch(/--model/);
     const replayAndRecord = await runCli(['--repo', repo.root, '--issue', 'x', '--record', 'a', '--replay', 'b'], env);
     expect(String(replayAndRecord.error)).toMatch(/either --record or --replay/);
   });

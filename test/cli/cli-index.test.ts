@@ -198,4 +198,15 @@ describe('reponav --help', () => {
     for (const option of ['--commit', '--index-path', '--max-file-size', '--json', '--quiet']) expect(help.stdout).toContain(option);
     expect(runCli(['frobnicate'], { cacheDir: tempDir() }).code).toBe(2);
   });
+
+  it('mcp --help states the defaults a user gets (no --repo serves the current folder), not an empty list', () => {
+    const help = runCli(['mcp', '--help'], { cacheDir: tempDir() }).stdout;
+    expect(help).not.toContain('(default: [])');
+    expect(help).toMatch(/--repo <path>[\s\S]*?\(default: the current\s+folder\)/);
+  });
+
+  it('eval --help names every harness it runs, SWE-QA included', () => {
+    const help = runCli(['eval', '--help'], { cacheDir: tempDir() }).stdout;
+    expect(help.split('Options:')[0]).toMatch(/SWE-QA/);
+  });
 });

@@ -3,7 +3,7 @@
  * stdio (default) or Streamable HTTP. stdout belongs to the protocol in stdio
  * mode: everything human-readable goes to stderr.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import { startHttpServer, type RunningHttpServer } from '../../server/index.js';
 import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/index.js';
@@ -49,12 +49,16 @@ export function registerMcpCommand(program: Command): Command {
   command
     .exitOverride()
     .description('serve the reponav tools over MCP: stdio by default, Streamable HTTP with --http')
-    .option('--repo <path>', 'repository to serve (repeat for several; tools then take a repo name argument)', collect, [])
+    .addOption(
+      new Option('--repo <path>', 'repository to serve (repeat for several; tools then take a repo name argument)')
+        .argParser(collect)
+        .default([], 'the current folder'),
+    )
     .option('--commit <rev>', 'serve this commit of the repository (a git dir or work tree) without a checkout; one --repo only')
     .option('--http <port>', 'serve Streamable HTTP on this port (0 = any free port) instead of stdio', port)
     .option('--host <host>', 'HTTP bind address; a non-loopback address requires --token', '127.0.0.1')
     .option('--token <token>', 'HTTP bearer token clients must send (default: $REPONAV_MCP_TOKEN)')
-    .option('--allow-origin <origin>', 'HTTP: also accept requests from this browser Origin (repeatable)', collect, [])
+    .addOption(new Option('--allow-origin <origin>', 'HTTP: also accept requests from this browser Origin (repeatable)').argParser(collect).default([], 'none'))
     .option('--budget-tokens <n>', 'default output budget of every tool, in estimated tokens', tokenBudget())
     .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', tokenBudget())
     .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', seconds, DEFAULT_INDEX_WAIT_MS / 1000)
