@@ -7,6 +7,8 @@ const { indexed, cleanUp } = fixtureRepositories('function-ranking');
 afterAll(cleanUp);
 
 const names = (r: { functions: { path: string; qualifiedName: string }[] }) => r.functions.map((f) => `${f.path}:${f.qualifiedName}`);
+/** Every structural lever off, so one test measures one. */
+const ISOLATED = { memberWeight: 0, fileWeight: 0, nameWeight: 0, callWeight: 0 };
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `        step_${i} = run_${i}(value)\n`).join('');
 
 describe('class members as candidates (memberWeight)', () => {
@@ -18,9 +20,9 @@ describe('class members as candidates (memberWeight)', () => {
     });
     try {
       const query = 'Add lora weights loading to the image pipeline';
-      const off = await searchRepository(repository.store, query, { symbolRanking: { memberWeight: 0 } });
+      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, memberWeight: 0 } });
       expect(names(off)).not.toContain('pkg/flows.py:Flow.__call__');
-      const on = await searchRepository(repository.store, query, { symbolRanking: { memberWeight: 0.5 } });
+      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, memberWeight: 0.5 } });
       expect(names(on).slice(0, 2)).toEqual(['pkg/flows.py:Flow.__call__', 'pkg/flows.py:Flow.short']);
       const header = on.hits.find((h) => h.kind === 'class')!.score;
       expect(on.functions[0]!.score).toBeCloseTo(0.5 * header, 6);
@@ -38,8 +40,8 @@ describe('call neighbours (callWeight)', () => {
     });
     try {
       const query = 'update thing shadow delta payload fails';
-      const off = await searchRepository(repository.store, query, { symbolRanking: { callWeight: 0 } });
-      const on = await searchRepository(repository.store, query, { symbolRanking: { callWeight: 0.9 } });
+      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0 } });
+      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0.9 } });
       const score = (r: typeof on, n: string) => r.functions.find((f) => f.qualifiedName === n)?.score ?? 0;
       const source = score(off, 'Shadow.update_thing_shadow');
       expect(score(on, 'Shadow.parse_payload')).toBeCloseTo(Math.max(score(off, 'Shadow.parse_payload'), 0.9 * source), 6);
@@ -57,6 +59,10 @@ describe('names the query writes (nameWeight)', () => {
     expect(nameShare('Task.map', n)).toBeCloseTo(4 / 6, 6);
     expect(nameShare('Runner.map', n)).toBe(0);
     expect(nameShare('Future.wait', n)).toBe(0);
+    // A name written with capitals names only what is spelt so.
+    const state = queryNames(['TimedOut'], [{ token: 'timedout', weight: 2 }]);
+    expect(nameShare('Call.timedout', state)).toBe(0);
+    expect(nameShare('TimedOut', state)).toBe(1);
   });
 
   it('finds the method a named class inherits from its base class, and nothing when the class defines it', async () => {
@@ -73,8 +79,8 @@ describe('names the query writes (nameWeight)', () => {
       expect(inherited('Frame.resize')).toEqual([]);
       const query = 'Widget broken after `Widget.resize`';
       const score = (r: Awaited<ReturnType<typeof searchRepository>>) => r.functions.find((f) => f.qualifiedName === 'Base.resize')?.score ?? 0;
-      const off = await searchRepository(repository.store, query, { symbolRanking: { nameWeight: 0 } });
-      const on = await searchRepository(repository.store, query, { symbolRanking: { nameWeight: 2 } });
+      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, nameWeight: 0 } });
+      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, nameWeight: 2 } });
       expect(score(on)).toBeGreaterThan(score(off) + on.hits[0]!.score);
     } finally {
       repository.close();

@@ -17,6 +17,8 @@ export interface QueryNames {
   qualified: Map<string, number>;
   /** The dotted identifiers' [type, member] as written. */
   pairs: [string, string][];
+  /** Names the query writes with capitals (`TimedOut`), lower-cased → as written: they name only what is spelt so. */
+  caseBound: Map<string, Set<string>>;
 }
 
 const MIN_NAME = 4;
@@ -37,6 +39,11 @@ export function queryNames(
   const simple = new Map<string, number>();
   const qualified = new Map<string, number>();
   const pairs: [string, string][] = [];
+  const caseBound = new Map<string, Set<string>>();
+  for (const identifier of identifiers) {
+    const name = identifier.replace(/\(\)$/, '').split('.').pop() ?? '';
+    if (/[A-Z]/.test(name)) caseBound.set(name.toLowerCase(), (caseBound.get(name.toLowerCase()) ?? new Set()).add(name));
+  }
   // A traceback names every function on the way to the error; the frame boost already weighs the one in its file.
   const framed = new Set(frameNames.map((n) => n.split('.').pop()!.toLowerCase()));
   const strongest = Math.max(1, ...terms.map((t) => t.weight));
@@ -51,7 +58,7 @@ export function queryNames(
     qualified.set(`${type}.${name}`.toLowerCase(), share);
     pairs.push([type, name]);
   }
-  return { simple, qualified, pairs };
+  return { simple, qualified, pairs, caseBound };
 }
 
 /** The share (0–1] of a function the query names by its simple name or `Type.member` tail; 0 when it does not. */
@@ -59,6 +66,9 @@ export function nameShare(qualifiedName: string, names: QueryNames): number {
   const parts = qualifiedName.split('.');
   const name = parts[parts.length - 1]!.toLowerCase();
   const pair = parts.length >= 2 ? names.qualified.get(`${parts[parts.length - 2]}.${name}`.toLowerCase()) ?? 0 : 0;
+  // `TimedOut` (a state) does not name the method `timedout`.
+  const spelt = names.caseBound.get(name);
+  if (spelt && !spelt.has(parts[parts.length - 1]!)) return pair;
   return Math.max(pair, names.simple.get(name) ?? 0);
 }
 
@@ -68,7 +78,7 @@ export function namedFunctionsIn(files: FileSymbols[], names: QueryNames): { pat
   const out = new Map<string, { path: string; qualifiedName: string }>();
   for (const file of files) {
     for (const s of file.symbols) {
-      if (TYPE_KINDS.has(s.kind) || !names.simple.has(s.name.toLowerCase())) continue;
+      if (TYPE_KINDS.has(s.kind) || nameShare(s.name, names) === 0) continue;
       const unit = outermostFunction(s, file.byName);
       out.set(`${file.path}:${unit.qualifiedName}`, { path: file.path, qualifiedName: unit.qualifiedName });
     }

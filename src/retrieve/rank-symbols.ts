@@ -9,8 +9,7 @@ import type { FileCandidate, RankedSymbol } from './retrieval-types.js';
 export interface SymbolRankingOptions {
   /**
    * Weight of the file's aggregated score added to each of its chunks' scores.
-   * Default 0: on the dev split, ranking functions by their own chunk score was
-   * as good or better at function Acc@5 than mixing in the file score (0.25, 0.5, 1).
+   * On the first dev split alone 0.25–1 lost; 0.1 with memberWeight is part of the default.
    */
   fileWeight: number;
   /** Only symbols of this many top files are ranked. */
@@ -30,6 +29,14 @@ export interface SymbolRankingOptions {
    */
   nameWeight: number;
   /**
+   * With `nameWeight`, also look for a strong query name (at least half the
+   * strongest term's weight) among the inherited methods of the classes hit in
+   * the top 3 files (`Abs(x).rewrite()` → `Basic.rewrite`), not only of a
+   * `Type.member` the query writes. Off: it cost ~30 ms per query (p50, up to
+   * 20 name lookups through 6 levels of bases) and changed no instance at nameWeight 0.4.
+   */
+  implicitInheritance: boolean;
+  /**
    * Length prior: each function's score × (1 + sizeWeight · log10(lines)).
    * BM25 normalises by length; edits land in long functions more often than
    * in short ones. 0 turns it off.
@@ -43,8 +50,15 @@ export interface SymbolRankingOptions {
   testFactor: number;
 }
 
+/**
+ * Defaults. memberWeight 0.5 + fileWeight 0.1 + nameWeight 0.4 together, on the
+ * 12 dev repositories (135 instances): function Acc@5 0.519→0.548, +0.030
+ * [0.007, 0.059], 4 won / 0 lost, no repository lower; leave-one-repository-out
+ * chose settings with all three on 11 of 12 folds (docs/retrieval.md).
+ */
 export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = {
-  fileWeight: 0, topFiles: 10, memberWeight: 0, callWeight: 0, callSources: 5, maxCallResolutions: 3, nameWeight: 0, sizeWeight: 0, testFactor: 1,
+  fileWeight: 0.1, topFiles: 10, memberWeight: 0.5, callWeight: 0, callSources: 5, maxCallResolutions: 3, nameWeight: 0.4,
+  implicitInheritance: false, sizeWeight: 0, testFactor: 1,
 };
 
 /** What the query says that symbol ranking can use (the query's identifiers in code form). */
@@ -171,7 +185,7 @@ function structuralCandidates(
     for (const { file, symbol } of unitOf.values()) if (ranked.slice(0, 3).includes(file) && symbol.parent) hitTypes.add(symbol.parent.split('.').pop()!);
     const strongNames = [...names.simple].filter(([, share]) => share >= 0.5).map(([name]) => name);
     const implicit: [string, string][] = [];
-    for (const type of [...hitTypes].sort()) for (const name of strongNames) if (implicit.length < 20) implicit.push([type, name]);
+    if (options.implicitInheritance) for (const type of [...hitTypes].sort()) for (const name of strongNames) if (implicit.length < 20) implicit.push([type, name]);
     const pairs = { ...names, pairs: [...names.pairs, ...implicit] };
     for (const s of inheritedMethods(store, pairs, query.isTest)) out.push({ path: s.path, qualifiedName: s.qualifiedName, score: 0 });
   }

@@ -155,7 +155,7 @@ async function plainSearch(store: IndexStore, queryText: string, options: Search
   });
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
   const files = aggregateFiles(hits, aggregation);
-  const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, fileWeight: 0, ...options.symbolRanking });
+  const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, fileWeight: 0, memberWeight: 0, nameWeight: 0, ...options.symbolRanking });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
 }
 

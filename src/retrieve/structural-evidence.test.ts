@@ -19,8 +19,10 @@ describe('definition evidence', () => {
     });
     try {
       const query = 'Cookies lost\nCalling `merge_cookie_jar` with a cookie jar and a merge of cookies drops the cookie.';
-      const off = await searchRepository(repository.store, query, { definitionBoost: 0 });
-      const on = await searchRepository(repository.store, query, { definitionBoost: 1 });
+      // Symbol-level levers off: the name boost scales with the best score, which the definition boost moves.
+      const symbolRanking = { nameWeight: 0, fileWeight: 0 };
+      const off = await searchRepository(repository.store, query, { definitionBoost: 0, symbolRanking });
+      const on = await searchRepository(repository.store, query, { definitionBoost: 1, symbolRanking });
       const score = (r: typeof on, qualifiedName: string) => r.functions.find((f) => f.qualifiedName === qualifiedName)!.score;
       const lead = (r: typeof on) => score(r, 'merge_cookie_jar') - score(r, 'send_0');
       // The definition gains weight × the best raw score (one definition); its callers gain nothing.
