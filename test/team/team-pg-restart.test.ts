@@ -76,7 +76,7 @@ describe('PostgreSQL restart', () => {
         const ready = await readyCommits(url).catch(() => new Map<string, string[]>());
         return ready.get('one')?.includes(heads.one) && ready.get('two')?.includes(heads.two);
       },
-      45_000,
+      90_000,
       () => `${worker.log()}\n---\n${server.log()}`,
     );
     expect(worker.child.exitCode).toBeNull();
@@ -97,5 +97,5 @@ describe('PostgreSQL restart', () => {
     expect(answer.text).toContain('two/added.py');
     expect(answer.text).toContain(`[answered from two at commit ${heads.two}]`);
     expect(await call(after, 'find_function', { repo: 'one', name: 'helper_7' })).toEqual({ ...before, text: before.text.replace(/commit [0-9a-f]+/, `commit ${heads.one}`) });
-  });
+  }, 150_000);
 });
