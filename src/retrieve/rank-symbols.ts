@@ -125,7 +125,9 @@ export function rankSymbols(
       unitOf.set(`${file.path}:${unit.qualifiedName}`, { file: fileSymbols, symbol: unit });
     }
   }
-  const extra = structuralCandidates(store, ranked, functionScores, unitOf, typeHits, best, options, query);
+  // The query's names are read once: they give both candidates and the name boost.
+  const names = options.nameWeight > 0 && query ? queryNames(query.identifiers, query.terms, query.frameNames) : undefined;
+  const extra = structuralCandidates(store, ranked, functionScores, unitOf, typeHits, options, query, names);
   for (const candidate of extra) {
     const score = candidate.score + options.fileWeight * (fileScore.get(candidate.path) ?? 0);
     keep(functionScores, candidate.path, candidate.qualifiedName, score);
@@ -137,8 +139,7 @@ export function rankSymbols(
       if (symbol) functionScores.set(key, { ...f, score: f.score * (1 + options.sizeWeight * Math.log10(1 + symbol.endLine - symbol.startLine)) });
     }
   }
-  if (options.nameWeight > 0 && query) {
-    const names = queryNames(query.identifiers, query.terms, query.frameNames);
+  if (names) {
     for (const [key, ranked] of functionScores) {
       const share = nameShare(ranked.qualifiedName, names);
       if (share > 0) functionScores.set(key, { ...ranked, score: ranked.score + options.nameWeight * share * best });
@@ -150,9 +151,12 @@ export function rankSymbols(
     }
   }
   for (const f of functionScores.values()) keep(moduleScores, f.path, topLevelName(f.qualifiedName), f.score);
-  // Equal scores by path, then name: never by the order hits arrived in.
-  const order = (a: RankedSymbol, b: RankedSymbol) => b.score - a.score || compareText(a.path, b.path) || compareText(a.qualifiedName, b.qualifiedName);
-  return { functions: [...functionScores.values()].sort(order), modules: [...moduleScores.values()].sort(order) };
+  return { functions: [...functionScores.values()].sort(compareRanked), modules: [...moduleScores.values()].sort(compareRanked) };
+}
+
+/** Best first; equal scores by path, then name: never by the order hits arrived in. */
+function compareRanked(a: RankedSymbol, b: RankedSymbol): number {
+  return b.score - a.score || compareText(a.path, b.path) || compareText(a.qualifiedName, b.qualifiedName);
 }
 
 /** Candidates from structure (members, call neighbours, named and inherited functions), not yet file-weighted. */
@@ -162,30 +166,32 @@ function structuralCandidates(
   functionScores: Map<string, RankedSymbol>,
   unitOf: Map<string, { file: FileSymbols; symbol: SymbolRow }>,
   typeHits: { file: FileSymbols; typeName: string | null; score: number }[],
-  best: number,
   options: SymbolRankingOptions,
   query: SymbolQuery | undefined,
+  names: ReturnType<typeof queryNames> | undefined,
 ): RankedSymbol[] {
   const out: RankedSymbol[] = [];
   for (const { file, typeName, score } of typeHits) out.push(...memberCandidates(file, typeName, score, options.memberWeight));
   if (options.callWeight > 0) {
-    const strong = [...functionScores.values()].sort((a, b) => b.score - a.score || compareText(a.path, b.path) || compareText(a.qualifiedName, b.qualifiedName));
+    const strong = [...functionScores.values()].sort(compareRanked);
     for (const source of strong.slice(0, options.callSources)) {
       const unit = unitOf.get(`${source.path}:${source.qualifiedName}`);
       if (!unit) continue;
       out.push(...callNeighbours(unit.symbol, unit.file, source.score, ranked, { weight: options.callWeight, maxResolutions: options.maxCallResolutions }));
     }
   }
-  if (options.nameWeight > 0 && query) {
-    const names = queryNames(query.identifiers, query.terms, query.frameNames);
+  if (names && query) {
     // Scored 0 here: the name boost, added to every named function alike, ranks them.
     for (const named of namedFunctionsIn(ranked, names)) out.push({ ...named, score: 0 });
-    // A strong name called on a class the hits found (`Abs(x).rewrite(...)`) may be a method that class inherits.
-    const hitTypes = new Set(typeHits.filter((t) => t.typeName !== null && ranked.slice(0, 3).includes(t.file)).map((t) => t.typeName!.split('.').pop()!));
-    for (const { file, symbol } of unitOf.values()) if (ranked.slice(0, 3).includes(file) && symbol.parent) hitTypes.add(symbol.parent.split('.').pop()!);
-    const strongNames = [...names.simple].filter(([, share]) => share >= 0.5).map(([name]) => name);
     const implicit: [string, string][] = [];
-    if (options.implicitInheritance) for (const type of [...hitTypes].sort()) for (const name of strongNames) if (implicit.length < 20) implicit.push([type, name]);
+    if (options.implicitInheritance) {
+      // A strong name called on a class the hits found (`Abs(x).rewrite(...)`) may be a method that class inherits.
+      const top = new Set(ranked.slice(0, 3));
+      const hitTypes = new Set(typeHits.filter((t) => t.typeName !== null && top.has(t.file)).map((t) => t.typeName!.split('.').pop()!));
+      for (const { file, symbol } of unitOf.values()) if (top.has(file) && symbol.parent) hitTypes.add(symbol.parent.split('.').pop()!);
+      const strongNames = [...names.simple].filter(([, share]) => share >= 0.5).map(([name]) => name);
+      for (const type of [...hitTypes].sort()) for (const name of strongNames) if (implicit.length < 20) implicit.push([type, name]);
+    }
     const pairs = { ...names, pairs: [...names.pairs, ...implicit] };
     for (const s of inheritedMethods(store, pairs, query.isTest)) out.push({ path: s.path, qualifiedName: s.qualifiedName, score: 0 });
   }
