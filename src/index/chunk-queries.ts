@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights } from './index-schema.js';
 import { indexConnection, type IndexStore } from './index-store.js';
+import { bodyTokensMeet, exactBm25, isPlainIndexToken, postingsPayOff, type ExactScores } from './term-postings.js';
 
 /** Prepared statements per connection and SQL text: a search prepares each shape once per open index. */
 const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -38,7 +39,21 @@ export interface Bm25ChunkOptions {
   limit: number;
   /** Only chunks of these kinds (default: all). */
   kinds?: readonly ChunkKind[];
+  /**
+   * Who computes the scores: FTS5's bm25(), or the same formula over cached
+   * postings (term-postings.ts; bitwise the same scores and hits). `auto`
+   * (default) takes postings for queries of {@link POSTINGS_MIN_TERMS} terms or more
+   * from the second such query on an index state (term-postings.ts's postingsPayOff).
+   */
+  scorer?: 'auto' | 'fts5' | 'postings';
 }
+
+/**
+ * Distinct terms from which `auto` scores with postings. Below it FTS5 is
+ * cheap (its cost is terms × matching rows) and a one-shot process would pay
+ * for postings it never reuses.
+ */
+export const POSTINGS_MIN_TERMS = 16;
 
 /**
  * BM25 over the chunk fields with per-field weights: the chunks matching any
@@ -66,8 +81,17 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
     else groups.set(repeat, [`"${token}"`]);
   }
   const weights = FTS_FIELDS.map((field) => options.weights[field]);
-  const columns = FTS_FIELDS.map(() => '?').join(', ');
   const kinds = options.kinds?.filter((k) => CHUNK_KINDS.includes(k));
+  const scorer = options.scorer ?? 'auto';
+  if ((scorer === 'postings' || (scorer === 'auto' && repeats.size >= POSTINGS_MIN_TERMS)) && [...repeats.keys()].every(isPlainIndexToken)) {
+    const generation = indexGeneration(store);
+    if (scorer === 'postings' || postingsPayOff(store, generation)) {
+      const groupList = [...groups].map(([repeat, phrases]) => ({ repeat, tokens: phrases.map((p) => p.slice(1, -1)) }));
+      const exact = exactBm25(store, generation, groupList, weights, kinds?.length ? kinds : undefined);
+      if (exact) return topExact(store, exact, options.limit);
+    }
+  }
+  const columns = FTS_FIELDS.map(() => '?').join(', ');
   const matches = kinds?.length
     ? `SELECT t.rowid AS id, bm25(chunks_fts, ${columns}) AS rank FROM chunks_fts t JOIN chunks c ON c.id = t.rowid
        WHERE chunks_fts MATCH ? AND c.kind IN (${kinds.map((k) => `'${k}'`).join(',')})`
@@ -90,6 +114,24 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
     return [...above, ...tied.slice(0, options.limit - above.length).map((id) => ({ id, rank: boundary }))].map((r) => ({ id: r.id, score: -r.rank }));
   }
   return rows.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
+}
+
+/** The best `limit` of exactly scored chunks, cut and ordered as the FTS5 path does (a tie across the limit by path and line). */
+function topExact(store: IndexStore, exact: ExactScores, limit: number): ChunkScore[] {
+  const { ids, keys, scores } = exact;
+  let order = ids.map((_, i) => i);
+  if (ids.length > limit) {
+    // The limit-th best key bounds the result; only the few above it are sorted.
+    const boundary = Float64Array.from(keys).sort()[ids.length - limit]!;
+    const above = order.filter((i) => keys[i]! > boundary);
+    const tied = order.filter((i) => keys[i]! === boundary);
+    if (above.length + tied.length > limit) {
+      const byId = new Map(tied.map((i) => [ids[i]!, i]));
+      const cut = inPositionOrder(store, tied.map((i) => ids[i]!)).slice(0, limit - above.length);
+      order = [...above, ...cut.map((id) => byId.get(id)!)];
+    } else order = [...above, ...tied];
+  }
+  return order.sort((a, b) => keys[b]! - keys[a]!).map((i) => ({ id: ids[i]!, score: scores[i]! }));
 }
 
 /** The best `limit` rows of one MATCH by FTS5 rank (ascending), a tie across the limit cut by path and line. */
@@ -129,6 +171,8 @@ function inPositionOrder(store: IndexStore, ids: number[]): number[] {
  */
 export function chunksWithBodyPhrase(store: IndexStore, tokens: readonly string[], limit: number): number[] {
   if (tokens.length === 0) return [];
+  // Where postings are at hand, a phrase whose words never meet in one body is answered without FTS5.
+  if (bodyTokensMeet(store, indexGeneration(store), tokens) === false) return [];
   const rows = statement(
     store,
     `SELECT t.rowid AS id FROM chunks_fts t JOIN chunks c ON c.id = t.rowid JOIN files f ON f.id = c.file_id

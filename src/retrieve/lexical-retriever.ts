@@ -32,6 +32,8 @@ export interface LexicalSearchOptions {
    * no chunk are always left out.
    */
   maxDocumentFraction?: number;
+  /** Who computes BM25 (the same scores either way); see bm25Chunks. */
+  scorer?: 'auto' | 'fts5' | 'postings';
   /** Results of earlier identical searches over the same index; see {@link LexicalMemo}. */
   memo?: LexicalMemo;
 }
@@ -82,7 +84,7 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
     weighted = informative.length >= MIN_INFORMATIVE_TERMS ? informative : matching;
   }
   const weights = options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
-  const run = () => chunkHits(store, bm25Chunks(store, weighted, { weights, limit: options.limit, kinds: options.chunkKinds }));
+  const run = () => chunkHits(store, bm25Chunks(store, weighted, { weights, limit: options.limit, kinds: options.chunkKinds, scorer: options.scorer }));
   return options.memo ? options.memo.get(JSON.stringify([weighted, weights, options.limit, options.chunkKinds ?? null]), run) : run();
 }
 

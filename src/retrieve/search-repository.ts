@@ -74,6 +74,11 @@ export interface SearchOptions {
   feedback?: Partial<FeedbackOptions>;
   /** At most this many query terms (highest weight first) are sent to BM25 (default 96). */
   maxTerms?: number;
+  /**
+   * Who computes BM25: `auto` (default), `fts5` or `postings` (the same scores,
+   * bitwise; see src/index/term-postings.ts). Only for tests and benchmarks.
+   */
+  lexicalScorer?: 'auto' | 'fts5' | 'postings';
   /** BM25 results shared across searches of one query under several settings (tuning only); see LexicalMemo. */
   lexicalMemo?: LexicalMemo;
   /** Extra retrievers (dense) fused with the lexical hits; see fusion.ts. */
@@ -106,6 +111,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     maxDocumentFraction: options.commonTermFraction,
     maxTerms: options.maxTerms,
     memo: options.lexicalMemo,
+    scorer: options.lexicalScorer,
   };
   let hits = lexicalSearch(store, parsedQuery, lexical);
   if (options.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...options.feedback }, lexical);
@@ -152,6 +158,7 @@ async function plainSearch(store: IndexStore, queryText: string, options: Search
     maxTerms: 100_000,
     // The reference baseline stays plain BM25 over every word.
     maxDocumentFraction: options.commonTermFraction ?? 1,
+    scorer: options.lexicalScorer,
   });
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
   const files = aggregateFiles(hits, aggregation);
@@ -248,7 +255,7 @@ function applyEvidenceBoosts(store: IndexStore, hits: ChunkHit[], query: ParsedQ
   const best = hits[0].score;
   const pathBoost = (options.pathMentionBoost ?? 0.3) * best;
   const frameBoost = (options.frameBoost ?? 1.0) * best;
-  const indexed = store.files().map((f) => f.path);
+  const indexed = store.filePaths();
   const mentioned = new Set<string>();
   for (const written of query.paths) for (const path of matchIndexedPaths(written, indexed)) mentioned.add(path);
   const frameTargets = new Map<string, Set<string>>();

@@ -59,6 +59,20 @@ const INFLECTIONS: ReadonlyArray<readonly [suffix: string, replacement: string]>
  */
 export function inflectionStem(word: string): string {
   if (word.length <= 4) return word;
+  let stem = stems.get(word);
+  if (stem !== undefined) return stem;
+  stem = computeStem(word);
+  if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+  stems.set(word, stem);
+  return stem;
+}
+
+// Anchor matching stems every query token once per symbol name of the top files
+// (hundreds of names × ~100 tokens for an issue text): a cache makes that a lookup.
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 50_000;
+
+function computeStem(word: string): string {
   let stem = word;
   for (const [suffix, replacement] of INFLECTIONS) {
     if (!stem.endsWith(suffix) || (suffix === 's' && stem.endsWith('ss'))) continue;
@@ -80,9 +94,14 @@ export function inflectionStem(word: string): string {
 export function matchQueryTokens(simpleName: string, normalizedTokens: readonly string[]): string[] {
   const forms = nameForms(simpleName);
   let stems: Set<string> | null = null;
-  return normalizedTokens.filter((token) => {
+  let tokenStems = stemsOfTokens.get(normalizedTokens);
+  if (!tokenStems) stemsOfTokens.set(normalizedTokens, (tokenStems = normalizedTokens.map(inflectionStem)));
+  return normalizedTokens.filter((token, i) => {
     if (forms.has(token)) return true;
     stems ??= new Set([...forms].map(inflectionStem));
-    return stems.has(inflectionStem(token));
+    return stems.has(tokenStems[i]!);
   });
 }
+
+// Callers match one token list against every symbol name of the top files: its stems are computed once per list.
+const stemsOfTokens = new WeakMap<readonly string[], string[]>();
