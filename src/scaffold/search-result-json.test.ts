@@ -15,7 +15,7 @@ describe('the one search result JSON shape', () => {
 
   it('the schema and the scaffold JSON type describe the same object', () => {
     // Checked by tsc (the type-check covers test files): a field added to one and not the other fails the build.
-    expectTypeOf<z.infer<typeof scaffoldJsonSchema>>().toEqualTypeOf<ScaffoldJson>();
+    expectTypeOf<z.infer<ReturnType<typeof scaffoldJsonSchema>>>().toEqualTypeOf<ScaffoldJson>();
   });
 
   it('the search tool answers exactly the schema (no key outside it) with spans and LocBench ids', async () => {
@@ -23,7 +23,7 @@ describe('the one search result JSON shape', () => {
     expect(r.isError).toBe(false);
     const data = r.data as SearchResultJson;
     // zod objects drop unknown keys, so equality after parsing means nothing outside the schema.
-    expect(searchResultJsonSchema.parse(data)).toEqual(data);
+    expect(searchResultJsonSchema().parse(data)).toEqual(data);
     expect(Object.keys(data)).toEqual(['query', 'files', 'modules', 'functions', 'scaffold']);
     expect(data.files[0].path).toBe('shop/pricing.py');
     const tax = data.functions.find((f) => f.qualifiedName === 'PriceCalculator.apply_tax');

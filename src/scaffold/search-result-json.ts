@@ -30,68 +30,83 @@ import type { ScaffoldFile, ScaffoldOptions } from './scaffold-types.js';
 /** Ranked lists (files, modules, functions) are cut here; the scaffold keeps its own caps. */
 export const RANKED_LIMIT = 20;
 
-const symbolKind = z.enum(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module', 'function', 'method']);
+/**
+ * The schemas are built on first use, not at load: zod builds every schema
+ * object eagerly and a `reponav search` process never validates its own output.
+ */
+function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
 
-const scaffoldSymbolSchema = z.object({
-  qualifiedName: z.string(),
-  kind: symbolKind,
-  startLine: z.number(),
-  endLine: z.number(),
-  /** Best chunk-hit score of this symbol, or null when it was chosen without a hit. */
-  hitScore: z.number().nullable(),
-});
+const scaffoldSymbolSchema = once(() =>
+  z.object({
+    qualifiedName: z.string(),
+    kind: z.enum(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module', 'function', 'method']),
+    startLine: z.number(),
+    endLine: z.number(),
+    /** Best chunk-hit score of this symbol, or null when it was chosen without a hit. */
+    hitScore: z.number().nullable(),
+  }),
+);
 
 /** The scaffold as data (the same choices as the text; not budgeted). */
-export const scaffoldJsonSchema = z.object({
-  query: z.string(),
-  queryTokens: z.array(z.string()),
-  totalFiles: z.number(),
-  files: z.array(
-    z.object({
-      rank: z.number(),
-      path: z.string(),
-      score: z.number(),
-      evidence: z.number(),
-      expanded: z.boolean(),
-      parsed: z.boolean(),
-      importedBy: z.array(z.string()),
-      anchors: z
-        .array(
-          scaffoldSymbolSchema.extend({
-            matchedTokens: z.array(z.string()),
-            invokes: z.array(z.string()),
-            invokedBy: z.array(z.string()),
-          }),
-        )
-        .optional(),
-      glimpse: z.array(scaffoldSymbolSchema).optional(),
-      targets: z.array(scaffoldSymbolSchema.extend({ source: z.enum(['anchor', 'neighbour', 'glimpse']) })).optional(),
-    }),
-  ),
-});
+export const scaffoldJsonSchema = once(() =>
+  z.object({
+    query: z.string(),
+    queryTokens: z.array(z.string()),
+    totalFiles: z.number(),
+    files: z.array(
+      z.object({
+        rank: z.number(),
+        path: z.string(),
+        score: z.number(),
+        evidence: z.number(),
+        expanded: z.boolean(),
+        parsed: z.boolean(),
+        importedBy: z.array(z.string()),
+        anchors: z
+          .array(
+            scaffoldSymbolSchema().extend({
+              matchedTokens: z.array(z.string()),
+              invokes: z.array(z.string()),
+              invokedBy: z.array(z.string()),
+            }),
+          )
+          .optional(),
+        glimpse: z.array(scaffoldSymbolSchema()).optional(),
+        targets: z.array(scaffoldSymbolSchema().extend({ source: z.enum(['anchor', 'neighbour', 'glimpse']) })).optional(),
+      }),
+    ),
+  }),
+);
 
 /** A ranked module or function with its span. */
-export const rankedSpanSchema = z.object({
-  /** `path:qualifiedName`, the LocBench id form. */
-  id: z.string(),
-  path: z.string(),
-  qualifiedName: z.string(),
-  score: z.number(),
-  startLine: z.number().nullable(),
-  endLine: z.number().nullable(),
-});
+export const rankedSpanSchema = once(() =>
+  z.object({
+    /** `path:qualifiedName`, the LocBench id form. */
+    id: z.string(),
+    path: z.string(),
+    qualifiedName: z.string(),
+    score: z.number(),
+    startLine: z.number().nullable(),
+    endLine: z.number().nullable(),
+  }),
+);
 
 /** The one search result shape (see the module comment). */
-export const searchResultJsonSchema = z.object({
-  query: z.string(),
-  files: z.array(z.object({ path: z.string(), score: z.number(), evidence: z.number() })),
-  modules: z.array(rankedSpanSchema),
-  functions: z.array(rankedSpanSchema),
-  scaffold: scaffoldJsonSchema,
-});
+export const searchResultJsonSchema = once(() =>
+  z.object({
+    query: z.string(),
+    files: z.array(z.object({ path: z.string(), score: z.number(), evidence: z.number() })),
+    modules: z.array(rankedSpanSchema()),
+    functions: z.array(rankedSpanSchema()),
+    scaffold: scaffoldJsonSchema(),
+  }),
+);
 
-export type RankedSpan = z.infer<typeof rankedSpanSchema>;
-export type SearchResultJson = z.infer<typeof searchResultJsonSchema>;
+export type RankedSpan = z.infer<ReturnType<typeof rankedSpanSchema>>;
+export type SearchResultJson = z.infer<ReturnType<typeof searchResultJsonSchema>>;
 
 /** What a search produced: the retrieval result with its ranked modules and functions. */
 export interface RankedRetrievalResult extends RetrievalResult {

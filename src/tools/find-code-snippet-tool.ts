@@ -9,7 +9,7 @@ import { filesContainingText, type IndexStore } from '../index/index.js';
 import { lineStartsOf } from '../parse/index.js';
 import { numberLines, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
-import { budgetArg, filePatternArg, pathFilterOf, repoArg } from './tool-args.js';
+import { budgetArg, filePatternArg, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** Longest text searched for. */
@@ -88,30 +88,32 @@ function firstCaseInsensitive(store: IndexStore, needle: string, pathFilter?: (p
   return null;
 }
 
-const snippetInput = z.object({
-  text: z
-    .string()
-    .min(1, 'text must not be empty')
-    .max(MAX_SNIPPET_CHARS, `text is limited to ${MAX_SNIPPET_CHARS} characters`)
-    .describe('The exact code text to find (case-sensitive literal substring, may span lines; not a regex).'),
-  file_pattern: filePatternArg,
-  context_lines: z
-    .number()
-    .int('context_lines must be a whole number')
-    .min(0, 'context_lines must be 0, 1 or 2')
-    .max(2, 'context_lines must be 0, 1 or 2')
-    .optional()
-    .describe('Lines of context above and below each hit (0-2, default 1).'),
-  limit: z
-    .number()
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(200, 'limit must be at most 200')
-    .optional()
-    .describe('Most matches shown (default 30); the total is always reported.'),
-  repo: repoArg,
-  budget_tokens: budgetArg,
-});
+const snippetInput = lazySchema(() =>
+  z.object({
+    text: z
+      .string()
+      .min(1, 'text must not be empty')
+      .max(MAX_SNIPPET_CHARS, `text is limited to ${MAX_SNIPPET_CHARS} characters`)
+      .describe('The exact code text to find (case-sensitive literal substring, may span lines; not a regex).'),
+    file_pattern: filePatternArg(),
+    context_lines: z
+      .number()
+      .int('context_lines must be a whole number')
+      .min(0, 'context_lines must be 0, 1 or 2')
+      .max(2, 'context_lines must be 0, 1 or 2')
+      .optional()
+      .describe('Lines of context above and below each hit (0-2, default 1).'),
+    limit: z
+      .number()
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(200, 'limit must be at most 200')
+      .optional()
+      .describe('Most matches shown (default 30); the total is always reported.'),
+    repo: repoArg(),
+    budget_tokens: budgetArg(),
+  }),
+);
 
 interface SnippetToolData extends SnippetSearchResult {
   contextLines: number;
@@ -121,14 +123,16 @@ interface SnippetToolData extends SnippetSearchResult {
 }
 
 /** `find_code_snippet`: exact text search with file:line hits. */
-export const findCodeSnippetTool: ToolDefinition<z.infer<typeof snippetInput>, SnippetToolData> = {
+export const findCodeSnippetTool: ToolDefinition<z.infer<ReturnType<typeof snippetInput>>, SnippetToolData> = {
   name: 'find_code_snippet',
   title: 'Find code snippet',
   description:
     'Where an exact piece of text occurs (an error message, a constant, `compute(order)`): case-sensitive literal ' +
     'match over every indexed file, path:line with context and a total count. For patterns use regex_search; ' +
     'to find code by meaning, search.',
-  inputSchema: snippetInput,
+  get inputSchema() {
+    return snippetInput();
+  },
   defaultBudgetTokens: 1500,
   run(args, env) {
     const store = env.repository.index.store;

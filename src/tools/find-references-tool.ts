@@ -14,7 +14,7 @@ import { symbolsCalling } from '../index/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { LineCache } from './source-lines.js';
 import { lookupSymbols, parseSymbolQuery } from './symbol-lookup.js';
-import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg } from './tool-args.js';
+import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** Callers read at most (a safety bound: a name called from thousands of places is not a useful answer anyway). */
@@ -45,17 +45,19 @@ export interface ReferencesData {
   notShown: number;
 }
 
-const referencesInput = z.object({
-  name: z
-    .string()
-    .min(1, 'name must not be empty')
-    .max(MAX_NAME_CHARS, `name is limited to ${MAX_NAME_CHARS} characters`)
-    .describe('Symbol name: `total`, `Order.total`, or `shop/models.py:Order.total` to pick one definition.'),
-  file_pattern: filePatternArg,
-  max_results: z.number().int().min(1).max(500).optional().describe('Call sites to show (default 50).'),
-  repo: repoArg,
-  budget_tokens: budgetArg,
-});
+const referencesInput = lazySchema(() =>
+  z.object({
+    name: z
+      .string()
+      .min(1, 'name must not be empty')
+      .max(MAX_NAME_CHARS, `name is limited to ${MAX_NAME_CHARS} characters`)
+      .describe('Symbol name: `total`, `Order.total`, or `shop/models.py:Order.total` to pick one definition.'),
+    file_pattern: filePatternArg(),
+    max_results: z.number().int().min(1).max(500).optional().describe('Call sites to show (default 50).'),
+    repo: repoArg(),
+    budget_tokens: budgetArg(),
+  }),
+);
 
 /** `(?<![\w$])name\s*[(<]`: a call of `name` (generic calls `name<T>(` included). */
 function callPattern(simple: string): RegExp {
@@ -64,7 +66,7 @@ function callPattern(simple: string): RegExp {
 }
 
 /** `find_references`: callers of a symbol. */
-export const findReferencesTool: ToolDefinition<z.infer<typeof referencesInput>, ReferencesData> = {
+export const findReferencesTool: ToolDefinition<z.infer<ReturnType<typeof referencesInput>>, ReferencesData> = {
   name: 'find_references',
   title: 'Find references (callers)',
   description:
@@ -72,7 +74,9 @@ export const findReferencesTool: ToolDefinition<z.infer<typeof referencesInput>,
     'that name it. Use before changing a signature or to trace who reaches some code. Matching is by name: each call ' +
     "is marked 'same file', 'import' (the caller's file imports the definition's) or 'name only' (may be another " +
     'symbol of that name). Only calls are indexed; for other uses try regex_search.',
-  inputSchema: referencesInput,
+  get inputSchema() {
+    return referencesInput();
+  },
   defaultBudgetTokens: 1500,
   run(args, env) {
     const store = env.repository.index.store;

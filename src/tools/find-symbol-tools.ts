@@ -8,7 +8,7 @@ import { cleanSignature } from '../scaffold/index.js';
 import { displayPath, formatNameList } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { CATEGORY_KINDS, lookupSymbols, similarSymbols, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
-import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg } from './tool-args.js';
+import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** One match as the find tools report it. */
@@ -40,25 +40,27 @@ export interface FindSymbolData {
   filePattern: string | null;
 }
 
-const findInput = z.object({
-  name: z
-    .string()
-    .min(1, 'name must not be empty')
-    .max(MAX_NAME_CHARS, `name is limited to ${MAX_NAME_CHARS} characters`)
-    .describe('The name: `Cart`, `Cart.checkout`, `checkout`, or `path/to/file.py:Cart.checkout`. Exact, not fuzzy.'),
-  file_pattern: filePatternArg,
-  limit: z
-    .number()
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(100, 'limit must be at most 100')
-    .optional()
-    .describe('Most matches shown (default 20).'),
-  repo: repoArg,
-  budget_tokens: budgetArg,
-});
+const findInput = lazySchema(() =>
+  z.object({
+    name: z
+      .string()
+      .min(1, 'name must not be empty')
+      .max(MAX_NAME_CHARS, `name is limited to ${MAX_NAME_CHARS} characters`)
+      .describe('The name: `Cart`, `Cart.checkout`, `checkout`, or `path/to/file.py:Cart.checkout`. Exact, not fuzzy.'),
+    file_pattern: filePatternArg(),
+    limit: z
+      .number()
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(100, 'limit must be at most 100')
+      .optional()
+      .describe('Most matches shown (default 20).'),
+    repo: repoArg(),
+    budget_tokens: budgetArg(),
+  }),
+);
 
-type FindInput = z.infer<typeof findInput>;
+type FindInput = z.infer<ReturnType<typeof findInput>>;
 
 const MAX_MEMBERS = 15;
 
@@ -112,7 +114,9 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
       (category === 'class' ? ', bases and members' : '') +
       '. Exact matching: qualified name (`Cart.checkout`), then suffix (`checkout`), then case-insensitive; ' +
       '`path/file.py:Name` picks a file. Use when you know the name; otherwise search.',
-    inputSchema: findInput,
+    get inputSchema() {
+      return findInput();
+    },
     defaultBudgetTokens: 1500,
     run(args, env) {
       const store = env.repository.index.store;

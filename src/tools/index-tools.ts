@@ -10,10 +10,10 @@ import type { IndexStatus } from '../index/index.js';
 import { formatNameList } from '../scaffold/index.js';
 import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import { renderBlocks } from './output-budget.js';
-import { budgetArg, repoArg } from './tool-args.js';
+import { budgetArg, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
-const statusInput = z.object({ repo: repoArg, budget_tokens: budgetArg });
+const statusInput = lazySchema(() => z.object({ repo: repoArg(), budget_tokens: budgetArg() }));
 
 interface StatusData {
   /** One entry per repository asked about: the `repo` given, or every served one when it was omitted. */
@@ -56,14 +56,16 @@ function statusLines(repository: string, status: IndexStatus): string[] {
 }
 
 /** `index_status`: what is indexed and what is stale. */
-export const indexStatusTool: ToolDefinition<z.infer<typeof statusInput>, StatusData> = {
+export const indexStatusTool: ToolDefinition<z.infer<ReturnType<typeof statusInput>>, StatusData> = {
   name: 'index_status',
   title: 'Index status',
   description:
     'List the served repositories and, for each (or the one named by repo), what is indexed: file and symbol counts ' +
     'per language, files not fully parsed or skipped, files changed since indexing. Cheap; does not re-index. Call it ' +
     'to learn repo names or why a file is missing from results; not needed before other tools (they refresh themselves).',
-  inputSchema: statusInput,
+  get inputSchema() {
+    return statusInput();
+  },
   defaultBudgetTokens: 800,
   freshness: 'as-is',
   repositoryOmitted: 'all',
@@ -85,19 +87,21 @@ export const indexStatusTool: ToolDefinition<z.infer<typeof statusInput>, Status
   },
 };
 
-const reindexInput = z.object({ repo: repoArg, budget_tokens: budgetArg });
+const reindexInput = lazySchema(() => z.object({ repo: repoArg(), budget_tokens: budgetArg() }));
 
 /** What reindex returns: the run's report, or that it is still running. */
 type ReindexData = { repository: string; report: IndexReport } | { repository: string; pending: { done: number; total: number } | null };
 
 /** `reindex`: refresh the index now and report what changed. */
-export const reindexTool: ToolDefinition<z.infer<typeof reindexInput>, ReindexData> = {
+export const reindexTool: ToolDefinition<z.infer<ReturnType<typeof reindexInput>>, ReindexData> = {
   name: 'reindex',
   title: 'Re-index',
   description:
     'Re-index now and report what changed. Rarely needed: every tool re-indexes changed files before answering. ' +
     'Use after a branch switch or a large generated change, to see what was re-indexed.',
-  inputSchema: reindexInput,
+  get inputSchema() {
+    return reindexInput();
+  },
   writesIndex: true,
   defaultBudgetTokens: 800,
   freshness: 'as-is',

@@ -9,19 +9,21 @@ import type { ImportRecord } from '../parse/index.js';
 import { buildSkeletonJson, renderSkeleton, type SkeletonInput } from '../scaffold/index.js';
 import { formatNameList } from '../scaffold/index.js';
 import { estimateTokens } from '../budget/index.js';
-import { budgetArg, repoArg } from './tool-args.js';
+import { budgetArg, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 import { listSymbolsOutputSchema } from './output-schemas.js';
 
-const listInput = z.object({
-  file: z
-    .string()
-    .min(1, 'file must not be empty')
-    .max(4096, 'file is limited to 4096 characters')
-    .describe('Repository-relative path of the file, e.g. `src/app/models.py`.'),
-  repo: repoArg,
-  budget_tokens: budgetArg,
-});
+const listInput = lazySchema(() =>
+  z.object({
+    file: z
+      .string()
+      .min(1, 'file must not be empty')
+      .max(4096, 'file is limited to 4096 characters')
+      .describe('Repository-relative path of the file, e.g. `src/app/models.py`.'),
+    repo: repoArg(),
+    budget_tokens: budgetArg(),
+  }),
+);
 
 interface ListData {
   input: SkeletonInput;
@@ -44,14 +46,18 @@ function plainSymbol(s: SymbolRow) {
 }
 
 /** `list_symbols`: a file's skeleton. */
-export const listSymbolsTool: ToolDefinition<z.infer<typeof listInput>, ListData> = {
+export const listSymbolsTool: ToolDefinition<z.infer<ReturnType<typeof listInput>>, ListData> = {
   name: 'list_symbols',
   title: 'List symbols of a file',
   description:
     "One file's outline without bodies: imports, importers, every class, function and method with line span, " +
     'signature and doc line. Use after search names a file, to choose what to read; view_code reads the bodies.',
-  inputSchema: listInput,
-  outputSchema: listSymbolsOutputSchema,
+  get inputSchema() {
+    return listInput();
+  },
+  get outputSchema() {
+    return listSymbolsOutputSchema();
+  },
   defaultBudgetTokens: 1500,
   run(args, env) {
     const { index } = env.repository;

@@ -11,15 +11,15 @@ describe('tool output schemas', () => {
 
   it('admit exactly what search and list_symbols return (strictly: no unknown keys)', async () => {
     const search = await h.call('search', { query: 'order total tax' });
-    expect(searchOutputSchema.strict().parse(search.data)).toEqual(search.data);
+    expect(searchOutputSchema().strict().parse(search.data)).toEqual(search.data);
     const skeleton = await h.call('list_symbols', { file: 'shop/models.py' });
-    expect(listSymbolsOutputSchema.strict().parse(skeleton.data)).toEqual(skeleton.data);
+    expect(listSymbolsOutputSchema().strict().parse(skeleton.data)).toEqual(skeleton.data);
   });
 
   it('admit the still-indexing answer and reject a wrong type', () => {
     const indexing = { indexing: true, repository: 'r', done: 3, total: 10 };
-    expect(searchOutputSchema.parse(indexing)).toEqual(indexing);
-    expect(listSymbolsOutputSchema.parse(indexing)).toEqual(indexing);
-    expect(listSymbolsOutputSchema.safeParse({ path: 3 }).success).toBe(false);
+    expect(searchOutputSchema().parse(indexing)).toEqual(indexing);
+    expect(listSymbolsOutputSchema().parse(indexing)).toEqual(indexing);
+    expect(listSymbolsOutputSchema().safeParse({ path: 3 }).success).toBe(false);
   });
 });

@@ -16,7 +16,7 @@ describe('search while the first index is being built (index-wait elapsed)', () 
       const first = await callTool(registry, 'search', { query: 'reserve stock copies' }, { repositories, indexWaitMs: 0 });
       expect(first.isError).toBe(false);
       expect(first.text.split('\n')[0]).toMatch(/^\[PROVISIONAL\]/);
-      const data = searchOutputSchema.strict().parse(first.data);
+      const data = searchOutputSchema().strict().parse(first.data);
       expect(data.provisional).toBe(true);
       expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
 

@@ -13,7 +13,7 @@ import { ReponavError } from '../errors.js';
 import type { IndexStore } from '../index/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
-import { budgetArg, filePatternArg, pathFilterOf, repoArg } from './tool-args.js';
+import { budgetArg, filePatternArg, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** Longest pattern accepted. */
@@ -110,21 +110,23 @@ export function searchRegex(
   return result;
 }
 
-const regexInput = z.object({
-  pattern: z
-    .string()
-    .min(1, 'pattern must not be empty')
-    .max(MAX_REGEX_CHARS, `pattern is limited to ${MAX_REGEX_CHARS} characters`)
-    .describe('RE2 regular expression matched against each line, e.g. `def \\w+_total\\(` or `TODO|FIXME`.'),
-  ignore_case: z.boolean().optional().describe('Match case-insensitively (default false).'),
-  file_pattern: filePatternArg,
-  max_matches: z.number().int().min(1).max(500).optional().describe('Matching lines to show (default 50).'),
-  repo: repoArg,
-  budget_tokens: budgetArg,
-});
+const regexInput = lazySchema(() =>
+  z.object({
+    pattern: z
+      .string()
+      .min(1, 'pattern must not be empty')
+      .max(MAX_REGEX_CHARS, `pattern is limited to ${MAX_REGEX_CHARS} characters`)
+      .describe('RE2 regular expression matched against each line, e.g. `def \\w+_total\\(` or `TODO|FIXME`.'),
+    ignore_case: z.boolean().optional().describe('Match case-insensitively (default false).'),
+    file_pattern: filePatternArg(),
+    max_matches: z.number().int().min(1).max(500).optional().describe('Matching lines to show (default 50).'),
+    repo: repoArg(),
+    budget_tokens: budgetArg(),
+  }),
+);
 
 /** `regex_search`: grep the indexed files. */
-export const regexSearchTool: ToolDefinition<z.infer<typeof regexInput>, RegexSearchResult> = {
+export const regexSearchTool: ToolDefinition<z.infer<ReturnType<typeof regexInput>>, RegexSearchResult> = {
   name: 'regex_search',
   title: 'Regex search (grep)',
   description:
@@ -132,7 +134,9 @@ export const regexSearchTool: ToolDefinition<z.infer<typeof regexInput>, RegexSe
     '(all call sites of foo\\(, TODO|FIXME, an error string with variable parts). For literal text use ' +
     'find_code_snippet; for where a symbol is called use find_references; to find code by meaning use search. ' +
     'Skips ignored, binary and oversized files; stops after 3 s.',
-  inputSchema: regexInput,
+  get inputSchema() {
+    return regexInput();
+  },
   defaultBudgetTokens: 1500,
   async run(args, env) {
     const regex = await compileRegex(args.pattern, args.ignore_case ?? false);

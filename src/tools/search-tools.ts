@@ -24,7 +24,7 @@ import { cleanSignature } from '../scaffold/index.js';
 import { displayPath, formatScore } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { LineCache } from './source-lines.js';
-import { budgetArg, filePatternArg, pathFilterOf, queryArg, repoArg, topKArg } from './tool-args.js';
+import { budgetArg, filePatternArg, pathFilterOf, queryArg, repoArg, topKArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition, ToolEnvironment } from './tool-types.js';
 import { searchOutputSchema } from './output-schemas.js';
 
@@ -68,12 +68,14 @@ export function scaffoldFilesFor(store: IndexStore, result: SearchResult, parseT
   return loadScaffoldFiles(store, result, parseTop);
 }
 
-const searchInput = z.object({
-  query: queryArg.describe('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
-  file_pattern: filePatternArg,
-  repo: repoArg,
-  budget_tokens: budgetArg,
-});
+const searchInput = lazySchema(() =>
+  z.object({
+    query: queryArg().describe('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
+    file_pattern: filePatternArg(),
+    repo: repoArg(),
+    budget_tokens: budgetArg(),
+  }),
+);
 
 /** What `search` computes before rendering: the search and the scaffold's per-file input. */
 export interface ScaffoldData {
@@ -82,7 +84,7 @@ export interface ScaffoldData {
 }
 
 /** `search`: the RepoNav scaffold for a query. */
-export const searchTool: ToolDefinition<z.infer<typeof searchInput>, ScaffoldData> = {
+export const searchTool: ToolDefinition<z.infer<ReturnType<typeof searchInput>>, ScaffoldData> = {
   name: 'search',
   title: 'Search (RepoNav scaffold)',
   description:
@@ -90,8 +92,12 @@ export const searchTool: ToolDefinition<z.infer<typeof searchInput>, ScaffoldDat
     '(ANCHORS: symbols matching the query, with callers and callees; GLIMPSE: other relevant symbols; ' +
     'CANDIDATE_TARGETS: where to read or edit, with line spans). Then list_symbols or view_code on what it names. ' +
     'For a known name use find_class/find_function; for exact text, find_code_snippet.',
-  inputSchema: searchInput,
-  outputSchema: searchOutputSchema,
+  get inputSchema() {
+    return searchInput();
+  },
+  get outputSchema() {
+    return searchOutputSchema();
+  },
   defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
   async run(args, env) {
     const search = await runToolSearch(env, args.query, args.file_pattern);
@@ -109,13 +115,15 @@ export const searchTool: ToolDefinition<z.infer<typeof searchInput>, ScaffoldDat
   },
 };
 
-const snippetInput = z.object({
-  query: queryArg.describe('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
-  file_pattern: filePatternArg,
-  top_k: topKArg,
-  repo: repoArg,
-  budget_tokens: budgetArg,
-});
+const snippetInput = lazySchema(() =>
+  z.object({
+    query: queryArg().describe('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
+    file_pattern: filePatternArg(),
+    top_k: topKArg(),
+    repo: repoArg(),
+    budget_tokens: budgetArg(),
+  }),
+);
 
 interface SnippetData {
   search: ToolSearch;
@@ -124,13 +132,15 @@ interface SnippetData {
 }
 
 /** `snippet_search`: the flat snippet baseline. */
-export const snippetSearchTool: ToolDefinition<z.infer<typeof snippetInput>, SnippetData> = {
+export const snippetSearchTool: ToolDefinition<z.infer<ReturnType<typeof snippetInput>>, SnippetData> = {
   name: 'snippet_search',
   title: 'Snippet search',
   description:
     'Like search, but answers with the best-matching code chunks themselves (numbered lines), best first: read ' +
     'candidate code at once instead of a map, at more tokens per hit. top_k: how many (default 10).',
-  inputSchema: snippetInput,
+  get inputSchema() {
+    return snippetInput();
+  },
   defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
   async run(args, env) {
     const search = await runToolSearch(env, args.query, args.file_pattern);
@@ -151,13 +161,15 @@ export const snippetSearchTool: ToolDefinition<z.infer<typeof snippetInput>, Sni
   },
 };
 
-const semanticInput = z.object({
-  query: queryArg.describe('A natural-language description of the behaviour or code you want, e.g. "where is tax added to the order total".'),
-  file_pattern: filePatternArg,
-  top_k: topKArg,
-  repo: repoArg,
-  budget_tokens: budgetArg,
-});
+const semanticInput = lazySchema(() =>
+  z.object({
+    query: queryArg().describe('A natural-language description of the behaviour or code you want, e.g. "where is tax added to the order total".'),
+    file_pattern: filePatternArg(),
+    top_k: topKArg(),
+    repo: repoArg(),
+    budget_tokens: budgetArg(),
+  }),
+);
 
 /** One chunk hit with the symbol facts semantic_search prints. */
 export interface DescribedHit {
@@ -178,14 +190,16 @@ interface SemanticData {
 }
 
 /** `semantic_search`: chunk-level hits for a description, compact (no code). */
-export const semanticSearchTool: ToolDefinition<z.infer<typeof semanticInput>, SemanticData> = {
+export const semanticSearchTool: ToolDefinition<z.infer<ReturnType<typeof semanticInput>>, SemanticData> = {
   name: 'semantic_search',
   title: 'Semantic search',
   description:
     'Describe behaviour in plain words; get the best-matching functions, methods and classes as path:start-end with ' +
     'signature and doc line (no bodies, so many fit), then read one with view_code. Dense embeddings fused with BM25 ' +
     'when the server has an embedder; lexical BM25 otherwise (then snippet_search does the same job).',
-  inputSchema: semanticInput,
+  get inputSchema() {
+    return semanticInput();
+  },
   defaultBudgetTokens: 1000,
   async run(args, env) {
     const search = await runToolSearch(env, args.query, args.file_pattern);

@@ -10,7 +10,7 @@ import { displayPath } from '../scaffold/index.js';
 import { numberLines } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { lookupSymbols, sortSymbols } from './symbol-lookup.js';
-import { budgetArg, MAX_NAME_CHARS, repoArg } from './tool-args.js';
+import { budgetArg, MAX_NAME_CHARS, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** Largest line number accepted in an argument (a bound on nonsense, not on file size). */
@@ -24,27 +24,29 @@ const lineNumber = (name: string) =>
     .max(MAX_LINE_NUMBER, `${name} must be at most ${MAX_LINE_NUMBER}`)
     .optional();
 
-const viewInput = z
-  .object({
-    file: z
-      .string()
-      .max(4096, 'file is limited to 4096 characters')
-      .optional()
-      .describe('Repository-relative path, e.g. `src/app.py`; `src/app.py:40-80` also works. Optional when symbol is given.'),
-    start: lineNumber('start').describe('First line to show (1-based, default 1).'),
-    end: lineNumber('end').describe('Last line to show (inclusive, default: end of file or of the symbol).'),
-    symbol: z
-      .string()
-      .min(1, 'symbol must not be empty')
-      .max(MAX_NAME_CHARS, `symbol is limited to ${MAX_NAME_CHARS} characters`)
-      .optional()
-      .describe('Show this symbol\'s span instead of lines: `Cart.checkout`, `checkout`, `Cart`.'),
-    repo: repoArg,
-    budget_tokens: budgetArg,
-  })
-  .refine((args) => args.file !== undefined || args.symbol !== undefined, { message: 'give file (a path), symbol (a name), or both' });
+const viewInput = lazySchema(() =>
+  z
+    .object({
+      file: z
+        .string()
+        .max(4096, 'file is limited to 4096 characters')
+        .optional()
+        .describe('Repository-relative path, e.g. `src/app.py`; `src/app.py:40-80` also works. Optional when symbol is given.'),
+      start: lineNumber('start').describe('First line to show (1-based, default 1).'),
+      end: lineNumber('end').describe('Last line to show (inclusive, default: end of file or of the symbol).'),
+      symbol: z
+        .string()
+        .min(1, 'symbol must not be empty')
+        .max(MAX_NAME_CHARS, `symbol is limited to ${MAX_NAME_CHARS} characters`)
+        .optional()
+        .describe('Show this symbol\'s span instead of lines: `Cart.checkout`, `checkout`, `Cart`.'),
+      repo: repoArg(),
+      budget_tokens: budgetArg(),
+    })
+    .refine((args) => args.file !== undefined || args.symbol !== undefined, { message: 'give file (a path), symbol (a name), or both' }),
+);
 
-type ViewInput = z.infer<typeof viewInput>;
+type ViewInput = z.infer<ReturnType<typeof viewInput>>;
 
 /** What view_code shows. */
 export interface ViewData {
@@ -84,7 +86,9 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
     'Read source with line numbers: a file, a span (start/end, or `path:40-80`), or a symbol ' +
     '(`symbol: "Cart.checkout"`). Long output is cut and names the next start line. Use once another tool told you ' +
     'where to look; prefer a span or symbol to a whole large file.',
-  inputSchema: viewInput,
+  get inputSchema() {
+    return viewInput();
+  },
   defaultBudgetTokens: 3000,
   run(args, env) {
     const { repository } = env;

@@ -163,7 +163,7 @@ describe('reponav search', () => {
       }
       const json = JSON.parse(runCli(['search', query, '--repo', fixture.root, '--json'], { cacheDir: fixture.cacheDir }).stdout);
       expect(json).toEqual((await runToolOnce(repository, 'search', { query })).data);
-      expect(searchResultJsonSchema.parse(json)).toEqual(json);
+      expect(searchResultJsonSchema().parse(json)).toEqual(json);
     } finally {
       repository.close();
     }
