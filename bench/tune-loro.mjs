@@ -177,7 +177,7 @@ if (configs.length > 1 && repos.length > 1) {
 if (configs.length > 1) {
   console.log(`\npaired bootstrap vs ${configs[0].label} (10,000 resamples, seed 1): difference [95% interval] p, won/lost`);
   for (let c = 1; c < configs.length; c++) {
-    const cells = [['file', 'Acc@5'], ['function', 'Acc@5']].map((m) => {
+    const cells = [['file', 'Acc@1'], ['file', 'Acc@5'], ['function', 'Acc@5']].map((m) => {
       const r = pairedBootstrap(all.map((i) => value(scores[0][i], m)), all.map((i) => value(scores[c][i], m)));
       return `${m[0]} ${m[1]} ${r.difference >= 0 ? '+' : ''}${f3(r.difference)} [${f3(r.low)}, ${f3(r.high)}] p=${r.pValue.toFixed(3)} ${r.won}/${r.lost}`;
     });

@@ -12,6 +12,7 @@ import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
 import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
+import { DEFAULT_FILE_LEVEL, fuseFileLevel, rankFileDocuments, type FileLevelOptions } from './file-level.js';
 
 /** Every tunable of one search; all optional. */
 export interface SearchOptions {
@@ -72,6 +73,12 @@ export interface SearchOptions {
    * {@link DEFAULT_FEEDBACK}.
    */
   feedback?: Partial<FeedbackOptions>;
+  /**
+   * A file-level ranking (the file as one document: its path and defined
+   * names, or its whole text) fused with the chunk aggregation; see
+   * file-level.ts. Missing fields take {@link DEFAULT_FILE_LEVEL}; `weight` 0 turns it off.
+   */
+  fileLevel?: Partial<FileLevelOptions>;
   /** At most this many query terms (highest weight first) are sent to BM25 (default 96). */
   maxTerms?: number;
   /**
@@ -136,7 +143,14 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     isTest: isTestPath,
     pathFilter: options.pathFilter,
   });
-  const { functions, modules } = rankSymbols(store, files, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking }, {
+  const chunkFiles = files;
+  const level = { ...DEFAULT_FILE_LEVEL, ...options.fileLevel };
+  if (level.weight > 0 && files.length > 0) {
+    const ranked = rankFileDocuments(store, parsedQuery.terms.slice(0, options.maxTerms ?? 96), level.document, pathPrior(store, options) ?? (() => 1), options.pathFilter);
+    files = fuseFileLevel(files, ranked, level);
+  }
+  const symbolFiles = level.rankSymbols ? files : chunkFiles;
+  const { functions, modules } = rankSymbols(store, symbolFiles, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking }, {
     identifiers: parsedQuery.identifiers,
     terms: parsedQuery.terms,
     frameNames: parsedQuery.frames.flatMap((f) => (f.functionName ? [f.functionName] : [])),
@@ -175,22 +189,31 @@ export function isTestPath(path: string): boolean {
 }
 
 function applyPathPriors(store: IndexStore, hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
-  const testFactor = options.testFileFactor ?? 0.5;
-  const stubFactor = options.stubFileFactor ?? 0.5;
-  const libraryFactor = options.nonLibraryFactor ?? DEFAULT_NON_LIBRARY_FACTOR;
-  if (testFactor === 1 && stubFactor === 1 && libraryFactor === 1) return hits;
-  const layout = libraryFactor === 1 ? null : repositoryLayout(store);
+  const prior = pathPrior(store, options);
+  if (!prior) return hits;
   return hits
     .map((hit) => {
-      let factor = 1;
-      const test = isTestPath(hit.path);
-      if (test) factor *= testFactor;
-      // Tests have their own factor; this one is for the other code a repository keeps beside its library.
-      else if (layout && isOutsideLibrary(layout, hit.path)) factor *= libraryFactor;
-      if (STUB_PATH.test(hit.path)) factor *= stubFactor;
+      const factor = prior(hit.path);
       return factor === 1 ? hit : { ...hit, score: hit.score * factor };
     })
     .sort(compareHits);
+}
+
+/** The score factor of a path (tests, stubs, code outside the library), or null when every factor is 1. */
+function pathPrior(store: IndexStore, options: SearchOptions): ((path: string) => number) | null {
+  const testFactor = options.testFileFactor ?? 0.5;
+  const stubFactor = options.stubFileFactor ?? 0.5;
+  const libraryFactor = options.nonLibraryFactor ?? DEFAULT_NON_LIBRARY_FACTOR;
+  if (testFactor === 1 && stubFactor === 1 && libraryFactor === 1) return null;
+  const layout = libraryFactor === 1 ? null : repositoryLayout(store);
+  return (path) => {
+    let factor = 1;
+    if (isTestPath(path)) factor *= testFactor;
+    // Tests have their own factor; this one is for the other code a repository keeps beside its library.
+    else if (layout && isOutsideLibrary(layout, path)) factor *= libraryFactor;
+    if (STUB_PATH.test(path)) factor *= stubFactor;
+    return factor;
+  };
 }
 
 /** Feedback settings used for the fields a `feedback` option leaves out. */

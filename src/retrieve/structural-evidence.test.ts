@@ -69,8 +69,9 @@ describe('tested code', () => {
     });
     try {
       const query = 'Session cookie expiry parse fails';
-      const off = await searchRepository(repository.store, query, { testedCodeWeight: 0 });
-      const on = await searchRepository(repository.store, query, { testedCodeWeight: 1 });
+      // The file-level ranking (on by default) also finds cookies.py by its name; off here to see this lever alone.
+      const off = await searchRepository(repository.store, query, { testedCodeWeight: 0, fileLevel: { weight: 0 } });
+      const on = await searchRepository(repository.store, query, { testedCodeWeight: 1, fileLevel: { weight: 0 } });
       const files = (r: typeof on) => r.files.map((f) => f.path);
       expect(rankOf(files(on), 'pkg/cookies.py')).toBeLessThan(rankOf(files(on), 'pkg/noise.py'));
       // The other import is not named after the test: the name match picks cookies.py alone.

@@ -1,0 +1,120 @@
+/**
+ * File-level documents and their BM25, next to the chunk BM25 of
+ * lexical-retriever.ts: a file scored as one document rather than through its
+ * best chunks. Two kinds:
+ * - `identity`: the file's path parts (twice: a path names what a file is for)
+ *   and the names it defines at top level and one level down (classes,
+ *   functions, methods) — what the file is, not what it mentions;
+ * - `content`: every token of the file (the classic whole-file BM25 of
+ *   SWE-bench file localization), plus its path parts.
+ * Built in memory from the index once per index state and cached; scoring is
+ * a walk of the query terms' postings.
+ */
+import { codeTokens, definedNamesByFile, indexGeneration, type IndexStore } from '../index/index.js';
+
+/** Which file-level document. */
+export type FileDocumentKind = 'identity' | 'content';
+
+/** A term → file postings index over one document per indexed file. */
+export interface FileDocumentIndex {
+  paths: string[];
+  /** Token count of each file's document. */
+  lengths: Float64Array;
+  averageLength: number;
+  /** Per token: the files containing it and its count in each. */
+  postings: Map<string, { files: number[]; counts: number[] }>;
+  /** Milliseconds it took to build (reported by the tuning bench). */
+  buildMs: number;
+}
+
+/** A file and its file-level score, higher is better. */
+export interface FileScore {
+  path: string;
+  score: number;
+}
+
+/** BM25 constants (Robertson's usual values). */
+const K1 = 1.2;
+const B = 0.75;
+/** Largest weight of one query term (the chunk BM25 caps repeats at 4 too). */
+const MAX_TERM_WEIGHT = 4;
+
+const caches = new WeakMap<IndexStore, Map<FileDocumentKind, { generation: string; index: FileDocumentIndex }>>();
+
+/** The file-level index of `kind` for the store's current state, built on first use after every change. */
+export function fileDocumentIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
+  const generation = indexGeneration(store);
+  let byKind = caches.get(store);
+  if (!byKind) caches.set(store, (byKind = new Map()));
+  const cached = byKind.get(kind);
+  if (cached && cached.generation === generation) return cached.index;
+  const index = buildIndex(store, kind);
+  byKind.set(kind, { generation, index });
+  return index;
+}
+
+function buildIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
+  const started = performance.now();
+  // Only files in parsed languages: other text (docs, data) has no searchable chunks either.
+  const paths = store.files().filter((f) => f.language !== 'unknown').map((f) => f.path);
+  const names = kind === 'identity' ? definedNamesByFile(store, 1) : null;
+  const documents = paths.map((path) => {
+    const pathTokens = codeTokens(path.replace(/\.[A-Za-z0-9]+$/, ''));
+    const rest = names ? (names.get(path) ?? []).flatMap((name) => codeTokens(name)) : codeTokens(store.fileText(path) ?? '');
+    return names ? [...pathTokens, ...pathTokens, ...rest] : [...pathTokens, ...rest];
+  });
+  return { ...indexDocuments(paths, documents), buildMs: performance.now() - started };
+}
+
+/** Builds postings over already tokenized documents (exported for tests). */
+export function indexDocuments(paths: string[], documents: string[][]): Omit<FileDocumentIndex, 'buildMs'> {
+  const postings = new Map<string, { files: number[]; counts: number[] }>();
+  const lengths = new Float64Array(paths.length);
+  let total = 0;
+  documents.forEach((tokens, file) => {
+    lengths[file] = tokens.length;
+    total += tokens.length;
+    const counts = new Map<string, number>();
+    for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+    for (const [token, count] of counts) {
+      const list = postings.get(token);
+      if (list) {
+        list.files.push(file);
+        list.counts.push(count);
+      } else postings.set(token, { files: [file], counts: [count] });
+    }
+  });
+  return { paths, lengths, averageLength: paths.length ? total / paths.length : 0, postings };
+}
+
+/**
+ * BM25 of every file matching any query term, best first (equal scores by
+ * path): Σ weight × idf × saturated term frequency, with weights capped at 4
+ * and idf = ln(1 + (N − n + 0.5) / (n + 0.5)), which stays positive for
+ * common terms (they add little, as in the chunk ranking).
+ */
+export function scoreFileDocuments(index: FileDocumentIndex, terms: readonly { token: string; weight: number }[]): FileScore[] {
+  const n = index.paths.length;
+  // Dense scores and a list of touched files: no per-posting map lookups.
+  const scores = new Float64Array(n);
+  const touched: number[] = [];
+  const seen = new Set<string>();
+  for (const term of terms) {
+    if (seen.has(term.token)) continue;
+    seen.add(term.token);
+    const list = index.postings.get(term.token);
+    const weight = Math.min(MAX_TERM_WEIGHT, term.weight);
+    if (!list || !(weight > 0)) continue;
+    const idf = Math.log(1 + (n - list.files.length + 0.5) / (list.files.length + 0.5));
+    for (let i = 0; i < list.files.length; i++) {
+      const file = list.files[i]!;
+      const tf = list.counts[i]!;
+      const norm = K1 * (1 - B + (B * index.lengths[file]!) / (index.averageLength || 1));
+      if (scores[file] === 0) touched.push(file);
+      scores[file] += (weight * idf * tf * (K1 + 1)) / (tf + norm);
+    }
+  }
+  return touched
+    .map((file) => ({ path: index.paths[file]!, score: scores[file]! }))
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

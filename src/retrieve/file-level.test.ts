@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RepositoryIndex } from '../index/repository-index.js';
+import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
+import { fileDocumentIndex, indexDocuments, scoreFileDocuments } from './file-documents.js';
+import { definedNamesByFile } from '../index/index.js';
+import { DEFAULT_FILE_LEVEL, fuseFileLevel, rankFileDocuments } from './file-level.js';
+import type { FileCandidate } from './retrieval-types.js';
+import { searchRepository } from './search-repository.js';
+
+const file = (path: string, score: number): FileCandidate => ({ path, score, hits: [] });
+
+describe('scoreFileDocuments', () => {
+  const index = { ...indexDocuments(['a.py', 'b.py', 'c.py'], [['cookie', 'jar', 'jar'], ['jar', 'http'], ['http', 'http', 'client']]), buildMs: 0 };
+  it('ranks by BM25 with rarer terms worth more, ties by path', () => {
+    const ranked = scoreFileDocuments(index, [{ token: 'cookie', weight: 1 }, { token: 'http', weight: 1 }]);
+    expect(ranked.map((r) => r.path)).toEqual(['a.py', 'c.py', 'b.py']);
+    expect(scoreFileDocuments(index, [{ token: 'missing', weight: 1 }])).toEqual([]);
+  });
+  it('weights terms, capped at 4, and counts a repeated term once', () => {
+    const once = scoreFileDocuments(index, [{ token: 'client', weight: 1 }])[0]!.score;
+    expect(scoreFileDocuments(index, [{ token: 'client', weight: 2 }])[0]!.score).toBeCloseTo(2 * once);
+    expect(scoreFileDocuments(index, [{ token: 'client', weight: 9 }])[0]!.score).toBeCloseTo(4 * once);
+    expect(scoreFileDocuments(index, [{ token: 'client', weight: 1 }, { token: 'client', weight: 1 }])[0]!.score).toBeCloseTo(once);
+  });
+});
+
+describe('fuseFileLevel', () => {
+  const files = [file('a.py', 10), file('b.py', 8), file('c.py', 2)];
+  const ranked = [{ path: 'c.py', score: 4 }, { path: 'd.py', score: 3 }, { path: 'b.py', score: 2 }];
+  it('boost adds weight × best aggregated score × the normalised file-level score', () => {
+    const fused = fuseFileLevel(files, ranked, { ...DEFAULT_FILE_LEVEL, weight: 0.5 });
+    expect(fused.map((f) => [f.path, f.score])).toEqual([['a.py', 10], ['b.py', 10.5], ['c.py', 7]].sort((x, y) => (y[1] as number) - (x[1] as number)));
+  });
+  it('lets the best file-level files without chunk hits join only when candidates allow', () => {
+    expect(fuseFileLevel(files, ranked, { ...DEFAULT_FILE_LEVEL, weight: 0.5 }).map((f) => f.path)).not.toContain('d.py');
+    const fused = fuseFileLevel(files, ranked, { ...DEFAULT_FILE_LEVEL, weight: 0.5, candidates: 2 });
+    expect(fused.find((f) => f.path === 'd.py')).toEqual({ path: 'd.py', score: 3.75, hits: [] });
+  });
+  it('rrf fuses ranks and keeps the best score on the aggregation scale', () => {
+    const fused = fuseFileLevel(files, ranked, { ...DEFAULT_FILE_LEVEL, method: 'rrf', weight: 1, k: 0 });
+    // a: 1/1; b: 1/2 + 1/3; c: 1/3 + 1/1 (best) → scaled so c gets 10.
+    expect(fused.map((f) => f.path)).toEqual(['c.py', 'a.py', 'b.py']);
+    expect(fused[0]!.score).toBeCloseTo(10);
+    expect(fused[1]!.score).toBeCloseTo(10 / (4 / 3));
+  });
+  it('changes nothing at weight 0 or without a file-level ranking', () => {
+    expect(fuseFileLevel(files, ranked, { ...DEFAULT_FILE_LEVEL, weight: 0 })).toBe(files);
+    expect(fuseFileLevel(files, [], DEFAULT_FILE_LEVEL)).toBe(files);
+  });
+});
+
+describe('file-level documents of an index', () => {
+  const fixtures = fixtureRepositories('file-level');
+  let repository: RepositoryIndex;
+  beforeAll(async () => {
+    repository = await fixtures.indexed({
+      'pkg/cookies.py': 'class CookieJar:\n    def load(self):\n        return read_store()\n',
+      'pkg/network.py': 'def fetch(url):\n    """Fetch a url; the jar is read elsewhere."""\n    return open_url(url)\n',
+      'pkg/util.py': 'def helper():\n    return 1\n',
+      'docs/cookies.md': '# Cookies\n\nCookie jar cookie jar.\n',
+    });
+  });
+  afterAll(() => {
+    repository.close();
+    fixtures.cleanUp();
+  });
+
+  it('describes a code file by its path and the names it defines; prose files have none', () => {
+    const index = fileDocumentIndex(repository.store, 'identity');
+    expect(index.paths).toEqual(['pkg/cookies.py', 'pkg/network.py', 'pkg/util.py']);
+    const filesOf = (token: string) => (index.postings.get(token)?.files ?? []).map((i) => index.paths[i]);
+    expect(filesOf('cookies')).toEqual(['pkg/cookies.py']);
+    expect(filesOf('jar')).toEqual(['pkg/cookies.py']); // CookieJar, not the docstring of network.py
+    expect(filesOf('load')).toEqual(['pkg/cookies.py']);
+    expect(filesOf('url')).toEqual([]);
+    expect(fileDocumentIndex(repository.store, 'identity')).toBe(index);
+    const content = fileDocumentIndex(repository.store, 'content');
+    expect((content.postings.get('jar')?.files ?? []).map((i) => content.paths[i])).toEqual(['pkg/cookies.py', 'pkg/network.py']);
+  });
+
+  it('reads defined names to a depth, and sums both documents each divided by its best score', () => {
+    expect(definedNamesByFile(repository.store, 0).get('pkg/cookies.py')).toEqual(['CookieJar']);
+    expect(definedNamesByFile(repository.store, 1).get('pkg/cookies.py')).toEqual(['CookieJar', 'load']);
+    const terms = [{ token: 'jar', weight: 1 }];
+    const both = rankFileDocuments(repository.store, terms, 'both', () => 1);
+    expect(both.map((f) => f.path)).toEqual(['pkg/cookies.py', 'pkg/network.py']);
+    expect(both[0]!.score).toBeCloseTo(2);
+    const halved = rankFileDocuments(repository.store, terms, 'both', (p) => (p === 'pkg/cookies.py' ? 0.25 : 1));
+    expect(halved.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
+  });
+
+  it('brings in a file with no chunk among the hits when candidates allow', async () => {
+    const query = 'fetch url: the jar breaks';
+    const narrow = { aggregation: { topChunks: 1 }, fileNameBoost: 0, fileLevel: { weight: 0 } };
+    expect((await searchRepository(repository.store, query, narrow)).files.map((f) => f.path)).toEqual(['pkg/network.py']);
+    expect((await searchRepository(repository.store, query, { ...narrow, fileLevel: {} })).files.map((f) => f.path)).toEqual(['pkg/network.py']);
+    const withLevel = await searchRepository(repository.store, query, { ...narrow, fileLevel: { candidates: 3, rankSymbols: true } });
+    expect(withLevel.files.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
+    expect(withLevel.files[1]!.hits).toEqual([]);
+    // The fused file score reaches the functions (fileWeight) only when rankSymbols is true (default false).
+    const plain = await searchRepository(repository.store, query, narrow);
+    expect(withLevel.functions[0]!.score).toBeGreaterThan(plain.functions[0]!.score);
+    const filesOnly = await searchRepository(repository.store, query, { ...narrow, fileLevel: { candidates: 3, rankSymbols: false } });
+    expect(filesOnly.files.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
+    expect(filesOnly.functions).toEqual(plain.functions);
+    const filtered = await searchRepository(repository.store, query, { ...narrow, fileLevel: { candidates: 3 }, pathFilter: (p) => p !== 'pkg/cookies.py' });
+    expect(filtered.files.map((f) => f.path)).toEqual(['pkg/network.py']);
+  });
+});
