@@ -56,3 +56,17 @@ describe('inflected query words', () => {
     expect(matchQueryTokens('target', normalizeQueryTokens(['get']))).toEqual([]);
   });
 });
+
+describe('matchQueryTokens over a long token list', () => {
+  it('equals the definition: tokens equal to a name form or sharing its stem, in query order', () => {
+    const words = ['reserve', 'reserving', 'queries', 'query', 'getting', 'get', 'http', 'response', 'parse', 'parsed', 'users', 'string', 'cookies', 'cookie', 'load'];
+    const tokens = normalizeQueryTokens([...words, ...words.map((w) => `${w}x`), 'reserved', 'loading', 'loaders']);
+    const names = ['parseHTTPResponse', 'load_cookies', 'reserveSeat', 'getQuery', '_users_', 'StringLoader', 'cookieJar', 'x'];
+    for (const name of names) {
+      const forms = nameForms(name);
+      const stems = new Set([...forms].map(inflectionStem));
+      const expected = tokens.filter((t) => forms.has(t) || stems.has(inflectionStem(t)));
+      expect(matchQueryTokens(name, tokens), name).toEqual(expected);
+    }
+  });
+});

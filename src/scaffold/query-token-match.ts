@@ -93,15 +93,35 @@ function computeStem(word: string): string {
  */
 export function matchQueryTokens(simpleName: string, normalizedTokens: readonly string[]): string[] {
   const forms = nameForms(simpleName);
-  let stems: Set<string> | null = null;
-  let tokenStems = stemsOfTokens.get(normalizedTokens);
-  if (!tokenStems) stemsOfTokens.set(normalizedTokens, (tokenStems = normalizedTokens.map(inflectionStem)));
-  return normalizedTokens.filter((token, i) => {
-    if (forms.has(token)) return true;
-    stems ??= new Set([...forms].map(inflectionStem));
-    return stems.has(tokenStems[i]!);
-  });
+  let lookup = lookups.get(normalizedTokens);
+  if (!lookup) lookups.set(normalizedTokens, (lookup = tokenLookup(normalizedTokens)));
+  // The tokens equal to a form or sharing a form's stem, found from the name's few forms, in query order.
+  const matched = new Set<number>();
+  for (const form of forms) for (const i of lookup.byToken.get(form) ?? []) matched.add(i);
+  for (const form of forms) for (const i of lookup.byStem.get(inflectionStem(form)) ?? []) matched.add(i);
+  return [...matched].sort((a, b) => a - b).map((i) => normalizedTokens[i]!);
 }
 
-// Callers match one token list against every symbol name of the top files: its stems are computed once per list.
-const stemsOfTokens = new WeakMap<readonly string[], string[]>();
+/** Positions of each token and of each token stem in one token list. */
+interface TokenLookup {
+  byToken: Map<string, number[]>;
+  byStem: Map<string, number[]>;
+}
+
+function tokenLookup(tokens: readonly string[]): TokenLookup {
+  const byToken = new Map<string, number[]>();
+  const byStem = new Map<string, number[]>();
+  tokens.forEach((token, i) => {
+    for (const [map, key] of [[byToken, token], [byStem, inflectionStem(token)]] as const) {
+      const list = map.get(key);
+      if (list) list.push(i);
+      else map.set(key, [i]);
+    }
+  });
+  return { byToken, byStem };
+}
+
+// Callers match one token list against every symbol name of the top files (an
+// issue text has hundreds of tokens): it is indexed once per list, and a name
+// costs a lookup per form instead of a pass over the tokens.
+const lookups = new WeakMap<readonly string[], TokenLookup>();

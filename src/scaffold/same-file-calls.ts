@@ -34,6 +34,17 @@ export interface CallNeighbours {
  * Self-calls are not edges.
  */
 export function sameFileCalls(symbols: readonly CodeSymbol[]): Map<string, CallNeighbours> {
+  let graph = graphs.get(symbols);
+  if (!graph) graphs.set(symbols, (graph = buildGraph(symbols)));
+  return graph;
+}
+
+// The index hands out one cached, never-mutated symbol array per file and index
+// state, and the top files of an issue hold thousands of symbols: their graph
+// is built once per array. Callers copy the lists they keep.
+const graphs = new WeakMap<readonly CodeSymbol[], Map<string, CallNeighbours>>();
+
+function buildGraph(symbols: readonly CodeSymbol[]): Map<string, CallNeighbours> {
   const byQualified = new Map<string, CodeSymbol[]>();
   for (const symbol of symbols) {
     const group = byQualified.get(symbol.qualifiedName);
