@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights } from './index-schema.js';
 import { indexConnection, type IndexStore } from './index-store.js';
-import { bodyTokensMeet, exactBm25, isPlainIndexToken, postingsPayOff, type ExactScores } from './term-postings.js';
+import { bodyTokensMeet, exactBm25, isPlainIndexToken, postingsPayOff, postingsRead, type ExactScores } from './term-postings.js';
 
 /** Prepared statements per connection and SQL text: a search prepares each shape once per open index. */
 const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -42,8 +42,9 @@ export interface Bm25ChunkOptions {
   /**
    * Who computes the scores: FTS5's bm25(), or the same formula over cached
    * postings (term-postings.ts; bitwise the same scores and hits). `auto`
-   * (default) takes postings for queries of {@link POSTINGS_MIN_TERMS} terms or more
-   * from the second such query on an index state (term-postings.ts's postingsPayOff).
+   * (default) takes postings once they are read for this index state, and reads
+   * them on the second query of {@link POSTINGS_MIN_TERMS} terms or more
+   * (term-postings.ts's postingsPayOff).
    */
   scorer?: 'auto' | 'fts5' | 'postings';
 }
@@ -83,9 +84,10 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
   const weights = FTS_FIELDS.map((field) => options.weights[field]);
   const kinds = options.kinds?.filter((k) => CHUNK_KINDS.includes(k));
   const scorer = options.scorer ?? 'auto';
-  if ((scorer === 'postings' || (scorer === 'auto' && repeats.size >= POSTINGS_MIN_TERMS)) && [...repeats.keys()].every(isPlainIndexToken)) {
+  if (scorer !== 'fts5' && [...repeats.keys()].every(isPlainIndexToken)) {
     const generation = indexGeneration(store);
-    if (scorer === 'postings' || postingsPayOff(store, generation)) {
+    const long = repeats.size >= POSTINGS_MIN_TERMS;
+    if (scorer === 'postings' || postingsRead(store, generation) || (long && postingsPayOff(store, generation))) {
       const groupList = [...groups].map(([repeat, phrases]) => ({ repeat, tokens: phrases.map((p) => p.slice(1, -1)) }));
       const exact = exactBm25(store, generation, groupList, weights, kinds?.length ? kinds : undefined);
       if (exact) return topExact(store, exact, options.limit);

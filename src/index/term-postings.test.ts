@@ -91,6 +91,10 @@ describe('exact BM25 over postings', () => {
     const generation = indexGeneration(repository.store);
     expect(exactBm25(repository.store, generation, [{ repeat: 1, tokens: vocabulary.slice(0, 50) }], [2, 4, 2, 1, 1])?.ids.length).toBeGreaterThan(10);
     expect(expectSameResults(1)).toBeGreaterThan(5000);
+    // Once postings are read, `auto` scores short queries from them too: still FTS5's results.
+    const short = [{ token: 'return', repeat: 2 }, { token: 'store', repeat: 1 }];
+    const options = { weights: WEIGHT_SETS[0]!, limit: 30 };
+    expect(inTieOrder(bm25Chunks(repository.store, short, options))).toEqual(inTieOrder(bm25Chunks(repository.store, short, { ...options, scorer: 'fts5' })));
   });
 
   it('stays exact after the index changes (a file edited, one added)', async () => {

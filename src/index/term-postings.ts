@@ -65,6 +65,11 @@ const corpora = new WeakMap<Database.Database, Corpus>();
 /** Long queries FTS5 scored per connection and generation, before postings are read (see {@link postingsPayOff}). */
 const fts5Served = new WeakMap<Database.Database, { generation: string; queries: number }>();
 
+/** Whether this index state's postings are in memory (then every query is scored from them: a short query of common words costs FTS5 as much as a long one). */
+export function postingsRead(store: IndexStore, generation: string): boolean {
+  return corpora.get(indexConnection(store))?.generation === generation;
+}
+
 /**
  * Whether a long query on this index state should be scored from postings.
  * Reading them costs about one FTS5 query (the chunk lengths plus each term's
@@ -75,7 +80,7 @@ const fts5Served = new WeakMap<Database.Database, { generation: string; queries:
  */
 export function postingsPayOff(store: IndexStore, generation: string): boolean {
   const db = indexConnection(store);
-  if (corpora.get(db)?.generation === generation) return true;
+  if (postingsRead(store, generation)) return true;
   const served = fts5Served.get(db);
   if (served?.generation === generation) return ++served.queries > 1;
   fts5Served.set(db, { generation, queries: 1 });
