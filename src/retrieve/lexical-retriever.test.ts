@@ -46,6 +46,10 @@ describe('lexicalSearch maxDocumentFraction', () => {
       expect(paths(['video', 'missing', ...rare], 1)).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
       expect(paths(['video', 'missing', ...rare.slice(0, 15)], 0.5)).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
       expect(paths(['video'], 0.5)).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
+      // minInformativeTerms 1: a short query leaves them out too, unless nothing else matches.
+      const short = (tokens: string[]) => lexicalSearch(repository.store, terms(tokens), { ...options, maxDocumentFraction: 0.5, minInformativeTerms: 1 }).map((h) => h.path).sort();
+      expect(short(['video', 'worda'])).toEqual(['pkg/c.py']);
+      expect(short(['video'])).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
     } finally {
       repository.close();
     }

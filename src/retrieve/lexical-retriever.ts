@@ -34,6 +34,8 @@ export interface LexicalSearchOptions {
   maxDocumentFraction?: number;
   /** Who computes BM25 (the same scores either way); see bm25Chunks. */
   scorer?: 'auto' | 'fts5' | 'postings';
+  /** Common terms are left out only when at least this many others remain (default 16; see maxDocumentFraction). */
+  minInformativeTerms?: number;
   /** Results of earlier identical searches over the same index; see {@link LexicalMemo}. */
   memo?: LexicalMemo;
 }
@@ -81,7 +83,7 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
     const matching = weighted.filter((t) => stats.documents.get(t.token)! > 0);
     const informative = matching.filter((t) => stats.documents.get(t.token)! < fraction * stats.rows);
     // A short query keeps its common words: they may be all it has, and it is cheap anyway.
-    weighted = informative.length >= MIN_INFORMATIVE_TERMS ? informative : matching;
+    weighted = informative.length >= Math.max(1, options.minInformativeTerms ?? MIN_INFORMATIVE_TERMS) ? informative : matching;
   }
   const weights = options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
   const run = () => chunkHits(store, bm25Chunks(store, weighted, { weights, limit: options.limit, kinds: options.chunkKinds, scorer: options.scorer }));

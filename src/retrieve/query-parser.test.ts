@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUERY_WEIGHTS, inflectionVariants, isLogLine, parseQuery, stripBoilerplate } from './query-parser.js';
+import { DEFAULT_QUERY_WEIGHTS, inflectionVariants, isLogLine, issueTitle, parseQuery, stripBoilerplate } from './query-parser.js';
 
 const weightOf = (text: string, token: string) => parseQuery(text).terms.find((t) => t.token === token)?.weight;
 
@@ -104,5 +104,36 @@ describe('log-line damping', () => {
     expect(weight('ffmpeg', 0.4)).toBeLessThan(weight('ffmpeg', 1)!);
     expect(weight('folder', 0.4)).toBe(weight('folder', 1));
     expect(weight('dropbox', 0.4)).toBe(weight('dropbox', 1));
+  });
+});
+
+describe('parseQuery with a context', () => {
+  it('gives the tokens of names the repository does not know the unknown-name weight, unless a known name raises them', () => {
+    const text = 'Match fails for `PrintableKey`\nclass PrintableKey(bytes) is matched by `visit_class_pattern` with a key';
+    const context = { isKnownName: (name: string) => name !== 'PrintableKey', unknownNameWeight: 0.5 };
+    const weight = (token: string) => parseQuery(text, undefined, context).terms.find((t) => t.token === token)?.weight;
+    // Title ×2, twice in the text ×1.5: 0.5 × 2 × 1.5.
+    expect(weight('printablekey')).toBe(1.5);
+    expect(weight('printable')).toBe(1.5);
+    expect(weight('visit_class_pattern')).toBe(3);
+    // Without a context the name weighs as a backticked identifier.
+    expect(parseQuery(text).terms.find((t) => t.token === 'printablekey')?.weight).toBe(9);
+  });
+
+  it('checks each part of a dotted name and damps written paths the context does not know', () => {
+    const context = { isKnownName: (name: string) => name === 'compute', isKnownPath: (path: string) => path === 'pkg/core.py' };
+    const q = parseQuery('x\nusers call myobj.compute() in colors.py, see pkg/core.py', undefined, context);
+    const weight = (token: string) => q.terms.find((t) => t.token === token)?.weight;
+    expect(weight('compute')).toBe(2);
+    expect(weight('myobj')).toBe(1);
+    expect(weight('colors')).toBe(1);
+    expect(weight('core')).toBe(2);
+  });
+});
+
+describe('issueTitle', () => {
+  it('is the first line of a multi-line query after boilerplate, else empty', () => {
+    expect(issueTitle('<!-- template -->\nWrong column number\nbody text')).toBe('Wrong column number');
+    expect(issueTitle('one line query')).toBe('');
   });
 });

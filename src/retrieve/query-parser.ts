@@ -54,6 +54,21 @@ export interface QueryWeights {
   variant: number;
 }
 
+/** What the repository knows, for a parse that weighs names against it. */
+export interface QueryContext {
+  /**
+   * True when a name written as code (one part of a dotted name, as written)
+   * is the repository's own; otherwise its tokens get `unknownNameWeight`
+   * instead of the identifier or backtick weight: a user's own program
+   * (`class Big`, `def foo`) rather than the code to change.
+   */
+  isKnownName?: (name: string) => boolean;
+  /** True when a file path written in the query is one of the repository's; otherwise its parts get `unknownNameWeight`. */
+  isKnownPath?: (path: string) => boolean;
+  /** Base weight of an unknown name's tokens, wherever the query has them (default 1, a plain word's). */
+  unknownNameWeight?: number;
+}
+
 export const DEFAULT_QUERY_WEIGHTS: QueryWeights = {
   plain: 1,
   identifier: 2,
@@ -102,6 +117,17 @@ export function inflectionVariants(word: string): string[] {
   return [...out];
 }
 
+/** The first line of a multi-line query (an issue's title); '' for a one-line query. */
+export function issueTitle(rawText: string): string {
+  return titleOf(stripBoilerplate(rawText));
+}
+
+function titleOf(text: string): string {
+  const trimmed = text.trim();
+  const newline = trimmed.indexOf('\n');
+  return newline > 0 ? trimmed.slice(0, newline) : '';
+}
+
 /**
  * Removes issue-template boilerplate that every issue of a project shares and
  * that would otherwise match the template files: HTML comments and checklists.
@@ -126,7 +152,7 @@ const FLAG = /(?:^|\s)--([a-z][a-z0-9-]{2,})/g;
  * code-like evidence in it, weighting identifiers, backticked names, stack
  * frames and file paths above plain words. Deterministic.
  */
-export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUERY_WEIGHTS): ParsedQuery {
+export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUERY_WEIGHTS, context: QueryContext = {}): ParsedQuery {
   const text = stripBoilerplate(rawText);
   const boosts = new Map<string, number>();
   const raise = (token: string, weight: number) => {
@@ -134,11 +160,21 @@ export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUER
     boosts.set(token, Math.max(boosts.get(token) ?? 0, weight));
   };
   const identifiers = new Set<string>();
-  const addIdentifier = (identifier: string, weight: number) => {
+  // Tokens of names the repository does not know; they keep `unknownName` weight unless a known name raises them too.
+  const unknown = new Set<string>();
+  const addIdentifier = (identifier: string, weight: number, checked = false) => {
     const cleaned = identifier.replace(/^[._]+|[._]+$/g, '');
     if (cleaned.length < 3) return;
     identifiers.add(cleaned);
-    for (const token of codeTokens(cleaned)) raise(token, weight);
+    if (!checked || !context.isKnownName) {
+      for (const token of codeTokens(cleaned)) raise(token, weight);
+      return;
+    }
+    for (const part of cleaned.split('.')) {
+      if (!part) continue;
+      if (context.isKnownName(part)) for (const token of codeTokens(part)) raise(token, weight);
+      else for (const token of codeTokens(part)) unknown.add(token);
+    }
   };
 
   const frames: QueryFrame[] = [];
@@ -159,12 +195,14 @@ export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUER
   for (const m of text.matchAll(FILE_PATH)) {
     if (/^https?:/.test(m[0]) || m[0].includes('..')) continue;
     paths.add(m[0]);
-    for (const token of codeTokens(m[0].replace(/\.[a-z]+$/, ''))) raise(token, weights.pathPart);
+    const tokens = codeTokens(m[0].replace(/\.[a-z]+$/, ''));
+    if (context.isKnownPath && !context.isKnownPath(m[0])) for (const token of tokens) unknown.add(token);
+    else for (const token of tokens) raise(token, weights.pathPart);
   }
   for (const frame of frames) paths.add(frame.file);
 
   for (const m of text.matchAll(BACKTICKED)) {
-    for (const id of m[1].match(/[A-Za-z_][\w.]*/g) ?? []) addIdentifier(id, weights.backticked);
+    for (const id of m[1].match(/[A-Za-z_][\w.]*/g) ?? []) addIdentifier(id, weights.backticked, true);
   }
   // A URL's host names the site or service involved; the rest of it is noise.
   const hosts: string[] = [];
@@ -174,14 +212,13 @@ export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUER
     if (labels.length >= 2) hosts.push(labels[labels.length - 2]);
   }
   const prose = text.replace(URL, ' ') + ' ' + hosts.join(' ');
-  const newline = text.trim().indexOf('\n');
-  const title = newline > 0 ? text.trim().slice(0, newline) : '';
+  const title = titleOf(text);
   for (const m of title.matchAll(/\[([A-Za-z][\w :.-]{1,40})\]/g)) {
     for (const part of m[1].split(/[\s:]+/)) addIdentifier(part, weights.titleTag);
   }
   const titleTokens = new Set(codeTokens(title));
-  for (const pattern of [CAMEL, SNAKE, DOTTED]) for (const m of prose.matchAll(pattern)) addIdentifier(m[0], weights.identifier);
-  for (const m of prose.matchAll(CALL)) addIdentifier(m[1], weights.identifier);
+  for (const pattern of [CAMEL, SNAKE, DOTTED]) for (const m of prose.matchAll(pattern)) addIdentifier(m[0], weights.identifier, true);
+  for (const m of prose.matchAll(CALL)) addIdentifier(m[1], weights.identifier, true);
   for (const m of prose.matchAll(FLAG)) addIdentifier(m[1].replace(/-/g, '_'), weights.identifier);
 
   // Frequency: a token the issue repeats is likely central, up to a cap.
@@ -199,7 +236,7 @@ export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUER
   const terms: QueryTerm[] = [];
   for (const [token, count] of counts) {
     if (STOPWORDS.has(token) || token.length < 2 || /^\d+$/.test(token)) continue;
-    const base = boosts.get(token) ?? weights.plain;
+    const base = boosts.get(token) ?? (unknown.has(token) ? (context.unknownNameWeight ?? weights.plain) : weights.plain);
     const frequency = Math.min(weights.maxFrequencyBoost, 1 + Math.log2(count) / 2);
     terms.push({ token, weight: base * frequency * (titleTokens.has(token) ? weights.title : 1) * damp(token) });
   }

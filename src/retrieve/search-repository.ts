@@ -13,9 +13,11 @@ import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
 import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
 import { DEFAULT_FILE_LEVEL, fuseFileLevel, rankFileDocuments, type FileLevelOptions } from './file-level.js';
+import { queryContext, type UnknownNameOptions } from './known-names.js';
+import { usesTitleFiles, withTitleFiles, type TitleFileOptions } from './title-files.js';
 
-/** Every tunable of one search; all optional. */
-export interface SearchOptions {
+/** Every tunable of one search; all optional (the file-level ones in title-files.ts). */
+export interface SearchOptions extends TitleFileOptions {
   /**
    * `issue-aware` (default): weighted code evidence, priors and boosts.
    * `plain`: the reference baseline — every query word once, one BM25 field
@@ -67,6 +69,8 @@ export interface SearchOptions {
    * BM25 (default 0.5: exactly those FTS5 gives an IDF of ~0); 1 keeps all. See lexical-retriever.ts.
    */
   commonTermFraction?: number;
+  /** `commonTermFraction` applies only when at least this many other terms remain (default 16: a short query keeps its common words). */
+  minInformativeTerms?: number;
   /**
    * Pseudo-relevance feedback (query-feedback.ts): names shared by the first
    * hits are searched as extra terms. Off unless given; missing fields take
@@ -79,6 +83,8 @@ export interface SearchOptions {
    * file-level.ts. Missing fields take {@link DEFAULT_FILE_LEVEL}; `weight` 0 turns it off.
    */
   fileLevel?: Partial<FileLevelOptions>;
+  /** Names written as code that the repository does not know weigh `weight` (known-names.ts). Off unless given. */
+  unknownNames?: Partial<UnknownNameOptions>;
   /** At most this many query terms (highest weight first) are sent to BM25 (default 96). */
   maxTerms?: number;
   /**
@@ -106,8 +112,10 @@ export interface SearchResult extends RetrievalResult {
  */
 export async function searchRepository(store: IndexStore, queryText: string, options: SearchOptions = {}): Promise<SearchResult> {
   if (options.queryMode === 'plain') return plainSearch(store, queryText, options);
+  if (usesTitleFiles(options)) return withTitleFiles(store, queryText, options, searchRepository);
   const aggregation = { ...DEFAULT_AGGREGATION, ...options.aggregation };
-  const parsedQuery = parseQuery(queryText, { ...DEFAULT_QUERY_WEIGHTS, ...options.queryWeights });
+  const context = options.unknownNames ? queryContext(store, options.unknownNames, isTestPath, matchIndexedPaths) : {};
+  const parsedQuery = parseQuery(queryText, { ...DEFAULT_QUERY_WEIGHTS, ...options.queryWeights }, context);
   const fieldWeights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
   // Over-fetch when filtering so the filter still leaves topChunks hits.
   const fetch = options.pathFilter ? aggregation.topChunks * 8 : aggregation.topChunks * 2;
@@ -116,6 +124,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     fieldWeights,
     chunkKinds: options.chunkKinds,
     maxDocumentFraction: options.commonTermFraction,
+    minInformativeTerms: options.minInformativeTerms,
     maxTerms: options.maxTerms,
     memo: options.lexicalMemo,
     scorer: options.lexicalScorer,
@@ -149,6 +158,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     const ranked = rankFileDocuments(store, parsedQuery.terms.slice(0, options.maxTerms ?? 96), level.document, pathPrior(store, options) ?? (() => 1), options.pathFilter);
     files = fuseFileLevel(files, ranked, level);
   }
+  if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions: [], modules: [] };
   const symbolFiles = level.rankSymbols ? files : chunkFiles;
   const { functions, modules } = rankSymbols(store, symbolFiles, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking }, {
     identifiers: parsedQuery.identifiers,
