@@ -50,14 +50,16 @@ const COMMANDS: Record<string, Registrar> = {
 
 /** Builds the `reponav` program with the commands `argv` needs (all of them when it names none). */
 export async function buildProgram(argv: string[] = process.argv): Promise<Command> {
+  const named = argv[2];
+  // package.json is read only when the version is asked for (the option and --help stay the same).
+  const wantsVersion = argv.includes('--version') || argv.includes('-V');
   const program = new Command('reponav')
     .description('Navigate repositories the way LLM code agents need: index, search, scaffold, tools, MCP')
-    .version(readPackageVersion())
+    .version(wantsVersion ? readPackageVersion() : '')
     // A usage error is one line: commander's message with the help hint on the same line.
     .configureOutput({ outputError: (text, write) => write(`${text.trimEnd()} (run with --help for usage)\n`) })
     // Before any subcommand exists: commander copies these settings into subcommands as they are created.
     .exitOverride();
-  const named = argv[2];
   const versionOnly = named === '--version' || named === '-V';
   const wanted = versionOnly ? [] : named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
   for (const name of wanted) await COMMANDS[name](program);

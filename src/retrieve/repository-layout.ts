@@ -51,7 +51,7 @@ export function fileStem(path: string): string {
 }
 
 function computeLayout(store: IndexStore): RepositoryLayout {
-  const paths = store.files().map((f) => f.path);
+  const paths = store.filePaths();
   const stemCounts = new Map<string, number>();
   const pathsByStem = new Map<string, string[]>();
   for (const path of paths) {
