@@ -34,6 +34,14 @@ describe('view_code', () => {
     expect((await h.call('view_code', { file: 'shop/pricing.py:7-9' })).text).toBe(r.text);
   });
 
+  it('names a malformed span after an indexed file instead of calling the file unknown', async () => {
+    const r = await h.call('view_code', { file: 'shop/pricing.py:abc' });
+    expect(r).toMatchObject({ isError: true, errorCode: 'BAD_INPUT' });
+    expect(r.text).toContain("'abc' after shop/pricing.py is not a line span");
+    const unknown = await h.call('view_code', { file: 'shop/nothing.py:abc' });
+    expect(unknown).toMatchObject({ isError: true, errorCode: 'FILE_NOT_FOUND' });
+  });
+
   it('shows a symbol, naming other matches', async () => {
     const r = await h.call('view_code', { symbol: 'Cart.total' });
     expect(r.text.split('\n')).toEqual([

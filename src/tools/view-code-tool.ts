@@ -72,6 +72,27 @@ export function parseFileSpan(file: string): { path: string; start?: number; end
   return { path: match[1], start: Number(match[2]), end: match[3] !== undefined ? Number(match[3]) : Number(match[2]) };
 }
 
+/**
+ * Resolves `file`; when it is not a file but `PATH:SUFFIX` with PATH an indexed
+ * file (`cart.ts:abc`, `cart.ts:10-`), throws BAD_INPUT naming the span, so the
+ * caller is not told that a file it can see does not exist.
+ */
+function resolveOrNameBadSpan(file: string, resolve: (path: string) => FileRow, isFile: (path: string) => boolean): FileRow {
+  try {
+    return resolve(file);
+  } catch (error) {
+    const colon = file.lastIndexOf(':');
+    const path = file.slice(0, colon);
+    if (colon > 0 && isFile(path)) {
+      throw new ReponavError(
+        'BAD_INPUT',
+        `'${file.slice(colon + 1)}' after ${displayPath(path)} is not a line span; write ${displayPath(path)}:START-END or ${displayPath(path)}:LINE.`,
+      );
+    }
+    throw error;
+  }
+}
+
 function chooseSymbol(matches: SymbolRow[], name: string): SymbolRow {
   // Several equal matches: an exact qualified name wins, then the first by path and line.
   const sorted = sortSymbols(matches);
@@ -103,6 +124,8 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
         file = repository.index.resolveFile(span.path);
         start = span.start;
         end = span.end;
+      } else if (!store.file(args.file)) {
+        file = resolveOrNameBadSpan(args.file, (path) => repository.index.resolveFile(path), (path) => store.file(path) !== null);
       } else {
         file = repository.index.resolveFile(args.file);
       }

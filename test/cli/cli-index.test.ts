@@ -205,6 +205,17 @@ describe('reponav --help', () => {
     expect(help).toMatch(/--repo <path>[\s\S]*?\(default: the current\s+folder\)/);
   });
 
+  it('no command help shows a raw default ([] or a byte count) instead of what it means', () => {
+    const top = runCli(['--help'], { cacheDir: tempDir() }).stdout;
+    const commands = [...top.split('Commands:')[1]!.matchAll(/^ {2}(\w[\w-]*)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+    expect(commands).toContain('serve');
+    for (const command of commands) {
+      const help = runCli([command, '--help'], { cacheDir: tempDir() }).stdout;
+      expect(help, command).not.toContain('(default: [])');
+      expect(help, command).not.toMatch(/\(default: \d{7,}\)/);
+    }
+  });
+
   it('eval --help names every harness it runs, SWE-QA included', () => {
     const help = runCli(['eval', '--help'], { cacheDir: tempDir() }).stdout;
     expect(help.split('Options:')[0]).toMatch(/SWE-QA/);

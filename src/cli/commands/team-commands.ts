@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { cliLogger } from '../cli-context.js';
@@ -201,8 +201,9 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port (0: any free port)', port, 7744)
     .option('--host <host>', 'bind address', '127.0.0.1')
     .option('--cache-dir <dir>', 'local shard cache folder, emptied at start (default: <cache>/team-serve-<pid>)')
-    .option('--cache-size <size>', 'largest total size of cached shards (e.g. 500m, 4g)', fileSize, 2 * 1024 ** 3)
-    .option('--allow-origin <origin>', 'also accept requests from this browser Origin (repeatable; others are refused with 403)', collect, [])
+    // Option objects so --help shows '2g' and 'none', not 2147483648 and [].
+    .addOption(new Option('--cache-size <size>', 'largest total size of cached shards (e.g. 500m, 4g)').argParser(fileSize).default(2 * 1024 ** 3, '2g'))
+    .addOption(new Option('--allow-origin <origin>', 'also accept requests from this browser Origin (repeatable; others are refused with 403)').argParser(collect).default([], 'none'))
     .option('--webhook-secret-file <file>', 'accept signed push events at /webhook with the secret in this file (default: $REPONAV_WEBHOOK_SECRET; neither: no webhook)')
     .option('--lease <seconds>', 'lease of the jobs the webhook queues', seconds)
     .option('-q, --quiet', 'log only errors')
