@@ -166,7 +166,14 @@ describe('createOpenAICompatibleModel', () => {
     server.setHandler(() => ({ delayMs: 2000 }));
     const controller = new AbortController();
     const pending = model().complete({ messages: [{ role: 'user', content: 'x' }], signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the request has reached the server: a fixed 50 ms delay aborted before the request
+    // was sent on a loaded machine (the client loads lazily), and then nothing was recorded.
+    const abortOnRequest = setInterval(() => {
+      if (server.requests.length > 0) {
+        clearInterval(abortOnRequest);
+        controller.abort();
+      }
+    }, 5);
     const error = await failure(pending);
     expect(error.details).toMatchObject({ aborted: true });
     expect(server.requests).toHaveLength(1);

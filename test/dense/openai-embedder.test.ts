@@ -137,7 +137,14 @@ describe('OpenAIEmbedder', () => {
     const controller = new AbortController();
     const embedder = new OpenAIEmbedder({ baseUrl: s.openaiBaseUrl, model: 'm', retry: { baseDelayMs: 5000, maxDelayMs: 5000 }, env: {} });
     const pending = rejection(embedder.embed(['x'], controller.signal));
-    setTimeout(() => controller.abort(), 50);
+    // Abort once the request has reached the server: a fixed 50 ms delay aborted before the request
+    // was sent on a loaded machine (the client loads lazily), and then nothing was recorded.
+    const abortOnRequest = setInterval(() => {
+      if (s.requests.length > 0) {
+        clearInterval(abortOnRequest);
+        controller.abort();
+      }
+    }, 5);
     const error = await pending;
     expect(error.details).toMatchObject({ aborted: true });
     expect(s.requests).toHaveLength(1);
