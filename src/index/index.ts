@@ -24,6 +24,7 @@ export { WriterLock } from './writer-lock.js';
 export { describeOpenFailure, isCorruption } from './index-errors.js';
 export { symbolsNamed, symbolsWithNameContaining } from './symbol-queries.js';
 export { definedNamesByFile } from './file-definitions.js';
+export { indexFilesFingerprint, readDerivedCache, writeDerivedCache } from './derived-cache.js';
 export { filesContainingText, type IndexedText } from './text-queries.js';
 export { VectorStore, type StoredChunk, type VectorMatch, type VectorStoreOptions } from './vector-store.js';
 export { displayPath, quotedPath } from './display-path.js';

@@ -10,7 +10,7 @@
  * Built in memory from the index once per index state and cached; scoring is
  * a walk of the query terms' postings.
  */
-import { codeTokens, definedNamesByFile, indexGeneration, type IndexStore } from '../index/index.js';
+import { codeTokens, definedNamesByFile, indexFilesFingerprint, indexGeneration, readDerivedCache, writeDerivedCache, type IndexStore } from '../index/index.js';
 
 /** Which file-level document. */
 export type FileDocumentKind = 'identity' | 'content';
@@ -48,9 +48,64 @@ export function fileDocumentIndex(store: IndexStore, kind: FileDocumentKind): Fi
   if (!byKind) caches.set(store, (byKind = new Map()));
   const cached = byKind.get(kind);
   if (cached && cached.generation === generation) return cached.index;
-  const index = buildIndex(store, kind);
+  const index = loadOrBuildIndex(store, kind);
   byKind.set(kind, { generation, index });
   return index;
+}
+
+/**
+ * Bump when what a document holds changes (tokens, names, weights): the cache
+ * file beside the index is keyed by the index's files, not by this code.
+ */
+const DOCUMENT_FORMAT = 1;
+
+/**
+ * The index from the cache file beside the index database when it matches
+ * the index's files, else built and stored there, so one-shot processes
+ * (a CLI search) read it back instead of rebuilding it (index/derived-cache.ts).
+ */
+function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
+  const started = performance.now();
+  const name = `file-${kind}-v${DOCUMENT_FORMAT}`;
+  const fingerprint = indexFilesFingerprint(store);
+  const cached = readDerivedCache(store, name, fingerprint);
+  if (cached) {
+    const stored = parseStoredIndex(cached);
+    if (stored) return { ...stored, buildMs: performance.now() - started };
+  }
+  const index = buildIndex(store, kind);
+  writeDerivedCache(store, name, fingerprint, serializeIndex(index));
+  return index;
+}
+
+interface StoredIndex {
+  paths: string[];
+  lengths: number[];
+  averageLength: number;
+  postings: [string, number[], number[]][];
+}
+
+function serializeIndex(index: FileDocumentIndex): string {
+  const stored: StoredIndex = {
+    paths: index.paths,
+    lengths: Array.from(index.lengths),
+    averageLength: index.averageLength,
+    postings: [...index.postings].map(([token, list]) => [token, list.files, list.counts]),
+  };
+  return JSON.stringify(stored);
+}
+
+/** A stored index, or null when the payload is not one (a damaged file is a miss). */
+function parseStoredIndex(payload: Buffer): Omit<FileDocumentIndex, 'buildMs'> | null {
+  try {
+    const stored = JSON.parse(payload.toString('utf8')) as StoredIndex;
+    if (!Array.isArray(stored.paths) || !Array.isArray(stored.lengths) || !Array.isArray(stored.postings)) return null;
+    const postings = new Map<string, { files: number[]; counts: number[] }>();
+    for (const [token, files, counts] of stored.postings) postings.set(token, { files, counts });
+    return { paths: stored.paths, lengths: Float64Array.from(stored.lengths), averageLength: stored.averageLength, postings };
+  } catch {
+    return null;
+  }
 }
 
 function buildIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
