@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeDerivedCaches } from './derived-cache-files.js';
 import { indexFilesFingerprint, readDerivedCache, writeDerivedCache } from './derived-cache.js';
 import { IndexStore } from './index-store.js';
 
@@ -26,5 +27,10 @@ describe('derived cache', () => {
     expect(readDerivedCache(store, 'locked', fingerprint)).toBeNull();
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     store.close();
+    writeFileSync(join(dir, 'index.db.x.tmp'), '');
+    writeFileSync(join(dir, 'other.db.thing.cache'), '');
+    removeDerivedCaches(join(dir, 'index.db'));
+    expect(readdirSync(dir).filter((f) => f.endsWith('.cache') || f.endsWith('.tmp'))).toEqual(['other.db.thing.cache']);
+    expect(readdirSync(dir)).toContain('index.db');
   });
 });

@@ -60,3 +60,4 @@ export function writeDerivedCache(store: IndexStore, name: string, fingerprint: 
     rmSync(temporary, { force: true });
   }
 }
+

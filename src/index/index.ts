@@ -25,6 +25,7 @@ export { describeOpenFailure, isCorruption } from './index-errors.js';
 export { symbolsNamed, symbolsWithNameContaining } from './symbol-queries.js';
 export { definedNamesByFile } from './file-definitions.js';
 export { indexFilesFingerprint, readDerivedCache, writeDerivedCache } from './derived-cache.js';
+export { removeDerivedCaches } from './derived-cache-files.js';
 export { filesContainingText, type IndexedText } from './text-queries.js';
 export { VectorStore, type StoredChunk, type VectorMatch, type VectorStoreOptions } from './vector-store.js';
 export { displayPath, quotedPath } from './display-path.js';

@@ -15,6 +15,7 @@ import { displayPath } from './display-path.js';
 import { describeOpenFailure, isCorruption } from './index-errors.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './index-schema.js';
 import { WriterLock, type WriterLease } from './writer-lock.js';
+import { removeDerivedCaches } from './derived-cache-files.js';
 
 /** How to open an index database. */
 export interface OpenIndexOptions {
@@ -76,6 +77,7 @@ export function openIndexDatabase(path: string, logger: Logger, options: OpenInd
     }
     logger.warn(`index at ${displayPath(path)} ${verdict.reason}; rebuilding it`);
     for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+    removeDerivedCaches(path);
     return configure(createSchema(connect(path, options)), false);
   } finally {
     if (!options.lease) lease.release();

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexReport } from '../index/index.js';
-import { RepositoryIndex } from '../index/index.js';
+import { RepositoryIndex, removeDerivedCaches } from '../index/index.js';
 import type { Logger } from '../logger.js';
 import { RepositoryHandle } from '../tools/index.js';
 import type { ShardRecord } from './shard-registry.js';
@@ -143,7 +143,10 @@ export class ShardCache {
       void entry.ready
         .then((handle) => handle.close())
         .catch(() => undefined)
-        .finally(() => rmSync(entry.path, { force: true }));
+        .finally(() => {
+          rmSync(entry.path, { force: true });
+          removeDerivedCaches(entry.path);
+        });
     }
   }
 
