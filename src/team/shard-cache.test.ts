@@ -6,8 +6,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RepositoryIndex, snapshotIndex } from '../index/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { indexFilesFingerprint, RepositoryIndex, snapshotIndex, writeDerivedCache } from '../index/index.js';
 import { silentLogger } from '../logger.js';
 import { FolderShardStore } from './folder-shard-store.js';
 import { ShardCache } from './shard-cache.js';
@@ -58,6 +58,23 @@ describe('ShardCache', () => {
     again.release();
     expect(cache.has(beta.location)).toBe(false);
     expect(cache.stats().bytes).toBeLessThanOrEqual(alpha.sizeBytes + beta.sizeBytes);
+    await cache.close();
+  });
+
+  it("deletes an evicted shard's derived cache files with it (they are not counted in the limit)", async () => {
+    const { alpha, beta, gamma } = shards;
+    const dir = join(temp, 'cache-derived');
+    const cache = new ShardCache(store, dir, alpha.sizeBytes + beta.sizeBytes, silentLogger);
+    const lease = await cache.acquire(alpha);
+    const index = lease.handle.index.store;
+    writeDerivedCache(index, 'file-identity-v1', indexFilesFingerprint(index), 'derived');
+    const cacheFiles = () => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.cache'));
+    expect(cacheFiles()).toHaveLength(1);
+    lease.release();
+    (await cache.acquire(beta)).release();
+    (await cache.acquire(gamma)).release();
+    expect(cache.has(alpha.location)).toBe(false);
+    await vi.waitFor(() => expect(cacheFiles()).toEqual([]));
     await cache.close();
   });
 
