@@ -58,8 +58,6 @@ export function fuseFileLevel(files: FileCandidate[], ranked: readonly FileScore
   if (files.length === 0 || ranked.length === 0 || !(options.weight > 0)) return files;
   const best = files[0]!.score;
   const byPath = new Map(files.map((f) => [f.path, f]));
-  const fileLevelRank = new Map<string, number>();
-  ranked.forEach((r, i) => fileLevelRank.set(r.path, i + 1));
   const out: FileCandidate[] = files.map((f) => ({ ...f }));
   for (const r of ranked.slice(0, options.candidates)) if (!byPath.has(r.path)) out.push({ path: r.path, score: 0, hits: [] });
   if (options.method === 'boost') {
@@ -67,6 +65,7 @@ export function fuseFileLevel(files: FileCandidate[], ranked: readonly FileScore
     const scoreOf = new Map(ranked.map((r) => [r.path, r.score]));
     for (const f of out) f.score += (options.weight * best * (scoreOf.get(f.path) ?? 0)) / top;
   } else {
+    const fileLevelRank = new Map(ranked.map((r, i) => [r.path, i + 1]));
     const fused = out.map((f, i) => {
       const chunkRank = i < files.length ? i + 1 : Infinity;
       const rank = fileLevelRank.get(f.path) ?? Infinity;

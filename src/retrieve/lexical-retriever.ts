@@ -43,6 +43,9 @@ export interface LexicalSearchOptions {
 /** Common terms are left out only when at least this many other terms remain (issue-length queries, the slow ones). */
 const MIN_INFORMATIVE_TERMS = 16;
 
+/** Query terms sent to BM25 when `maxTerms` is not given (the highest-weighted first; query-parser orders them). */
+export const DEFAULT_MAX_TERMS = 96;
+
 /** Default of {@link LexicalSearchOptions.maxDocumentFraction}: exactly the terms FTS5 gives no weight. */
 export const DEFAULT_MAX_DOCUMENT_FRACTION = 0.5;
 
@@ -69,7 +72,7 @@ export class LexicalMemo {
  * with positive scores (higher is better).
  */
 export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: LexicalSearchOptions): ChunkHit[] {
-  const maxTerms = options.maxTerms ?? 96;
+  const maxTerms = options.maxTerms ?? DEFAULT_MAX_TERMS;
   const maxRepeat = options.maxRepeat ?? 4;
   const terms = query.terms.slice(0, maxTerms);
   if (terms.length === 0) return [];

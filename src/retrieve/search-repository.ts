@@ -2,7 +2,7 @@ import { chunkIdOfSymbol } from '../index/index.js';
 import { compareHits } from './hit-order.js';
 import type { IndexStore } from '../index/index.js';
 import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
-import { DEFAULT_FIELD_WEIGHTS, lexicalSearch, type FieldWeights, type LexicalMemo } from './lexical-retriever.js';
+import { DEFAULT_FIELD_WEIGHTS, DEFAULT_MAX_TERMS, lexicalSearch, type FieldWeights, type LexicalMemo } from './lexical-retriever.js';
 import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryWeights } from './query-parser.js';
 import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from './rank-symbols.js';
 import type { ChunkHit, ChunkKind, RankedSymbol, RetrievalResult } from './retrieval-types.js';
@@ -155,7 +155,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   const chunkFiles = files;
   const level = { ...DEFAULT_FILE_LEVEL, ...options.fileLevel };
   if (level.weight > 0 && files.length > 0) {
-    const ranked = rankFileDocuments(store, parsedQuery.terms.slice(0, options.maxTerms ?? 96), level.document, pathPrior(store, options) ?? (() => 1), options.pathFilter);
+    const ranked = rankFileDocuments(store, parsedQuery.terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, pathPrior(store, options) ?? (() => 1), options.pathFilter);
     files = fuseFileLevel(files, ranked, level);
   }
   if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions: [], modules: [] };
