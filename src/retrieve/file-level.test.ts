@@ -3,7 +3,7 @@ import type { RepositoryIndex } from '../index/repository-index.js';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { fileDocumentIndex, indexDocuments, scoreFileDocuments } from './file-documents.js';
 import { definedNamesByFile } from '../index/index.js';
-import { DEFAULT_FILE_LEVEL, fuseFileLevel, rankFileDocuments } from './file-level.js';
+import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, rankFileDocuments } from './file-level.js';
 import type { FileCandidate } from './retrieval-types.js';
 import { searchRepository } from './search-repository.js';
 
@@ -46,6 +46,20 @@ describe('fuseFileLevel', () => {
   it('changes nothing at weight 0 or without a file-level ranking', () => {
     expect(fuseFileLevel(files, ranked, { ...DEFAULT_FILE_LEVEL, weight: 0 })).toBe(files);
     expect(fuseFileLevel(files, [], DEFAULT_FILE_LEVEL)).toBe(files);
+  });
+});
+
+describe('fuseTitleLevel', () => {
+  const files = [file('a.py', 10), file('b.py', 8)];
+  it('adds the title ranking as fuseFiles does, letting its files join', () => {
+    const fused = fuseTitleLevel(files, [{ path: 'b.py', score: 2 }, { path: 'z.py', score: 1 }], 0.5);
+    // b: 8 + 0.5 × 10 × 1 = 13; z: 0.5 × 10 × 0.5 = 2.5.
+    expect(fused.map((f) => [f.path, f.score])).toEqual([['b.py', 13], ['a.py', 10], ['z.py', 2.5]]);
+    expect(fused[2]!.hits).toEqual([]);
+  });
+  it('changes nothing at weight 0 or without a title ranking', () => {
+    expect(fuseTitleLevel(files, [{ path: 'b.py', score: 2 }], 0)).toBe(files);
+    expect(fuseTitleLevel(files, [], 0.5)).toBe(files);
   });
 });
 
@@ -105,5 +119,23 @@ describe('file-level documents of an index', () => {
     expect(filesOnly.functions).toEqual(plain.functions);
     const filtered = await searchRepository(repository.store, query, { ...narrow, fileLevel: { candidates: 3 }, pathFilter: (p) => p !== 'pkg/cookies.py' });
     expect(filtered.files.map((f) => f.path)).toEqual(['pkg/network.py']);
+  });
+
+  it('ranks files by the title alone too (titleWeight), for multi-line queries, files only', async () => {
+    // The body matches network.py only; the title names what cookies.py defines.
+    const query = 'Jar is broken\n`fetch(url)` fails: `open_url` in `fetch` reads no url';
+    const narrow = { aggregation: { topChunks: 1 }, fileNameBoost: 0 };
+    const off = await searchRepository(repository.store, query, { ...narrow, fileLevel: { titleWeight: 0 } });
+    expect(off.files.map((f) => f.path)).toEqual(['pkg/network.py']);
+    const on = await searchRepository(repository.store, query, narrow);
+    expect(DEFAULT_FILE_LEVEL.titleWeight).toBeGreaterThan(0);
+    expect(on.files.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
+    expect(on.functions).toEqual(off.functions);
+    // Without the file-identity boost of the whole query, the title ranking still applies.
+    const titleOnly = await searchRepository(repository.store, query, { ...narrow, fileLevel: { weight: 0 } });
+    expect(titleOnly.files.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
+    // A one-line query has no title.
+    const oneLine = await searchRepository(repository.store, query.replace('\n', ' '), { ...narrow, fileLevel: { weight: 0 } });
+    expect(oneLine.files.map((f) => f.path)).not.toContain('pkg/cookies.py');
   });
 });

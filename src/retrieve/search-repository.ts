@@ -3,7 +3,7 @@ import { compareHits } from './hit-order.js';
 import type { IndexStore } from '../index/index.js';
 import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
 import { DEFAULT_FIELD_WEIGHTS, DEFAULT_MAX_TERMS, lexicalSearch, type FieldWeights, type LexicalMemo } from './lexical-retriever.js';
-import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryWeights } from './query-parser.js';
+import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryTerm, type QueryWeights } from './query-parser.js';
 import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from './rank-symbols.js';
 import type { ChunkHit, ChunkKind, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 import { applyDefinitionEvidence } from './definition-evidence.js';
@@ -12,9 +12,9 @@ import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
 import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
-import { DEFAULT_FILE_LEVEL, fuseFileLevel, rankFileDocuments, type FileLevelOptions } from './file-level.js';
+import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, rankFileDocuments, type FileLevelOptions } from './file-level.js';
 import { queryContext, type UnknownNameOptions } from './known-names.js';
-import { usesTitleFiles, withTitleFiles, type TitleFileOptions } from './title-files.js';
+import { titleTerms, usesTitleFiles, withTitleFiles, type TitleFileOptions } from './title-files.js';
 
 /** Every tunable of one search; all optional (the file-level ones in title-files.ts). */
 export interface SearchOptions extends TitleFileOptions {
@@ -115,7 +115,8 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   if (usesTitleFiles(options)) return withTitleFiles(store, queryText, options, searchRepository);
   const aggregation = { ...DEFAULT_AGGREGATION, ...options.aggregation };
   const context = options.unknownNames ? queryContext(store, options.unknownNames, isTestPath, matchIndexedPaths) : {};
-  const parsedQuery = parseQuery(queryText, { ...DEFAULT_QUERY_WEIGHTS, ...options.queryWeights }, context);
+  const queryWeights = { ...DEFAULT_QUERY_WEIGHTS, ...options.queryWeights };
+  const parsedQuery = parseQuery(queryText, queryWeights, context);
   const fieldWeights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
   // Over-fetch when filtering so the filter still leaves topChunks hits.
   const fetch = options.pathFilter ? aggregation.topChunks * 8 : aggregation.topChunks * 2;
@@ -154,9 +155,12 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   });
   const chunkFiles = files;
   const level = { ...DEFAULT_FILE_LEVEL, ...options.fileLevel };
-  if (level.weight > 0 && files.length > 0) {
-    const ranked = rankFileDocuments(store, parsedQuery.terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, pathPrior(store, options) ?? (() => 1), options.pathFilter);
-    files = fuseFileLevel(files, ranked, level);
+  if ((level.weight > 0 || level.titleWeight > 0) && files.length > 0) {
+    const prior = pathPrior(store, options) ?? (() => 1);
+    const rank = (terms: QueryTerm[]) => rankFileDocuments(store, terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, prior, options.pathFilter);
+    if (level.weight > 0) files = fuseFileLevel(files, rank(parsedQuery.terms), level);
+    const title = level.titleWeight > 0 ? titleTerms(queryText, queryWeights) : [];
+    if (title.length > 0) files = fuseTitleLevel(files, rank(title), level.titleWeight);
   }
   if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions: [], modules: [] };
   const symbolFiles = level.rankSymbols ? files : chunkFiles;

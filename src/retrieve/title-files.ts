@@ -9,9 +9,11 @@
  * query with other weights, whose files replace the ranked files
  * (`fileQueryWeights`), or a search of the title alone, whose file scores are
  * added to the ranked files' (`titleFileWeight`). Modules and functions are the
- * first search's either way.
+ * first search's either way. Both are off: the default ranks the file-identity
+ * document against the title instead (file-level.ts, `fileLevel.titleWeight`),
+ * which costs no second search and keeps the instance the title search loses.
  */
-import { issueTitle, type QueryWeights } from './query-parser.js';
+import { issueTitle, parseQuery, type QueryTerm, type QueryWeights } from './query-parser.js';
 import type { FileCandidate } from './retrieval-types.js';
 import type { IndexStore } from '../index/index.js';
 
@@ -71,6 +73,12 @@ export async function withTitleFiles<O extends SearchSettings, R extends { files
   const title = issueTitle(queryText);
   if (titleFileWeight && title) files = fuseFiles(files, (await search(store, title, { ...rest, ...TITLE_SEARCH })).files, titleFileWeight);
   return { ...result, files };
+}
+
+/** The weighted terms of a multi-line query's title (first line) parsed on its own; none for a one-line query. */
+export function titleTerms(queryText: string, weights: QueryWeights): QueryTerm[] {
+  const title = issueTitle(queryText);
+  return title ? parseQuery(title, weights).terms : [];
 }
 
 /**
