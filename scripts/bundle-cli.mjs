@@ -52,24 +52,47 @@ const englishOnlyZod = {
   },
 };
 
+/**
+ * src/zod-mini.ts (the tools' and the search result's schemas) is built on its
+ * own into dist/cli/zod-mini.js and imported from there: in the shared build,
+ * the chainable zod of the agents, eval and team server keeps all of zod's
+ * core alive in the chunk both use (~300 KB that every `search`, `symbols`,
+ * `find` and `view` process would load); built alone it keeps what its names reach.
+ */
+const ZOD_MINI = join(PROJECT, 'src/zod-mini.ts');
+const zodMiniApart = {
+  name: 'zod-mini-apart',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]zod-mini\.js$/ }, (args) =>
+      resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')) === ZOD_MINI ? { path: './zod-mini.js', external: true } : undefined,
+    );
+  },
+};
+
 // Chunks of an earlier build would pile up (their names carry a content hash).
 for (const name of readdirSync(OUT)) if (name.startsWith('chunk-')) rmSync(join(OUT, name));
 
-await build({
+const common = {
   absWorkingDir: PROJECT,
-  entryPoints: { main: 'src/cli/main.ts', 'parse-worker': 'src/index/parse-worker.ts' },
-  outdir: OUT,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
+  legalComments: 'none',
+  minify: process.env.BUNDLE_MINIFY === '1',
+  logLevel: 'warning',
+};
+
+await build({ ...common, entryPoints: { 'zod-mini': ZOD_MINI }, outdir: OUT });
+
+await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts', 'parse-worker': 'src/index/parse-worker.ts' },
+  outdir: OUT,
+  splitting: true,
   chunkNames: 'chunk-[hash]',
   external: EXTERNAL,
   // CommonJS dependencies bundled into an ES module still call require() for Node built-ins.
   banner: { js: "import { createRequire as __reponavRequire } from 'node:module'; const require = __reponavRequire(import.meta.url);" },
-  legalComments: 'none',
-  minify: process.env.BUNDLE_MINIFY === '1',
-  plugins: [englishOnlyZod],
-  logLevel: 'warning',
+  plugins: [englishOnlyZod, zodMiniApart],
 });

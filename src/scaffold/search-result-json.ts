@@ -21,7 +21,9 @@
  * when the index no longer has the symbol. Keys come in a fixed order, so the
  * same index and query give byte-identical JSON.
  */
-import { z } from 'zod';
+// zod/mini, as the tools' schemas (src/tools/tool-args.ts): a `reponav search` process loads this module and
+// must not load the chainable API for schemas it never builds.
+import * as z from '../zod-mini.js';
 import type { IndexStore, SymbolRow } from '../index/index.js';
 import type { RankedSymbol, RetrievalResult } from '../retrieve/index.js';
 import { renderScaffoldJson } from './render-json.js';
@@ -46,7 +48,7 @@ const scaffoldSymbolSchema = once(() =>
     startLine: z.number(),
     endLine: z.number(),
     /** Best chunk-hit score of this symbol, or null when it was chosen without a hit. */
-    hitScore: z.number().nullable(),
+    hitScore: z.nullable(z.number()),
   }),
 );
 
@@ -65,17 +67,17 @@ export const scaffoldJsonSchema = once(() =>
         expanded: z.boolean(),
         parsed: z.boolean(),
         importedBy: z.array(z.string()),
-        anchors: z
-          .array(
-            scaffoldSymbolSchema().extend({
+        anchors: z.optional(
+          z.array(
+            z.extend(scaffoldSymbolSchema(), {
               matchedTokens: z.array(z.string()),
               invokes: z.array(z.string()),
               invokedBy: z.array(z.string()),
             }),
-          )
-          .optional(),
-        glimpse: z.array(scaffoldSymbolSchema()).optional(),
-        targets: z.array(scaffoldSymbolSchema().extend({ source: z.enum(['anchor', 'neighbour', 'glimpse']) })).optional(),
+          ),
+        ),
+        glimpse: z.optional(z.array(scaffoldSymbolSchema())),
+        targets: z.optional(z.array(z.extend(scaffoldSymbolSchema(), { source: z.enum(['anchor', 'neighbour', 'glimpse']) }))),
       }),
     ),
   }),
@@ -89,8 +91,8 @@ export const rankedSpanSchema = once(() =>
     path: z.string(),
     qualifiedName: z.string(),
     score: z.number(),
-    startLine: z.number().nullable(),
-    endLine: z.number().nullable(),
+    startLine: z.nullable(z.number()),
+    endLine: z.nullable(z.number()),
   }),
 );
 

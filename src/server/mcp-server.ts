@@ -6,7 +6,7 @@
  * bad call never takes the server down.
  */
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
+import { toJSONSchema, type $ZodType } from 'zod/v4/core';
 import { silentLogger } from '../logger.js';
 import { callTool, type RepositorySet, type ToolRegistry } from '../tools/index.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolProgress } from '../tools/index.js';
@@ -123,13 +123,16 @@ function annotationsOf(tool: AnyToolDefinition) {
  * listed JSON Schema drops `$schema` (every tool would repeat it) and, in
  * output schemas, `additionalProperties: false` (a client reading results
  * gains nothing from it): tools/list is paid for in every agent's context.
+ * The JSON Schema comes from zod's core `toJSONSchema` (what the chainable
+ * API's `~standard.jsonSchema` calls), which also converts the tools'
+ * `zod/mini` schemas.
  */
-function listedOnly(schema: z.ZodType, io: 'input' | 'output', extra?: Record<string, Record<string, unknown>>): StandardSchemaWithJSON {
-  const standard = (schema as unknown as StandardSchemaWithJSON)['~standard'];
+function listedOnly(schema: $ZodType, io: 'input' | 'output', extra?: Record<string, Record<string, unknown>>): StandardSchemaWithJSON {
   const convert =
     (direction: 'input' | 'output') =>
     (options: Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0]) => {
-      const listed = compactSchema(standard.jsonSchema[direction](options), io === 'output');
+      const generated = toJSONSchema(schema, { ...(options?.libraryOptions ?? {}), target: options?.target, io: direction });
+      const listed = compactSchema(generated as Record<string, unknown>, io === 'output');
       if (extra) listed.properties = { ...(listed.properties as Record<string, unknown> | undefined), ...extra };
       return listed;
     };

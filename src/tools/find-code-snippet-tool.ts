@@ -4,12 +4,12 @@
  * a little context.
  */
 import { displayPath } from '../scaffold/index.js';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { filesContainingText, type IndexStore } from '../index/index.js';
 import { lineStartsOf } from '../parse/index.js';
 import { numberLines, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
-import { budgetArg, filePatternArg, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
+import { budgetArg, described, filePatternArg, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** Longest text searched for. */
@@ -90,26 +90,22 @@ function firstCaseInsensitive(store: IndexStore, needle: string, pathFilter?: (p
 
 const snippetInput = lazySchema(() =>
   z.object({
-    text: z
-      .string()
-      .min(1, 'text must not be empty')
-      .max(MAX_SNIPPET_CHARS, `text is limited to ${MAX_SNIPPET_CHARS} characters`)
-      .describe('The exact code text to find (case-sensitive literal substring, may span lines; not a regex).'),
+    text: described(
+      nonEmptyStringArg('text', MAX_SNIPPET_CHARS),
+      'The exact code text to find (case-sensitive literal substring, may span lines; not a regex).',
+    ),
     file_pattern: filePatternArg(),
-    context_lines: z
-      .number()
-      .int('context_lines must be a whole number')
-      .min(0, 'context_lines must be 0, 1 or 2')
-      .max(2, 'context_lines must be 0, 1 or 2')
-      .optional()
-      .describe('Lines of context above and below each hit (0-2, default 1).'),
-    limit: z
-      .number()
-      .int('limit must be a whole number')
-      .min(1, 'limit must be at least 1')
-      .max(200, 'limit must be at most 200')
-      .optional()
-      .describe('Most matches shown (default 30); the total is always reported.'),
+    context_lines: described(
+      z.optional(
+        z.number().check(
+          z.int('context_lines must be a whole number'),
+          z.gte(0, 'context_lines must be 0, 1 or 2'),
+          z.lte(2, 'context_lines must be 0, 1 or 2'),
+        ),
+      ),
+      'Lines of context above and below each hit (0-2, default 1).',
+    ),
+    limit: described(z.optional(wholeNumberArg('limit', 1, 200)), 'Most matches shown (default 30); the total is always reported.'),
     repo: repoArg(),
     budget_tokens: budgetArg(),
   }),

@@ -8,13 +8,13 @@
  * call lines are read from the caller's span in the indexed text.
  */
 import { displayPath } from '../scaffold/index.js';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import type { SymbolRow } from '../index/index.js';
 import { symbolsCalling } from '../index/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { LineCache } from './source-lines.js';
 import { lookupSymbols, parseSymbolQuery } from './symbol-lookup.js';
-import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
+import { budgetArg, described, filePatternArg, MAX_NAME_CHARS, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** Callers read at most (a safety bound: a name called from thousands of places is not a useful answer anyway). */
@@ -47,13 +47,12 @@ export interface ReferencesData {
 
 const referencesInput = lazySchema(() =>
   z.object({
-    name: z
-      .string()
-      .min(1, 'name must not be empty')
-      .max(MAX_NAME_CHARS, `name is limited to ${MAX_NAME_CHARS} characters`)
-      .describe('Symbol name: `total`, `Order.total`, or `shop/models.py:Order.total` to pick one definition.'),
+    name: described(
+      nonEmptyStringArg('name', MAX_NAME_CHARS),
+      'Symbol name: `total`, `Order.total`, or `shop/models.py:Order.total` to pick one definition.',
+    ),
     file_pattern: filePatternArg(),
-    max_results: z.number().int().min(1).max(500).optional().describe('Call sites to show (default 50).'),
+    max_results: described(z.optional(z.number().check(z.int(), z.gte(1), z.lte(500))), 'Call sites to show (default 50).'),
     repo: repoArg(),
     budget_tokens: budgetArg(),
   }),

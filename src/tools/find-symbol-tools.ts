@@ -2,13 +2,13 @@
  * find_class and find_function: exact-name lookups (see symbol-lookup.ts for
  * the tiers) answering with spans, signatures and, for classes, their members.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import type { IndexStore, SymbolRow } from '../index/index.js';
 import { cleanSignature } from '../scaffold/index.js';
 import { displayPath, formatNameList } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { CATEGORY_KINDS, lookupSymbols, similarSymbols, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
-import { budgetArg, filePatternArg, MAX_NAME_CHARS, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
+import { budgetArg, described, filePatternArg, MAX_NAME_CHARS, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** One match as the find tools report it. */
@@ -42,19 +42,12 @@ export interface FindSymbolData {
 
 const findInput = lazySchema(() =>
   z.object({
-    name: z
-      .string()
-      .min(1, 'name must not be empty')
-      .max(MAX_NAME_CHARS, `name is limited to ${MAX_NAME_CHARS} characters`)
-      .describe('The name: `Cart`, `Cart.checkout`, `checkout`, or `path/to/file.py:Cart.checkout`. Exact, not fuzzy.'),
+    name: described(
+      nonEmptyStringArg('name', MAX_NAME_CHARS),
+      'The name: `Cart`, `Cart.checkout`, `checkout`, or `path/to/file.py:Cart.checkout`. Exact, not fuzzy.',
+    ),
     file_pattern: filePatternArg(),
-    limit: z
-      .number()
-      .int('limit must be a whole number')
-      .min(1, 'limit must be at least 1')
-      .max(100, 'limit must be at most 100')
-      .optional()
-      .describe('Most matches shown (default 20).'),
+    limit: described(z.optional(wholeNumberArg('limit', 1, 100)), 'Most matches shown (default 20).'),
     repo: repoArg(),
     budget_tokens: budgetArg(),
   }),

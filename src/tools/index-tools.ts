@@ -4,7 +4,7 @@
  * are for orientation (which repositories, which languages) and for large
  * changes (a branch switch) whose re-indexing an agent wants to see.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import type { IndexReport } from '../index/index.js';
 import type { IndexStatus } from '../index/index.js';
 import { formatNameList } from '../scaffold/index.js';

@@ -3,23 +3,19 @@
  * signature and doc line, nested by parent) — the paper's next step after the
  * scaffold, for choosing what to read.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import type { SymbolRow } from '../index/index.js';
 import type { ImportRecord } from '../parse/index.js';
 import { buildSkeletonJson, renderSkeleton, type SkeletonInput } from '../scaffold/index.js';
 import { formatNameList } from '../scaffold/index.js';
 import { estimateTokens } from '../budget/index.js';
-import { budgetArg, repoArg, lazySchema } from './tool-args.js';
+import { budgetArg, described, nonEmptyStringArg, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 import { listSymbolsOutputSchema } from './output-schemas.js';
 
 const listInput = lazySchema(() =>
   z.object({
-    file: z
-      .string()
-      .min(1, 'file must not be empty')
-      .max(4096, 'file is limited to 4096 characters')
-      .describe('Repository-relative path of the file, e.g. `src/app/models.py`.'),
+    file: described(nonEmptyStringArg('file', 4096), 'Repository-relative path of the file, e.g. `src/app/models.py`.'),
     repo: repoArg(),
     budget_tokens: budgetArg(),
   }),

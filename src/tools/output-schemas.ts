@@ -6,16 +6,16 @@
  * indexing" answer, whose fields are optional here: a call answers either the
  * result fields or `indexing: true` with progress, never both.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { searchResultJsonSchema } from '../scaffold/index.js';
-import { lazySchema } from './tool-args.js';
+import { described, lazySchema } from './tool-args.js';
 
 /** The fields of a "still indexing, call again" answer (see callTool). */
 const indexingShape = () => ({
-  indexing: z.literal(true).optional().describe('Present only while the first index is still being built: call again.'),
-  repository: z.string().optional(),
-  done: z.number().optional(),
-  total: z.number().nullable().optional(),
+  indexing: described(z.optional(z.literal(true)), 'Present only while the first index is still being built: call again.'),
+  repository: z.optional(z.string()),
+  done: z.optional(z.number()),
+  total: z.optional(z.nullable(z.number())),
 });
 
 /**
@@ -23,53 +23,53 @@ const indexingShape = () => ({
  * query, files, modules, functions, scaffold), or the indexing answer.
  */
 export const searchOutputSchema = lazySchema(() =>
-  searchResultJsonSchema().partial().extend({
+  z.extend(z.partial(searchResultJsonSchema()), {
     ...indexingShape(),
-    provisional: z
-      .literal(true)
-      .optional()
-      .describe('Present only while the first index is being built: files ranked by a plain text scan (provisionalFiles), no symbols.'),
-    provisionalFiles: z
-      .array(
+    provisional: described(
+      z.optional(z.literal(true)),
+      'Present only while the first index is being built: files ranked by a plain text scan (provisionalFiles), no symbols.',
+    ),
+    provisionalFiles: z.optional(
+      z.array(
         z.object({
           path: z.string(),
           score: z.number(),
           matches: z.number(),
           terms: z.array(z.string()),
-          line: z.number().nullable(),
-          preview: z.string().nullable(),
+          line: z.nullable(z.number()),
+          preview: z.nullable(z.string()),
         }),
-      )
-      .optional(),
+      ),
+    ),
   }),
 );
 
 /** `list_symbols`'s JSON: the skeleton (imports, symbols in source order with nesting depth) and the files that import this one. */
 export const listSymbolsOutputSchema = lazySchema(() =>
   z.object({
-    path: z.string().optional(),
-    language: z.string().optional(),
-    lineCount: z.number().nullable().optional(),
-    status: z.string().optional(),
-    errorCount: z.number().optional(),
-    imports: z.array(z.object({ source: z.string(), names: z.array(z.string()), line: z.number() })).optional(),
-    symbols: z
-      .array(
+    path: z.optional(z.string()),
+    language: z.optional(z.string()),
+    lineCount: z.optional(z.nullable(z.number())),
+    status: z.optional(z.string()),
+    errorCount: z.optional(z.number()),
+    imports: z.optional(z.array(z.object({ source: z.string(), names: z.array(z.string()), line: z.number() }))),
+    symbols: z.optional(
+      z.array(
         z.object({
           qualifiedName: z.string(),
           name: z.string(),
           kind: z.string(),
-          parent: z.string().nullable(),
+          parent: z.nullable(z.string()),
           depth: z.number(),
           startLine: z.number(),
           endLine: z.number(),
           signature: z.string(),
-          doc: z.string().nullable(),
+          doc: z.nullable(z.string()),
         }),
-      )
-      .optional(),
-    symbolsLeftOut: z.number().optional(),
-    importedBy: z.array(z.string()).optional(),
+      ),
+    ),
+    symbolsLeftOut: z.optional(z.number()),
+    importedBy: z.optional(z.array(z.string())),
     ...indexingShape(),
   }),
 );

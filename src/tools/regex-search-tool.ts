@@ -8,12 +8,12 @@
  */
 import { displayPath } from '../scaffold/index.js';
 import type { RE2JS } from 're2js';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import type { IndexStore } from '../index/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
-import { budgetArg, filePatternArg, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
+import { budgetArg, described, filePatternArg, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** Longest pattern accepted. */
@@ -112,14 +112,13 @@ export function searchRegex(
 
 const regexInput = lazySchema(() =>
   z.object({
-    pattern: z
-      .string()
-      .min(1, 'pattern must not be empty')
-      .max(MAX_REGEX_CHARS, `pattern is limited to ${MAX_REGEX_CHARS} characters`)
-      .describe('RE2 regular expression matched against each line, e.g. `def \\w+_total\\(` or `TODO|FIXME`.'),
-    ignore_case: z.boolean().optional().describe('Match case-insensitively (default false).'),
+    pattern: described(
+      nonEmptyStringArg('pattern', MAX_REGEX_CHARS),
+      'RE2 regular expression matched against each line, e.g. `def \\w+_total\\(` or `TODO|FIXME`.',
+    ),
+    ignore_case: described(z.optional(z.boolean()), 'Match case-insensitively (default false).'),
     file_pattern: filePatternArg(),
-    max_matches: z.number().int().min(1).max(500).optional().describe('Matching lines to show (default 50).'),
+    max_matches: described(z.optional(z.number().check(z.int(), z.gte(1), z.lte(500))), 'Matching lines to show (default 50).'),
     repo: repoArg(),
     budget_tokens: budgetArg(),
   }),

@@ -4,7 +4,7 @@
  * and `semantic_search` (chunk-level hits, compact). They share retrieval so
  * that they differ only in presentation, as in the paper's RQ2 comparison.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { loadScaffoldFiles } from '../scaffold/index.js';
 import { createDenseFusion } from '../retrieve/index.js';
 import type { IndexStore } from '../index/index.js';
@@ -70,7 +70,7 @@ export function scaffoldFilesFor(store: IndexStore, result: SearchResult, parseT
 
 const searchInput = lazySchema(() =>
   z.object({
-    query: queryArg().describe('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
+    query: queryArg('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
     file_pattern: filePatternArg(),
     repo: repoArg(),
     budget_tokens: budgetArg(),
@@ -117,7 +117,7 @@ export const searchTool: ToolDefinition<z.infer<ReturnType<typeof searchInput>>,
 
 const snippetInput = lazySchema(() =>
   z.object({
-    query: queryArg().describe('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
+    query: queryArg('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
     file_pattern: filePatternArg(),
     top_k: topKArg(),
     repo: repoArg(),
@@ -163,7 +163,7 @@ export const snippetSearchTool: ToolDefinition<z.infer<ReturnType<typeof snippet
 
 const semanticInput = lazySchema(() =>
   z.object({
-    query: queryArg().describe('A natural-language description of the behaviour or code you want, e.g. "where is tax added to the order total".'),
+    query: queryArg('A natural-language description of the behaviour or code you want, e.g. "where is tax added to the order total".'),
     file_pattern: filePatternArg(),
     top_k: topKArg(),
     repo: repoArg(),

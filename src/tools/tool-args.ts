@@ -2,9 +2,35 @@
  * Argument schemas shared by several tools, so the same argument is spelled,
  * bounded and described the same way everywhere. Each is a builder: the tools
  * build their schemas on first use ({@link lazySchema}), not at load.
+ *
+ * The tools' schemas are written with `zod/mini` (the functional API on the
+ * same core as `zod`, imported through src/zod-mini.ts): a CLI process
+ * validates one call and never needs the chainable API, whose module was the
+ * largest a `reponav search` process loaded (issue #15, start-up). JSON Schema
+ * for the MCP listing and the agents comes from the core's `toJSONSchema`,
+ * the same for both APIs (the listing is unchanged by the switch).
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { compilePathPattern, MAX_PATTERN_LENGTH } from '../index/index.js';
+
+/** `schema` with a description for the tool listing (the chainable API's `.describe`). */
+export function described<T extends z.ZodMiniType>(schema: T, description: string): T {
+  return schema.check(z.describe(description));
+}
+
+/** A whole number in [min, max]; `name` words the messages (`limit must be at least 1`). */
+export function wholeNumberArg(name: string, min: number, max: number) {
+  return z.number().check(
+    z.int(`${name} must be a whole number`),
+    z.gte(min, `${name} must be at least ${min}`),
+    z.lte(max, `${name} must be at most ${max}`),
+  );
+}
+
+/** A non-empty string of at most `max` characters; `name` words the messages. */
+export function nonEmptyStringArg(name: string, max: number) {
+  return z.string().check(z.minLength(1, `${name} must not be empty`), z.maxLength(max, `${name} is limited to ${max} characters`));
+}
 
 /** Longest query / description accepted (a long issue text fits; megabytes do not). */
 export const MAX_QUERY_CHARS = 20_000;
@@ -14,48 +40,30 @@ export const MAX_NAME_CHARS = 300;
 
 /** `repo`: which repository, when a server serves several. */
 export const repoArg = () =>
-  z
-    .string()
-    .max(200, 'repo is a repository name of at most 200 characters')
-    .optional()
-    .describe('Repository name; only when several are served (index_status lists them).');
+  described(
+    z.optional(z.string().check(z.maxLength(200, 'repo is a repository name of at most 200 characters'))),
+    'Repository name; only when several are served (index_status lists them).',
+  );
 
 /** `budget_tokens`: the per-call output budget. */
 export const budgetArg = () =>
-  z
-    .number()
-    .int('budget_tokens must be a whole number')
-    .min(100, 'budget_tokens must be at least 100')
-    .max(100_000, 'budget_tokens must be at most 100000')
-    .optional()
-    .describe('Answer size cap in tokens (≈4 characters); longer answers end with [TRUNCATED].');
+  described(
+    z.optional(wholeNumberArg('budget_tokens', 100, 100_000)),
+    'Answer size cap in tokens (≈4 characters); longer answers end with [TRUNCATED].',
+  );
 
 /** `file_pattern`: a glob restricting results to some files. */
 export const filePatternArg = () =>
-  z
-    .string()
-    .max(MAX_PATTERN_LENGTH, `file_pattern is limited to ${MAX_PATTERN_LENGTH} characters`)
-    .optional()
-    .describe(
-      'Glob over repository paths: `*.py`, `src/**/*.ts`, `tests/` (folder). Without `/` it matches file names anywhere.',
-    );
+  described(
+    z.optional(z.string().check(z.maxLength(MAX_PATTERN_LENGTH, `file_pattern is limited to ${MAX_PATTERN_LENGTH} characters`))),
+    'Glob over repository paths: `*.py`, `src/**/*.ts`, `tests/` (folder). Without `/` it matches file names anywhere.',
+  );
 
 /** `query`: a natural-language or code query. */
-export const queryArg = () =>
-  z
-    .string()
-    .min(1, 'query must not be empty')
-    .max(MAX_QUERY_CHARS, `query is limited to ${MAX_QUERY_CHARS} characters`);
+export const queryArg = (description: string) => described(nonEmptyStringArg('query', MAX_QUERY_CHARS), description);
 
 /** `top_k`: how many hits to show. */
-export const topKArg = () =>
-  z
-    .number()
-    .int('top_k must be a whole number')
-    .min(1, 'top_k must be at least 1')
-    .max(50, 'top_k must be at most 50')
-    .optional()
-    .describe('How many hits to show, best first (default 10).');
+export const topKArg = () => described(z.optional(wholeNumberArg('top_k', 1, 50)), 'How many hits to show, best first (default 10).');
 
 /**
  * A schema built on its first use and kept. zod builds every schema object

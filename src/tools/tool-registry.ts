@@ -3,7 +3,7 @@
  * the agents all go through callTool, so validation, repository choice,
  * freshness, budgeting and error handling are identical everywhere.
  */
-import type { z } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
 import { isReponavError } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import { enforceBudget, resolveBudget } from './output-budget.js';
@@ -51,7 +51,7 @@ export function createToolRegistry(options: ToolRegistryOptions = {}): ToolRegis
 }
 
 /** A zod error as one sentence per problem: `start: must be at least 1`. */
-export function formatArgumentError(toolName: string, error: z.ZodError): string {
+export function formatArgumentError(toolName: string, error: $ZodError): string {
   const problems = error.issues.map((issue) => {
     const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
     return `${where}${issue.message}`;

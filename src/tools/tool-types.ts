@@ -3,7 +3,8 @@
  * agents run the same definition: one name, one LLM-facing description, one zod
  * input schema, one handler, one text renderer and one default output budget.
  */
-import type { z } from 'zod';
+import type { ZodMiniType } from '../zod-mini.js';
+import type { $ZodType } from 'zod/v4/core';
 import type { Logger } from '../logger.js';
 import type { SearchOptions } from '../retrieve/index.js';
 import type { Embedder } from '../retrieve/dense/index.js';
@@ -90,8 +91,8 @@ export interface ToolDefinition<Args = any, Data = any> {
   title: string;
   /** Written for an LLM: what the tool answers, when to use it, what the arguments mean. */
   description: string;
-  /** A zod object schema; unknown keys are dropped, wrong types are a tool error. */
-  inputSchema: z.ZodType<Args>;
+  /** A zod object schema (`zod/mini`, see tool-args.ts); unknown keys are dropped, wrong types are a tool error. */
+  inputSchema: ZodMiniType<Args>;
   /** Default output budget in estimated tokens. */
   defaultBudgetTokens: number;
   /**
@@ -112,7 +113,7 @@ export interface ToolDefinition<Args = any, Data = any> {
    * as `structuredContent`. It must also admit the "still indexing" answer
    * (`{ indexing: {...} }`, see `indexingOutput`).
    */
-  outputSchema?: z.ZodType;
+  outputSchema?: $ZodType;
   /**
    * `all` (index_status): with several repositories and no `repo` argument the
    * handler runs with the first repository as `env.repository` and answers

@@ -2,7 +2,7 @@
  * view_code: numbered source lines of a file, a line span, or a named symbol,
  * cut to the budget with a note saying where to continue.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import type { FileRow, SymbolRow } from '../index/index.js';
 import { estimateTokens, lineCost } from '../budget/index.js';
@@ -10,40 +10,41 @@ import { displayPath } from '../scaffold/index.js';
 import { numberLines } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { lookupSymbols, sortSymbols } from './symbol-lookup.js';
-import { budgetArg, MAX_NAME_CHARS, repoArg, lazySchema } from './tool-args.js';
+import { budgetArg, described, MAX_NAME_CHARS, nonEmptyStringArg, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
 /** Largest line number accepted in an argument (a bound on nonsense, not on file size). */
 export const MAX_LINE_NUMBER = 10_000_000;
 
-const lineNumber = (name: string) =>
-  z
-    .number()
-    .int(`${name} must be a whole line number`)
-    .min(1, `${name} must be at least 1 (lines are 1-based)`)
-    .max(MAX_LINE_NUMBER, `${name} must be at most ${MAX_LINE_NUMBER}`)
-    .optional();
+const lineNumber = (name: string, description: string) =>
+  described(
+    z.optional(
+      z.number().check(
+        z.int(`${name} must be a whole line number`),
+        z.gte(1, `${name} must be at least 1 (lines are 1-based)`),
+        z.lte(MAX_LINE_NUMBER, `${name} must be at most ${MAX_LINE_NUMBER}`),
+      ),
+    ),
+    description,
+  );
 
 const viewInput = lazySchema(() =>
   z
     .object({
-      file: z
-        .string()
-        .max(4096, 'file is limited to 4096 characters')
-        .optional()
-        .describe('Repository-relative path, e.g. `src/app.py`; `src/app.py:40-80` also works. Optional when symbol is given.'),
-      start: lineNumber('start').describe('First line to show (1-based, default 1).'),
-      end: lineNumber('end').describe('Last line to show (inclusive, default: end of file or of the symbol).'),
-      symbol: z
-        .string()
-        .min(1, 'symbol must not be empty')
-        .max(MAX_NAME_CHARS, `symbol is limited to ${MAX_NAME_CHARS} characters`)
-        .optional()
-        .describe('Show this symbol\'s span instead of lines: `Cart.checkout`, `checkout`, `Cart`.'),
+      file: described(
+        z.optional(z.string().check(z.maxLength(4096, 'file is limited to 4096 characters'))),
+        'Repository-relative path, e.g. `src/app.py`; `src/app.py:40-80` also works. Optional when symbol is given.',
+      ),
+      start: lineNumber('start', 'First line to show (1-based, default 1).'),
+      end: lineNumber('end', 'Last line to show (inclusive, default: end of file or of the symbol).'),
+      symbol: described(
+        z.optional(nonEmptyStringArg('symbol', MAX_NAME_CHARS)),
+        'Show this symbol\'s span instead of lines: `Cart.checkout`, `checkout`, `Cart`.',
+      ),
       repo: repoArg(),
       budget_tokens: budgetArg(),
     })
-    .refine((args) => args.file !== undefined || args.symbol !== undefined, { message: 'give file (a path), symbol (a name), or both' }),
+    .check(z.refine((args) => args.file !== undefined || args.symbol !== undefined, { message: 'give file (a path), symbol (a name), or both' })),
 );
 
 type ViewInput = z.infer<ReturnType<typeof viewInput>>;
