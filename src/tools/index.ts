@@ -4,6 +4,7 @@
  */
 export { BUILTIN_TOOLS } from './builtin-tools.js';
 export { callTool, createToolRegistry, formatArgumentError, type ToolRegistry, type ToolRegistryOptions } from './tool-registry.js';
+export { singleToolRegistry } from './call-tool.js';
 export {
   RepositoryHandle,
   RepositorySet,
@@ -29,6 +30,6 @@ export { searchIndexedText, type TextMatch } from './find-code-snippet-tool.js';
 export { parseFileSpan } from './view-code-tool.js';
 export { runToolOnce, type RunToolOnceOptions } from './run-tool-once.js';
 export { listSymbolsTool } from './list-symbols-tool.js';
-export { searchTool, type ScaffoldData } from './search-tools.js';
+export { searchTool, snippetSearchTool, type ScaffoldData } from './search-tools.js';
 export { LineCache } from './source-lines.js';
 export type { ViewData } from './view-code-tool.js';

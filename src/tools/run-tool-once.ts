@@ -5,13 +5,13 @@
 import type { RepositoryIndex } from '../index/index.js';
 import type { Logger } from '../logger.js';
 import { RepositorySet } from './repository-set.js';
-import { callTool, createToolRegistry, type ToolRegistry } from './tool-registry.js';
-import type { ToolBudgets, ToolCallResult, ToolContext } from './tool-types.js';
+import { callTool } from './call-tool.js';
+import type { ToolBudgets, ToolCallResult, ToolContext, ToolRegistry } from './tool-types.js';
 
 export interface RunToolOnceOptions {
   logger?: Logger;
   budgets?: ToolBudgets;
-  /** Default: the built-in registry. */
+  /** Default: the built-in registry (loaded then: a caller that names its registry loads no other tool). */
   registry?: ToolRegistry;
   /** Retrieval knobs for the search tools: dense fusion, an embedder, scaffold ablations. */
   context?: Pick<ToolContext, 'fuse' | 'embedder' | 'scaffold'>;
@@ -29,7 +29,8 @@ export async function runToolOnce(
   options: RunToolOnceOptions = {},
 ): Promise<ToolCallResult> {
   const repositories = RepositorySet.of([repository]);
-  return callTool(options.registry ?? createToolRegistry(), toolName, args, {
+  const registry = options.registry ?? (await import('./tool-registry.js')).createToolRegistry();
+  return callTool(registry, toolName, args, {
     ...options.context,
     repositories,
     logger: options.logger,

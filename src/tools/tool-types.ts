@@ -127,6 +127,14 @@ export interface ToolDefinition<Args = any, Data = any> {
 /** Any tool (the registry is heterogeneous). */
 export type AnyToolDefinition = ToolDefinition<any, any>;
 
+/** A fixed, ordered set of tools by name (createToolRegistry builds one). */
+export interface ToolRegistry {
+  readonly tools: ReadonlyMap<string, AnyToolDefinition>;
+  /** Tools in listing order. */
+  list(): AnyToolDefinition[];
+  get(name: string): AnyToolDefinition | undefined;
+}
+
 /** The answer of one tool call, whatever the transport. */
 export interface ToolCallResult {
   /** The rendered answer, or the error message when `isError`. */

@@ -3,6 +3,7 @@
  * find_function tools) with spans and signatures.
  */
 import type { Command } from 'commander';
+import { findClassTool, findFunctionTool } from '../../tools/single/index.js';
 import { wholeNumber } from '../option-parsers.js';
 import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 
@@ -18,8 +19,8 @@ export function registerFindCommand(program: Command): Command {
     .exitOverride()
     .description('find a class or a function by exact name (qualified name, then qualified suffix, then case-insensitive)');
   const kinds = [
-    ['class', 'find_class', 'classes, interfaces, structs, enums, traits and modules named NAME (e.g. Cart, shop.models.Order)'],
-    ['function', 'find_function', 'functions and methods named NAME (e.g. checkout, Cart.checkout, src/cart.ts:Cart.checkout)'],
+    ['class', findClassTool, 'classes, interfaces, structs, enums, traits and modules named NAME (e.g. Cart, shop.models.Order)'],
+    ['function', findFunctionTool, 'functions and methods named NAME (e.g. checkout, Cart.checkout, src/cart.ts:Cart.checkout)'],
   ] as const;
   for (const [kind, tool, description] of kinds) {
     const command = find.command(kind).description(description).argument('<name>', `${kind} name`);

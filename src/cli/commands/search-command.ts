@@ -12,7 +12,7 @@ import { wholeNumber } from '../option-parsers.js';
 import { compilePathPattern } from '../../index/index.js';
 import { INTERFACE_MODES, renderInterface, type InterfaceMode } from '../../scaffold/index.js';
 import { BUILTIN_TOOLS } from '../../tools/index.js';
-import { searchTool, type ScaffoldData } from '../../tools/index.js';
+import { searchTool, snippetSearchTool, type ScaffoldData } from '../../tools/index.js';
 import { createToolRegistry, type ToolRegistry } from '../../tools/index.js';
 import type { ToolDefinition } from '../../tools/index.js';
 import { DEFAULT_MAX_BUDGET_TOKENS } from '../../tools/index.js';
@@ -65,7 +65,7 @@ export function registerSearchCommand(program: Command): void {
       throw error;
     }
     const args = { query, budget_tokens: budgetTokens, ...(options.filePattern ? { file_pattern: options.filePattern } : {}) };
-    await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? 'snippet_search' : 'search', () => args, async (repository, logger) => {
+    await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? snippetSearchTool : searchTool, () => args, async (repository, logger) => {
       const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
       return {
         registry: format === 'file-only' || format === 'inline' ? interfaceRegistry(format) : undefined,

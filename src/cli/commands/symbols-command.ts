@@ -1,8 +1,9 @@
 /**
  * `reponav symbols FILE`: a file's skeleton (the list_symbols tool). Also home
  * of runToolCommand, which the find and view commands share: every such
- * command goes through the tool registry, so the CLI prints exactly what an
- * MCP client would receive.
+ * command goes through callTool, so the CLI prints exactly what an MCP client
+ * would receive. They import the tools through tools/single/index.ts, so a
+ * process loads the tool it runs and not every tool's dependencies.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -10,7 +11,7 @@ import type { Command } from 'commander';
 import { ReponavError, type ReponavErrorCode } from '../../errors.js';
 import type { RepositoryIndex } from '../../index/index.js';
 import type { Logger } from '../../logger.js';
-import { runToolOnce, type RunToolOnceOptions } from '../../tools/index.js';
+import { listSymbolsTool, runToolOnce, singleToolRegistry, type AnyToolDefinition, type RunToolOnceOptions } from '../../tools/single/index.js';
 import { tokenBudget } from '../option-parsers.js';
 import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 
@@ -49,7 +50,7 @@ export function addToolCommandOptions(command: Command): Command {
 const TOOL_ERROR_CODES = new Set<string>(['BAD_INPUT', 'PATH_OUTSIDE_ROOT', 'FILE_NOT_FOUND', 'UNKNOWN_REVISION', 'EMPTY_REPOSITORY', 'INTERNAL']);
 
 /**
- * Opens and refreshes the repository, calls `toolName` with the arguments
+ * Opens and refreshes the repository, calls `tool` with the arguments
  * `buildArgs` makes for it, and prints the answer (text, or `data` as JSON
  * with --json). A tool error is thrown as a ReponavError carrying the tool's
  * message, which the CLI entry point prints as `error: <message>` (exit 1).
@@ -60,7 +61,7 @@ const TOOL_ERROR_CODES = new Set<string>(['BAD_INPUT', 'PATH_OUTSIDE_ROOT', 'FIL
  */
 export async function runToolCommand(
   options: ToolCommandOptions,
-  toolName: string,
+  tool: AnyToolDefinition,
   buildArgs: (repository: RepositoryIndex) => Record<string, unknown>,
   setup?: (repository: RepositoryIndex, logger: Logger) => Promise<Pick<RunToolOnceOptions, 'registry' | 'context' | 'budgets'>>,
   opened?: RepositoryIndex,
@@ -70,7 +71,7 @@ export async function runToolCommand(
     const args = buildArgs(repository);
     if (options.budgetTokens !== undefined) args.budget_tokens = options.budgetTokens;
     const extra = setup ? await setup(repository, logger) : {};
-    const result = await runToolOnce(repository, toolName, args, { logger, ...extra });
+    const result = await runToolOnce(repository, tool.name, args, { logger, ...extra, registry: extra.registry ?? singleToolRegistry(tool) });
     if (result.isError) {
       const code = TOOL_ERROR_CODES.has(result.errorCode ?? '') ? (result.errorCode as ReponavErrorCode) : 'BAD_INPUT';
       throw new ReponavError(code, result.text);
@@ -89,7 +90,7 @@ export function registerSymbolsCommand(program: Command): Command {
     .description("show a file's skeleton: imports and every class, function and method with line span, signature and doc line")
     .argument('<file>', 'file path (relative to the repository root or to the current folder)');
   addToolCommandOptions(command).action(async (file: string, options: ToolCommandOptions) => {
-    await runToolCommand(options, 'list_symbols', (repository) => ({ file: fileArgument(repository, file) }));
+    await runToolCommand(options, listSymbolsTool, (repository) => ({ file: fileArgument(repository, file) }));
   });
   return command;
 }

@@ -3,7 +3,7 @@
  * a symbol (the view_code tool).
  */
 import type { Command } from 'commander';
-import { parseFileSpan } from '../../tools/index.js';
+import { parseFileSpan, viewCodeTool } from '../../tools/single/index.js';
 import { positiveInt } from '../option-parsers.js';
 import { addToolCommandOptions, fileArgument, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 
@@ -26,7 +26,7 @@ export function registerViewCommand(program: Command): Command {
     if (file === undefined && options.symbol === undefined) {
       command.error('error: give FILE[:START-END] or --symbol NAME', { exitCode: 2, code: 'reponav.usage' });
     }
-    await runToolCommand(options, 'view_code', (repository) => {
+    await runToolCommand(options, viewCodeTool, (repository) => {
       const args: Record<string, unknown> = {};
       if (file !== undefined) {
         const span = options.start === undefined && options.end === undefined ? parseFileSpan(file) : { path: file };
