@@ -79,6 +79,10 @@ const common = {
   platform: 'node',
   target: 'node20',
   legalComments: 'none',
+  // A map beside each file (left out of the npm package by package.json "files"), read only when a
+  // command crashes: src/cli/crash-stack.ts maps that stack's frames to src/. The checkout has the sources.
+  sourcemap: 'linked',
+  sourcesContent: false,
   minify: process.env.BUNDLE_MINIFY === '1',
   logLevel: 'warning',
 };

@@ -81,7 +81,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`error: ${oneLine(error.message)}\n`);
       return error.code === 'INTERNAL' ? 3 : 1;
     }
-    process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const stack = error instanceof Error && error.stack ? (await import('./crash-stack.js')).sourceMappedStack(error.stack) : undefined;
+    process.stderr.write(`error: ${stack ?? (error instanceof Error ? error.message : String(error))}\n`);
     return 3;
   }
 }
