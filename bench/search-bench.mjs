@@ -12,11 +12,16 @@
 //   --locbench FILE.jsonl [--locbench-repo OWNER/NAME] [--max-queries N]: the queries are the
 //   problem statements of a LocBench split instead (issue-length texts and tracebacks; only the
 //   `problem_statement` field is read), of one repository when given,
-//   --dist DIR: the built library to time (default dist/; another build kept in this project)
+//   --dist DIR: the built library to time (default dist/; another build kept in this project),
+//   --compare DIR: a second build (e.g. a copy of main's dist/ inside this project) timed in the same
+//   process, the two alternated run by run, each on its own index of the tree; the answers (scaffold
+//   text and --json output) of both are compared for every query and the script exits 1 if any differ,
+//   --work DIR: keep the extracted tree and the indexes there and reuse them on the next run,
+//   --outputs FILE: write every query's answer (scaffold text + JSON) as JSON lines, to diff two runs
 //
 // Needs `npm run build` first. The index and the extracted tree live in a temp folder.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -76,7 +81,10 @@ const locbench = flag('--locbench');
 const locbenchRepo = flag('--locbench-repo');
 const maxQueries = Number(flag('--max-queries', '1000'));
 const distDir = resolve(PROJECT, flag('--dist', 'dist'));
-const dist = (path) => pathToFileURL(join(distDir, path)).href;
+const compareArg = flag('--compare');
+const compareDir = compareArg ? resolve(PROJECT, compareArg) : undefined;
+const workDir = flag('--work');
+const outputsFile = flag('--outputs');
 const QUERIES = locbench
   ? readFileSync(locbench, 'utf8')
       .split('\n')
@@ -96,14 +104,20 @@ if (!target || args.length > 1) {
   process.exit(2);
 }
 
-const { RepositoryIndex } = await import(dist('index/repository-index.js'));
-const { searchRepository } = await import(dist('retrieve/search-repository.js'));
-const { renderSearchResult } = await import(dist('scaffold/index.js'));
-
-const work = mkdtempSync(join(tmpdir(), 'reponav-search-bench-'));
+const work = workDir ? resolve(workDir) : mkdtempSync(join(tmpdir(), 'reponav-search-bench-'));
+mkdirSync(work, { recursive: true });
 process.env.REPONAV_CACHE_DIR = join(work, 'cache');
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 const ms = (n) => `${n.toFixed(1)} ms`;
+
+/** One build under test: its modules, its own index file (a build may store a different schema), its timings. */
+async function loadBuild(dir, label, indexFile) {
+  const at = (path) => pathToFileURL(join(dir, path)).href;
+  const { RepositoryIndex } = await import(at('index/repository-index.js'));
+  const { searchRepository } = await import(at('retrieve/search-repository.js'));
+  const { renderSearchResult } = await import(at('scaffold/index.js'));
+  return { label, dir, indexFile, RepositoryIndex, searchRepository, renderSearchResult, timings: [], perQuery: [], indexMs: 0, emptyAnswers: 0, outputChars: 0 };
+}
 
 try {
   let tree = resolve(target);
@@ -112,44 +126,61 @@ try {
     const gitDir = spawnSync('git', ['-C', target, 'rev-parse', '--absolute-git-dir'], { encoding: 'utf8' }).stdout.trim();
     const full = spawnSync('git', ['--git-dir', gitDir, 'rev-parse', '--verify', `${commit}^{commit}`], { encoding: 'utf8' }).stdout.trim();
     if (!full) throw new Error(`unknown revision ${commit}`);
-    tree = join(work, 'extract');
-    mkdirSync(tree);
-    const extract = spawnSync('sh', ['-c', 'git --git-dir "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', gitDir, full, tree], { encoding: 'utf8' });
-    if (extract.status !== 0) throw new Error(`git archive | tar failed: ${extract.stderr}`);
+    tree = join(work, `extract-${full.slice(0, 12)}`);
+    if (!existsSync(tree)) {
+      mkdirSync(tree);
+      const extract = spawnSync('sh', ['-c', 'git --git-dir "$1" archive --format=tar "$2" | tar -x -C "$3"', 'sh', gitDir, full, tree], { encoding: 'utf8' });
+      if (extract.status !== 0) throw new Error(`git archive | tar failed: ${extract.stderr}`);
+    }
     label = `${gitDir} @ ${full.slice(0, 12)}`;
   }
+  const tag = commit ? `-${commit}` : '';
+  const builds = [await loadBuild(distDir, 'this build', `index${tag}.db`)];
+  if (compareDir) builds.push(await loadBuild(compareDir, 'reference', `index-ref${tag}.db`));
 
-  const repository = await RepositoryIndex.open(commit ? target : tree, { commit, indexPath: join(work, 'index.db') });
-  let indexMs;
-  const timings = [];
-  const perQuery = [];
-  let emptyAnswers = 0;
-  let outputChars = 0;
-  try {
+  let listed = 0;
+  for (const build of builds) {
+    build.repository = await build.RepositoryIndex.open(commit ? target : tree, { commit, indexPath: join(work, build.indexFile) });
     const started = process.hrtime.bigint();
-    const report = await repository.refresh();
-    indexMs = Number(process.hrtime.bigint() - started) / 1e6;
+    const report = await build.repository.refresh();
+    build.indexMs = Number(process.hrtime.bigint() - started) / 1e6;
+    listed = report.listed;
+  }
+  const outputs = outputsFile ? [] : null;
+  let differing = 0;
+  try {
     console.log(`reponav search benchmark  (node ${process.version}, ${availableParallelism()} cores, load ${loadavg().map((n) => n.toFixed(1)).join(' ')})`);
-    console.log(`  target: ${label}: ${report.listed} files, indexed in ${(indexMs / 1000).toFixed(1)} s`);
+    console.log(`  target: ${label}: ${listed} files, ${builds.map((b) => `${b.label} ${b.dir}: indexed or refreshed in ${(b.indexMs / 1000).toFixed(1)} s`).join('; ')}`);
     for (const query of QUERIES) {
-      const once = async () => {
+      const once = async (build) => {
         const t = process.hrtime.bigint();
-        const result = await searchRepository(repository.store, query);
-        const text = renderSearchResult(repository.store, result, 'scaffold');
-        return { ms: Number(process.hrtime.bigint() - t) / 1e6, text, files: result.files.length };
+        const result = await build.searchRepository(build.repository.store, query);
+        const text = build.renderSearchResult(build.repository.store, result, 'scaffold');
+        return { ms: Number(process.hrtime.bigint() - t) / 1e6, text, result };
       };
-      const warm = await once(); // warm-up, not timed
-      if (warm.files === 0) emptyAnswers++;
-      outputChars += warm.text.length;
-      const own = [];
-      for (let i = 0; i < runs; i++) own.push((await once()).ms);
-      timings.push(...own);
-      own.sort((a, b) => a - b);
-      perQuery.push({ query, p50: percentile(own, 50), max: own[own.length - 1] });
+      const own = builds.map(() => []);
+      const answers = [];
+      for (const build of builds) {
+        const warm = await once(build); // warm-up, not timed
+        if (warm.result.files.length === 0) build.emptyAnswers++;
+        build.outputChars += warm.text.length;
+        // The whole answer: the scaffold text and the JSON (ranked files, modules, functions, scaffold data).
+        answers.push(warm.text + '\n' + build.renderSearchResult(build.repository.store, warm.result, 'json'));
+      }
+      if (answers.some((a) => a !== answers[0])) differing++;
+      if (outputs) outputs.push(JSON.stringify({ query: query.slice(0, 80), answer: answers[0] }));
+      // Builds alternate run by run, so load drifts reach both alike.
+      for (let i = 0; i < runs; i++) for (let b = 0; b < builds.length; b++) own[b].push((await once(builds[b])).ms);
+      builds.forEach((build, b) => {
+        build.timings.push(...own[b]);
+        own[b].sort((x, y) => x - y);
+        build.perQuery.push({ query, p50: percentile(own[b], 50), max: own[b][own[b].length - 1] });
+      });
     }
   } finally {
-    repository.close();
+    for (const build of builds) build.repository.close();
   }
+  if (outputs) writeFileSync(outputsFile, outputs.join('\n') + '\n');
 
   // grep over the same files, same run (median of 3).
   const grepTimes = [];
@@ -162,18 +193,30 @@ try {
   }
   grepTimes.sort((a, b) => a - b);
 
-  timings.sort((a, b) => a - b);
-  const slowest = [...perQuery].sort((a, b) => b.p50 - a.p50).slice(0, 3);
-  console.log(`  queries: ${QUERIES.length} x ${runs} warm runs = ${timings.length} timings (searchRepository + scaffold render)`);
+  console.log(`  queries: ${QUERIES.length} x ${runs} warm runs per build${builds.length > 1 ? ', builds alternated run by run' : ''} (searchRepository + scaffold render)`);
   console.log(`  ${'measure'.padEnd(34)} ${'p50'.padStart(9)} ${'p95'.padStart(9)} ${'max'.padStart(9)}`);
-  console.log(`  ${'search + scaffold'.padEnd(34)} ${ms(percentile(timings, 50)).padStart(9)} ${ms(percentile(timings, 95)).padStart(9)} ${ms(timings[timings.length - 1]).padStart(9)}`);
+  for (const build of builds) {
+    build.timings.sort((a, b) => a - b);
+    const { timings } = build;
+    console.log(`  ${`search + scaffold, ${build.label}`.padEnd(34)} ${ms(percentile(timings, 50)).padStart(9)} ${ms(percentile(timings, 95)).padStart(9)} ${ms(timings[timings.length - 1]).padStart(9)}`);
+  }
   console.log(`  ${`grep -rn ${word} (${grepLines} lines)`.padEnd(34)} ${ms(grepTimes[1]).padStart(9)} ${''.padStart(9)} ${ms(grepTimes[2]).padStart(9)}   (median / max of 3)`);
-  console.log(`  slowest queries (p50): ${slowest.map((q) => `${ms(q.p50)} "${q.query.slice(0, 40).replace(/\n/g, ' ')}${q.query.length > 40 ? '…' : ''}"`).join('; ')}`);
+  if (builds.length > 1) {
+    const [a, b] = builds.map((build) => build.timings);
+    const ratio = (p) => (percentile(b, p) / percentile(a, p)).toFixed(2);
+    console.log(`  reference / this build: p50 ${ratio(50)}x, p95 ${ratio(95)}x, max ${(b[b.length - 1] / a[a.length - 1]).toFixed(2)}x`);
+    console.log(`  answers (scaffold text + JSON) differing between the builds: ${differing}/${QUERIES.length}`);
+  }
   const lengths = QUERIES.map((q) => q.length).sort((a, b) => a - b);
   console.log(`  query length (chars): p50 ${percentile(lengths, 50)}, max ${lengths[lengths.length - 1]}${locbench ? ` (LocBench problem statements${locbenchRepo ? ` of ${locbenchRepo}` : ''})` : ''}`);
-  console.log(`  targets: p95 <= 50 ms ${percentile(timings, 95) <= 50 ? 'met' : 'missed'}, max <= 100 ms ${timings[timings.length - 1] <= 100 ? 'met' : 'missed'}`);
-  console.log(`  answers with no candidate file: ${emptyAnswers}/${QUERIES.length}; mean scaffold size ${Math.round(outputChars / QUERIES.length)} chars`);
+  for (const build of builds) {
+    const { timings, perQuery } = build;
+    const slowest = [...perQuery].sort((a, b) => b.p50 - a.p50).slice(0, 3);
+    console.log(`  ${build.label}: slowest queries (p50): ${slowest.map((q) => `${ms(q.p50)} "${q.query.slice(0, 40).replace(/\n/g, ' ')}${q.query.length > 40 ? '…' : ''}"`).join('; ')}`);
+    console.log(`  ${build.label}: targets p95 <= 50 ms ${percentile(timings, 95) <= 50 ? 'met' : 'missed'}, max <= 100 ms ${timings[timings.length - 1] <= 100 ? 'met' : 'missed'}; answers with no candidate file: ${build.emptyAnswers}/${QUERIES.length}; mean scaffold size ${Math.round(build.outputChars / QUERIES.length)} chars`);
+  }
+  if (differing > 0) process.exitCode = 1;
 } finally {
-  if (keep) console.log(`kept ${work}`);
-  else rmSync(work, { recursive: true, force: true });
+  if (keep && !workDir) console.log(`kept ${work}`);
+  else if (!workDir) rmSync(work, { recursive: true, force: true });
 }
