@@ -7,7 +7,8 @@
 import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights } from './index-schema.js';
 import { indexConnection, type IndexStore } from './index-store.js';
-import { bodyTokensMeet, exactBm25, isPlainIndexToken, postingsPayOff, postingsRead, type ExactScores } from './term-postings.js';
+import { bodyPhraseChunks } from './body-phrases.js';
+import { exactBm25, isPlainIndexToken, postingsPayOff, postingsRead, type ExactScores } from './term-postings.js';
 
 /** Prepared statements per connection and SQL text: a search prepares each shape once per open index. */
 const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -155,15 +156,15 @@ function topByRank(store: IndexStore, matches: string, weights: number[], match:
   return rows.slice(0, limit);
 }
 
-/** `ids` ordered by their chunk's path and line (the order equal scores take). */
-function inPositionOrder(store: IndexStore, ids: number[]): number[] {
+/** `ids` ordered by their chunk's path and line (the order equal scores take), the first `limit` of them. */
+function inPositionOrder(store: IndexStore, ids: number[], limit = -1): number[] {
   const rows = statement(
     store,
     `SELECT c.id FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))
-     ORDER BY f.path, c.start_line, c.end_line, c.kind, c.symbol`,
+     ORDER BY f.path, c.start_line, c.end_line, c.kind, c.symbol LIMIT ?`,
   )
     .pluck()
-    .all(JSON.stringify(ids)) as number[];
+    .all(JSON.stringify(ids), limit) as number[];
   return rows;
 }
 
@@ -173,8 +174,9 @@ function inPositionOrder(store: IndexStore, ids: number[]): number[] {
  */
 export function chunksWithBodyPhrase(store: IndexStore, tokens: readonly string[], limit: number): number[] {
   if (tokens.length === 0) return [];
-  // Where postings are at hand, a phrase whose words never meet in one body is answered without FTS5.
-  if (bodyTokensMeet(store, indexGeneration(store), tokens) === false) return [];
+  // Where postings are at hand, the phrase is matched on them and FTS5's offsets (body-phrases.ts), not by FTS5.
+  const found = bodyPhraseChunks(store, indexGeneration(store), tokens);
+  if (found) return found.length === 0 ? [] : inPositionOrder(store, found, limit);
   const rows = statement(
     store,
     `SELECT t.rowid AS id FROM chunks_fts t JOIN chunks c ON c.id = t.rowid JOIN files f ON f.id = c.file_id
@@ -209,6 +211,7 @@ export function chunkRangesOfFile(store: IndexStore, path: string): { id: number
  * total_changes): the key for caches derived from the index's contents.
  */
 export function indexGeneration(store: IndexStore): string {
-  const db = indexConnection(store);
-  return `${db.pragma('data_version', { simple: true })}:${(statement(store, 'SELECT total_changes() AS n').get() as { n: number }).n}`;
+  // Prepared once per connection: db.pragma() prepares on every call, and a search asks dozens of times.
+  const version = statement(store, 'PRAGMA data_version').pluck().get() as number;
+  return `${version}:${statement(store, 'SELECT total_changes()').pluck().get() as number}`;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
 import { bm25Chunks, chunksWithBodyPhrase, indexGeneration, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 import { exactBm25 } from './term-postings.js';
+import { bodyPhraseChunks } from './body-phrases.js';
 import { codeTokens } from './code-tokens.js';
 import type { FieldWeights } from './index-schema.js';
 import { RepositoryIndex } from './repository-index.js';
@@ -128,16 +129,25 @@ describe('exact BM25 over postings', () => {
       if (i % 2 === 1) sequence[Math.floor(next() * sequence.length)] = vocabulary[Math.floor(next() * vocabulary.length)]!;
       sequences.push(sequence);
     }
+    // Repeated words, and short common sequences that match many chunks (cut by the limit).
+    sequences.push(['self', 'self'], ['return', 'return'], ['const', 'db', 'indexconnection', 'store'], ['store', 'indexstore'], ['import', 'type'], ['export', 'function']);
     bm25Chunks(repository.store, [{ token: 'return', repeat: 1 }], { weights: WEIGHT_SETS[0]!, limit: 1, scorer: 'postings' });
     const plain = await RepositoryIndex.open(root, { indexPath });
     try {
       let found = 0;
+      let many = 0;
       for (const sequence of sequences) {
-        const expected = chunksWithBodyPhrase(plain.store, sequence, 50);
-        expect(chunksWithBodyPhrase(repository.store, sequence, 50), sequence.join(' ')).toEqual(expected);
-        if (expected.length > 0) found++;
+        // Matched on postings and offsets here, never handed back to FTS5.
+        expect(bodyPhraseChunks(repository.store, indexGeneration(repository.store), sequence), sequence.join(' ')).not.toBeNull();
+        for (const limit of [1, 3, 50]) {
+          const expected = chunksWithBodyPhrase(plain.store, sequence, limit);
+          expect(chunksWithBodyPhrase(repository.store, sequence, limit), `${sequence.join(' ')} (limit ${limit})`).toEqual(expected);
+          if (limit === 50 && expected.length > 0) found++;
+          if (limit === 3 && expected.length === 3) many++;
+        }
       }
       expect(found).toBeGreaterThan(40);
+      expect(many).toBeGreaterThan(5);
     } finally {
       plain.close();
     }

@@ -27,14 +27,14 @@ import { indexConnection, type IndexStore } from './index-store.js';
 const K1 = 1.2;
 const B = 0.75;
 
-/** One term's postings: the corpus slot of each chunk it occurs in and its count per FTS field (FTS_FIELDS order). */
-interface Postings {
+/** One term's postings: the corpus slot of each chunk it occurs in (ascending) and its count per FTS field (FTS_FIELDS order). */
+export interface Postings {
   slots: Int32Array;
   counts: Uint16Array;
 }
 
 /** What one index generation's scoring needs, read once. */
-interface Corpus {
+export interface Corpus {
   generation: string;
   /** FTS5's N. */
   rows: number;
@@ -59,7 +59,8 @@ interface Corpus {
 
 /** Cached postings above this many entries are dropped wholesale (~14 bytes each; a repository of 10k chunks holds ~10^6). */
 const MAX_CACHED_POSTINGS = 2_000_000;
-const FIELD_COUNT = FTS_FIELDS.length;
+/** Counts per posting in {@link Postings.counts}. */
+export const FIELD_COUNT = FTS_FIELDS.length;
 /** Column of each field's first letter: the instance view names columns, and a one-letter tag keeps the transfer small. */
 const COLUMN_OF_LETTER = new Map(FTS_FIELDS.map((field, i) => [field.charCodeAt(0), i]));
 /** {@link COLUMN_OF_LETTER} as a table over ASCII codes (−1: not a column letter), for the parse loop. */
@@ -70,6 +71,12 @@ if (COLUMN_OF_LETTER.size !== FIELD_COUNT) throw new Error('FTS field names must
 const corpora = new WeakMap<Database.Database, Corpus>();
 /** Long queries FTS5 scored per connection and generation, before postings are read (see {@link postingsPayOff}). */
 const fts5Served = new WeakMap<Database.Database, { generation: string; queries: number }>();
+
+/** This index state's corpus when its postings were read by this connection, else null (for body-phrases.ts). */
+export function readCorpus(store: IndexStore, generation: string): Corpus | null {
+  const corpus = corpora.get(indexConnection(store));
+  return corpus?.generation === generation ? corpus : null;
+}
 
 /** Whether this index state's postings are in memory (then every query is scored from them: a short query of common words costs FTS5 as much as a long one). */
 export function postingsRead(store: IndexStore, generation: string): boolean {
@@ -182,49 +189,6 @@ export function exactBm25(
     scores.push(single ? -(-total[slot]!) * repeat : -total[slot]!);
   }
   return { ids, keys: Float64Array.from(keys), scores: Float64Array.from(scores) };
-}
-
-/**
- * False when no chunk holds every one of `tokens` in its body, so a phrase of
- * them cannot match; null when this index state's postings were never read
- * (a one-shot process: FTS5 answers the phrase itself). An exact necessary
- * condition: most phrase lookups of pasted messages find nothing, and FTS5
- * walks every position list of their (often common) tokens to say so.
- */
-export function bodyTokensMeet(store: IndexStore, generation: string, tokens: readonly string[]): boolean | null {
-  const db = indexConnection(store);
-  const corpus = corpora.get(db);
-  if (corpus?.generation !== generation || !tokens.every(isPlainIndexToken)) return null;
-  const lists: Postings[] = [];
-  for (const token of new Set(tokens)) {
-    const postings = postingsOf(db, corpus, token);
-    if (!postings) return null;
-    lists.push(postings);
-  }
-  lists.sort((a, b) => a.slots.length - b.slots.length);
-  const [rarest, ...others] = lists;
-  if (!rarest) return null;
-  const body = FTS_FIELDS.indexOf('body');
-  for (let p = 0; p < rarest.slots.length; p++) {
-    if (rarest.counts[p * FIELD_COUNT + body] === 0) continue;
-    const slot = rarest.slots[p]!;
-    if (others.every((list) => inBody(list, slot, body))) return true;
-  }
-  return false;
-}
-
-/** Whether the chunk in `slot` holds the term in the field `body` (postings slots ascend). */
-function inBody(list: Postings, slot: number, body: number): boolean {
-  let low = 0;
-  let high = list.slots.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const at = list.slots[mid]!;
-    if (at === slot) return list.counts[mid * FIELD_COUNT + body]! > 0;
-    if (at < slot) low = mid + 1;
-    else high = mid - 1;
-  }
-  return false;
 }
 
 /** Σ count × weight in column order; exact (and equal to FTS5's one-by-one additions) for integer weights. */
@@ -375,16 +339,21 @@ function readVarints(blob: Uint8Array, count: number): number[] {
 
 const instanceStatements = new WeakMap<Database.Database, Database.Statement>();
 
-/** A term's postings from FTS5's index (null: a count does not fit, so this term must be scored by FTS5). */
-function postingsOf(db: Database.Database, corpus: Corpus, token: string): Postings | null {
+/** FTS5's instance view of the chunk table (term, doc, col, offset per occurrence), created once per connection in the temp schema. */
+export function instanceView(db: Database.Database): string {
+  // A temp-schema view: nothing is written to the index file, so read-only connections can use it too.
+  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_instances USING fts5vocab(main, chunks_fts, instance)');
+  return 'temp.chunks_fts_instances';
+}
+
+/** A term's postings from FTS5's index, cached (null: a count does not fit, so this term must be scored by FTS5). */
+export function postingsOf(db: Database.Database, corpus: Corpus, token: string): Postings | null {
   const known = corpus.postings.get(token);
   if (known !== undefined) return known;
   let statement = instanceStatements.get(db);
   if (!statement) {
-    // A temp-schema view: nothing is written to the index file, so read-only connections can use it too.
-    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_instances USING fts5vocab(main, chunks_fts, instance)');
     // One string per term, `<chunk id><column letter>` per occurrence, in FTS5's order (chunk, then column, then offset).
-    statement = db.prepare("SELECT group_concat(doc || substr(col, 1, 1), '') FROM temp.chunks_fts_instances WHERE term = ?").pluck();
+    statement = db.prepare(`SELECT group_concat(doc || substr(col, 1, 1), '') FROM ${instanceView(db)} WHERE term = ?`).pluck();
     instanceStatements.set(db, statement);
   }
   const postings = parsePostings((statement.get(token) as string | null) ?? '', corpus);
@@ -443,7 +412,7 @@ function idfOf(db: Database.Database, corpus: Corpus, documents: number): number
 }
 
 /** The corpus slot of a chunk id, −1 when it has none. */
-function slotOfId(corpus: Corpus, id: number): number {
+export function slotOfId(corpus: Corpus, id: number): number {
   if (corpus.slotById) return Number.isInteger(id) && id >= 0 && id < corpus.slotById.length ? corpus.slotById[id]! : -1;
   return corpus.slotOf!.get(id) ?? -1;
 }

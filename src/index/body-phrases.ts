@@ -1,0 +1,168 @@
+/**
+ * Exact phrase lookups in chunk bodies without FTS5, once a process has read
+ * an index state's postings (term-postings.ts).
+ *
+ * FTS5 answers `body : "a b c"` by walking the whole position list of every
+ * token of the phrase, and a pasted message's lookups (a dozen per issue text,
+ * each shortened from the front until it matches) cost ~0.4 ms each that way
+ * when their words are common. Here: the chunks whose bodies hold every token
+ * (the postings' per-column counts, rarest token first; most lookups stop
+ * here with none), then the tokens' body offsets in those chunks — FTS5's own
+ * offsets, read once per term through its instance view — checked for a
+ * consecutive run. The same chunks FTS5 finds (term-postings.test.ts compares
+ * both); chunk-queries.ts orders and cuts them.
+ */
+import type Database from 'better-sqlite3';
+import { FTS_FIELDS } from './index-schema.js';
+import { indexConnection, type IndexStore } from './index-store.js';
+import { FIELD_COUNT, instanceView, isPlainIndexToken, postingsOf, readCorpus, type Corpus, type Postings } from './term-postings.js';
+
+const BODY = FTS_FIELDS.indexOf('body');
+
+/** One term's body offsets: those in its p-th posting's chunk are `offsets[starts[p]]` up to `offsets[starts[p + 1]]`, ascending. */
+interface BodyOffsets {
+  starts: Int32Array;
+  offsets: Int32Array;
+}
+
+/** Keyed by the postings they extend, so they go when a corpus drops its cached postings. */
+const offsetCache = new WeakMap<Postings, BodyOffsets | null>();
+const offsetStatements = new WeakMap<Database.Database, Database.Statement>();
+
+/**
+ * Ids of every chunk whose body holds `tokens` as a consecutive sequence,
+ * ascending; null when this index state's postings were never read by this
+ * connection (a one-shot process), a token is not a plain index token, or a
+ * term's postings or offsets cannot be read here — then FTS5 answers.
+ */
+export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: readonly string[]): number[] | null {
+  const corpus = readCorpus(store, generation);
+  if (!corpus || !tokens.every(isPlainIndexToken)) return null;
+  if (tokens.length === 0) return [];
+  const db = indexConnection(store);
+  const distinct = [...new Set(tokens)];
+  const lists: Postings[] = [];
+  for (const token of distinct) {
+    const postings = postingsOf(db, corpus, token);
+    if (!postings) return null;
+    lists.push(postings);
+  }
+  const byRarity = distinct.map((_, i) => i).sort((a, b) => lists[a]!.slots.length - lists[b]!.slots.length);
+  const rarest = lists[byRarity[0]!]!;
+  // Chunks whose body holds every token, with each token's posting index there.
+  const candidates: Int32Array[] = [];
+  for (let p = 0; p < rarest.slots.length; p++) {
+    if (rarest.counts[p * FIELD_COUNT + BODY] === 0) continue;
+    const slot = rarest.slots[p]!;
+    const at = new Int32Array(distinct.length);
+    let all = true;
+    for (const t of byRarity) {
+      const index = lists[t] === rarest ? p : postingIndex(lists[t]!, slot);
+      if (index < 0 || lists[t]!.counts[index * FIELD_COUNT + BODY] === 0) {
+        all = false;
+        break;
+      }
+      at[t] = index;
+    }
+    if (all) candidates.push(at);
+  }
+  if (candidates.length === 0) return [];
+  const offsets: BodyOffsets[] = [];
+  for (let t = 0; t < distinct.length; t++) {
+    const read = bodyOffsetsOf(db, corpus, distinct[t]!, lists[t]!);
+    if (!read) return null;
+    offsets.push(read);
+  }
+  const sequence = tokens.map((token) => distinct.indexOf(token));
+  const ids: number[] = [];
+  for (const at of candidates) {
+    if (holdsRun(offsets, sequence, at)) ids.push(corpus.ids[lists[0]!.slots[at[0]!]!]!);
+  }
+  return ids;
+}
+
+/** Whether the chunk (each token's posting index in `at`) has the tokens of `sequence` at consecutive body offsets. */
+function holdsRun(offsets: BodyOffsets[], sequence: number[], at: Int32Array): boolean {
+  const first = offsets[sequence[0]!]!;
+  const p = at[sequence[0]!]!;
+  for (let i = first.starts[p]!; i < first.starts[p + 1]!; i++) {
+    const start = first.offsets[i]!;
+    let k = 1;
+    for (; k < sequence.length; k++) {
+      const t = sequence[k]!;
+      if (!hasOffset(offsets[t]!, at[t]!, start + k)) break;
+    }
+    if (k === sequence.length) return true;
+  }
+  return false;
+}
+
+/** Whether the p-th posting's chunk has the term at body offset `offset` (binary search). */
+function hasOffset(read: BodyOffsets, p: number, offset: number): boolean {
+  let low = read.starts[p]!;
+  let high = read.starts[p + 1]! - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const value = read.offsets[mid]!;
+    if (value === offset) return true;
+    if (value < offset) low = mid + 1;
+    else high = mid - 1;
+  }
+  return false;
+}
+
+/** Index of `slot` in the postings (their slots ascend), −1 when the term is not in that chunk. */
+function postingIndex(list: Postings, slot: number): number {
+  let low = 0;
+  let high = list.slots.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = list.slots[mid]!;
+    if (at === slot) return mid;
+    if (at < slot) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * A term's body offsets from FTS5's instance view (`<chunk id> <offset>` pairs
+ * in FTS5's order: chunk, then offset), laid out along its postings; null when
+ * they disagree with the postings' body counts (then FTS5 answers).
+ */
+function bodyOffsetsOf(db: Database.Database, corpus: Corpus, token: string, postings: Postings): BodyOffsets | null {
+  const known = offsetCache.get(postings);
+  if (known !== undefined) return known;
+  let statement = offsetStatements.get(db);
+  if (!statement) {
+    statement = db.prepare(`SELECT group_concat(doc || ' ' || offset, ' ') FROM ${instanceView(db)} WHERE term = ? AND col = 'body'`).pluck();
+    offsetStatements.set(db, statement);
+  }
+  const read = parseOffsets((statement.get(token) as string | null) ?? '', corpus, postings);
+  offsetCache.set(postings, read);
+  return read;
+}
+
+function parseOffsets(text: string, corpus: Corpus, postings: Postings): BodyOffsets | null {
+  const { slots, counts } = postings;
+  const starts = new Int32Array(slots.length + 1);
+  for (let p = 0; p < slots.length; p++) starts[p + 1] = starts[p]! + counts[p * FIELD_COUNT + BODY]!;
+  const offsets = new Int32Array(starts[slots.length]!);
+  let filled = 0;
+  let p = 0;
+  let i = 0;
+  const end = text.length;
+  while (i < end) {
+    let doc = 0;
+    for (; i < end && text.charCodeAt(i) !== 32; i++) doc = doc * 10 + (text.charCodeAt(i) - 48);
+    i++;
+    let offset = 0;
+    for (; i < end && text.charCodeAt(i) !== 32; i++) offset = offset * 10 + (text.charCodeAt(i) - 48);
+    i++;
+    // The next offset belongs to the first posting (in chunk order) with body occurrences left.
+    while (p < slots.length && filled === starts[p + 1]) p++;
+    if (p === slots.length || corpus.ids[slots[p]!] !== doc || filled >= offsets.length) return null;
+    offsets[filled++] = offset;
+  }
+  return filled === offsets.length ? { starts, offsets } : null;
+}
