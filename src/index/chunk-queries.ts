@@ -122,19 +122,49 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
 /** The best `limit` of exactly scored chunks, cut and ordered as the FTS5 path does (a tie across the limit by path and line). */
 function topExact(store: IndexStore, exact: ExactScores, limit: number): ChunkScore[] {
   const { ids, keys, scores } = exact;
-  let order = ids.map((_, i) => i);
+  let order: number[] = [];
   if (ids.length > limit) {
     // The limit-th best key bounds the result; only the few above it are sorted.
-    const boundary = Float64Array.from(keys).sort()[ids.length - limit]!;
-    const above = order.filter((i) => keys[i]! > boundary);
-    const tied = order.filter((i) => keys[i]! === boundary);
-    if (above.length + tied.length > limit) {
+    const boundary = kthLargest(Float64Array.from(keys), limit);
+    const tied: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i]! > boundary) order.push(i);
+      else if (keys[i] === boundary) tied.push(i);
+    }
+    if (order.length + tied.length > limit) {
       const byId = new Map(tied.map((i) => [ids[i]!, i]));
-      const cut = inPositionOrder(store, tied.map((i) => ids[i]!)).slice(0, limit - above.length);
-      order = [...above, ...cut.map((id) => byId.get(id)!)];
-    } else order = [...above, ...tied];
-  }
+      const cut = inPositionOrder(store, tied.map((i) => ids[i]!)).slice(0, limit - order.length);
+      order.push(...cut.map((id) => byId.get(id)!));
+    } else order.push(...tied);
+  } else order = Array.from(ids, (_, i) => i);
   return order.sort((a, b) => keys[b]! - keys[a]!).map((i) => ({ id: ids[i]!, score: scores[i]! }));
+}
+
+/** The k-th largest value of `values` (1-based; values are reordered): quickselect, O(n) on average. */
+function kthLargest(values: Float64Array, k: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  const target = k - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1]!;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i] = values[j]!;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) high = j;
+    else if (target >= i) low = i;
+    else break;
+  }
+  return values[target]!;
 }
 
 /** The best `limit` rows of one MATCH by FTS5 rank (ascending), a tie across the limit cut by path and line. */

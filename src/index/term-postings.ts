@@ -55,6 +55,9 @@ export interface Corpus {
   group: Float64Array;
   total: Float64Array;
   mark: Uint8Array;
+  /** Scratch lists of slots: every slot a query touched, and those of the group being summed. */
+  touched: Int32Array;
+  inGroup: Int32Array;
 }
 
 /** Cached postings above this many entries are dropped wholesale (~14 bytes each; a repository of 10k chunks holds ~10^6). */
@@ -113,7 +116,7 @@ export interface PhraseGroup {
 
 /** A chunk's exact FTS5 result: `key` orders as FTS5's rank does (higher first), `score` is bm25Chunks' score. */
 export interface ExactScores {
-  ids: number[];
+  ids: Float64Array;
   keys: Float64Array;
   scores: Float64Array;
 }
@@ -144,11 +147,11 @@ export function exactBm25(
     lists.push(list);
   }
   const integral = weights.every((w) => Number.isInteger(w));
-  const { group: acc, total, mark, norms } = corpus;
-  const touched: number[] = [];
+  const { group: acc, total, mark, norms, touched, inGroup } = corpus;
+  let touchedCount = 0;
   const single = groups.length === 1;
   for (let g = 0; g < groups.length; g++) {
-    const inGroup: number[] = [];
+    let inGroupCount = 0;
     for (const postings of lists[g]!) {
       const idf = idfOf(db, corpus, postings.slots.length);
       const { slots, counts } = postings;
@@ -158,37 +161,41 @@ export function exactBm25(
         if ((mark[slot]! & 2) === 0) {
           mark[slot] = mark[slot]! | 2;
           acc[slot] = 0;
-          inGroup.push(slot);
+          inGroup[inGroupCount++] = slot;
         }
         acc[slot] = acc[slot]! + idf * ((f * (K1 + 1.0)) / (f + norms[slot]!));
       }
     }
     const repeat = groups[g]!.repeat;
-    for (const slot of inGroup) {
+    for (let i = 0; i < inGroupCount; i++) {
+      const slot = inGroup[i]!;
       mark[slot] = mark[slot]! & ~2;
       if ((mark[slot]! & 1) === 0) {
         mark[slot] = 1;
         total[slot] = 0;
-        touched.push(slot);
+        touched[touchedCount++] = slot;
       }
       // bm25Chunks' FTS5 path: rank = −score; Σ repeat × rank over the groups a chunk matches; score = −Σ.
       total[slot] = single ? acc[slot]! : total[slot]! + repeat * -acc[slot]!;
     }
   }
   const allowed = kinds ? kindMask(db, corpus, kinds) : null;
-  const ids: number[] = [];
-  const keys: number[] = [];
-  const scores: number[] = [];
+  const ids = new Float64Array(touchedCount);
+  const keys = new Float64Array(touchedCount);
+  const scores = new Float64Array(touchedCount);
   const repeat = groups[0]?.repeat ?? 1;
-  for (const slot of touched) {
+  let count = 0;
+  for (let i = 0; i < touchedCount; i++) {
+    const slot = touched[i]!;
     mark[slot] = 0;
     if (allowed && !allowed[corpus.kinds![slot]!]) continue;
-    ids.push(corpus.ids[slot]!);
+    ids[count] = corpus.ids[slot]!;
     // One group: FTS5 orders by the group's own bm25, and the score is that × repeat.
-    keys.push(single ? total[slot]! : -total[slot]!);
-    scores.push(single ? -(-total[slot]!) * repeat : -total[slot]!);
+    keys[count] = single ? total[slot]! : -total[slot]!;
+    scores[count] = single ? -(-total[slot]!) * repeat : -total[slot]!;
+    count++;
   }
-  return { ids, keys: Float64Array.from(keys), scores: Float64Array.from(scores) };
+  return { ids: ids.subarray(0, count), keys: keys.subarray(0, count), scores: scores.subarray(0, count) };
 }
 
 /** Σ count × weight in column order; exact (and equal to FTS5's one-by-one additions) for integer weights. */
@@ -260,6 +267,8 @@ function corpusOf(db: Database.Database, generation: string): Corpus {
     group: new Float64Array(count),
     total: new Float64Array(count),
     mark: new Uint8Array(count),
+    touched: new Int32Array(count),
+    inGroup: new Int32Array(count),
   };
   corpora.set(db, corpus);
   return corpus;
