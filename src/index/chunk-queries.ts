@@ -241,7 +241,7 @@ export function chunkRangesOfFile(store: IndexStore, path: string): { id: number
  * total_changes): the key for caches derived from the index's contents.
  */
 export function indexGeneration(store: IndexStore): string {
-  // Prepared once per connection: db.pragma() prepares on every call, and a search asks dozens of times.
-  const version = statement(store, 'PRAGMA data_version').pluck().get() as number;
-  return `${version}:${statement(store, 'SELECT total_changes()').pluck().get() as number}`;
+  // One statement prepared once per connection: db.pragma() prepared on every call, and a search asks dozens of times.
+  const [version, changes] = statement(store, 'SELECT data_version, total_changes() FROM pragma_data_version').raw().get() as [number, number];
+  return `${version}:${changes}`;
 }

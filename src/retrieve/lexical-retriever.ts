@@ -1,4 +1,4 @@
-import { bm25Chunks, termStatistics, type FieldWeights, type IndexStore } from '../index/index.js';
+import { bm25Chunks, indexGeneration, termStatistics, type ChunkRow, type FieldWeights, type IndexStore } from '../index/index.js';
 import type { ParsedQuery } from './query-parser.js';
 import type { ChunkHit, ChunkKind } from './retrieval-types.js';
 import { compareHits } from './hit-order.js';
@@ -93,8 +93,37 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
   return options.memo ? options.memo.get(JSON.stringify([weighted, weights, options.limit, options.chunkKinds ?? null]), run) : run();
 }
 
+/**
+ * Chunk rows by id, from a per-index-state cache: every search reads the rows
+ * of its ~160 hits, mostly the same chunks from query to query, and each read
+ * prepared a statement of that many parameters. Same rows as
+ * `store.chunksByIds` (a Map in ascending id order; hit order never depends on it).
+ */
+export function chunkRowsByIds(store: IndexStore, ids: readonly number[]): Map<number, ChunkRow> {
+  const generation = indexGeneration(store);
+  let cache = chunkRowCaches.get(store);
+  if (cache?.generation !== generation || cache.rows.size > MAX_CACHED_CHUNK_ROWS) chunkRowCaches.set(store, (cache = { generation, rows: new Map() }));
+  const rows = cache.rows;
+  const missing = ids.filter((id) => !rows.has(id));
+  if (missing.length > 0) {
+    const read = store.chunksByIds(missing);
+    for (const id of missing) rows.set(id, read.get(id) ?? null);
+  }
+  const out = new Map<number, ChunkRow>();
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    const row = rows.get(id);
+    if (row) out.set(id, row);
+  }
+  return out;
+}
+
+/** Rows (null: no such chunk) per store and index state. */
+const chunkRowCaches = new WeakMap<IndexStore, { generation: string; rows: Map<number, ChunkRow | null> }>();
+/** Beyond this many cached rows the cache starts afresh (a 12k-file repository has ~10^5 chunks). */
+const MAX_CACHED_CHUNK_ROWS = 50_000;
+
 function chunkHits(store: IndexStore, rows: { id: number; score: number }[]): ChunkHit[] {
-  const chunks = store.chunksByIds(rows.map((r) => r.id));
+  const chunks = chunkRowsByIds(store, rows.map((r) => r.id));
   const hits: ChunkHit[] = [];
   for (const row of rows) {
     const chunk = chunks.get(row.id);

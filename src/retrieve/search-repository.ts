@@ -2,7 +2,7 @@ import { chunkIdOfSymbol, indexGeneration } from '../index/index.js';
 import { compareHits } from './hit-order.js';
 import type { IndexStore } from '../index/index.js';
 import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
-import { DEFAULT_FIELD_WEIGHTS, DEFAULT_MAX_TERMS, lexicalSearch, type FieldWeights, type LexicalMemo } from './lexical-retriever.js';
+import { chunkRowsByIds, DEFAULT_FIELD_WEIGHTS, DEFAULT_MAX_TERMS, lexicalSearch, type FieldWeights, type LexicalMemo } from './lexical-retriever.js';
 import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryTerm, type QueryWeights } from './query-parser.js';
 import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from './rank-symbols.js';
 import type { ChunkHit, ChunkKind, RankedSymbol, RetrievalResult } from './retrieval-types.js';
@@ -280,7 +280,7 @@ function applyPhraseEvidence(store: IndexStore, hits: ChunkHit[], query: ParsedQ
   const out = hits.map((hit) => (boostOf.has(hit.chunkId) ? { ...hit, score: hit.score + boostOf.get(hit.chunkId)! } : hit));
   const present = new Set(hits.map((h) => h.chunkId));
   const missing = [...boostOf.keys()].filter((id) => !present.has(id));
-  for (const chunk of store.chunksByIds(missing).values()) {
+  for (const chunk of chunkRowsByIds(store, missing).values()) {
     if (options.pathFilter && !options.pathFilter(chunk.path)) continue;
     out.push({ chunkId: chunk.id, path: chunk.path, kind: chunk.kind, symbol: chunk.symbol, startLine: chunk.startLine, endLine: chunk.endLine, score: boostOf.get(chunk.id)! });
   }

@@ -92,33 +92,61 @@ function computeStem(word: string): string {
  * must come from normalizeQueryTokens.
  */
 export function matchQueryTokens(simpleName: string, normalizedTokens: readonly string[]): string[] {
-  const forms = nameForms(simpleName);
   let lookup = lookups.get(normalizedTokens);
   if (!lookup) lookups.set(normalizedTokens, (lookup = tokenLookup(normalizedTokens)));
+  // Anchors and glimpse ask about the same names of the same files: each name is matched once per token list.
+  const known = lookup.matches.get(simpleName);
+  if (known) return [...known];
+  const { forms, stems: formStems } = nameKeys(simpleName);
   // The tokens equal to a form or sharing a form's stem, found from the name's few forms, in query order.
   const matched = new Set<number>();
   for (const form of forms) for (const i of lookup.byToken.get(form) ?? []) matched.add(i);
-  for (const form of forms) for (const i of lookup.byStem.get(inflectionStem(form)) ?? []) matched.add(i);
-  return [...matched].sort((a, b) => a - b).map((i) => normalizedTokens[i]!);
+  for (const stem of formStems) for (const i of lookup.byStem.get(stem) ?? []) matched.add(i);
+  const tokens = [...matched].sort((a, b) => a - b).map((i) => normalizedTokens[i]!);
+  lookup.matches.set(simpleName, tokens);
+  return [...tokens];
 }
 
-/** Positions of each token and of each token stem in one token list. */
+/** A name's forms (nameForms) and their stems, in that order. */
+interface NameKeys {
+  forms: string[];
+  stems: string[];
+}
+
+// The top files' symbol names recur from query to query: their forms and stems (a regex, a split and a stem each) are kept.
+const nameKeyCache = new Map<string, NameKeys>();
+const MAX_CACHED_NAMES = 50_000;
+
+function nameKeys(simpleName: string): NameKeys {
+  let keys = nameKeyCache.get(simpleName);
+  if (keys) return keys;
+  const forms = [...nameForms(simpleName)];
+  keys = { forms, stems: forms.map(inflectionStem) };
+  if (nameKeyCache.size >= MAX_CACHED_NAMES) nameKeyCache.clear();
+  nameKeyCache.set(simpleName, keys);
+  return keys;
+}
+
+/** Positions of each token and of each token stem in one token list, and the names already matched against it. */
 interface TokenLookup {
   byToken: Map<string, number[]>;
   byStem: Map<string, number[]>;
+  matches: Map<string, string[]>;
 }
 
 function tokenLookup(tokens: readonly string[]): TokenLookup {
   const byToken = new Map<string, number[]>();
   const byStem = new Map<string, number[]>();
-  tokens.forEach((token, i) => {
-    for (const [map, key] of [[byToken, token], [byStem, inflectionStem(token)]] as const) {
-      const list = map.get(key);
-      if (list) list.push(i);
-      else map.set(key, [i]);
-    }
-  });
-  return { byToken, byStem };
+  const add = (map: Map<string, number[]>, key: string, i: number) => {
+    const list = map.get(key);
+    if (list) list.push(i);
+    else map.set(key, [i]);
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    add(byToken, tokens[i]!, i);
+    add(byStem, inflectionStem(tokens[i]!), i);
+  }
+  return { byToken, byStem, matches: new Map() };
 }
 
 // Callers match one token list against every symbol name of the top files (an

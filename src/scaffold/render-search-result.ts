@@ -1,4 +1,4 @@
-import type { IndexStore } from '../index/index.js';
+import { indexGeneration, type IndexStore } from '../index/index.js';
 import type { SearchResult } from '../retrieve/index.js';
 import { renderInterface, type InterfaceMode, type InterfaceOptions } from './render-interface.js';
 import type { ScaffoldFile } from './scaffold-types.js';
@@ -11,10 +11,23 @@ export function loadScaffoldFiles(store: IndexStore, result: SearchResult, parse
     files.set(candidate.path, {
       path: candidate.path,
       symbols: store.symbolsOf(candidate.path),
-      importedBy: store.importedBy(candidate.path),
+      importedBy: importersOf(store, candidate.path),
     });
   }
   return files;
+}
+
+/** Importers per store and index state: the top files recur from search to search, and a central one has a thousand importers. */
+const importerCaches = new WeakMap<IndexStore, { generation: string; importers: Map<string, readonly string[]> }>();
+const MAX_CACHED_IMPORTERS = 1_000;
+
+function importersOf(store: IndexStore, path: string): string[] {
+  const generation = indexGeneration(store);
+  let cache = importerCaches.get(store);
+  if (cache?.generation !== generation || cache.importers.size >= MAX_CACHED_IMPORTERS) importerCaches.set(store, (cache = { generation, importers: new Map() }));
+  let importers = cache.importers.get(path);
+  if (!importers) cache.importers.set(path, (importers = store.importedBy(path)));
+  return [...importers];
 }
 
 /** A `readLines` callback over the index's stored text (1-based inclusive). */
