@@ -115,6 +115,7 @@ export class IndexStore {
       ),
       importedBy: db.prepare('SELECT from_path FROM import_edges WHERE to_path = ? ORDER BY from_path'),
       importsOf: db.prepare('SELECT to_path FROM import_edges WHERE from_path = ? ORDER BY to_path'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
   }
 
@@ -331,7 +332,8 @@ export class IndexStore {
 
   /** Symbols of one file in source order. Callers must not mutate the returned rows. */
   symbolsOf(path: string): SymbolRow[] {
-    const version = this.db.pragma('data_version', { simple: true }) as number;
+    // Prepared once: db.pragma() prepares on every call, and ranking and the scaffold ask for symbols dozens of times per search.
+    const version = this.statements.dataVersion.get() as number;
     if (version !== this.cachedDataVersion) {
       this.symbolCache.clear();
       this.cachedDataVersion = version;
