@@ -3,6 +3,7 @@ import { TYPE_KINDS } from '../parse/index.js';
 import { compareText } from './hit-order.js';
 import { callNeighbours, memberCandidates, outermostFunction, type FileSymbols } from './function-neighbours.js';
 import { inheritedMethods, nameShare, namedFunctionsIn, queryNames } from './named-functions.js';
+import { classCoverage } from './class-match.js';
 import type { FileCandidate, RankedSymbol } from './retrieval-types.js';
 
 /** How chunk hits become function- and module-level predictions. */
@@ -48,6 +49,17 @@ export interface SymbolRankingOptions {
    * useful pointer, but the edit an issue asks for is rarely in the test. 1 turns it off.
    */
   testFactor: number;
+  /**
+   * Boost, as a fraction of the best hit's score, of the function containing a
+   * line the query links to (`…/blob/<ref>/path.py#L97`; linked-lines.ts); 0 turns it off.
+   */
+  linkWeight: number;
+  /**
+   * Boost, as a fraction of the best hit's score, of a method whose class the
+   * query names: × the share of the class name's distinctive parts that are
+   * query terms (class-match.ts). Tells apart same-named methods of one file's classes; 0 turns it off.
+   */
+  classWeight: number;
 }
 
 /**
@@ -58,7 +70,7 @@ export interface SymbolRankingOptions {
  */
 export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = {
   fileWeight: 0.1, topFiles: 10, memberWeight: 0.5, callWeight: 0, callSources: 5, maxCallResolutions: 3, nameWeight: 0.4,
-  implicitInheritance: false, sizeWeight: 0, testFactor: 1,
+  implicitInheritance: false, sizeWeight: 0, testFactor: 1, linkWeight: 0, classWeight: 0,
 };
 
 /** What the query says that symbol ranking can use (the query's identifiers in code form). */
@@ -70,6 +82,8 @@ export interface SymbolQuery {
   frameNames: readonly string[];
   /** Tells test files apart (inherited methods are looked up outside tests only). */
   isTest: (path: string) => boolean;
+  /** Functions containing the lines the query links to (linked-lines.ts). */
+  linked?: readonly SymbolRow[];
 }
 
 /**
@@ -145,6 +159,15 @@ export function rankSymbols(
       if (share > 0) functionScores.set(key, { ...ranked, score: ranked.score + options.nameWeight * share * best });
     }
   }
+  if (options.linkWeight > 0 && query?.linked) {
+    for (const s of query.linked) {
+      keep(functionScores, s.path, s.qualifiedName, options.fileWeight * (fileScore.get(s.path) ?? 0));
+      const key = `${s.path}:${s.qualifiedName}`;
+      const f = functionScores.get(key)!;
+      functionScores.set(key, { ...f, score: f.score + options.linkWeight * best });
+    }
+  }
+  if (options.classWeight > 0 && query) orderSiblingsByClass(store, functionScores, query, options.classWeight * best);
   if (options.testFactor !== 1 && query) {
     for (const map of [functionScores, moduleScores]) {
       for (const [key, f] of map) if (query.isTest(f.path)) map.set(key, { ...f, score: f.score * options.testFactor });
@@ -196,6 +219,39 @@ function structuralCandidates(
     for (const s of inheritedMethods(store, pairs, query.isTest)) out.push({ path: s.path, qualifiedName: s.qualifiedName, score: 0 });
   }
   return out;
+}
+
+/**
+ * Orders siblings — methods of one file that share their name, the choice
+ * BM25 over their bodies does not settle — by score + `boost` × the share of
+ * their class's name the query writes (class-match.ts), then gives them back
+ * the group's own scores in that order: the query's class wins among its
+ * siblings, and a large family (`accept` in every node class) takes no slot
+ * from other functions.
+ */
+function orderSiblingsByClass(store: IndexStore, functionScores: Map<string, RankedSymbol>, query: SymbolQuery, boost: number): void {
+  const terms = new Set(query.terms.map((t) => t.token));
+  const siblings = new Map<string, string[]>();
+  for (const [key, f] of functionScores) {
+    const dot = f.qualifiedName.lastIndexOf('.');
+    if (dot < 0) continue;
+    const group = `${f.path}:${f.qualifiedName.slice(dot + 1)}`;
+    siblings.set(group, [...(siblings.get(group) ?? []), key]);
+  }
+  const coverageOf = new Map<string, Map<string, number>>();
+  const shareOf = (f: RankedSymbol) => {
+    let coverage = coverageOf.get(f.path);
+    if (!coverage) coverageOf.set(f.path, (coverage = classCoverage(store.symbolsOf(f.path), terms)));
+    return coverage.get(f.qualifiedName.slice(0, f.qualifiedName.lastIndexOf('.'))) ?? 0;
+  };
+  for (const keys of siblings.values()) {
+    if (keys.length < 2) continue;
+    const group = keys.map((key) => functionScores.get(key)!);
+    const scores = group.map((f) => f.score).sort((a, b) => b - a);
+    const adjusted = group.map((f) => ({ f, key: f.score + boost * shareOf(f) }));
+    adjusted.sort((a, b) => b.key - a.key || compareRanked(a.f, b.f));
+    adjusted.forEach(({ f }, i) => functionScores.set(`${f.path}:${f.qualifiedName}`, { ...f, score: scores[i]! }));
+  }
 }
 
 function topLevelName(qualifiedName: string): string {

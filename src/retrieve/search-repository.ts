@@ -14,6 +14,7 @@ import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
 import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
 import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, rankFileDocuments, type FileLevelOptions } from './file-level.js';
 import { queryContext, type UnknownNameOptions } from './known-names.js';
+import { extractLinkedLines, linkedFunctions } from './linked-lines.js';
 import { titleTerms, usesTitleFiles, withTitleFiles, type TitleFileOptions } from './title-files.js';
 
 /** Every tunable of one search; all optional (the file-level ones in title-files.ts). */
@@ -169,6 +170,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     terms: parsedQuery.terms,
     frameNames: parsedQuery.frames.flatMap((f) => (f.functionName ? [f.functionName] : [])),
     isTest: isTestPath,
+    linked: linkedFunctions(store, extractLinkedLines(parsedQuery.text), (p) => matchIndexedPaths(p, indexedPaths(store))),
   });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
 }
