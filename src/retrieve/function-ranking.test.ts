@@ -8,7 +8,7 @@ afterAll(cleanUp);
 
 const names = (r: { functions: { path: string; qualifiedName: string }[] }) => r.functions.map((f) => `${f.path}:${f.qualifiedName}`);
 /** Every structural lever off, so one test measures one. */
-const ISOLATED = { memberWeight: 0, fileWeight: 0, nameWeight: 0, callWeight: 0 };
+const ISOLATED = { memberWeight: 0, fileWeight: 0, nameWeight: 0, callWeight: 0, linkWeight: 0, classWeight: 0, eponymWeight: 0 };
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `        step_${i} = run_${i}(value)\n`).join('');
 
 describe('class members as candidates (memberWeight)', () => {
@@ -40,8 +40,8 @@ describe('call neighbours (callWeight)', () => {
     });
     try {
       const query = 'update thing shadow delta payload fails';
-      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0 } });
-      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0.9 } });
+      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0, callSources: 5, callScope: "ranked" } });
+      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0.9, callSources: 5, callScope: "ranked" } });
       const score = (r: typeof on, n: string) => r.functions.find((f) => f.qualifiedName === n)?.score ?? 0;
       const source = score(off, 'Shadow.update_thing_shadow');
       expect(score(on, 'Shadow.parse_payload')).toBeCloseTo(Math.max(score(off, 'Shadow.parse_payload'), 0.9 * source), 6);

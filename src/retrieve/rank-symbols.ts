@@ -23,6 +23,8 @@ export interface SymbolRankingOptions {
   callSources: number;
   /** A called or calling name resolving to more functions than this in the ranked files is skipped. */
   maxCallResolutions: number;
+  /** `file`: call neighbours only within the strong function's own file; `ranked` (default): in every ranked file. */
+  callScope: 'ranked' | 'file';
   /**
    * Boost, as a fraction of the best hit's score, of a function of the ranked
    * files whose name (or `Type.member`) the query writes in code form, and of
@@ -60,17 +62,26 @@ export interface SymbolRankingOptions {
    * query terms (class-match.ts). Tells apart same-named methods of one file's classes; 0 turns it off.
    */
   classWeight: number;
+  /**
+   * Boost, as a fraction of the best hit's score, of a ranked file's top-level
+   * function named like the file (`order.py:order`, `deploy.py:deploy`) when the
+   * query has that name as a term: a module's eponymous function is its entry point. 0 turns it off.
+   */
+  eponymWeight: number;
 }
 
 /**
  * Defaults. memberWeight 0.5 + fileWeight 0.1 + nameWeight 0.4 together, on the
  * 12 dev repositories (135 instances): function Acc@5 0.519→0.548, +0.030
  * [0.007, 0.059], 4 won / 0 lost, no repository lower; leave-one-repository-out
- * chose settings with all three on 11 of 12 folds (docs/retrieval.md).
+ * chose settings with all three on 11 of 12 folds. linkWeight 1 + classWeight
+ * 0.2 + eponymWeight 0.5 + same-file callees of the best function at 0.5, on
+ * top: 0.548→0.593, +0.044 [0.015, 0.081], 6 won / 0 lost, no repository lower
+ * (docs/retrieval.md, "Function level").
  */
 export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = {
-  fileWeight: 0.1, topFiles: 10, memberWeight: 0.5, callWeight: 0, callSources: 5, maxCallResolutions: 3, nameWeight: 0.4,
-  implicitInheritance: false, sizeWeight: 0, testFactor: 1, linkWeight: 0, classWeight: 0,
+  fileWeight: 0.1, topFiles: 10, memberWeight: 0.5, callWeight: 0.5, callSources: 1, maxCallResolutions: 3, callScope: 'file', nameWeight: 0.4,
+  implicitInheritance: false, sizeWeight: 0, testFactor: 1, linkWeight: 1, classWeight: 0.2, eponymWeight: 0.5,
 };
 
 /** What the query says that symbol ranking can use (the query's identifiers in code form). */
@@ -167,6 +178,20 @@ export function rankSymbols(
       functionScores.set(key, { ...f, score: f.score + options.linkWeight * best });
     }
   }
+  if (options.eponymWeight > 0 && query) {
+    // A traceback names every module on the way (`main.py`, `main`), as for the name boost.
+    const framed = new Set(query.frameNames.map((n) => n.split('.').pop()!.toLowerCase()));
+    const terms = new Set(query.terms.map((t) => t.token).filter((t) => !framed.has(t)));
+    for (const file of ranked) {
+      const stem = file.path.split('/').pop()!.replace(/\.[^.]+$/, '').toLowerCase();
+      if (stem.length < 3 || !terms.has(stem)) continue;
+      const eponym = file.symbols.find((s) => !TYPE_KINDS.has(s.kind) && !s.parent && s.name.toLowerCase() === stem);
+      if (!eponym) continue;
+      keep(functionScores, file.path, eponym.qualifiedName, options.fileWeight * (fileScore.get(file.path) ?? 0));
+      const key = `${file.path}:${eponym.qualifiedName}`;
+      functionScores.set(key, { ...functionScores.get(key)!, score: functionScores.get(key)!.score + options.eponymWeight * best });
+    }
+  }
   if (options.classWeight > 0 && query) orderSiblingsByClass(store, functionScores, query, options.classWeight * best);
   if (options.testFactor !== 1 && query) {
     for (const map of [functionScores, moduleScores]) {
@@ -200,7 +225,8 @@ function structuralCandidates(
     for (const source of strong.slice(0, options.callSources)) {
       const unit = unitOf.get(`${source.path}:${source.qualifiedName}`);
       if (!unit) continue;
-      out.push(...callNeighbours(unit.symbol, unit.file, source.score, ranked, { weight: options.callWeight, maxResolutions: options.maxCallResolutions }));
+      const scope = options.callScope === 'file' ? [unit.file] : ranked;
+      out.push(...callNeighbours(unit.symbol, unit.file, source.score, scope, { weight: options.callWeight, maxResolutions: options.maxCallResolutions }));
     }
   }
   if (names && query) {
