@@ -46,6 +46,12 @@ export interface SymbolRankingOptions {
    */
   sizeWeight: number;
   /**
+   * `log` (default): × (1 + sizeWeight · log10 lines). `percentile`: × (1 +
+   * sizeWeight · p), p the share of the ranked files' functions shorter than
+   * this one: long against the repository's own code, whatever its style.
+   */
+  sizePrior: 'log' | 'percentile';
+  /**
    * Multiplier of the functions and modules in test files, on top of the
    * chunk-level test prior: a test shares an issue's words, and its file is a
    * useful pointer, but the edit an issue asks for is rarely in the test. 1 turns it off.
@@ -81,7 +87,7 @@ export interface SymbolRankingOptions {
  */
 export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = {
   fileWeight: 0.1, topFiles: 10, memberWeight: 0.5, callWeight: 0.5, callSources: 1, maxCallResolutions: 3, callScope: 'file', nameWeight: 0.4,
-  implicitInheritance: false, sizeWeight: 0, testFactor: 1, linkWeight: 1, classWeight: 0.2, eponymWeight: 0.5,
+  implicitInheritance: false, sizeWeight: 0, sizePrior: 'log', testFactor: 1, linkWeight: 1, classWeight: 0.2, eponymWeight: 0.5,
 };
 
 /** What the query says that symbol ranking can use (the query's identifiers in code form). */
@@ -159,9 +165,24 @@ export function rankSymbols(
   }
   if (options.sizeWeight > 0) {
     const byPath = new Map(ranked.map((f) => [f.path, f.byName]));
+    const lines = (s: SymbolRow) => 1 + s.endLine - s.startLine;
+    // Lengths of the ranked files' outermost functions, ascending (the percentile prior's reference).
+    const lengths = ranked.flatMap((f) => f.symbols.filter((s) => !TYPE_KINDS.has(s.kind) && outermostFunction(s, f.byName) === s).map(lines)).sort((a, b) => a - b);
+    const below = (n: number) => {
+      let lo = 0;
+      let hi = lengths.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (lengths[mid]! < n) lo = mid + 1;
+        else hi = mid;
+      }
+      return lengths.length > 0 ? lo / lengths.length : 0;
+    };
     for (const [key, f] of functionScores) {
       const symbol = byPath.get(f.path)?.get(f.qualifiedName);
-      if (symbol) functionScores.set(key, { ...f, score: f.score * (1 + options.sizeWeight * Math.log10(1 + symbol.endLine - symbol.startLine)) });
+      if (!symbol) continue;
+      const prior = options.sizePrior === 'percentile' ? below(lines(symbol)) : Math.log10(lines(symbol));
+      functionScores.set(key, { ...f, score: f.score * (1 + options.sizeWeight * prior) });
     }
   }
   if (names) {
