@@ -80,7 +80,9 @@ function runIndex(cliArgs) {
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`reponav index failed (${result.status}):\n${result.stderr}`);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr);
-  return { wallMs, rssMb: rss ? Number(rss[1]) / 1024 : NaN, report: JSON.parse(result.stdout) };
+  const seconds = (label) => Number((new RegExp(`${label} time \\(seconds\\): ([\\d.]+)`).exec(result.stderr) ?? [])[1]);
+  const cpuMs = (seconds('User') + seconds('System')) * 1000;
+  return { wallMs, cpuMs, rssMb: rss ? Number(rss[1]) / 1024 : NaN, report: JSON.parse(result.stdout) };
 }
 
 function timeCommand(command, commandArgs, cwd) {
@@ -227,6 +229,7 @@ try {
   // The indexer's default (one per core, at most 4) unless --workers says otherwise; 0 (in-process) runs on one thread.
   const workerCount = workersFlag !== undefined ? Math.max(1, Number(workersFlag)) : Math.max(1, Math.min(4, availableParallelism()));
   const floorStarted = process.hrtime.bigint();
+  const floorCpu = process.cpuUsage();
   await Promise.all(
     Array.from({ length: workerCount }, (_, k) => new Promise((resolvePromise, reject) => {
       const worker = new Worker(new URL('./parse-floor-worker.mjs', import.meta.url), {
@@ -237,7 +240,15 @@ try {
     })),
   );
   const floorMs = Number(process.hrtime.bigint() - floorStarted) / 1e6;
-  row('parse+query floor', fmtMs(floorMs), `tree-sitter alone on ${workerCount} worker thread(s), ${parsedPaths.length} files, in-process`);
+  const floorCpuUsage = process.cpuUsage(floorCpu);
+  const floorCpuMs = (floorCpuUsage.user + floorCpuUsage.system) / 1000;
+  row('parse+query floor', fmtMs(floorMs), `tree-sitter alone on ${workerCount} worker thread(s), ${parsedPaths.length} files, in-process; CPU ${fmtMs(floorCpuMs)}`);
+  // Wall moves with the machine's load between the two runs; CPU time (all threads) much less.
+  row(
+    'ratio cold / floor',
+    `${(cold.report.durationMs / floorMs).toFixed(2)}x`,
+    `in-process wall (target ≤ 1.3x); CPU ${Number.isFinite(cold.cpuMs) ? `${(cold.cpuMs / floorCpuMs).toFixed(2)}x (whole process ${fmtMs(cold.cpuMs)})` : 'n/a (needs /usr/bin/time)'}`,
+  );
 
   // ctags over the same files.
   if (ctagsVersion) {

@@ -1,25 +1,36 @@
 // eslint-disable-next-line entry-points/no-restricted-paths -- the parser's own entry: loads tree-sitter only where files are parsed (see parse/index.ts)
-import { failedParse, parseSource } from '../parse/parse-source.js';
+import { failedParse, parseSourceText } from '../parse/parse-source.js';
 import type { ParsedFile } from '../parse/index.js';
+import { gitBlobId } from './blob-id.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
 import { decodeFileText } from './decode-text.js';
 
 /**
  * What a parse worker sends back for one file's content. The text is not part
  * of it: the caller still holds the bytes, and cloning ~10 MB of strings across
- * threads per repository costs more than decoding them again.
+ * threads per repository costs more than decoding them again. Computed here
+ * rather than on the indexer's thread, which writes every file to SQLite and
+ * is the run's bottleneck: the blob id, and whether the bytes can be stored as
+ * the text as they are.
  */
 export interface FileAnalysis {
   parsed: ParsedFile;
   chunks: BuiltChunk[];
+  /** Git's blob id of the bytes. */
+  blobId: string;
+  /**
+   * The bytes are exactly the UTF-8 of the decoded text (valid UTF-8, no byte
+   * order mark), so they can be stored as the text without decoding them.
+   */
+  bytesAreText: boolean;
 }
 
 export { decodeFileText } from './decode-text.js';
 
 /** Parses and chunks one file. Pure CPU work: runs in a worker thread or in-process. */
 export async function analyzeFile(path: string, bytes: Uint8Array): Promise<FileAnalysis> {
-  const parsed = await parseSource(path, bytes);
-  return { parsed, chunks: buildChunks(parsed, decodeFileText(bytes)) };
+  const { parsed, text } = await parseSourceText(path, bytes);
+  return withStoredForms(parsed, buildChunks(parsed, text), bytes);
 }
 
 /**
@@ -29,5 +40,14 @@ export async function analyzeFile(path: string, bytes: Uint8Array): Promise<File
  */
 export function failedAnalysis(path: string, bytes: Uint8Array, reason: string): FileAnalysis {
   const parsed = failedParse(path, bytes, reason);
-  return { parsed, chunks: buildChunks(parsed, decodeFileText(bytes)) };
+  return withStoredForms(parsed, buildChunks(parsed, decodeFileText(bytes)), bytes);
+}
+
+function withStoredForms(parsed: ParsedFile, chunks: BuiltChunk[], bytes: Uint8Array): FileAnalysis {
+  return { parsed, chunks, blobId: gitBlobId(bytes), bytesAreText: bytesAreText(parsed, bytes) };
+}
+
+/** True when decoding dropped nothing and replaced nothing: no BOM, valid UTF-8 (the parse's strict decode says which). */
+function bytesAreText(parsed: ParsedFile, bytes: Uint8Array): boolean {
+  return !parsed.decodedWithReplacement && !(bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf);
 }

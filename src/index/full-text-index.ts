@@ -38,7 +38,8 @@ export class FullTextIndex {
 
   /** Adds one chunk's fields under the chunk's row id. */
   add(chunkId: number, fields: BuiltChunk['fields']): void {
-    this.insertRow.run(chunkId, ...FTS_FIELDS.map((field) => fields[field]));
+    // In FTS_FIELDS order, named rather than mapped: one row per chunk of the repository, on the writing thread.
+    this.insertRow.run(chunkId, fields.path, fields.name, fields.signature, fields.doc, fields.body);
   }
 
   /**

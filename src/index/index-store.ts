@@ -83,7 +83,7 @@ export class IndexStore {
       blobText: db.prepare('SELECT text FROM blobs WHERE blob_id = ?'),
       // A stored failed parse gives way to a new one; any other stored parse is kept.
       insertBlob: db.prepare(
-        `INSERT INTO blobs(blob_id, text, parsed) VALUES (?, ?, ?)
+        `INSERT INTO blobs(blob_id, text, parsed) VALUES (?, CAST(? AS TEXT), ?)
          ON CONFLICT(blob_id) DO UPDATE SET parsed = excluded.parsed WHERE json_extract(blobs.parsed, '$.status') = 'failed'`,
       ),
       chunksOfFile: db.prepare('SELECT id, content_hash AS contentHash FROM chunks WHERE file_id = ? ORDER BY id'),
@@ -192,8 +192,12 @@ export class IndexStore {
     return integrityProblem(this.db, depth);
   }
 
-  /** Stores a blob's text and parse (a no-op when already stored, unless the stored parse failed). */
-  putBlob(blobId: string, text: string, parsed: ParsedFile): void {
+  /**
+   * Stores a blob's text and parse (a no-op when already stored, unless the stored parse failed).
+   * `text` may be given as bytes when they are exactly its UTF-8 (valid, no byte order mark):
+   * SQLite stores them as that TEXT, byte for byte, without a decode and re-encode.
+   */
+  putBlob(blobId: string, text: string | Uint8Array, parsed: ParsedFile): void {
     this.statements.insertBlob.run(blobId, text, JSON.stringify(parsed));
   }
 

@@ -64,7 +64,20 @@ function countErrors(root: Node): number {
  * `contentHash` (sha1 hex of the raw bytes) and `lineCount` are always set.
  */
 export async function parseSource(path: string, bytes: Uint8Array): Promise<ParsedFile> {
+  return (await parseSourceText(path, bytes)).parsed;
+}
+
+/**
+ * {@link parseSource}, with the decoded text it parsed (UTF-8, BOM dropped, U+FFFD
+ * for invalid bytes), so a caller that needs the text too does not decode again.
+ */
+export async function parseSourceText(path: string, bytes: Uint8Array): Promise<{ parsed: ParsedFile; text: string }> {
   const { result, text, lineStarts } = unparsed(path, bytes);
+  const parsed = await parseDecoded(path, bytes, result, text, lineStarts);
+  return { parsed, text };
+}
+
+async function parseDecoded(path: string, bytes: Uint8Array, result: ParsedFile, text: string, lineStarts: number[]): Promise<ParsedFile> {
   const language = languageForPath(path);
   if (!language) return result;
   result.language = language;

@@ -41,9 +41,17 @@ function dirOf(path: string): string {
   return dir === '.' ? '' : dir;
 }
 
+/** A part that needs normalizing: absolute, a trailing or doubled slash, or a `.` or `..` segment. */
+const UNCLEAN_PART = /^\/|\/$|\/\/|(?:^|\/)\.\.?(?:\/|$)/;
+
 /** Joins and normalizes; null when the result escapes the repository root. */
 function join(...parts: string[]): string | null {
-  const joined = posix.normalize(posix.join(...parts.filter((p) => p !== '')));
+  const present = parts.filter((p) => p !== '');
+  // Most candidates join clean parts (an indexed file's folder, a dotted module name): the
+  // plain concatenation is already normal. posix.join + normalize on every candidate was
+  // most of the import-edge rebuild (~2 s of an 11k-file tree's cold index).
+  if (!present.some((p) => UNCLEAN_PART.test(p))) return present.join('/');
+  const joined = posix.normalize(posix.join(...present));
   if (joined === '..' || joined.startsWith('../') || joined.startsWith('/')) return null;
   return joined === '.' ? '' : joined;
 }
