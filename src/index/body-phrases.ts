@@ -97,29 +97,23 @@ function holdsRun(offsets: BodyOffsets[], sequence: number[], at: Int32Array): b
   return false;
 }
 
-/** Whether the p-th posting's chunk has the term at body offset `offset` (binary search). */
+/** Whether the p-th posting's chunk has the term at body offset `offset`. */
 function hasOffset(read: BodyOffsets, p: number, offset: number): boolean {
-  let low = read.starts[p]!;
-  let high = read.starts[p + 1]! - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    const value = read.offsets[mid]!;
-    if (value === offset) return true;
-    if (value < offset) low = mid + 1;
-    else high = mid - 1;
-  }
-  return false;
+  return indexOfSorted(read.offsets, read.starts[p]!, read.starts[p + 1]! - 1, offset) >= 0;
 }
 
 /** Index of `slot` in the postings (their slots ascend), −1 when the term is not in that chunk. */
 function postingIndex(list: Postings, slot: number): number {
-  let low = 0;
-  let high = list.slots.length - 1;
+  return indexOfSorted(list.slots, 0, list.slots.length - 1, slot);
+}
+
+/** Binary search for `value` in the ascending `values[low..high]`: its index, or −1. */
+function indexOfSorted(values: ArrayLike<number>, low: number, high: number, value: number): number {
   while (low <= high) {
     const mid = (low + high) >>> 1;
-    const at = list.slots[mid]!;
-    if (at === slot) return mid;
-    if (at < slot) low = mid + 1;
+    const at = values[mid]!;
+    if (at === value) return mid;
+    if (at < value) low = mid + 1;
     else high = mid - 1;
   }
   return -1;
