@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-/** The `reponav` executable: runs the program on this process's arguments and sets the exit code. */
+/**
+ * The `reponav` executable: runs the program on this process's arguments and ends
+ * the process with its exit code once the output is flushed (see process-exit.ts
+ * for why a one-shot command does not wait for the event loop to run dry).
+ */
 import module from 'node:module';
 
 // Node.js 22.1+ keeps V8's compiled code of the bundle's chunks on disk (in the OS temp folder), so a
@@ -8,5 +12,7 @@ import module from 'node:module';
 // before the program's modules load, hence the dynamic import below.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
+const { finishProcess, holdEventLoop } = await import('./process-exit.js');
+holdEventLoop();
 const { main } = await import('./program.js');
-process.exitCode = await main(process.argv);
+await finishProcess(await main(process.argv));

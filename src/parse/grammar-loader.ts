@@ -54,13 +54,26 @@ async function load(id: string): Promise<LoadedGrammar> {
 }
 
 /**
+ * Holds the event loop open while `promise` is pending. A WebAssembly compile is
+ * settled by a V8 task, not a libuv handle: awaited with nothing else pending, the
+ * loop runs dry and Node.js 20 blocks in `NodePlatform::DrainTasks`, where a
+ * background compile that needs a garbage collection on this thread deadlocks it
+ * (nodejs/node#54918; seen as `reponav index` hanging at 0% CPU). A ref'd timer keeps
+ * the loop polling, so V8's foreground tasks run as they arrive.
+ */
+function holdingLoop<T>(promise: Promise<T>): Promise<T> {
+  const timer = setInterval(() => undefined, 2 ** 30);
+  return promise.finally(() => clearInterval(timer));
+}
+
+/**
  * The cached grammar for a language id. Concurrent callers share one load; a failed
  * load is evicted so it can be retried. Rejects when the wasm or query is broken.
  */
 export function loadGrammar(id: string): Promise<LoadedGrammar> {
   let pending = grammars.get(id);
   if (!pending) {
-    pending = load(id);
+    pending = holdingLoop(load(id));
     grammars.set(id, pending);
     pending.catch(() => grammars.delete(id));
   }

@@ -9,6 +9,7 @@ import { startHttpServer, type RunningHttpServer } from '../../server/index.js';
 import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/index.js';
 import { cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
+import { keepProcessAlive } from '../process-exit.js';
 import { collect, commaList, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { createEmbedder } from '../../retrieve/dense/index.js';
@@ -119,6 +120,7 @@ export function registerMcpCommand(program: Command): Command {
           await service.close().catch(() => undefined);
           throw error;
         }
+        keepProcessAlive();
         if (!options.quiet) process.stderr.write(`reponav MCP server listening on ${http.url} (${names})${token ? ', bearer token required' : ''}\n`);
         return;
       }

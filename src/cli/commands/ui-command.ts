@@ -11,6 +11,7 @@ import { hasBuiltAssets, defaultAssetsDir } from '../../http-api/index.js';
 import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../http-api/index.js';
 import { cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
+import { keepProcessAlive } from '../process-exit.js';
 import { fileSize, port } from '../option-parsers.js';
 import { readPackageVersion } from '../package-info.js';
 
@@ -125,5 +126,6 @@ export function registerUiCommand(program: Command): Command {
       };
       process.once('SIGINT', () => void shutdown(130));
       process.once('SIGTERM', () => void shutdown(143));
+      keepProcessAlive();
     });
 }
