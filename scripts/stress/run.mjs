@@ -10,7 +10,9 @@
  *
  * Prints, per scenario: runs, failures (a process that crashed, printed a stack
  * trace or a wrong answer, or whose error was not one sentence) and lost/wrong
- * (the probe after the run differs from the clean answers). Exits 1 when any
+ * (the probe after the run differs from the clean answers). A process still
+ * running after 180 s is killed and counted as a failure (hung); a set-up step
+ * that fails stops the suite. Exits 1 when any
  * run failed. Scenarios that need root (tmpfs, read-only bind mounts) are
  * skipped with a message elsewhere.
  */
@@ -115,14 +117,32 @@ function cliEnv(cache) {
   return env;
 }
 
-/** Starts the CLI; resolves with its exit and output. `kill()` sends SIGKILL. */
+/** A CLI process of this suite that runs longer than this has hung (the slowest finish in seconds). */
+const HANG_MS = 180_000;
+
+/**
+ * Starts the CLI; resolves with its exit and output. `kill()` sends SIGKILL. A
+ * process still running after HANG_MS is killed and reported as hung (its result
+ * says so in stderr), so a hang fails the run instead of stalling the suite.
+ */
 function start(argv, cache) {
   const child = spawn(process.execPath, [CLI, ...argv], { env: cliEnv(cache), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  let hung = false;
   child.stdout.on('data', (c) => (stdout += c));
   child.stderr.on('data', (c) => (stderr += c));
-  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const watchdog = setTimeout(() => {
+    hung = true;
+    child.kill('SIGKILL');
+  }, HANG_MS);
+  const done = new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(watchdog);
+      const note = hung ? `\nhung: still running after ${HANG_MS / 1000} s (reponav ${argv.join(' ')}), killed` : '';
+      resolve({ code: hung ? null : code, signal: hung ? 'HUNG' : signal, stdout, stderr: stderr + note });
+    }),
+  );
   return { done, kill: () => child.kill('SIGKILL') };
 }
 
@@ -185,10 +205,19 @@ checkout(repo.commits.b);
 
 /** A cache holding a complete index of the working tree at commit b (copied per run). */
 const baseline = mkdtempSync(join(WORK, 'baseline-'));
-await run(['index', repo.root, '-q'], baseline);
-await run(['index', repo.root, '-q', '--commit', repo.commits.a], baseline);
+/** A set-up step: anything but a clean exit stops the suite (the scenarios would compare against a broken baseline). */
+async function setUp(argv, cache) {
+  const result = await run(argv, cache);
+  const problem = cleanExit(result) ?? (result.code === 0 ? null : `exit ${result.code}`);
+  if (problem) {
+    console.error(`set-up step \`reponav ${argv.join(' ')}\` failed: ${problem}`);
+    process.exit(1);
+  }
+}
+await setUp(['index', repo.root, '-q'], baseline);
+await setUp(['index', repo.root, '-q', '--commit', repo.commits.a], baseline);
 let coldMs = Date.now();
-await run(['index', repo.root, '-q', '--workers', '0'], mkdtempSync(join(WORK, 'timing-')));
+await setUp(['index', repo.root, '-q', '--workers', '0'], mkdtempSync(join(WORK, 'timing-')));
 coldMs = Date.now() - coldMs;
 
 function copyBaseline() {
