@@ -108,8 +108,9 @@ describe('createAnthropicModel', () => {
   });
 
   it('retries a timed-out attempt and a dropped connection', async () => {
-    server.enqueue({ delayMs: 400 }, { drop: true }, { content: 'ok' });
-    const res = await model({ timeoutMs: 100 }).complete({ messages: [{ role: 'user', content: 'x' }] });
+    // The timeout leaves a loaded machine ample time for the last reply (100 ms once failed a full test run).
+    server.enqueue({ delayMs: 3000 }, { drop: true }, { content: 'ok' });
+    const res = await model({ timeoutMs: 1000 }).complete({ messages: [{ role: 'user', content: 'x' }] });
     expect(res.text).toBe('ok');
     expect(server.requests).toHaveLength(3);
   });

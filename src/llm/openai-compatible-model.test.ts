@@ -127,8 +127,10 @@ describe('createOpenAICompatibleModel', () => {
   });
 
   it('retries a timed-out attempt', async () => {
-    server.enqueue({ delayMs: 500, content: 'too late' }, { content: 'in time' });
-    const res = await model({ timeoutMs: 100 }).complete({ messages: [{ role: 'user', content: 'x' }] });
+    // The timed-out reply comes far after the timeout, and the timeout leaves a loaded machine ample time
+    // for the next reply (100 ms was once too little for it in a full test run).
+    server.enqueue({ delayMs: 3000, content: 'too late' }, { content: 'in time' });
+    const res = await model({ timeoutMs: 1000 }).complete({ messages: [{ role: 'user', content: 'x' }] });
     expect(res.text).toBe('in time');
     expect(server.requests).toHaveLength(2);
   });
