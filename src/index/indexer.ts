@@ -286,20 +286,20 @@ const NO_PARSING: ParsePool = {
  * (counting statuses and finding failed parses took ~20 of a ~30 ms no-change
  * check on an 11k-file index).
  */
-interface RunSummary {
+export interface RunSummary {
   counts: { files: number; partial: number; failed: number };
   failures: { path: string; reason: string }[];
   failedPaths: string[];
 }
 
 /** The stored summary, or null (an index written before it was kept). */
-function storedSummary(store: IndexStore): RunSummary | null {
+export function storedSummary(store: IndexStore): RunSummary | null {
   const value = store.getMeta('summary');
   return value ? (JSON.parse(value) as RunSummary) : null;
 }
 
 /** The report of a run that found nothing to do (nothing is written). */
-function unchangedReport(
+export function unchangedReport(
   store: IndexStore,
   source: RepositorySource,
   listing: Pick<SourceListing, 'skipped' | 'skippedExamples'>,

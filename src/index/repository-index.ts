@@ -8,6 +8,7 @@ import { displayPath, quotedPath as quoted } from './display-path.js';
 import { describeOpenFailure, isCorruption } from './index-errors.js';
 import { indexConnection, IndexStore, type FileRow } from './index-store.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
+import { readOnlyUnchanged } from './no-change-check.js';
 import { closestPaths, toRepositoryPath } from './path-guard.js';
 import { DEFAULT_MAX_FILE_BYTES, explainSkip, sameIdentity, type RepositorySource, type SkipReason } from './source-file.js';
 import { StoredSource } from './stored-source.js';
@@ -196,11 +197,25 @@ export class RepositoryIndex {
   refresh(options: RefreshOptions = {}): Promise<IndexReport> {
     if (this.access.readonly) throw new ReponavError('BAD_INPUT', 'This index was opened read-only; it cannot be refreshed.');
     if (!this.refreshing) {
-      this.refreshing = this.refreshLocked(options).finally(() => {
+      this.refreshing = this.refreshOnce(options).finally(() => {
         this.refreshing = null;
       });
     }
     return this.refreshing;
+  }
+
+  /** Nothing changed: answered from reads alone (no-change-check.ts); else the locked run. */
+  private async refreshOnce(options: RefreshOptions): Promise<IndexReport> {
+    if (!options.check) {
+      const expected = () => ({ writtenBy: writtenBy(this.store), settings: JSON.stringify(this.sourceOptions) });
+      const unchanged = await readOnlyUnchanged(this.store, this.source, this.lock, expected).catch((error: unknown) => {
+        // Whatever it is (a damaged page, say), the locked run meets it again and handles it.
+        this.logger.debug(`read-only freshness check: ${(error as Error).message}`);
+        return null;
+      });
+      if (unchanged) return unchanged;
+    }
+    return this.refreshLocked(options);
   }
 
   private async refreshLocked(options: RefreshOptions): Promise<IndexReport> {

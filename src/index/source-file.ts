@@ -72,6 +72,14 @@ export interface RepositorySource {
    */
   changesSince?(previous: string | null, recheck?: readonly string[]): Promise<ChangeCheck>;
   /**
+   * Optional, read-only: what changesSince would find (the candidates and the
+   * files listed at them); 'full-listing' when only a full listing can tell
+   * and list() may be called for it; null when it cannot tell without side
+   * effects. Consumes nothing (no watcher event, no token), so changesSince
+   * after it sees the same.
+   */
+  peekChanges?(previous: string | null, recheck?: readonly string[]): Promise<ListingDelta | 'full-listing' | null>;
+  /**
    * Optional: why a listing would skip this one repository path, or null when
    * it would list it, the path is absent, or the source cannot tell cheaply.
    */

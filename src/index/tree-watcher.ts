@@ -110,6 +110,11 @@ export class TreeWatcher {
     for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
   }
 
+  /** True when nothing was recorded since the last take and no event can have been lost (takes nothing). */
+  get quiet(): boolean {
+    return this.pending.size === 0 && !this.overflowed && !this.closed;
+  }
+
   /** The changes recorded since the last take, and starts a new record. */
   take(): WatchedChanges {
     const changes = { paths: this.pending, overflow: this.overflowed || this.closed };

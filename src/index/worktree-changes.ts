@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitWorktree } from './git-worktree-status.js';
-import type { ChangeCheck, SourceFile } from './source-file.js';
+import type { ChangeCheck, ListingDelta, SourceFile } from './source-file.js';
 import type { TreeWatcher } from './tree-watcher.js';
 
 /**
@@ -92,11 +92,56 @@ export class WorktreeChanges {
       }
       this.excludeStamp = excludeStamp;
     }
+    const { gitPart, dirty, candidates } = await this.gitCandidates(arming ? null : previous, recheck);
+    if (candidates && previous) return this.delta(candidates, previous, gitPart, dirty);
+    const rules = this.ruleStamps(dirty);
+    return {
+      delta: null,
+      token: () => this.issue({ v: 1, settings: this.settings, git: gitPart, paths: dirty, links: this.source.listedLinks, rules, nonce: '' }),
+    };
+  }
+
+  /**
+   * The read-only form of check(): the candidates and what a listing finds at
+   * them when git (or, in a long-lived process, a watcher with no event since
+   * this process's own last run) can tell; 'full-listing' when the tree is not
+   * a git working tree and there is no watcher (whose watches a listing resets);
+   * else null. Takes no watcher event and issues no token, so a caller that finds
+   * something changed runs check() afterwards and loses nothing.
+   */
+  async peek(previousText: string | null, recheck: readonly string[] = []): Promise<ListingDelta | 'full-listing' | null> {
+    const previous = this.parse(previousText);
+    const watcher = this.source.watcher;
+    if (!previous) return null;
+    if (watcher) {
+      if (watcher.size === 0) return null;
+      await watcher.settle();
+      const trusted = previousText === this.issued && watcher.quiet && this.readExcludeStamp() === this.excludeStamp;
+      return trusted && recheck.length === 0 ? { files: [], candidates: [] } : null;
+    }
+    // Without git every check lists everything and the token stored has nothing to add; with git, a
+    // check git cannot answer (an exclude change, too many paths) is left to the run, whose token fixes it.
+    if (!(await this.gitWorktree())) return 'full-listing';
+    const { candidates } = await this.gitCandidates(previous, recheck);
+    if (!candidates) return null;
+    const unique = [...new Set(candidates)];
+    return { files: this.source.listPaths(unique).files, candidates: unique };
+  }
+
+  /**
+   * Git's state now and, when `previous` (a run's token) and git can tell, the
+   * paths to look at since that run: what differed from HEAD then and now, what
+   * HEAD moved over, symlinked files and `recheck`. Null candidates: only a full listing can tell.
+   */
+  private async gitCandidates(
+    previous: FreshnessToken | null,
+    recheck: readonly string[],
+  ): Promise<{ gitPart: FreshnessToken['git']; dirty: string[]; candidates: string[] | null }> {
     const git = await this.gitWorktree();
     const state = git ? await git.state() : null;
     const gitPart = state ? { head: state.head, exclude: state.excludeStamp } : null;
     const dirty = state ? [...state.dirty, ...state.dirtyFolders] : [];
-    if (!arming && git && state && previous?.git && previous.git.exclude === state.excludeStamp) {
+    if (git && state && previous?.git && previous.git.exclude === state.excludeStamp) {
       const between =
         previous.git.head === state.head
           ? []
@@ -105,14 +150,10 @@ export class WorktreeChanges {
             : null;
       if (between) {
         const candidates = [...previous.paths, ...dirty, ...between, ...previous.links, ...recheck];
-        if (candidates.length <= MAX_CANDIDATES && !this.rulesChanged(candidates, previous)) return this.delta(candidates, previous, gitPart, dirty);
+        if (candidates.length <= MAX_CANDIDATES && !this.rulesChanged(candidates, previous)) return { gitPart, dirty, candidates };
       }
     }
-    const rules = this.ruleStamps(dirty);
-    return {
-      delta: null,
-      token: () => this.issue({ v: 1, settings: this.settings, git: gitPart, paths: dirty, links: this.source.listedLinks, rules, nonce: '' }),
-    };
+    return { gitPart, dirty, candidates: null };
   }
 
   /** Lists the candidates; the token keeps `recheck` for the next run. */

@@ -16,6 +16,7 @@ import {
   type SourceListing,
   type SourceOptions,
   type ChangeCheck,
+  type ListingDelta,
   type SkipReason,
 } from './source-file.js';
 import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
@@ -105,6 +106,11 @@ export class WorktreeSource implements RepositorySource {
   /** See RepositorySource.changesSince: git's status and, when watching, the watcher's events. */
   changesSince(previous: string | null, recheck: readonly string[] = []): Promise<ChangeCheck> {
     return this.changes.check(previous, recheck);
+  }
+
+  /** See RepositorySource.peekChanges. */
+  peekChanges(previous: string | null, recheck: readonly string[] = []): Promise<ListingDelta | 'full-listing' | null> {
+    return this.changes.peek(previous, recheck);
   }
 
   /**
