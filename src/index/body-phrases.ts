@@ -15,7 +15,8 @@
 import type Database from 'better-sqlite3';
 import { FTS_FIELDS } from './index-schema.js';
 import { indexConnection, type IndexStore } from './index-store.js';
-import { FIELD_COUNT, instanceView, isPlainIndexToken, postingsOf, readCorpus, type Corpus, type Postings } from './term-postings.js';
+import { FIELD_COUNT, readCorpus, type Corpus, type Postings } from './postings-corpus.js';
+import { instanceView, isPlainIndexToken, postingsOf } from './term-postings.js';
 
 const BODY = FTS_FIELDS.indexOf('body');
 

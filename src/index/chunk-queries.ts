@@ -8,7 +8,9 @@ import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights } from './index-schema.js';
 import { indexConnection, type IndexStore } from './index-store.js';
 import { bodyPhraseChunks } from './body-phrases.js';
-import { exactBm25, isPlainIndexToken, postingsPayOff, postingsRead, type ExactScores } from './term-postings.js';
+import { exactBm25, type ExactScores } from './exact-bm25.js';
+import { postingsRead } from './postings-corpus.js';
+import { isPlainIndexToken, postingsPayOff } from './term-postings.js';
 
 /** Prepared statements per connection and SQL text: a search prepares each shape once per open index. */
 const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -42,7 +44,7 @@ export interface Bm25ChunkOptions {
   kinds?: readonly ChunkKind[];
   /**
    * Who computes the scores: FTS5's bm25(), or the same formula over cached
-   * postings (term-postings.ts; bitwise the same scores and hits). `auto`
+   * postings (exact-bm25.ts; bitwise the same scores and hits). `auto`
    * (default) takes postings once they are read for this index state, and reads
    * them on the second query of {@link POSTINGS_MIN_TERMS} terms or more
    * (term-postings.ts's postingsPayOff).

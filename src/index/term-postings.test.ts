@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
 import { bm25Chunks, chunksWithBodyPhrase, indexGeneration, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
-import { exactBm25 } from './term-postings.js';
+import { exactBm25 } from './exact-bm25.js';
 import { bodyPhraseChunks } from './body-phrases.js';
 import { codeTokens } from './code-tokens.js';
 import type { FieldWeights } from './index-schema.js';

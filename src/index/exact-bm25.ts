@@ -1,0 +1,160 @@
+/**
+ * FTS5's bm25() computed outside FTS5, from the same index, to the same bits.
+ *
+ * FTS5 scores an OR query of n phrases at O(n) per matching row (it merges n
+ * position lists and loops over n phrases for every row), and an issue text's
+ * ~90 terms match most chunks. Here each term's postings (chunk, per-column
+ * count) are read once from FTS5's own index through an `fts5vocab` instance
+ * view and kept in typed arrays, per index generation; a query then costs
+ * Σ postings of its terms (dense accumulation), with no re-tokenizing and no
+ * second copy of the corpus on disk.
+ *
+ * The contract (docs/architecture.md, "Lexical scoring"): for index tokens
+ * (lower-case ASCII identifier parts, one FTS5 token each), every number is
+ * FTS5's: N and the column totals from the table's averages record, |D| from
+ * its docsize row, n(t) the rows the term occurs in, IDF = ln((N − n + 0.5) /
+ * (n + 0.5)) computed by SQLite's ln() (the same libm call FTS5 makes) and
+ * clamped to 1e-6 when ≤ 0, f(t, D) the column weights added once per
+ * occurrence in column order, and the sum over a query's phrases taken in
+ * phrase order — the operations of fts5_aux.c's fts5Bm25Function in its order,
+ * so scores are bitwise equal (chunk-queries.test.ts and term-postings.test.ts check it).
+ * The corpus (N, |D|, norms) is postings-corpus.ts's, the postings term-postings.ts's.
+ */
+import type Database from 'better-sqlite3';
+import { CHUNK_KINDS, type ChunkKind } from './index-schema.js';
+import { indexConnection, type IndexStore } from './index-store.js';
+import { corpusOf, FIELD_COUNT, K1, slotKinds, type Corpus, type Postings } from './postings-corpus.js';
+import { postingsOf } from './term-postings.js';
+
+/** One group of a query: its phrases (distinct tokens, in query order) and the repeat count they share. */
+export interface PhraseGroup {
+  repeat: number;
+  tokens: readonly string[];
+}
+
+/** A chunk's exact FTS5 result: `key` orders as FTS5's rank does (higher first), `score` is bm25Chunks' score. */
+export interface ExactScores {
+  ids: Float64Array;
+  keys: Float64Array;
+  scores: Float64Array;
+}
+
+/**
+ * Every chunk matching any token of `groups`, with the score bm25Chunks
+ * reports (`generation`: chunk-queries.ts's indexGeneration, the cache key): Σ over groups (in order) of repeat × the group's bm25 with column
+ * `weights`. Null when a term cannot be scored here (its counts overflow);
+ * the caller then asks FTS5.
+ */
+export function exactBm25(
+  store: IndexStore,
+  generation: string,
+  groups: readonly PhraseGroup[],
+  weights: readonly number[],
+  kinds?: readonly ChunkKind[],
+): ExactScores | null {
+  const db = indexConnection(store);
+  const corpus = corpusOf(db, generation);
+  const lists: Postings[][] = [];
+  for (const group of groups) {
+    const list: Postings[] = [];
+    for (const token of group.tokens) {
+      const postings = postingsOf(db, corpus, token);
+      if (!postings) return null;
+      list.push(postings);
+    }
+    lists.push(list);
+  }
+  const integral = weights.every((w) => Number.isInteger(w));
+  const { group: acc, total, mark, norms, touched, inGroup } = corpus;
+  let touchedCount = 0;
+  const single = groups.length === 1;
+  for (let g = 0; g < groups.length; g++) {
+    let inGroupCount = 0;
+    for (const postings of lists[g]!) {
+      const idf = idfOf(db, corpus, postings.slots.length);
+      const { slots, counts } = postings;
+      for (let p = 0; p < slots.length; p++) {
+        const slot = slots[p]!;
+        const f = integral ? integralFrequency(counts, p, weights) : repeatedFrequency(counts, p, weights);
+        if ((mark[slot]! & 2) === 0) {
+          mark[slot] = mark[slot]! | 2;
+          acc[slot] = 0;
+          inGroup[inGroupCount++] = slot;
+        }
+        acc[slot] = acc[slot]! + idf * ((f * (K1 + 1.0)) / (f + norms[slot]!));
+      }
+    }
+    const repeat = groups[g]!.repeat;
+    for (let i = 0; i < inGroupCount; i++) {
+      const slot = inGroup[i]!;
+      mark[slot] = mark[slot]! & ~2;
+      if ((mark[slot]! & 1) === 0) {
+        mark[slot] = 1;
+        total[slot] = 0;
+        touched[touchedCount++] = slot;
+      }
+      // bm25Chunks' FTS5 path: rank = −score; Σ repeat × rank over the groups a chunk matches; score = −Σ.
+      total[slot] = single ? acc[slot]! : total[slot]! + repeat * -acc[slot]!;
+    }
+  }
+  const allowed = kinds ? kindMask(db, corpus, kinds) : null;
+  const ids = new Float64Array(touchedCount);
+  const keys = new Float64Array(touchedCount);
+  const scores = new Float64Array(touchedCount);
+  const repeat = groups[0]?.repeat ?? 1;
+  let count = 0;
+  for (let i = 0; i < touchedCount; i++) {
+    const slot = touched[i]!;
+    mark[slot] = 0;
+    if (allowed && !allowed[corpus.kinds![slot]!]) continue;
+    ids[count] = corpus.ids[slot]!;
+    // One group: FTS5 orders by the group's own bm25, and the score is that × repeat.
+    keys[count] = single ? total[slot]! : -total[slot]!;
+    scores[count] = single ? -(-total[slot]!) * repeat : -total[slot]!;
+    count++;
+  }
+  return { ids: ids.subarray(0, count), keys: keys.subarray(0, count), scores: scores.subarray(0, count) };
+}
+
+/** Σ count × weight in column order; exact (and equal to FTS5's one-by-one additions) for integer weights. */
+function integralFrequency(counts: Uint16Array, p: number, weights: readonly number[]): number {
+  let f = 0;
+  const base = p * FIELD_COUNT;
+  for (let c = 0; c < FIELD_COUNT; c++) {
+    const n = counts[base + c]!;
+    if (n !== 0) f += n * weights[c]!;
+  }
+  return f;
+}
+
+/** FTS5's f(t, D) for any weights: the column's weight added once per occurrence, columns in order. */
+function repeatedFrequency(counts: Uint16Array, p: number, weights: readonly number[]): number {
+  let f = 0;
+  const base = p * FIELD_COUNT;
+  for (let c = 0; c < FIELD_COUNT; c++) for (let n = counts[base + c]!; n > 0; n--) f += weights[c]!;
+  return f;
+}
+
+const lnStatements = new WeakMap<Database.Database, Database.Statement>();
+
+/** FTS5's IDF of a term in `documents` rows, through SQLite's ln() so the logarithm is the C library's, as in FTS5. */
+function idfOf(db: Database.Database, corpus: Corpus, documents: number): number {
+  let idf = corpus.idf.get(documents);
+  if (idf !== undefined) return idf;
+  let statement = lnStatements.get(db);
+  if (!statement) lnStatements.set(db, (statement = db.prepare('SELECT ln(?)').pluck()));
+  idf = statement.get((corpus.rows - documents + 0.5) / (documents + 0.5)) as number;
+  if (!(idf > 0)) idf = 1e-6;
+  corpus.idf.set(documents, idf);
+  return idf;
+}
+
+function kindMask(db: Database.Database, corpus: Corpus, kinds: readonly ChunkKind[]): boolean[] {
+  slotKinds(db, corpus);
+  const allowed = new Array<boolean>(256).fill(false);
+  for (const kind of kinds) {
+    const index = CHUNK_KINDS.indexOf(kind);
+    if (index >= 0) allowed[index] = true;
+  }
+  return allowed;
+}
