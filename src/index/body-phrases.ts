@@ -6,10 +6,10 @@
  * token of the phrase, and a pasted message's lookups (a dozen per issue text,
  * each shortened from the front until it matches) cost ~0.4 ms each that way
  * when their words are common. Here: the chunks whose bodies hold every token
- * (the postings' per-column counts, rarest token first; most lookups stop
- * here with none), then the tokens' body offsets in those chunks — FTS5's own
- * offsets, read once per term through its instance view — checked for a
- * consecutive run. The same chunks FTS5 finds (term-postings.test.ts compares
+ * (the postings' per-column counts, rarest token first, each token's postings
+ * read only while some chunk remains; most lookups stop here with none), then
+ * the tokens' body offsets in those chunks — FTS5's own offsets, read once per
+ * term through its instance view — checked for a consecutive run. The same chunks FTS5 finds (term-postings.test.ts compares
  * both); chunk-queries.ts orders and cuts them.
  */
 import type Database from 'better-sqlite3';
@@ -17,6 +17,7 @@ import { FTS_FIELDS } from './index-schema.js';
 import { indexConnection, type IndexStore } from './index-store.js';
 import { FIELD_COUNT, readCorpus, type Corpus, type Postings } from './postings-corpus.js';
 import { instanceView, isPlainIndexToken, postingsOf } from './term-postings.js';
+import { termStatistics } from './term-statistics.js';
 
 const BODY = FTS_FIELDS.indexOf('body');
 
@@ -42,32 +43,35 @@ export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: 
   if (tokens.length === 0) return [];
   const db = indexConnection(store);
   const distinct = [...new Set(tokens)];
-  const lists: Postings[] = [];
-  for (const token of distinct) {
-    const postings = postingsOf(db, corpus, token);
+  // Rarest first by FTS5's document counts (cheap, cached), and postings read one token at a time: most lookups
+  // end with no chunk holding every word, so the common words of a message ("the", "is") are read only when some remain.
+  const { documents } = termStatistics(store, distinct);
+  const byRarity = distinct.map((_, i) => i).sort((a, b) => documents.get(distinct[a]!)! - documents.get(distinct[b]!)!);
+  const lists: Postings[] = new Array<Postings>(distinct.length);
+  // Chunks whose body holds every token so far, with each token's posting index there.
+  let candidates: Int32Array[] = [];
+  const rarest = byRarity[0]!;
+  for (const t of byRarity) {
+    const postings = postingsOf(db, corpus, distinct[t]!);
     if (!postings) return null;
-    lists.push(postings);
-  }
-  const byRarity = distinct.map((_, i) => i).sort((a, b) => lists[a]!.slots.length - lists[b]!.slots.length);
-  const rarest = lists[byRarity[0]!]!;
-  // Chunks whose body holds every token, with each token's posting index there.
-  const candidates: Int32Array[] = [];
-  for (let p = 0; p < rarest.slots.length; p++) {
-    if (rarest.counts[p * FIELD_COUNT + BODY] === 0) continue;
-    const slot = rarest.slots[p]!;
-    const at = new Int32Array(distinct.length);
-    let all = true;
-    for (const t of byRarity) {
-      const index = lists[t] === rarest ? p : postingIndex(lists[t]!, slot);
-      if (index < 0 || lists[t]!.counts[index * FIELD_COUNT + BODY] === 0) {
-        all = false;
-        break;
+    lists[t] = postings;
+    if (t === rarest) {
+      for (let p = 0; p < postings.slots.length; p++) {
+        if (postings.counts[p * FIELD_COUNT + BODY] === 0) continue;
+        const at = new Int32Array(distinct.length);
+        at[t] = p;
+        candidates.push(at);
       }
-      at[t] = index;
+    } else {
+      candidates = candidates.filter((at) => {
+        const index = postingIndex(postings, lists[rarest]!.slots[at[rarest]!]!);
+        if (index < 0 || postings.counts[index * FIELD_COUNT + BODY] === 0) return false;
+        at[t] = index;
+        return true;
+      });
     }
-    if (all) candidates.push(at);
+    if (candidates.length === 0) return [];
   }
-  if (candidates.length === 0) return [];
   const offsets: BodyOffsets[] = [];
   for (let t = 0; t < distinct.length; t++) {
     const read = bodyOffsetsOf(db, corpus, distinct[t]!, lists[t]!);

@@ -9,8 +9,11 @@ import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights } from './in
 import { indexConnection, type IndexStore } from './index-store.js';
 import { bodyPhraseChunks } from './body-phrases.js';
 import { exactBm25, type ExactScores } from './exact-bm25.js';
+import { indexGeneration } from './index-generation.js';
 import { postingsRead } from './postings-corpus.js';
-import { isPlainIndexToken, postingsPayOff } from './term-postings.js';
+import { isPlainIndexToken } from './term-postings.js';
+
+export { indexGeneration };
 
 /** Prepared statements per connection and SQL text: a search prepares each shape once per open index. */
 const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
@@ -46,8 +49,7 @@ export interface Bm25ChunkOptions {
    * Who computes the scores: FTS5's bm25(), or the same formula over cached
    * postings (exact-bm25.ts; bitwise the same scores and hits). `auto`
    * (default) takes postings once they are read for this index state, and reads
-   * them on the second query of {@link POSTINGS_MIN_TERMS} terms or more
-   * (term-postings.ts's postingsPayOff).
+   * them on the first query of {@link POSTINGS_MIN_TERMS} terms or more.
    */
   scorer?: 'auto' | 'fts5' | 'postings';
 }
@@ -89,8 +91,9 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
   const scorer = options.scorer ?? 'auto';
   if (scorer !== 'fts5' && [...repeats.keys()].every(isPlainIndexToken)) {
     const generation = indexGeneration(store);
-    const long = repeats.size >= POSTINGS_MIN_TERMS;
-    if (scorer === 'postings' || postingsRead(store, generation) || (long && postingsPayOff(store, generation))) {
+    // A long query reads only its own terms' postings (and the chunk lengths once per index state): less than
+    // FTS5 spends scoring it, so its first run costs no more, and every later query reuses what it read.
+    if (scorer === 'postings' || repeats.size >= POSTINGS_MIN_TERMS || postingsRead(store, generation)) {
       const groupList = [...groups].map(([repeat, phrases]) => ({ repeat, tokens: phrases.map((p) => p.slice(1, -1)) }));
       const exact = exactBm25(store, generation, groupList, weights, kinds?.length ? kinds : undefined);
       if (exact) return topExact(store, exact, options.limit);
@@ -235,15 +238,4 @@ export function chunkRangesOfFile(store: IndexStore, path: string): { id: number
     path,
   ) as { id: number; start_line: number; end_line: number }[];
   return rows.map((r) => ({ id: r.id, startLine: r.start_line, endLine: r.end_line }));
-}
-
-/**
- * A number that changes whenever any connection commits a write to the index
- * (SQLite's data_version, offset by this connection's own writes via
- * total_changes): the key for caches derived from the index's contents.
- */
-export function indexGeneration(store: IndexStore): string {
-  // One statement prepared once per connection: db.pragma() prepared on every call, and a search asks dozens of times.
-  const [version, changes] = statement(store, 'SELECT data_version, total_changes() FROM pragma_data_version').raw().get() as [number, number];
-  return `${version}:${changes}`;
 }

@@ -2,8 +2,9 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
-import { bm25Chunks, chunksWithBodyPhrase, indexGeneration, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
+import { bm25Chunks, chunksWithBodyPhrase, indexGeneration, POSTINGS_MIN_TERMS, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 import { exactBm25 } from './exact-bm25.js';
+import { postingsRead } from './postings-corpus.js';
 import { bodyPhraseChunks } from './body-phrases.js';
 import { codeTokens } from './code-tokens.js';
 import type { FieldWeights } from './index-schema.js';
@@ -96,6 +97,23 @@ describe('exact BM25 over postings', () => {
     const short = [{ token: 'return', repeat: 2 }, { token: 'store', repeat: 1 }];
     const options = { weights: WEIGHT_SETS[0]!, limit: 30 };
     expect(inTieOrder(bm25Chunks(repository.store, short, options))).toEqual(inTieOrder(bm25Chunks(repository.store, short, { ...options, scorer: 'fts5' })));
+  });
+
+  it('reads postings on the first long query of a connection, never for short ones', async () => {
+    const fresh = await RepositoryIndex.open(root, { indexPath });
+    try {
+      const generation = indexGeneration(fresh.store);
+      const terms = (n: number) => vocabulary.slice(100, 100 + n).map((token) => ({ token, repeat: 1 }));
+      const options = { weights: WEIGHT_SETS[0]!, limit: 20 };
+      bm25Chunks(fresh.store, terms(POSTINGS_MIN_TERMS - 1), options);
+      expect(postingsRead(fresh.store, generation)).toBe(false);
+      const first = bm25Chunks(fresh.store, terms(POSTINGS_MIN_TERMS), options);
+      // The first long query is scored from postings (no FTS5 query first), with FTS5's results.
+      expect(postingsRead(fresh.store, generation)).toBe(true);
+      expect(inTieOrder(first)).toEqual(inTieOrder(bm25Chunks(fresh.store, terms(POSTINGS_MIN_TERMS), { ...options, scorer: 'fts5' })));
+    } finally {
+      fresh.close();
+    }
   });
 
   it('stays exact after the index changes (a file edited, one added)', async () => {

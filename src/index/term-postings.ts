@@ -7,8 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { FTS_FIELDS } from './index-schema.js';
-import { indexConnection, type IndexStore } from './index-store.js';
-import { FIELD_COUNT, postingsRead, slotOfId, type Corpus, type Postings } from './postings-corpus.js';
+import { FIELD_COUNT, slotOfId, type Corpus, type Postings } from './postings-corpus.js';
 
 /** Column of each field's first letter: the instance view names columns, and a one-letter tag keeps the transfer small. */
 const COLUMN_OF_LETTER = new Map(FTS_FIELDS.map((field, i) => [field.charCodeAt(0), i]));
@@ -16,26 +15,6 @@ const COLUMN_OF_LETTER = new Map(FTS_FIELDS.map((field, i) => [field.charCodeAt(
 const COLUMN_BY_CODE = new Int8Array(128).fill(-1);
 for (const [code, column] of COLUMN_OF_LETTER) COLUMN_BY_CODE[code] = column;
 if (COLUMN_OF_LETTER.size !== FIELD_COUNT) throw new Error('FTS field names must differ in their first letter (term-postings.ts)');
-
-/** Long queries FTS5 scored per connection and generation, before postings are read (see {@link postingsPayOff}). */
-const fts5Served = new WeakMap<Database.Database, { generation: string; queries: number }>();
-
-/**
- * Whether a long query on this index state should be scored from postings.
- * Reading them costs about one FTS5 query (the chunk lengths plus each term's
- * postings), so the first long query per index state goes to FTS5 and the
- * second onwards to postings: a one-shot process (one CLI search, one eval
- * instance) never pays for postings it would not reuse, a long-lived one (MCP
- * server, web view, benchmark) pays once per index state.
- */
-export function postingsPayOff(store: IndexStore, generation: string): boolean {
-  const db = indexConnection(store);
-  if (postingsRead(store, generation)) return true;
-  const served = fts5Served.get(db);
-  if (served?.generation === generation) return ++served.queries > 1;
-  fts5Served.set(db, { generation, queries: 1 });
-  return false;
-}
 
 /** A token FTS5's ascii tokenizer keeps as one token unchanged, so its phrase query and its postings agree. */
 export function isPlainIndexToken(token: string): boolean {

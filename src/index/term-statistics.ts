@@ -6,7 +6,7 @@
  * text sends ~100 terms, and issues of one repository share most of them.
  */
 import type Database from 'better-sqlite3';
-import { indexGeneration } from './chunk-queries.js';
+import { indexGeneration } from './index-generation.js';
 import { indexConnection, type IndexStore } from './index-store.js';
 
 /** Corpus statistics for some tokens. */
