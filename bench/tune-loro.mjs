@@ -151,16 +151,30 @@ for (const [k, cat] of categories.entries()) {
 
 if (configs.length > 1 && repos.length > 1) {
   // Leave one repository out: choose on the others, score on it.
+  // Ties on the other repositories go to the configuration listed first. A
+  // setting that changes instances of one repository only ties with its
+  // absence on that repository's fold, so the same figures are also given
+  // with ties going to the last listed: the two bound what the order decides.
   const chosen = new Map();
   const loroScores = new Array(order.length);
+  const lastScores = new Array(order.length);
+  const ties = [];
   for (const repo of repos) {
     const others = repos.filter((r) => r !== repo);
     let best = 0;
     for (let c = 1; c < configs.length; c++) if (objective(c, others) > objective(best, others) + 1e-12) best = c;
+    const tied = configs.map((_, c) => c).filter((c) => Math.abs(objective(c, others) - objective(best, others)) <= 1e-12);
+    const last = tied[tied.length - 1];
     chosen.set(repo, configs[best].label);
-    for (const i of idx((x) => x.repo === repo)) loroScores[i] = scores[best][i];
+    if (tied.length > 1 && idx((x) => x.repo === repo).some((i) => value(scores[best][i], ['function', 'Acc@5']) !== value(scores[last][i], ['function', 'Acc@5']) || value(scores[best][i], ['file', 'Acc@5']) !== value(scores[last][i], ['file', 'Acc@5']))) {
+      ties.push(`${repo}: ${tied.map((c) => configs[c].label).join(' = ')}`);
+    }
+    for (const i of idx((x) => x.repo === repo)) {
+      loroScores[i] = scores[best][i];
+      lastScores[i] = scores[last][i];
+    }
   }
-  const loroFigure = (indices, m) => mean(indices.map((i) => value(loroScores[i], m)));
+  const loroFigure = (indices, m, from = loroScores) => mean(indices.map((i) => value(from[i], m)));
   console.log('\nleave-one-repository-out (setting chosen on the other repositories)');
   console.log(pad('pooled', 30), METRICS.map(([l, m]) => `${l} ${m} ${f3(loroFigure(all, [l, m]))}`).join('  '));
   const loroRepos = repos.map((repo) => ({ repo, chosen: chosen.get(repo), file5: loroFigure(idx((x) => x.repo === repo), ['file', 'Acc@5']), fn5: loroFigure(idx((x) => x.repo === repo), ['function', 'Acc@5']) }));
@@ -171,6 +185,9 @@ if (configs.length > 1 && repos.length > 1) {
     const ii = idx((x) => x.category === cat);
     console.log(pad(cat, 30), `n=${ii.length} file Acc@5 ${f3(loroFigure(ii, ['file', 'Acc@5']))} function Acc@5 ${f3(loroFigure(ii, ['function', 'Acc@5']))}`);
   }
+  console.log(`ties that change the held-out repository's figures (${ties.length}):${ties.map((t) => `\n  ${t}`).join('')}`);
+  console.log(pad('ties to the last listed', 30), ['file Acc@5', 'function Acc@5'].map((m) => `${m} ${f3(loroFigure(all, m.split(' '), lastScores))}`).join('  '),
+    categories.map((cat) => `${cat} fn ${f3(loroFigure(idx((x) => x.category === cat), ['function', 'Acc@5'], lastScores))}`).join('  '));
   report.loro = { pooled: Object.fromEntries(METRICS.map((m) => [`${m[0]} ${m[1]}`, loroFigure(all, m)])), perRepo: loroRepos };
 }
 
