@@ -4,8 +4,9 @@
 // scores best on the other repositories (macro mean of file Acc@5 and function
 // Acc@5 over them) is scored on it. Prints, per configuration, the pooled
 // figures, each repository, the worst repository and each category; then the
-// LORO figures; then a paired bootstrap of every configuration against the
-// first. No model, no gold-derived settings: configurations are SearchOptions.
+// LORO figures (ties go to the configuration listed first; the folds a tie
+// decides are listed, and the figures with ties to the last listed given too);
+// then a paired bootstrap of every configuration against the first. No model, no gold-derived settings: configurations are SearchOptions.
 //
 // Usage:
 //   node bench/tune-loro.mjs --instances A.jsonl,B.jsonl --repos DIR --index-dir DIR \

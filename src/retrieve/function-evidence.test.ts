@@ -2,8 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SymbolRow } from '../index/index.js';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { classCoverage } from './class-match.js';
-import { extractDiffLines, extractLinkedLines } from './linked-lines.js';
-import { titleNameShare } from './title-names.js';
+import { extractLinkedLines } from './linked-lines.js';
 import { searchRepository } from './search-repository.js';
 
 const { indexed, cleanUp } = fixtureRepositories('function-evidence');
@@ -11,7 +10,7 @@ afterAll(cleanUp);
 
 const names = (r: { functions: { path: string; qualifiedName: string }[] }) => r.functions.map((f) => `${f.path}:${f.qualifiedName}`);
 /** Every structural lever off, so one test measures one. */
-const ISOLATED = { memberWeight: 0, fileWeight: 0, nameWeight: 0, callWeight: 0, linkWeight: 0, diffWeight: 0, classWeight: 0, eponymWeight: 0, titleNameWeight: 0 };
+const ISOLATED = { memberWeight: 0, fileWeight: 0, nameWeight: 0, callWeight: 0, linkWeight: 0, classWeight: 0, eponymWeight: 0 };
 const filler = (n: number, word = 'value') => Array.from({ length: n }, (_, i) => `    step_${i} = run_${i}(${word})\n`).join('');
 
 describe('linked lines (linkWeight)', () => {
@@ -27,51 +26,6 @@ describe('linked lines (linkWeight)', () => {
       { path: 'sympy/ntheory/generate.py', start: 424, end: 439 },
       { path: 'src/a b.py', start: 12, end: 34 },
     ]);
-  });
-
-  it('reads the changed lines of a pasted unified diff, per hunk, in old-file lines', () => {
-    const text = [
-      'Proposed fix:',
-      '```diff',
-      'diff --git a/pkg/client.py b/pkg/client.py',
-      'index dad7fe78e..1eeaf7068 100644',
-      '--- a/pkg/client.py',
-      '+++ b/pkg/client.py',
-      '@@ -105,6 +105,6 @@ class Info:',
-      '     url: URL',
-      '',
-      '-    real_url: URL = attr.ib()',
-      '+    real_url: URL',
-      '@@ -401,4 +401,5 @@ class Client:',
-      '     @property',
-      '     def request_info(self) -> Info:',
-      '+        headers = self.headers',
-      '         return Info(self.url)',
-      '```',
-      '--- a horizontal rule is not a diff',
-      '- a list item is not a removed line',
-    ].join('\n');
-    expect(extractDiffLines(text)).toEqual([
-      { path: 'pkg/client.py', start: 107, end: 107, via: 'diff' },
-      { path: 'pkg/client.py', start: 402, end: 402, via: 'diff' },
-    ]);
-    expect(extractLinkedLines(text)).toEqual(extractDiffLines(text));
-  });
-
-  it('the function a pasted diff changes gains diffWeight × the best score', async () => {
-    const repository = await indexed({
-      'pkg/__init__.py': '',
-      'pkg/generate.py': `def slow_search(n):\n    """Slow search for the nth value."""\n    return n\n\n\ndef prime(k):\n${filler(4)}    return k\n`,
-    });
-    try {
-      const query = 'nth value slow search\n--- a/pkg/generate.py\n+++ b/pkg/generate.py\n@@ -7,1 +7,1 @@\n-    old = 1\n+    new = 2\n';
-      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, linkWeight: 1 } });
-      expect(names(off)[0]).toBe('pkg/generate.py:slow_search');
-      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, diffWeight: 1 } });
-      expect(names(on)[0]).toBe('pkg/generate.py:prime');
-    } finally {
-      repository.close();
-    }
   });
 
   it('the function containing a linked line is a candidate and gains linkWeight × the best score', async () => {
@@ -143,33 +97,6 @@ describe('a module\'s eponymous function (eponymWeight)', () => {
       const framedQuery = `${query}\n  File "pkg/order.py", line 3, in order`;
       const score = async (weight: number) => (await searchRepository(repository.store, framedQuery, { symbolRanking: { ...ISOLATED, eponymWeight: weight } })).functions.find((f) => f.qualifiedName === 'order')?.score;
       expect(await score(1)).toBe(await score(0));
-    } finally {
-      repository.close();
-    }
-  });
-});
-
-describe('names the title spells (titleNameWeight)', () => {
-  it('shares a name by its parts, and only when enough of them are title terms', () => {
-    const title = new Set(['defer', 'submit', 'tasks', 'load', 'model']);
-    expect(titleNameShare('submit', title)).toBe(1);
-    expect(titleNameShare('_load_model_from_fileobj', title)).toBe(0.5);
-    expect(titleNameShare('_load_model_from_fileobj', title, 3)).toBe(0);
-    expect(titleNameShare('apply_async', title)).toBe(0);
-    expect(titleNameShare('__init__', title)).toBe(0);
-  });
-
-  it('a ranked file\'s function the title names is a candidate and gains titleNameWeight × share × the best score', async () => {
-    const repository = await indexed({
-      'pkg/__init__.py': '',
-      'pkg/tasks.py': `def map_values(values):\n    """Map the values of a task: mapped values, task values."""\n    return values\n\n\ndef submit(job):\n${filler(4)}    return job\n`,
-    });
-    try {
-      const query = `Control whether to submit\n${'map the values of a task, mapped task values. '.repeat(4)}`;
-      const off = await searchRepository(repository.store, query, { symbolRanking: ISOLATED });
-      expect(names(off)[0]).toBe('pkg/tasks.py:map_values');
-      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, titleNameWeight: 2 } });
-      expect(names(on)[0]).toBe('pkg/tasks.py:submit');
     } finally {
       repository.close();
     }

@@ -4,7 +4,6 @@ import { compareText } from './hit-order.js';
 import { callNeighbours, memberCandidates, outermostFunction, type FileSymbols } from './function-neighbours.js';
 import { inheritedMethods, nameShare, namedFunctionsIn, queryNames } from './named-functions.js';
 import { classCoverage } from './class-match.js';
-import { titleNamedFunctions } from './title-names.js';
 import type { FileCandidate, RankedSymbol } from './retrieval-types.js';
 
 /** How chunk hits become function- and module-level predictions. */
@@ -64,12 +63,6 @@ export interface SymbolRankingOptions {
    */
   linkWeight: number;
   /**
-   * The same boost for the function containing a line that a unified diff
-   * pasted in the query changes (`--- a/path`, `@@ -401,7 …`; linked-lines.ts):
-   * a reporter's proposed fix points at lines as a permalink does. 0 turns it off.
-   */
-  diffWeight: number;
-  /**
    * Boost, as a fraction of the best hit's score, of a method whose class the
    * query names: × the share of the class name's distinctive parts that are
    * query terms (class-match.ts). Tells apart same-named methods of one file's classes; 0 turns it off.
@@ -81,16 +74,6 @@ export interface SymbolRankingOptions {
    * query has that name as a term: a module's eponymous function is its entry point. 0 turns it off.
    */
   eponymWeight: number;
-  /**
-   * Boost, as a fraction of the best hit's score, of a function of the first
-   * `titleNameFiles` ranked files × the share of its name's parts that the
-   * issue's title writes (title-names.ts); such functions are candidates too. 0 turns it off.
-   */
-  titleNameWeight: number;
-  /** How many of the ranked files `titleNameWeight` reads. */
-  titleNameFiles: number;
-  /** Least number of a name's parts that must be title terms for `titleNameWeight`. */
-  titleNameParts: number;
 }
 
 /**
@@ -104,8 +87,7 @@ export interface SymbolRankingOptions {
  */
 export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = {
   fileWeight: 0.1, topFiles: 10, memberWeight: 0.5, callWeight: 0.5, callSources: 1, maxCallResolutions: 3, callScope: 'file', nameWeight: 0.4,
-  implicitInheritance: false, sizeWeight: 0, sizePrior: 'log', testFactor: 1, linkWeight: 1, diffWeight: 0, classWeight: 0.2, eponymWeight: 0.5,
-  titleNameWeight: 0, titleNameFiles: 3, titleNameParts: 1,
+  implicitInheritance: false, sizeWeight: 0, sizePrior: 'log', testFactor: 1, linkWeight: 1, classWeight: 0.2, eponymWeight: 0.5,
 };
 
 /** What the query says that symbol ranking can use (the query's identifiers in code form). */
@@ -117,10 +99,8 @@ export interface SymbolQuery {
   frameNames: readonly string[];
   /** Tells test files apart (inherited methods are looked up outside tests only). */
   isTest: (path: string) => boolean;
-  /** The terms of the issue's title alone (a multi-line query's first line), when it has one. */
-  title?: readonly { token: string; weight: number }[];
-  /** Functions containing the lines the query links to or its pasted diff changes (linked-lines.ts; `via` absent: a link). */
-  linked?: readonly (SymbolRow & { via?: 'link' | 'diff' })[];
+  /** Functions containing the lines the query links to (linked-lines.ts). */
+  linked?: readonly SymbolRow[];
 }
 
 /**
@@ -211,14 +191,12 @@ export function rankSymbols(
       if (share > 0) functionScores.set(key, { ...ranked, score: ranked.score + options.nameWeight * share * best });
     }
   }
-  if ((options.linkWeight > 0 || options.diffWeight > 0) && query?.linked) {
+  if (options.linkWeight > 0 && query?.linked) {
     for (const s of query.linked) {
-      const weight = s.via === 'diff' ? options.diffWeight : options.linkWeight;
-      if (weight <= 0) continue;
       keep(functionScores, s.path, s.qualifiedName, options.fileWeight * (fileScore.get(s.path) ?? 0));
       const key = `${s.path}:${s.qualifiedName}`;
       const f = functionScores.get(key)!;
-      functionScores.set(key, { ...f, score: f.score + weight * best });
+      functionScores.set(key, { ...f, score: f.score + options.linkWeight * best });
     }
   }
   if (options.eponymWeight > 0 && query) {
@@ -233,13 +211,6 @@ export function rankSymbols(
       keep(functionScores, file.path, eponym.qualifiedName, options.fileWeight * (fileScore.get(file.path) ?? 0));
       const key = `${file.path}:${eponym.qualifiedName}`;
       functionScores.set(key, { ...functionScores.get(key)!, score: functionScores.get(key)!.score + options.eponymWeight * best });
-    }
-  }
-  if (options.titleNameWeight > 0 && query?.title?.length) {
-    for (const f of titleNamedFunctions(ranked.slice(0, options.titleNameFiles), query.title, options.titleNameParts)) {
-      keep(functionScores, f.path, f.qualifiedName, options.fileWeight * (fileScore.get(f.path) ?? 0));
-      const key = `${f.path}:${f.qualifiedName}`;
-      functionScores.set(key, { ...functionScores.get(key)!, score: functionScores.get(key)!.score + options.titleNameWeight * f.share * best });
     }
   }
   if (options.classWeight > 0 && query) orderSiblingsByClass(store, functionScores, query, options.classWeight * best);

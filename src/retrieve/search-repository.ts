@@ -170,7 +170,6 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     terms: parsedQuery.terms,
     frameNames: parsedQuery.frames.flatMap((f) => (f.functionName ? [f.functionName] : [])),
     isTest: isTestPath,
-    title: titleTerms(queryText, queryWeights),
     linked: linkedFunctions(store, extractLinkedLines(parsedQuery.text), (p) => matchIndexedPaths(p, indexedPaths(store))),
   });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
