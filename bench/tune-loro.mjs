@@ -6,7 +6,8 @@
 // figures, each repository, the worst repository and each category; then the
 // LORO figures (ties go to the configuration listed first; the folds a tie
 // decides are listed, and the figures with ties to the last listed given too);
-// then a paired bootstrap of every configuration against the first. No model, no gold-derived settings: configurations are SearchOptions.
+// then a paired bootstrap of every configuration against the first, with the
+// instances each one won and lost at function and file Acc@5. No model, no gold-derived settings: configurations are SearchOptions.
 //
 // Usage:
 //   node bench/tune-loro.mjs --instances A.jsonl,B.jsonl --repos DIR --index-dir DIR \
@@ -200,6 +201,12 @@ if (configs.length > 1) {
       return `${m[0]} ${m[1]} ${r.difference >= 0 ? '+' : ''}${f3(r.difference)} [${f3(r.low)}, ${f3(r.high)}] p=${r.pValue.toFixed(3)} ${r.won}/${r.lost}`;
     });
     console.log(pad(configs[c].label, 26), cells.join('   '));
+    // Which instances flipped at function and file Acc@5 (what to read next).
+    for (const m of [['function', 'Acc@5'], ['file', 'Acc@5']]) {
+      const won = all.filter((i) => value(scores[c][i], m) > value(scores[0][i], m)).map((i) => order[i].instance_id);
+      const lost = all.filter((i) => value(scores[c][i], m) < value(scores[0][i], m)).map((i) => order[i].instance_id);
+      if (won.length + lost.length > 0) console.log(pad('', 26), `${m[0]} ${m[1]} won: ${won.join(' ') || '-'}; lost: ${lost.join(' ') || '-'}`);
+    }
   }
 }
 const out = arg('--out');
