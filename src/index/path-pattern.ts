@@ -1,4 +1,5 @@
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatch from 'picomatch';
 import { ReponavError } from '../errors.js';
 
 /** Longest accepted pattern: long patterns are a denial-of-service vector, not a use case. */
@@ -20,6 +21,12 @@ export const MAX_STARS_PER_SEGMENT = 3;
  * group) and no `!` negation, so those characters are literal.
  */
 const OPTIONS: picomatch.PicomatchOptions = { dot: true, noextglob: true, nonegate: true };
+
+/** picomatch, required on first use: a command without a file pattern never loads it. */
+let picomatchModule: typeof picomatch | undefined;
+function loadPicomatch(): typeof picomatch {
+  return (picomatchModule ??= createRequire(import.meta.url)('picomatch') as typeof picomatch);
+}
 
 /**
  * Compiles a glob in the standard (picomatch) dialect into a predicate over
@@ -60,7 +67,7 @@ export function compilePathPattern(pattern: string): (path: string) => boolean {
         `file_pattern segment '${segment}' has ${stars} '*' wildcards; the limit is ${MAX_STARS_PER_SEGMENT} per segment (more make matching slow).`,
       );
     }
-    return picomatch(segment, OPTIONS);
+    return loadPicomatch()(segment, OPTIONS);
   });
   return (path) => matchSegments(matchers, path.split('/'), anchored);
 }

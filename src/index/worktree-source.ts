@@ -1,7 +1,8 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { createRequire } from 'node:module';
+import type { Ignore } from 'ignore';
 import { ReponavError } from '../errors.js';
 import { quotedPath } from './display-path.js';
 import {
@@ -323,7 +324,7 @@ export class WorktreeSource implements RepositorySource {
     }
     const cached = this.ignoreFiles.get(path);
     if (cached && cached.text === text) return cached.rules;
-    const rules = ignore().add(text);
+    const rules = newIgnore().add(text);
     this.ignoreFiles.set(path, { text, rules });
     return rules;
   }
@@ -363,6 +364,16 @@ export class WorktreeSource implements RepositorySource {
       yield { file, bytes };
     }
   }
+}
+
+/**
+ * The ignore package, required on first use: a process whose freshness check
+ * reads no ignore file (nothing changed, or git named no path) never loads it.
+ */
+let ignoreFactory: (() => Ignore) | undefined;
+function newIgnore(): Ignore {
+  ignoreFactory ??= createRequire(import.meta.url)('ignore') as () => Ignore;
+  return ignoreFactory();
 }
 
 /** The last rule that ignores `path`, as "'rule' in file", or null when it is not ignored. */
