@@ -45,8 +45,8 @@ export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: 
   const distinct = [...new Set(tokens)];
   // Rarest first by FTS5's document counts (cheap, cached), and postings read one token at a time: most lookups
   // end with no chunk holding every word, so the common words of a message ("the", "is") are read only when some remain.
-  const { documents } = termStatistics(store, distinct);
-  const byRarity = distinct.map((_, i) => i).sort((a, b) => documents.get(distinct[a]!)! - documents.get(distinct[b]!)!);
+  const documents = documentCounts(store, corpus, distinct);
+  const byRarity = distinct.map((_, i) => i).sort((a, b) => documents[a]! - documents[b]!);
   const lists: Postings[] = new Array<Postings>(distinct.length);
   // Chunks whose body holds every token so far, with each token's posting index there.
   let candidates: Int32Array[] = [];
@@ -84,6 +84,14 @@ export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: 
     if (holdsRun(offsets, sequence, at)) ids.push(corpus.ids[lists[0]!.slots[at[0]!]!]!);
   }
   return ids;
+}
+
+/** Chunks holding each token: its cached postings' length, else FTS5's document count (one statistics call, only when some token is new). */
+function documentCounts(store: IndexStore, corpus: Corpus, tokens: readonly string[]): number[] {
+  const counts = tokens.map((token) => corpus.postings.get(token)?.slots.length ?? -1);
+  if (counts.every((n) => n >= 0)) return counts;
+  const { documents } = termStatistics(store, tokens);
+  return tokens.map((token, i) => (counts[i]! >= 0 ? counts[i]! : documents.get(token)!));
 }
 
 /** Whether the chunk (each token's posting index in `at`) has the tokens of `sequence` at consecutive body offsets. */

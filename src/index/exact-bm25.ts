@@ -65,23 +65,23 @@ export function exactBm25(
     lists.push(list);
   }
   const integral = weights.every((w) => Number.isInteger(w));
-  const { group: acc, total, mark, norms, touched, inGroup } = corpus;
+  const weightsKey = weights.join(' ');
+  const { group: acc, total, mark, touched, inGroup } = corpus;
   let touchedCount = 0;
   const single = groups.length === 1;
   for (let g = 0; g < groups.length; g++) {
     let inGroupCount = 0;
     for (const postings of lists[g]!) {
-      const idf = idfOf(db, corpus, postings.slots.length);
-      const { slots, counts } = postings;
+      const values = termScores(db, corpus, postings, weights, weightsKey, integral);
+      const { slots } = postings;
       for (let p = 0; p < slots.length; p++) {
         const slot = slots[p]!;
-        const f = integral ? integralFrequency(counts, p, weights) : repeatedFrequency(counts, p, weights);
         if ((mark[slot]! & 2) === 0) {
           mark[slot] = mark[slot]! | 2;
           acc[slot] = 0;
           inGroup[inGroupCount++] = slot;
         }
-        acc[slot] = acc[slot]! + idf * ((f * (K1 + 1.0)) / (f + norms[slot]!));
+        acc[slot] = acc[slot]! + values[p]!;
       }
     }
     const repeat = groups[g]!.repeat;
@@ -114,6 +114,30 @@ export function exactBm25(
     count++;
   }
   return { ids: ids.subarray(0, count), keys: keys.subarray(0, count), scores: scores.subarray(0, count) };
+}
+
+/** Each term's part of the score per posting (idf × saturated frequency) under the weights it was last scored with. */
+const termScoreCache = new WeakMap<Postings, { weights: string; values: Float64Array }>();
+
+/**
+ * idf × f(t, D)(k1 + 1) / (f(t, D) + norm(D)) for each posting of a term: FTS5's
+ * per-phrase part of bm25, which depends only on the term, the chunk and the
+ * weights. Cached with the postings (dropped with them), so a warm query adds
+ * one number per posting; computed by the same expression, so the sums stay bitwise FTS5's.
+ */
+function termScores(db: Database.Database, corpus: Corpus, postings: Postings, weights: readonly number[], weightsKey: string, integral: boolean): Float64Array {
+  const cached = termScoreCache.get(postings);
+  if (cached?.weights === weightsKey) return cached.values;
+  const idf = idfOf(db, corpus, postings.slots.length);
+  const { slots, counts } = postings;
+  const { norms } = corpus;
+  const values = new Float64Array(slots.length);
+  for (let p = 0; p < slots.length; p++) {
+    const f = integral ? integralFrequency(counts, p, weights) : repeatedFrequency(counts, p, weights);
+    values[p] = idf * ((f * (K1 + 1.0)) / (f + norms[slots[p]!]!));
+  }
+  termScoreCache.set(postings, { weights: weightsKey, values });
+  return values;
 }
 
 /** Σ count × weight in column order; exact (and equal to FTS5's one-by-one additions) for integer weights. */

@@ -149,6 +149,18 @@ export function indexDocuments(paths: string[], documents: string[][]): Omit<Fil
  * common terms (they add little, as in the chunk ranking).
  */
 export function scoreFileDocuments(index: FileDocumentIndex, terms: readonly { token: string; weight: number }[]): FileScore[] {
+  const { touched, scores } = fileDocumentScores(index, terms);
+  return touched
+    .map((file) => ({ path: index.paths[file]!, score: scores[file]! }))
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * {@link scoreFileDocuments}' scores, unsorted: the files matching any term
+ * (`touched`, in the order first met) and the dense score of every file, for
+ * callers that sort once themselves.
+ */
+export function fileDocumentScores(index: FileDocumentIndex, terms: readonly { token: string; weight: number }[]): { touched: number[]; scores: Float64Array } {
   const n = index.paths.length;
   // Dense scores and a list of touched files: no per-posting map lookups.
   const scores = new Float64Array(n);
@@ -169,7 +181,5 @@ export function scoreFileDocuments(index: FileDocumentIndex, terms: readonly { t
       scores[file] += (weight * idf * tf * (K1 + 1)) / (tf + norm);
     }
   }
-  return touched
-    .map((file) => ({ path: index.paths[file]!, score: scores[file]! }))
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { touched, scores };
 }

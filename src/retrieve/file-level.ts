@@ -7,7 +7,7 @@
  */
 import { compareText } from './hit-order.js';
 import type { IndexStore } from '../index/index.js';
-import { fileDocumentIndex, scoreFileDocuments, type FileDocumentKind, type FileScore } from './file-documents.js';
+import { fileDocumentIndex, fileDocumentScores, type FileDocumentKind, type FileScore } from './file-documents.js';
 import type { FileCandidate } from './retrieval-types.js';
 import { fuseFiles } from './title-files.js';
 
@@ -128,9 +128,15 @@ export function rankFileDocuments(
   const kinds: FileDocumentKind[] = document === 'both' ? ['identity', 'content'] : [document];
   const summed = new Map<string, number>();
   for (const kind of kinds) {
-    const ranked = scoreFileDocuments(fileDocumentIndex(store, kind), terms);
-    const top = ranked[0]?.score ?? 1;
-    for (const f of ranked) summed.set(f.path, (summed.get(f.path) ?? 0) + f.score / top);
+    // Only the best score is needed here (the list is sorted once below), not scoreFileDocuments' sorted list.
+    const index = fileDocumentIndex(store, kind);
+    const { touched, scores } = fileDocumentScores(index, terms);
+    let top = touched.length > 0 ? -Infinity : 1;
+    for (const file of touched) if (scores[file]! > top) top = scores[file]!;
+    for (const file of touched) {
+      const path = index.paths[file]!;
+      summed.set(path, (summed.get(path) ?? 0) + scores[file]! / top);
+    }
   }
   return [...summed]
     .filter(([path]) => !pathFilter || pathFilter(path))

@@ -201,8 +201,18 @@ const STUB_PATH = /\.(pyi|d\.ts|d\.mts|d\.cts)$/;
 
 /** True for paths that look like tests (folders `test/`, `tests/`, files `test_x.py`, `x_test.go`, `x.test.ts`). */
 export function isTestPath(path: string): boolean {
-  return TEST_PATH.test(path);
+  // Asked for the same few thousand paths many times per search (priors, file ranking, symbol ranking): remembered.
+  let test = testPaths.get(path);
+  if (test === undefined) {
+    if (testPaths.size >= MAX_REMEMBERED_PATHS) testPaths.clear();
+    testPaths.set(path, (test = TEST_PATH.test(path)));
+  }
+  return test;
 }
+
+const testPaths = new Map<string, boolean>();
+/** A repository of 100k files may ask about all of them; beyond this the memory starts afresh. */
+const MAX_REMEMBERED_PATHS = 100_000;
 
 function applyPathPriors(store: IndexStore, hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
   const prior = pathPrior(store, options);
