@@ -16,8 +16,9 @@
 //              from this SQLite index, before any reponav code runs)
 //
 //   previous:  with --previous DIST (another build's dist/ folder, kept inside
-//              this project so it finds node_modules), its `search` start-up
-//              and the modules it loads, next to this build's
+//              this project so it finds node_modules), its `search` start-up,
+//              its `search WORD` on the tree (on this build's index) and the
+//              modules it loads, next to this build's
 //
 // Every command is timed as wall time and as CPU time (user + system, from
 // /usr/bin/time when installed): on a shared machine the CPU ratio moves less.
@@ -117,7 +118,10 @@ const commands = {
 };
 const floorName = 'floor: node + better-sqlite3 + one FTS query on the index';
 if (treeIndex && existsSync(treeIndex)) commands[floorName] = ['node', ['-e', FLOOR, treeIndex, word]];
-if (PREVIOUS_CLI) commands['previous build: reponav search (sample)'] = ['node', [PREVIOUS_CLI, 'search', 'discount code', '--repo', SAMPLE, '-q']];
+if (PREVIOUS_CLI) {
+  commands['previous build: reponav search (sample)'] = ['node', [PREVIOUS_CLI, 'search', 'discount code', '--repo', SAMPLE, '-q']];
+  commands[`previous build: reponav search ${word} --repo TREE`] = ['node', [PREVIOUS_CLI, 'search', word, '--repo', resolve(tree), '-q']];
+}
 const times = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
 const cpus = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
 for (let i = 0; i < runs; i++) {
@@ -160,6 +164,7 @@ if (PREVIOUS_CLI) {
   const prev = 'previous build: reponav search (sample)';
   console.log(`| start-up search, previous build / node -e 0 | ${both(prev, 'node -e 0')} | |`);
   console.log(`| start-up search, this build / previous build | ${both('reponav search (sample)', prev)} | |`);
+  console.log(`| search process on the tree, this build / previous build | ${both(searchName, `previous build: reponav search ${word} --repo TREE`)} | |`);
 }
 console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 if (!keep) rmSync(cache, { recursive: true, force: true });
