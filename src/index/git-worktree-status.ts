@@ -70,6 +70,9 @@ export class GitWorktree {
         'status',
         '--porcelain=v2',
         '--branch',
+        // Only HEAD's commit is read from the branch lines: counting commits ahead of and behind the
+        // upstream walks history (60-80 ms on a flask clone 3,000 commits behind, ~10 ms without).
+        '--no-ahead-behind',
         '-z',
         '--no-renames',
         '--untracked-files=all',

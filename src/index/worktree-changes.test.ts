@@ -2,7 +2,7 @@ import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cleanupTempDirs, commitAll, copyIndexFixture, git, gitInit, put } from '../../test/cli/harness.js';
-import { parsePorcelainV2 } from './git-worktree-status.js';
+import { GitWorktree, parsePorcelainV2 } from './git-worktree-status.js';
 import { gitBlobId } from './indexer.js';
 import { indexConnection } from './index-store.js';
 import { RepositoryIndex } from './repository-index.js';
@@ -278,5 +278,19 @@ describe('parsePorcelainV2', () => {
       dirtyFolders: ['vendor/sub', 'nested'],
     });
     expect(parsePorcelainV2('# branch.oid (initial)\0? a.py\0').head).toBeNull();
+  });
+
+  it('reads HEAD of a clone behind its upstream (branch lines without ahead/behind counts)', async () => {
+    const origin = copyIndexFixture();
+    gitInit(origin.root);
+    commitAll(origin.root, 'one');
+    put(origin.root, 'later.py', 'x = 1\n');
+    commitAll(origin.root, 'two');
+    const clone = join(origin.dir, 'clone');
+    git(origin.dir, 'clone', '-q', origin.root, clone);
+    git(clone, 'reset', '-q', '--hard', 'HEAD~1');
+    put(clone, 'local.py', 'y = 2\n');
+    const state = await (await GitWorktree.open(clone))!.state();
+    expect(state).toMatchObject({ head: git(clone, 'rev-parse', 'HEAD'), dirty: ['local.py'] });
   });
 });
