@@ -8,7 +8,10 @@
 //   node bench/index-bench.mjs TREE                                  working tree
 //   node bench/index-bench.mjs GITDIR --commit REV [--commit2 REV2]  one commit (bare mirrors work)
 // Options: --keep (leave the temp folder), --workers N (parse worker threads of the cold index,
-// passed to `reponav index --workers`, and threads of the parse+query floor; default: the indexer's)
+// passed to `reponav index --workers`, and threads of the parse+query floor; default: the indexer's),
+// --runs N (N more rounds of cold index into a fresh index + floor, alternated; prints medians),
+// --previous DIST (another build's dist/ folder, kept inside a checkout with its node_modules and
+// queries/: its cold index joins every round, and this build ÷ previous CPU, wall and RSS are printed)
 //
 // Needs `npm run build` first. Everything is written under a fresh temp folder
 // (REPONAV_CACHE_DIR points there too); the tree itself is never modified.
@@ -35,13 +38,26 @@ const keep = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), 
 const commit = flag('--commit');
 const commit2 = flag('--commit2');
 const workersFlag = flag('--workers');
+const runsFlag = flag('--runs');
+const previousFlag = flag('--previous');
+const PREVIOUS_CLI = previousFlag ? join(resolve(previousFlag), 'cli/main.js') : null;
+if (PREVIOUS_CLI && !existsSync(PREVIOUS_CLI)) {
+  console.error(`--previous: ${PREVIOUS_CLI} does not exist`);
+  process.exit(2);
+}
+if (runsFlag !== undefined && !/^\d+$/.test(runsFlag)) {
+  console.error('--runs takes a whole number');
+  process.exit(2);
+}
+// Rounds after the first cold index: each a cold index into a fresh index (and the previous build's), then the floor.
+const rounds = runsFlag !== undefined ? Number(runsFlag) : PREVIOUS_CLI ? 3 : 0;
 if (workersFlag !== undefined && !/^\d+$/.test(workersFlag)) {
   console.error('--workers takes a whole number');
   process.exit(2);
 }
 const target = args[0];
 if (!target || args.length > 1) {
-  console.error('usage: node bench/index-bench.mjs TREE_OR_GITDIR [--commit REV [--commit2 REV2]] [--workers N] [--keep]');
+  console.error('usage: node bench/index-bench.mjs TREE_OR_GITDIR [--commit REV [--commit2 REV2]] [--workers N] [--runs N] [--previous DIST] [--keep]');
   process.exit(2);
 }
 if (!existsSync(CLI)) {
@@ -65,16 +81,16 @@ function git(...gitArgs) {
   return r.stdout.trim();
 }
 
-/** Runs the CLI once; returns wall ms, peak RSS (MB) and parsed JSON stdout. */
-function runIndex(cliArgs) {
-  const argv = [CLI, 'index', ...cliArgs, '--index-path', indexPath, '--json', '-q', ...(workersFlag !== undefined ? ['--workers', workersFlag] : [])];
+/** Runs the CLI (`cli`, default this build's) once into `into`; returns wall ms, CPU ms, peak RSS (MB) and parsed JSON stdout. */
+function runIndex(cliArgs, cli = CLI, into = indexPath) {
+  const argv = [cli, 'index', ...cliArgs, '--index-path', into, '--json', '-q', ...(workersFlag !== undefined ? ['--workers', workersFlag] : [])];
   const started = process.hrtime.bigint();
   let result;
   if (hasTimeV) {
     result = spawnSync('/usr/bin/time', ['-v', process.execPath, ...argv], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
   } else {
     // Fallback: report maxRSS from inside the child at exit.
-    const wrapper = `process.on('exit',()=>process.stderr.write('Maximum resident set size (kbytes): '+process.resourceUsage().maxRSS+'\\n'));process.argv=[process.argv[0],...${JSON.stringify(argv)}];await import(${JSON.stringify(pathToFileURL(CLI).href)});`;
+    const wrapper = `process.on('exit',()=>process.stderr.write('Maximum resident set size (kbytes): '+process.resourceUsage().maxRSS+'\\n'));process.argv=[process.argv[0],...${JSON.stringify(argv)}];await import(${JSON.stringify(pathToFileURL(cli).href)});`;
     result = spawnSync(process.execPath, ['--input-type=module', '-e', wrapper], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
   }
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
@@ -112,6 +128,29 @@ function pickFileToEdit() {
     db.close();
   }
 }
+
+/** Tree-sitter parse + query alone over `paths` on `workerCount` threads: wall and CPU ms (this process, all threads). */
+async function parseFloor(paths, workerCount) {
+  const started = process.hrtime.bigint();
+  const cpu = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: workerCount }, (_, k) => new Promise((resolvePromise, reject) => {
+      const worker = new Worker(new URL('./parse-floor-worker.mjs', import.meta.url), {
+        workerData: { distDir: pathToFileURL(join(PROJECT, 'dist')).href, files: paths.filter((_, i) => i % workerCount === k) },
+      });
+      worker.once('message', () => worker.terminate().then(resolvePromise));
+      worker.once('error', reject);
+    })),
+  );
+  const used = process.cpuUsage(cpu);
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, cpuMs: (used.user + used.system) / 1000 };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 const rows = [];
 const row = (label, value, note = '') => rows.push([label, value, note]);
@@ -228,20 +267,7 @@ try {
   })();
   // The indexer's default (one per core, at most 4) unless --workers says otherwise; 0 (in-process) runs on one thread.
   const workerCount = workersFlag !== undefined ? Math.max(1, Number(workersFlag)) : Math.max(1, Math.min(4, availableParallelism()));
-  const floorStarted = process.hrtime.bigint();
-  const floorCpu = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: workerCount }, (_, k) => new Promise((resolvePromise, reject) => {
-      const worker = new Worker(new URL('./parse-floor-worker.mjs', import.meta.url), {
-        workerData: { distDir: pathToFileURL(join(PROJECT, 'dist')).href, files: parsedPaths.filter((_, i) => i % workerCount === k) },
-      });
-      worker.once('message', () => worker.terminate().then(resolvePromise));
-      worker.once('error', reject);
-    })),
-  );
-  const floorMs = Number(process.hrtime.bigint() - floorStarted) / 1e6;
-  const floorCpuUsage = process.cpuUsage(floorCpu);
-  const floorCpuMs = (floorCpuUsage.user + floorCpuUsage.system) / 1000;
+  const { ms: floorMs, cpuMs: floorCpuMs } = await parseFloor(parsedPaths, workerCount);
   row('parse+query floor', fmtMs(floorMs), `tree-sitter alone on ${workerCount} worker thread(s), ${parsedPaths.length} files, in-process; CPU ${fmtMs(floorCpuMs)}`);
   // Wall moves with the machine's load between the two runs; CPU time (all threads) much less.
   row(
@@ -249,6 +275,37 @@ try {
     `${(cold.report.durationMs / floorMs).toFixed(2)}x`,
     `in-process wall (target ≤ 1.3x); CPU ${Number.isFinite(cold.cpuMs) ? `${(cold.cpuMs / floorCpuMs).toFixed(2)}x (whole process ${fmtMs(cold.cpuMs)})` : 'n/a (needs /usr/bin/time)'}`,
   );
+
+  // More rounds: the machine's load moves between runs, so each round pairs a cold index (and the
+  // previous build's, the two in alternating order) with a floor run right after, and the medians of
+  // the per-round ratios are printed.
+  if (rounds > 0) {
+    const perRound = { floor: [], floorCpu: [], cold: [], coldCpu: [], rss: [], prev: [], prevCpu: [], prevRss: [] };
+    for (let round = 0; round < rounds; round++) {
+      const fresh = (name) => join(work, `round-${round}`, name, 'bench.db');
+      const builds = [['this', CLI], ...(PREVIOUS_CLI ? [['prev', PREVIOUS_CLI]] : [])];
+      if (round % 2 === 1) builds.reverse();
+      for (const [name, cli] of builds) {
+        const run = runIndex(cliTarget, cli, fresh(name));
+        perRound[name === 'this' ? 'cold' : 'prev'].push(run.report.durationMs);
+        perRound[name === 'this' ? 'coldCpu' : 'prevCpu'].push(run.cpuMs);
+        perRound[name === 'this' ? 'rss' : 'prevRss'].push(run.rssMb);
+        rmSync(join(work, `round-${round}`, name), { recursive: true, force: true });
+      }
+      const floor = await parseFloor(parsedPaths, workerCount);
+      perRound.floor.push(floor.ms);
+      perRound.floorCpu.push(floor.cpuMs);
+    }
+    const ratios = (a, b) => perRound[a].map((v, i) => v / perRound[b][i]);
+    const spread = (values) => `min ${Math.min(...values).toFixed(2)}x max ${Math.max(...values).toFixed(2)}x`;
+    row(`ratio cold / floor, ${rounds} rounds`, `${median(ratios('cold', 'floor')).toFixed(2)}x`, `median of per-round in-process wall ratios (${spread(ratios('cold', 'floor'))}); CPU ${median(ratios('coldCpu', 'floorCpu')).toFixed(2)}x`);
+    row(`cold index, ${rounds} rounds`, fmtMs(median(perRound.cold)), `median in-process; CPU ${fmtMs(median(perRound.coldCpu))}, peak RSS ${median(perRound.rss).toFixed(0)} MB (max ${Math.max(...perRound.rss).toFixed(0)})`);
+    if (PREVIOUS_CLI) {
+      row('previous build cold index', fmtMs(median(perRound.prev)), `median in-process; CPU ${fmtMs(median(perRound.prevCpu))}, peak RSS ${median(perRound.prevRss).toFixed(0)} MB (max ${Math.max(...perRound.prevRss).toFixed(0)})`);
+      row('this ÷ previous, CPU', `${median(ratios('coldCpu', 'prevCpu')).toFixed(2)}x`, `median of per-round ratios (${spread(ratios('coldCpu', 'prevCpu'))}); in-process wall ${median(ratios('cold', 'prev')).toFixed(2)}x`);
+      row('this ÷ previous, peak RSS', `${median(ratios('rss', 'prevRss')).toFixed(2)}x`, spread(ratios('rss', 'prevRss')));
+    }
+  }
 
   // ctags over the same files.
   if (ctagsVersion) {

@@ -146,7 +146,12 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   // The parser (tree-sitter and its grammars) is loaded only when something needs parsing: a
   // freshness check that finds nothing changed must not pay its start-up.
   let pool: ParsePool = NO_PARSING;
-  const languages = [...new Set(toRead.map((f) => languageForPath(f.path)).filter((id): id is string => id !== null))];
+  const languageCounts = new Map<string, number>();
+  for (const file of toRead) {
+    const language = languageForPath(file.path);
+    if (language !== null) languageCounts.set(language, (languageCounts.get(language) ?? 0) + 1);
+  }
+  const languages = [...languageCounts.keys()];
   // A missing grammar or query file would mark every file of its language as a failed
   // parse and leave a text-only index that looks healthy; it is an installation fault.
   const missing = missingLanguageAssets(languages);
@@ -162,7 +167,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     pool = createParsePool(toRead.length < inProcessBelow ? 0 : (options.workers ?? defaultWorkerCount()), logger, options.pool);
   }
   // Workers compile the grammars they will need while this thread reads the first files.
-  pool.warm(languages);
+  pool.warm(languageCounts);
   let parsedCount = 0;
   type Outcome =
     | { file: SourceFile; blobId: string; touch: number }

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { assignLanguages, createParsePool } from './parse-pool.js';
+
+describe('assignLanguages', () => {
+  it('gives every worker the common languages and each rare one to a single worker, most files first to the least loaded', () => {
+    const counts = new Map([
+      ['python', 6542],
+      ['tsx', 1028],
+      ['typescript', 605],
+      ['bash', 16],
+      ['javascript', 14],
+      ['java', 8],
+      ['csharp', 6],
+      ['ruby', 3],
+      ['cpp', 1],
+    ]);
+    expect(Object.fromEntries(assignLanguages(counts, 2))).toEqual({
+      python: null,
+      tsx: null,
+      typescript: null,
+      bash: 0,
+      javascript: 1,
+      java: 1,
+      csharp: 0,
+      ruby: 0,
+      cpp: 1,
+    });
+  });
+
+  it('shares a language just above the rare share and pins one at it', () => {
+    // 2% of 1,000 files is 20.
+    expect(Object.fromEntries(assignLanguages(new Map([['python', 959], ['go', 21], ['rust', 20]]), 4))).toEqual({ python: null, go: null, rust: 0 });
+  });
+
+  it('shares everything with one worker, and a run of one rare language still has a worker', () => {
+    expect(Object.fromEntries(assignLanguages(new Map([['python', 500], ['ruby', 1]]), 1))).toEqual({ python: null, ruby: null });
+    expect(Object.fromEntries(assignLanguages(new Map([['ruby', 1]]), 3))).toEqual({ ruby: null });
+    expect(assignLanguages(new Map(), 2).size).toBe(0);
+  });
+});
+
+describe('createParsePool dispatch', () => {
+  it('sends a rare language to one worker, warms only that worker with it, and spreads the rest', async () => {
+    // A stand-in worker: answers each file with its thread id and the languages it was warmed with.
+    const dir = mkdtempSync(join(tmpdir(), 'reponav-pool-'));
+    const script = join(dir, 'echo-worker.mjs');
+    writeFileSync(
+      script,
+      `import { parentPort, threadId } from 'node:worker_threads';
+const warmed = [];
+parentPort.on('message', (m) => {
+  if (m.warm) warmed.push(...m.warm);
+  else setTimeout(() => parentPort.postMessage({ id: m.id, result: { threadId, warmed: [...warmed].sort() } }), 5);
+});
+`,
+    );
+    const pool = createParsePool(2, undefined, { workerScript: script });
+    try {
+      pool.warm(new Map([['python', 200], ['ruby', 2]]));
+      const bytes = new Uint8Array([120]);
+      const paths = ['a.rb', 'b.py', 'c.py', 'd.rb', 'e.py', 'f.py', 'g.rb', 'h.py'];
+      const answers = (await Promise.all(paths.map((path) => pool.analyze(path, bytes)))) as unknown as { threadId: number; warmed: string[] }[];
+      const rubyThreads = new Set(answers.filter((_, i) => paths[i]!.endsWith('.rb')).map((a) => a.threadId));
+      expect(rubyThreads.size).toBe(1);
+      expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
+      for (const answer of answers) expect(answer.warmed).toEqual(rubyThreads.has(answer.threadId) ? ['python', 'ruby'] : ['python']);
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
