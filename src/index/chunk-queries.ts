@@ -12,6 +12,7 @@ import { exactBm25, type ExactScores } from './exact-bm25.js';
 import { indexGeneration } from './index-generation.js';
 import { postingsRead } from './postings-corpus.js';
 import { isPlainIndexToken } from './term-postings.js';
+import { termStatistics } from './term-statistics.js';
 
 export { indexGeneration };
 
@@ -49,7 +50,8 @@ export interface Bm25ChunkOptions {
    * Who computes the scores: FTS5's bm25(), or the same formula over cached
    * postings (exact-bm25.ts; bitwise the same scores and hits). `auto`
    * (default) takes postings once they are read for this index state, and reads
-   * them on the first query of {@link POSTINGS_MIN_TERMS} terms or more.
+   * them on the first query of {@link POSTINGS_MIN_TERMS} terms or more, or of
+   * terms that occur in as many chunks, summed, as there are rows.
    */
   scorer?: 'auto' | 'fts5' | 'postings';
 }
@@ -93,7 +95,7 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
     const generation = indexGeneration(store);
     // A long query reads only its own terms' postings (and the chunk lengths once per index state): less than
     // FTS5 spends scoring it, so its first run costs no more, and every later query reuses what it read.
-    if (scorer === 'postings' || repeats.size >= POSTINGS_MIN_TERMS || postingsRead(store, generation)) {
+    if (scorer === 'postings' || postingsRead(store, generation) || repeats.size >= POSTINGS_MIN_TERMS || coversCorpus(store, [...repeats.keys()])) {
       const groupList = [...groups].map(([repeat, phrases]) => ({ repeat, tokens: phrases.map((p) => p.slice(1, -1)) }));
       const exact = exactBm25(store, generation, groupList, weights, kinds?.length ? kinds : undefined);
       if (exact) return topExact(store, exact, options.limit);
@@ -122,6 +124,20 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
     return [...above, ...tied.slice(0, options.limit - above.length).map((id) => ({ id, rank: boundary }))].map((r) => ({ id: r.id, score: -r.rank }));
   }
   return rows.slice(0, options.limit).map((r) => ({ id: r.id, score: -r.rank }));
+}
+
+/**
+ * Whether the terms occur in as many chunks, summed, as the table has rows:
+ * FTS5 then scores most rows once per phrase (a dozen common words cost it
+ * ~20 ms on a 10k-chunk index, their postings ~1 ms warm), and reading the
+ * postings costs less than that one FTS5 query. Document counts come from
+ * term-statistics.ts (cached; the lexical retriever has asked for them already).
+ */
+function coversCorpus(store: IndexStore, tokens: readonly string[]): boolean {
+  const { rows, documents } = termStatistics(store, tokens);
+  let sum = 0;
+  for (const token of tokens) sum += documents.get(token) ?? 0;
+  return rows > 0 && sum >= rows;
 }
 
 /** The best `limit` of exactly scored chunks, cut and ordered as the FTS5 path does (a tie across the limit by path and line). */

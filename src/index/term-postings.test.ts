@@ -5,6 +5,7 @@ import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
 import { bm25Chunks, chunksWithBodyPhrase, indexGeneration, POSTINGS_MIN_TERMS, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 import { exactBm25 } from './exact-bm25.js';
 import { postingsRead } from './postings-corpus.js';
+import { termStatistics } from './term-statistics.js';
 import { bodyPhraseChunks } from './body-phrases.js';
 import { codeTokens } from './code-tokens.js';
 import type { FieldWeights } from './index-schema.js';
@@ -111,6 +112,29 @@ describe('exact BM25 over postings', () => {
       // The first long query is scored from postings (no FTS5 query first), with FTS5's results.
       expect(postingsRead(fresh.store, generation)).toBe(true);
       expect(inTieOrder(first)).toEqual(inTieOrder(bm25Chunks(fresh.store, terms(POSTINGS_MIN_TERMS), { ...options, scorer: 'fts5' })));
+    } finally {
+      fresh.close();
+    }
+  });
+
+  it('reads postings on the first query whose terms occur in as many chunks as there are rows', async () => {
+    const fresh = await RepositoryIndex.open(root, { indexPath });
+    try {
+      const generation = indexGeneration(fresh.store);
+      const { rows, documents } = termStatistics(fresh.store, vocabulary);
+      const byCount = [...vocabulary].sort((a, b) => documents.get(b)! - documents.get(a)! || (a < b ? -1 : 1));
+      const options = { weights: WEIGHT_SETS[0]!, limit: 20 };
+      // Three rare words: FTS5 answers, nothing is read.
+      bm25Chunks(fresh.store, byCount.slice(-3).map((token) => ({ token, repeat: 1 })), options);
+      expect(postingsRead(fresh.store, generation)).toBe(false);
+      // The fewest common words whose chunks add up to the row count (well under 16 terms).
+      const common: string[] = [];
+      for (let sum = 0; sum < rows; sum += documents.get(common[common.length - 1]!)!) common.push(byCount[common.length]!);
+      expect(common.length).toBeLessThan(POSTINGS_MIN_TERMS);
+      const terms = common.map((token) => ({ token, repeat: 1 }));
+      const scored = bm25Chunks(fresh.store, terms, options);
+      expect(postingsRead(fresh.store, generation)).toBe(true);
+      expect(inTieOrder(scored)).toEqual(inTieOrder(bm25Chunks(fresh.store, terms, { ...options, scorer: 'fts5' })));
     } finally {
       fresh.close();
     }
