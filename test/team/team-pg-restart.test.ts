@@ -79,8 +79,9 @@ describe('PostgreSQL restart', () => {
       90_000,
       () => `${worker.log()}\n---\n${server.log()}`,
     );
-    expect(worker.child.exitCode).toBeNull();
-    expect(server.child.exitCode).toBeNull();
+    // A process that died says why in its log (once seen in a full run: the worker exited with 1).
+    expect(worker.child.exitCode, `worker exited:\n${worker.log()}`).toBeNull();
+    expect(server.child.exitCode, `server exited:\n${server.log()}`).toBeNull();
     // Each commit seen is built once; no job failed for good; nothing is left queued.
     const commits = await sql(url, 'SELECT repo, commit, state FROM reponav.commits ORDER BY repo, seq');
     expect(commits.map((c) => c.state)).toEqual(['ready', 'ready', 'ready', 'ready']);
