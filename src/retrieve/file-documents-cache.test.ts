@@ -8,7 +8,7 @@ import { fileDocumentIndex, type FileDocumentIndex } from './file-documents.js';
 const fixtures = fixtureRepositories('file-documents-cache');
 afterAll(() => fixtures.cleanUp());
 
-const plain = (index: FileDocumentIndex) => ({ paths: index.paths, lengths: [...index.lengths], averageLength: index.averageLength, postings: [...index.postings] });
+const plain = (index: FileDocumentIndex) => ({ paths: index.paths, lengths: [...index.lengths], averageLength: index.averageLength, postings: [...index.postings.entries()].map(([token, list]) => [token, [...list.files], [...list.counts]]) });
 
 describe('file-level documents cached beside the index', () => {
   it('a second process reads the stored index back, equal to a fresh build; an index change makes it stale', async () => {
@@ -18,7 +18,7 @@ describe('file-level documents cached beside the index', () => {
     });
     const built = fileDocumentIndex(repository.store, 'identity');
     const indexPath = repository.store.path;
-    const cacheFile = `${indexPath}.file-identity-v1.cache`;
+    const cacheFile = `${indexPath}.file-identity-v2.cache`;
     expect(existsSync(cacheFile)).toBe(true);
     const root = join(dirname(indexPath), 'repo');
 
@@ -40,7 +40,7 @@ describe('file-level documents cached beside the index', () => {
     await third.refresh();
     const fresh = fileDocumentIndex(third.store, 'identity');
     expect(fresh.paths).toContain('shop/tax.py');
-    expect(fresh.postings.get('vat')?.files.map((f) => fresh.paths[f])).toEqual(['shop/tax.py']);
+    expect(Array.from(fresh.postings.get('vat')?.files ?? [], (f) => fresh.paths[f])).toEqual(['shop/tax.py']);
     const fourth = await RepositoryIndex.open(root, { indexPath });
     await fourth.refresh();
     expect(plain(fileDocumentIndex(fourth.store, 'identity'))).toEqual(plain(fresh));

@@ -11,6 +11,7 @@
  * a walk of the query terms' postings.
  */
 import { codeTokens, definedNamesByFile, indexFilesFingerprint, indexGeneration, readDerivedCache, writeDerivedCache, type IndexStore } from '../index/index.js';
+import { FilePostings, parseFileIndex, serializeFileIndex } from './file-postings.js';
 
 /** Which file-level document. */
 export type FileDocumentKind = 'identity' | 'content';
@@ -21,8 +22,8 @@ export interface FileDocumentIndex {
   /** Token count of each file's document. */
   lengths: Float64Array;
   averageLength: number;
-  /** Per token: the files containing it and its count in each. */
-  postings: Map<string, { files: number[]; counts: number[] }>;
+  /** Per token: the files containing it (ascending) and its count in each. */
+  postings: FilePostings;
   /** Milliseconds it took to build (reported by the tuning bench). */
   buildMs: number;
 }
@@ -57,12 +58,13 @@ export function fileDocumentIndex(store: IndexStore, kind: FileDocumentKind): Fi
  * Bump when what a document holds changes (tokens, names, weights): the cache
  * file beside the index is keyed by the index's files, not by this code.
  */
-const DOCUMENT_FORMAT = 1;
+const DOCUMENT_FORMAT = 2;
 
 /**
  * The index from the cache file beside the index database when it matches
  * the index's files, else built and stored there, so one-shot processes
- * (a CLI search) read it back instead of rebuilding it (index/derived-cache.ts).
+ * (a CLI search) read it back instead of rebuilding it (index/derived-cache.ts),
+ * in file-postings.ts' packed form.
  */
 function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
   const started = performance.now();
@@ -70,42 +72,12 @@ function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocume
   const fingerprint = indexFilesFingerprint(store);
   const cached = readDerivedCache(store, name, fingerprint);
   if (cached) {
-    const stored = parseStoredIndex(cached);
+    const stored = parseFileIndex(cached);
     if (stored) return { ...stored, buildMs: performance.now() - started };
   }
   const index = buildIndex(store, kind);
-  writeDerivedCache(store, name, fingerprint, serializeIndex(index));
+  writeDerivedCache(store, name, fingerprint, serializeFileIndex(index));
   return index;
-}
-
-interface StoredIndex {
-  paths: string[];
-  lengths: number[];
-  averageLength: number;
-  postings: [string, number[], number[]][];
-}
-
-function serializeIndex(index: FileDocumentIndex): string {
-  const stored: StoredIndex = {
-    paths: index.paths,
-    lengths: Array.from(index.lengths),
-    averageLength: index.averageLength,
-    postings: [...index.postings].map(([token, list]) => [token, list.files, list.counts]),
-  };
-  return JSON.stringify(stored);
-}
-
-/** A stored index, or null when the payload is not one (a damaged file is a miss). */
-function parseStoredIndex(payload: Buffer): Omit<FileDocumentIndex, 'buildMs'> | null {
-  try {
-    const stored = JSON.parse(payload.toString('utf8')) as StoredIndex;
-    if (!Array.isArray(stored.paths) || !Array.isArray(stored.lengths) || !Array.isArray(stored.postings)) return null;
-    const postings = new Map<string, { files: number[]; counts: number[] }>();
-    for (const [token, files, counts] of stored.postings) postings.set(token, { files, counts });
-    return { paths: stored.paths, lengths: Float64Array.from(stored.lengths), averageLength: stored.averageLength, postings };
-  } catch {
-    return null;
-  }
 }
 
 function buildIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
@@ -139,7 +111,7 @@ export function indexDocuments(paths: string[], documents: string[][]): Omit<Fil
       } else postings.set(token, { files: [file], counts: [count] });
     }
   });
-  return { paths, lengths, averageLength: paths.length ? total / paths.length : 0, postings };
+  return { paths, lengths, averageLength: paths.length ? total / paths.length : 0, postings: FilePostings.fromLists(postings) };
 }
 
 /**

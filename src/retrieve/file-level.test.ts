@@ -82,14 +82,14 @@ describe('file-level documents of an index', () => {
   it('describes a code file by its path and the names it defines; prose files have none', () => {
     const index = fileDocumentIndex(repository.store, 'identity');
     expect(index.paths).toEqual(['pkg/cookies.py', 'pkg/network.py', 'pkg/util.py']);
-    const filesOf = (token: string) => (index.postings.get(token)?.files ?? []).map((i) => index.paths[i]);
+    const filesOf = (token: string) => Array.from(index.postings.get(token)?.files ?? [], (i) => index.paths[i]);
     expect(filesOf('cookies')).toEqual(['pkg/cookies.py']);
     expect(filesOf('jar')).toEqual(['pkg/cookies.py']); // CookieJar, not the docstring of network.py
     expect(filesOf('load')).toEqual(['pkg/cookies.py']);
     expect(filesOf('url')).toEqual([]);
     expect(fileDocumentIndex(repository.store, 'identity')).toBe(index);
     const content = fileDocumentIndex(repository.store, 'content');
-    expect((content.postings.get('jar')?.files ?? []).map((i) => content.paths[i])).toEqual(['pkg/cookies.py', 'pkg/network.py']);
+    expect(Array.from(content.postings.get('jar')?.files ?? [], (i) => content.paths[i])).toEqual(['pkg/cookies.py', 'pkg/network.py']);
   });
 
   it('reads defined names to a depth, and sums both documents each divided by its best score', () => {
