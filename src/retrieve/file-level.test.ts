@@ -101,6 +101,14 @@ describe('file-level documents of an index', () => {
     expect(both[0]!.score).toBeCloseTo(2);
     const halved = rankFileDocuments(repository.store, terms, 'both', (p) => (p === 'pkg/cookies.py' ? 0.25 : 1));
     expect(halved.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
+    // Only the best `ordered` files in order: the full ranking's prefix, and the same files with the same scores.
+    const byPath = (list: { path: string; score: number }[]) => [...list].sort((a, b) => (a.path < b.path ? -1 : 1));
+    for (const prior of [() => 1, (p: string) => (p === 'pkg/cookies.py' ? 0.25 : 1), (p: string) => (p === 'pkg/cookies.py' ? 0.5 : 1)]) {
+      const full = rankFileDocuments(repository.store, terms, 'both', prior);
+      const first = rankFileDocuments(repository.store, terms, 'both', prior, undefined, 1);
+      expect(first[0]).toEqual(full[0]);
+      expect(byPath(first)).toEqual(byPath(full));
+    }
   });
 
   it('brings in a file with no chunk among the hits when candidates allow', async () => {

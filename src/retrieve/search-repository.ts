@@ -12,7 +12,7 @@ import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
 import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
-import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, rankFileDocuments, type FileLevelOptions } from './file-level.js';
+import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, orderedFiles, rankFileDocuments, type FileLevelOptions } from './file-level.js';
 import { queryContext, type UnknownNameOptions } from './known-names.js';
 import { extractLinkedLines, linkedFunctions } from './linked-lines.js';
 import { titleTerms, usesTitleFiles, withTitleFiles, type TitleFileOptions } from './title-files.js';
@@ -158,7 +158,8 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   const level = { ...DEFAULT_FILE_LEVEL, ...options.fileLevel };
   if ((level.weight > 0 || level.titleWeight > 0) && files.length > 0) {
     const prior = pathPrior(store, options) ?? (() => 1);
-    const rank = (terms: QueryTerm[]) => rankFileDocuments(store, terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, prior, options.pathFilter);
+    const rank = (terms: QueryTerm[]) =>
+      rankFileDocuments(store, terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, prior, options.pathFilter, orderedFiles(level));
     if (level.weight > 0) files = fuseFileLevel(files, rank(parsedQuery.terms), level);
     const title = level.titleWeight > 0 ? titleTerms(queryText, queryWeights) : [];
     if (title.length > 0) files = fuseTitleLevel(files, rank(title), level.titleWeight);
