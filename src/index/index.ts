@@ -6,6 +6,7 @@
 export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, chunksWithBodyPhrase, indexGeneration, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 export { codeTokens, splitIdentifier } from './code-tokens.js';
 export { termStatistics, type TermStatistics } from './term-statistics.js';
+export { indexVocabulary } from './index-vocabulary.js';
 export { CommitIndexPool } from './commit-index-pool.js';
 export { GitCommitSource } from './git-commit-source.js';
 export { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights, type FtsField } from './index-schema.js';

@@ -2,6 +2,7 @@ import { bm25Chunks, indexGeneration, termStatistics, type ChunkRow, type FieldW
 import type { ParsedQuery } from './query-parser.js';
 import type { ChunkHit, ChunkKind } from './retrieval-types.js';
 import { compareHits } from './hit-order.js';
+import { withWordVariants, type WordVariantScope } from './word-variants.js';
 
 /** BM25 weights per chunk field (see index-schema.ts's FTS_FIELDS). */
 export type { FieldWeights };
@@ -38,6 +39,10 @@ export interface LexicalSearchOptions {
   minInformativeTerms?: number;
   /** Results of earlier identical searches over the same index; see {@link LexicalMemo}. */
   memo?: LexicalMemo;
+  /** Weight of a term's word-form variants relative to the term (word-variants.ts); 0 or absent: none. */
+  wordVariantWeight?: number;
+  /** Which words get variants (default `all`); see word-variants.ts. */
+  wordVariantScope?: WordVariantScope;
 }
 
 /** Common terms are left out only when at least this many other terms remain (issue-length queries, the slow ones). */
@@ -80,6 +85,8 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
   let weighted = terms
     .map((term) => ({ token: term.token, repeat: Math.min(maxRepeat, Math.round(term.weight)) }))
     .filter((term) => term.repeat > 0);
+  // Before the common-term cut, which then treats variants as it treats the query's own words.
+  if (options.wordVariantWeight) weighted = withWordVariants(store, weighted, options.wordVariantWeight, options.wordVariantScope);
   const fraction = options.maxDocumentFraction ?? DEFAULT_MAX_DOCUMENT_FRACTION;
   if (fraction < 1) {
     const stats = termStatistics(store, weighted.map((t) => t.token));

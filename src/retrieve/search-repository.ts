@@ -86,6 +86,14 @@ export interface SearchOptions extends TitleFileOptions {
   fileLevel?: Partial<FileLevelOptions>;
   /** Names written as code that the repository does not know weigh `weight` (known-names.ts). Off unless given. */
   unknownNames?: Partial<UnknownNameOptions>;
+  /**
+   * Weight of each query word's word-form variants (index tokens with the same
+   * light stem: `caching` → `cache`, `caches`) relative to the word, in BM25;
+   * 0 (default) sends none. See word-variants.ts.
+   */
+  wordVariantWeight?: number;
+  /** `missing`: only query words no chunk holds get variants (default `all`). */
+  wordVariantScope?: 'all' | 'missing';
   /** At most this many query terms (highest weight first) are sent to BM25 (default 96). */
   maxTerms?: number;
   /**
@@ -130,6 +138,8 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     maxTerms: options.maxTerms,
     memo: options.lexicalMemo,
     scorer: options.lexicalScorer,
+    wordVariantWeight: options.wordVariantWeight,
+    wordVariantScope: options.wordVariantScope,
   };
   let hits = lexicalSearch(store, parsedQuery, lexical);
   if (options.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...options.feedback }, lexical);
