@@ -111,6 +111,19 @@ describe('file-level documents of an index', () => {
     }
   });
 
+  it('ranks one document kind as its BM25 divided by the best, times the prior, filtered', () => {
+    const terms = [{ token: 'jar', weight: 1 }, { token: 'fetch', weight: 2 }];
+    const prior = (p: string) => (p === 'pkg/network.py' ? 0.5 : 1);
+    for (const kind of ['identity', 'content'] as const) {
+      const plain = scoreFileDocuments(fileDocumentIndex(repository.store, kind), terms);
+      const expected = plain.map((f) => ({ path: f.path, score: (f.score / plain[0]!.score) * prior(f.path) })).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
+      expect(rankFileDocuments(repository.store, terms, kind, prior)).toEqual(expected);
+      const kept = rankFileDocuments(repository.store, terms, kind, prior, (p) => p !== 'pkg/cookies.py');
+      expect(kept).toEqual(expected.filter((f) => f.path !== 'pkg/cookies.py'));
+    }
+    expect(rankFileDocuments(repository.store, [{ token: 'nowhere', weight: 1 }], 'identity', prior)).toEqual([]);
+  });
+
   it('brings in a file with no chunk among the hits when candidates allow', async () => {
     const query = 'fetch url: the jar breaks';
     const narrow = { aggregation: { topChunks: 1 }, fileNameBoost: 0, fileLevel: { weight: 0 } };
