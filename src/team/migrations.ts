@@ -87,6 +87,10 @@ export const TEAM_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 export async function migrate(db: TeamDatabase): Promise<number[]> {
   const client = await db.pool.connect();
   const applied: number[] = [];
+  // A connection the server ends between two queries emits 'error' on this checked-out client (the pool
+  // listens only to idle ones): heard here, the next query fails with one sentence instead of a crash.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${TEAM_SCHEMA}`);
@@ -109,6 +113,7 @@ export async function migrate(db: TeamDatabase): Promise<number[]> {
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.off('error', ignore);
     client.release();
   }
   return applied;

@@ -78,16 +78,26 @@ export class TeamDatabase implements Queryable {
     return this.retrying(async () => {
       const client = await this.pool.connect();
       let broken = false;
+      // The pool listens for errors of idle clients only. A connection the server ends while it is checked
+      // out and between two queries (a PostgreSQL restart during `work`'s own awaits) emits 'error' on the
+      // client: with no listener that is an uncaught exception and the worker or server process dies. Here
+      // it marks the client broken; the next query on it fails and the transaction is retried.
+      const onError = (error: Error) => {
+        broken = true;
+        this.logger.debug(`PostgreSQL connection lost in a transaction: ${error.message}`);
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await work(client);
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        broken = isTransientPgError(error);
+        broken ||= isTransientPgError(error);
         if (!broken) await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     }, retryMs);
