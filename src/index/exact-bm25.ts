@@ -66,42 +66,59 @@ export function exactBm25(
   }
   const integral = weights.every((w) => Number.isInteger(w));
   const weightsKey = weights.join(' ');
-  const { group: acc, total, mark, touched, inGroup } = corpus;
   let touchedCount = 0;
   const single = groups.length === 1;
+  // Each loop is its own small function: one function holding them all is compiled on-stack while its first
+  // loop runs, then thrown away at each later loop it had no type feedback for, so the first searches of a
+  // process ran its loops unoptimized (a large tree's first timed issue text took 3x its warm time).
   for (let g = 0; g < groups.length; g++) {
     let inGroupCount = 0;
     for (const postings of lists[g]!) {
-      const values = termScores(db, corpus, postings, weights, weightsKey, integral);
-      const { slots } = postings;
-      for (let p = 0; p < slots.length; p++) {
-        const slot = slots[p]!;
-        if ((mark[slot]! & 2) === 0) {
-          mark[slot] = mark[slot]! | 2;
-          acc[slot] = 0;
-          inGroup[inGroupCount++] = slot;
-        }
-        acc[slot] = acc[slot]! + values[p]!;
-      }
+      inGroupCount = addTerm(corpus, postings.slots, termScores(db, corpus, postings, weights, weightsKey, integral), inGroupCount);
     }
-    const repeat = groups[g]!.repeat;
-    for (let i = 0; i < inGroupCount; i++) {
-      const slot = inGroup[i]!;
-      mark[slot] = mark[slot]! & ~2;
-      if ((mark[slot]! & 1) === 0) {
-        mark[slot] = 1;
-        total[slot] = 0;
-        touched[touchedCount++] = slot;
-      }
-      // bm25Chunks' FTS5 path: rank = −score; Σ repeat × rank over the groups a chunk matches; score = −Σ.
-      total[slot] = single ? acc[slot]! : total[slot]! + repeat * -acc[slot]!;
-    }
+    touchedCount = foldGroup(corpus, inGroupCount, touchedCount, single, groups[g]!.repeat);
   }
-  const allowed = kinds ? kindMask(db, corpus, kinds) : null;
+  return collect(corpus, touchedCount, kinds ? kindMask(db, corpus, kinds) : null, single, groups[0]?.repeat ?? 1);
+}
+
+/** Adds one term's per-posting scores to the group accumulator; returns the group's new slot count. */
+function addTerm(corpus: Corpus, slots: Int32Array, values: Float64Array, inGroupCount: number): number {
+  const { group: acc, mark, inGroup } = corpus;
+  for (let p = 0; p < slots.length; p++) {
+    const slot = slots[p]!;
+    if ((mark[slot]! & 2) === 0) {
+      mark[slot] = mark[slot]! | 2;
+      acc[slot] = 0;
+      inGroup[inGroupCount++] = slot;
+    }
+    acc[slot] = acc[slot]! + values[p]!;
+  }
+  return inGroupCount;
+}
+
+/** Folds a finished group into the totals (repeat × its rank); returns the new count of touched slots. */
+function foldGroup(corpus: Corpus, inGroupCount: number, touchedCount: number, single: boolean, repeat: number): number {
+  const { group: acc, total, mark, touched, inGroup } = corpus;
+  for (let i = 0; i < inGroupCount; i++) {
+    const slot = inGroup[i]!;
+    mark[slot] = mark[slot]! & ~2;
+    if ((mark[slot]! & 1) === 0) {
+      mark[slot] = 1;
+      total[slot] = 0;
+      touched[touchedCount++] = slot;
+    }
+    // bm25Chunks' FTS5 path: rank = −score; Σ repeat × rank over the groups a chunk matches; score = −Σ.
+    total[slot] = single ? acc[slot]! : total[slot]! + repeat * -acc[slot]!;
+  }
+  return touchedCount;
+}
+
+/** The touched chunks of allowed kinds with their keys and scores; clears the marks. */
+function collect(corpus: Corpus, touchedCount: number, allowed: boolean[] | null, single: boolean, repeat: number): ExactScores {
+  const { total, mark, touched } = corpus;
   const ids = new Float64Array(touchedCount);
   const keys = new Float64Array(touchedCount);
   const scores = new Float64Array(touchedCount);
-  const repeat = groups[0]?.repeat ?? 1;
   let count = 0;
   for (let i = 0; i < touchedCount; i++) {
     const slot = touched[i]!;
