@@ -78,7 +78,7 @@ export function folderNames(paths: readonly string[]): Set<string> {
 /**
  * The parse context of {@link UnknownNameOptions}: which names and written
  * paths the repository knows. `matchPaths` resolves a written path to indexed
- * paths (search-repository.ts's matchIndexedPaths).
+ * paths (indexed-paths.ts' matchIndexedPaths).
  */
 export function queryContext(
   store: IndexStore,

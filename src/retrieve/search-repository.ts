@@ -1,4 +1,4 @@
-import { chunkIdOfSymbol, indexGeneration } from '../index/index.js';
+import { chunkIdOfSymbol } from '../index/index.js';
 import { compareHits } from './hit-order.js';
 import type { IndexStore } from '../index/index.js';
 import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
@@ -16,6 +16,9 @@ import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, orderedFiles, rankFi
 import { queryContext, type UnknownNameOptions } from './known-names.js';
 import { extractLinkedLines, linkedFunctions } from './linked-lines.js';
 import { titleTerms, usesTitleFiles, withTitleFiles, type TitleFileOptions } from './title-files.js';
+import { indexedPaths, matchIndexedPaths } from './indexed-paths.js';
+
+export { matchIndexedPaths } from './indexed-paths.js';
 
 /** Every tunable of one search; all optional (the file-level ones in title-files.ts). */
 export interface SearchOptions extends TitleFileOptions {
@@ -348,67 +351,4 @@ function applyEvidenceBoosts(store: IndexStore, hits: ChunkHit[], query: ParsedQ
     }
   }
   return boosted.sort(compareHits);
-}
-
-/** Indexed paths that a written path refers to: exact, or the longest common suffix of two or more segments. */
-export function matchIndexedPaths(written: string, indexed: string[]): string[] {
-  const clean = written.replace(/\\/g, '/').replace(/^\.\//, '');
-  const lookup = pathLookup(indexed);
-  if (lookup.paths.has(clean)) return [clean];
-  const parts = clean.split('/').filter(Boolean);
-  for (let keep = Math.min(parts.length, MAX_SUFFIX_SEGMENTS); keep >= 1; keep--) {
-    const suffix = parts.slice(parts.length - keep).join('/');
-    // The indexed paths equal to the suffix or ending in '/' + suffix, in their order.
-    const matches = lookup.bySuffix.get(suffix) ?? [];
-    if (matches.length > 0 && (keep >= 2 || matches.length === 1)) return matches.slice(0, 3);
-  }
-  return [];
-}
-
-/** Longest suffix (in segments) a written path is matched by. */
-const MAX_SUFFIX_SEGMENTS = 6;
-
-interface PathLookup {
-  paths: Set<string>;
-  /** Each path under itself and under every tail after one of its last MAX_SUFFIX_SEGMENTS slashes. */
-  bySuffix: Map<string, string[]>;
-}
-
-/** Built once per path list: an issue text's paths and frames were each matched by scanning every indexed path up to six times. */
-const pathLookups = new WeakMap<string[], PathLookup>();
-
-function pathLookup(indexed: string[]): PathLookup {
-  let lookup = pathLookups.get(indexed);
-  if (lookup) return lookup;
-  lookup = { paths: new Set(indexed), bySuffix: new Map() };
-  const add = (key: string, path: string) => {
-    const list = lookup!.bySuffix.get(key);
-    if (list) {
-      if (list[list.length - 1] !== path) list.push(path);
-    } else lookup!.bySuffix.set(key, [path]);
-  };
-  for (const path of indexed) {
-    let slash = path.length;
-    let slashes = 0;
-    for (; slashes < MAX_SUFFIX_SEGMENTS; slashes++) {
-      slash = path.lastIndexOf('/', slash - 1);
-      if (slash < 0) break;
-      add(path.slice(slash + 1), path);
-    }
-    if (slash < 0) add(path, path);
-  }
-  pathLookups.set(indexed, lookup);
-  return lookup;
-}
-
-/** The indexed paths, read once per index state (they are the same array while it lasts, so its lookup is built once). */
-const pathLists = new WeakMap<IndexStore, { generation: string; paths: string[] }>();
-
-function indexedPaths(store: IndexStore): string[] {
-  const generation = indexGeneration(store);
-  const cached = pathLists.get(store);
-  if (cached?.generation === generation) return cached.paths;
-  const paths = store.filePaths();
-  pathLists.set(store, { generation, paths });
-  return paths;
 }
