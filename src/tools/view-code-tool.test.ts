@@ -56,6 +56,30 @@ describe('view_code', () => {
     expect(inFile.text.split('\n')[0]).toContain('Cart.total (method)');
   });
 
+  it('shows the implementation of a Python function with @overload stubs, listing the stubs as other matches', async () => {
+    writeFileSync(
+      join(h.copy.root, 'overloads.py'),
+      [
+        'import typing',
+        'from typing import overload',
+        '',
+        '@overload',
+        'def parse_amount(x: int) -> int: ...',
+        '@typing.overload',
+        'def parse_amount(x: str) -> str: ...',
+        'def parse_amount(x):',
+        "    '''The implementation.'''",
+        '    return x',
+        '',
+      ].join('\n'),
+    );
+    const r = await h.call('view_code', { symbol: 'parse_amount' });
+    const lines = r.text.split('\n');
+    expect(lines[0]).toBe('[FILE] overloads.py (python, 10 lines) lines 8-10 — parse_amount (function)');
+    expect(lines[1]).toBe('(other matches: overloads.py:4-5 parse_amount; overloads.py:6-7 parse_amount; pass file to pick one)');
+    expect(lines.slice(2)).toEqual([' 8 | def parse_amount(x):', " 9 |     '''The implementation.'''", '10 |     return x']);
+  });
+
   it('clamps an end past the file and says so', async () => {
     const r = await h.call('view_code', { file: 'shop/pricing.py', start: 22, end: 100_000 });
     expect(r.text.split('\n')).toEqual([

@@ -94,10 +94,27 @@ function resolveOrNameBadSpan(file: string, resolve: (path: string) => FileRow, 
   }
 }
 
-function chooseSymbol(matches: SymbolRow[], name: string): SymbolRow {
+function chooseSymbol(matches: SymbolRow[], name: string, isStub: (symbol: SymbolRow) => boolean): SymbolRow {
   // Several equal matches: an exact qualified name wins, then the first by path and line.
   const sorted = sortSymbols(matches);
-  return sorted.find((s) => s.qualifiedName === name) ?? sorted[0];
+  const first = sorted.find((s) => s.qualifiedName === name) ?? sorted[0]!;
+  // Python's typing overloads come first and have no body: the implementation of the same name in the same
+  // file is what a reader asked for (the stubs stay listed among the other matches).
+  if (!isStub(first)) return first;
+  return sorted.find((s) => s.path === first.path && s.qualifiedName === first.qualifiedName && !isStub(s)) ?? first;
+}
+
+/** A decorator line naming typing's `overload` (`@overload`, `@typing.overload`, `@t.overload`). */
+const OVERLOAD_DECORATOR = /^\s*@(?:typing\.|t\.)?overload\b/;
+
+/** Whether the symbol's leading decorator lines (part of its span) include `@overload`. */
+function isOverloadStub(lines: readonly string[], symbol: SymbolRow): boolean {
+  for (let line = symbol.startLine; line <= symbol.endLine; line++) {
+    const text = lines[line - 1];
+    if (text === undefined || !/^\s*@/.test(text)) return false;
+    if (OVERLOAD_DECORATOR.test(text)) return true;
+  }
+  return false;
 }
 
 /** `view_code`: numbered lines of a file, a span or a symbol. */
@@ -140,7 +157,16 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
         const inFile = fixedPath ? ` in ${fixedPath}` : '';
         throw new ReponavError('FILE_NOT_FOUND', `No symbol named '${lookup.query.name}'${inFile}. Use list_symbols on the file or find_function / find_class to locate it.`);
       }
-      symbol = chooseSymbol(lookup.matches, lookup.query.name);
+      const fileLines = new Map<string, readonly string[]>();
+      const linesOf = (path: string) => {
+        let lines = fileLines.get(path);
+        if (!lines) {
+          const row = store.file(path);
+          fileLines.set(path, (lines = row ? splitLines(store.blobText(row.blobId) ?? '') : []));
+        }
+        return lines;
+      };
+      symbol = chooseSymbol(lookup.matches, lookup.query.name, (s) => /\.pyi?$/.test(s.path) && isOverloadStub(linesOf(s.path), s));
       alternatives = lookup.matches
         .filter((s) => s !== symbol)
         .slice(0, 5)
