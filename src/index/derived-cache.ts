@@ -41,6 +41,16 @@ function cachePath(store: IndexStore, name: string): string | null {
 
 /** The payload stored under `name` for `fingerprint`, or null (absent, stale, unreadable). */
 export function readDerivedCache(store: IndexStore, name: string, fingerprint: string): Buffer | null {
+  const stored = readStaleDerivedCache(store, name);
+  return stored && stored.fingerprint === fingerprint ? stored.payload : null;
+}
+
+/**
+ * The payload stored under `name` whatever its fingerprint, with that
+ * fingerprint, or null (absent, unreadable): for a reader that can bring a
+ * stale payload up to date instead of deriving it again.
+ */
+export function readStaleDerivedCache(store: IndexStore, name: string): { fingerprint: string; payload: Buffer } | null {
   const path = cachePath(store, name);
   if (!path) return null;
   let data: Buffer;
@@ -50,8 +60,7 @@ export function readDerivedCache(store: IndexStore, name: string, fingerprint: s
     return null;
   }
   const newline = data.indexOf(10);
-  if (newline < 0 || data.toString('utf8', 0, newline) !== fingerprint) return null;
-  return data.subarray(newline + 1);
+  return newline < 0 ? null : { fingerprint: data.toString('utf8', 0, newline), payload: data.subarray(newline + 1) };
 }
 
 /** Stores `payload` under `name` for `fingerprint`; failures (read-only folder, full disk) are ignored. */

@@ -300,8 +300,20 @@ export class IndexStore {
     return new Map(rows.map((r) => [r.path, r]));
   }
 
-  /** Deletes blobs no file refers to, keeping the store bounded across commits. */
-  collectGarbage(): number {
+  /**
+   * Deletes blobs no file refers to, keeping the store bounded across commits.
+   * With `candidates` (the blobs that files re-written in place referred to
+   * before), only those are checked: a run that changed contents but no paths
+   * cannot orphan any other blob, and the full pass reads every blob row
+   * (~0.4 s on an 11.6k-file index, paid by the first search after any edit).
+   * Many candidates take the full pass, which is then as cheap.
+   */
+  collectGarbage(candidates?: readonly string[]): number {
+    if (candidates && candidates.length <= 256) {
+      return this.db
+        .prepare('DELETE FROM blobs WHERE blob_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS (SELECT 1 FROM files f WHERE f.blob_id = blobs.blob_id)')
+        .run(JSON.stringify(candidates)).changes;
+    }
     return this.db.prepare('DELETE FROM blobs WHERE blob_id NOT IN (SELECT blob_id FROM files)').run().changes;
   }
 

@@ -238,10 +238,12 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
       store.collectGarbage();
     });
   } else if (changedPaths.size > 0) {
-    // Same paths, new contents: only the changed files' own imports can differ.
+    // Same paths, new contents: only the changed files' own imports can differ, and only
+    // the blobs those files held before can have lost their last reference.
+    const replaced = [...changedPaths].flatMap((path) => existing.get(path)?.blobId ?? []);
     store.transaction(() => {
       updateImportEdges(store, changedPaths);
-      store.collectGarbage();
+      store.collectGarbage(replaced);
     });
   }
   // A delta leaves the skips of paths it did not look at as they were.

@@ -10,8 +10,20 @@
  * Built in memory from the index once per index state and cached; scoring is
  * a walk of the query terms' postings.
  */
-import { codeTokens, definedNamesByFile, indexFilesFingerprint, indexGeneration, readDerivedCache, writeDerivedCache, type IndexStore } from '../index/index.js';
-import { FilePostings, parseFileIndex, serializeFileIndex } from './file-postings.js';
+import {
+  codeTokens,
+  definedNamesByFile,
+  definedNamesOfFiles,
+  indexFilesFingerprint,
+  indexGeneration,
+  parsedFileStates,
+  readDerivedCache,
+  readStaleDerivedCache,
+  writeDerivedCache,
+  type IndexStore,
+} from '../index/index.js';
+import { patchFileIndex } from './file-documents-update.js';
+import { addDocument, FilePostings, parseFileIndex, serializeFileIndex, type PackedFileIndex } from './file-postings.js';
 
 /** Which file-level document. */
 export type FileDocumentKind = 'identity' | 'content';
@@ -62,9 +74,12 @@ const DOCUMENT_FORMAT = 2;
 
 /**
  * The index from the cache file beside the index database when it matches
- * the index's files, else built and stored there, so one-shot processes
- * (a CLI search) read it back instead of rebuilding it (index/derived-cache.ts),
- * in file-postings.ts' packed form.
+ * the index's files, else brought up to date from the stale cache file when
+ * few files changed (file-documents-update.ts), else built; then stored there,
+ * so one-shot processes (a CLI search) read it back instead of rebuilding it
+ * (index/derived-cache.ts), in file-postings.ts' packed form. A second cache
+ * file, `…-states`, keeps the state of each file the stored index was built
+ * from, with the same fingerprint: what tells the changed files apart.
  */
 function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
   const started = performance.now();
@@ -75,22 +90,43 @@ function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocume
     const stored = parseFileIndex(cached);
     if (stored) return { ...stored, buildMs: performance.now() - started };
   }
-  const index = buildIndex(store, kind);
+  const files = parsedFileStates(store);
+  const index = updatedIndex(store, kind, name, files) ?? indexDocuments(files.paths, documentsOf(store, kind, files.paths, true));
   writeDerivedCache(store, name, fingerprint, serializeFileIndex(index));
-  return index;
+  writeDerivedCache(store, `${name}-states`, fingerprint, files.states.join('\n'));
+  return { ...index, buildMs: performance.now() - started };
 }
 
-function buildIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
-  const started = performance.now();
-  // Only files in parsed languages: other text (docs, data) has no searchable chunks either.
-  const paths = store.files().filter((f) => f.language !== 'unknown').map((f) => f.path);
-  const names = kind === 'identity' ? definedNamesByFile(store, 1) : null;
-  const documents = paths.map((path) => {
+/** Above this share of files changed or gone, a fresh build costs about what a patch does. */
+const MAX_PATCHED_SHARE = 0.25;
+
+/** The stored index of an earlier index state patched to `files`, or null (no usable stored pair, too many changes). */
+function updatedIndex(store: IndexStore, kind: FileDocumentKind, name: string, files: { paths: string[]; states: string[] }): PackedFileIndex | null {
+  const stale = readStaleDerivedCache(store, name);
+  const staleStates = stale && readStaleDerivedCache(store, `${name}-states`);
+  // Both files must come from the same write: the fingerprint line pairs them.
+  if (!stale || !staleStates || staleStates.fingerprint !== stale.fingerprint) return null;
+  const previous = parseFileIndex(stale.payload);
+  if (!previous) return null;
+  const text = staleStates.payload.toString('utf8');
+  const before = { paths: previous.paths, states: text === '' ? [] : text.split('\n') };
+  const maxChanged = Math.max(16, Math.floor(files.paths.length * MAX_PATCHED_SHARE));
+  return patchFileIndex(previous, before, files, (paths) => documentsOf(store, kind, paths, false), maxChanged);
+}
+
+/**
+ * The documents of `paths`: for `identity` the path parts twice (a path names
+ * what a file is for) and the names defined at top level and one level down;
+ * for `content` the path parts and every token of the file. `all` says the
+ * paths are every parsed file (one query for all names instead of a filtered one).
+ */
+function documentsOf(store: IndexStore, kind: FileDocumentKind, paths: string[], all: boolean): string[][] {
+  const names = kind === 'identity' ? (all ? definedNamesByFile(store, 1) : definedNamesOfFiles(store, paths, 1)) : null;
+  return paths.map((path) => {
     const pathTokens = codeTokens(path.replace(/\.[A-Za-z0-9]+$/, ''));
     const rest = names ? (names.get(path) ?? []).flatMap((name) => codeTokens(name)) : codeTokens(store.fileText(path) ?? '');
     return names ? [...pathTokens, ...pathTokens, ...rest] : [...pathTokens, ...rest];
   });
-  return { ...indexDocuments(paths, documents), buildMs: performance.now() - started };
 }
 
 /** Builds postings over already tokenized documents (exported for tests). */
@@ -101,15 +137,7 @@ export function indexDocuments(paths: string[], documents: string[][]): Omit<Fil
   documents.forEach((tokens, file) => {
     lengths[file] = tokens.length;
     total += tokens.length;
-    const counts = new Map<string, number>();
-    for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-    for (const [token, count] of counts) {
-      const list = postings.get(token);
-      if (list) {
-        list.files.push(file);
-        list.counts.push(count);
-      } else postings.set(token, { files: [file], counts: [count] });
-    }
+    addDocument(postings, file, tokens);
   });
   return { paths, lengths, averageLength: paths.length ? total / paths.length : 0, postings: FilePostings.fromLists(postings) };
 }

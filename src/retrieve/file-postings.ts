@@ -79,6 +79,23 @@ export class FilePostings {
   }
 }
 
+/**
+ * Appends document `file`'s postings to per-term lists (one entry per distinct
+ * token, with its count); lists stay ascending when documents are added in
+ * ascending order.
+ */
+export function addDocument(lists: Map<string, { files: number[]; counts: number[] }>, file: number, tokens: readonly string[]): void {
+  const counts = new Map<string, number>();
+  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+  for (const [token, count] of counts) {
+    const list = lists.get(token);
+    if (list) {
+      list.files.push(file);
+      list.counts.push(count);
+    } else lists.set(token, { files: [file], counts: [count] });
+  }
+}
+
 /** What a serialized index holds besides its postings. */
 export interface PackedFileIndex {
   paths: string[];

@@ -1,0 +1,120 @@
+import { appendFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { RepositoryIndex } from '../index/repository-index.js';
+import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
+import { patchFileIndex } from './file-documents-update.js';
+import { fileDocumentIndex, indexDocuments, scoreFileDocuments, type FileDocumentIndex } from './file-documents.js';
+import type { PackedFileIndex } from './file-postings.js';
+
+// Counts full reads of every file's names: a patched update must not make one.
+const fullNameReads = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../index/index.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../index/index.js')>();
+  return {
+    ...actual,
+    definedNamesByFile: (...args: Parameters<typeof actual.definedNamesByFile>) => {
+      fullNameReads.count++;
+      return actual.definedNamesByFile(...args);
+    },
+  };
+});
+
+/** An index in a form that compares equal when it scores equally: terms sorted, postings as plain arrays. */
+const canonical = (index: PackedFileIndex) => ({
+  paths: [...index.paths],
+  lengths: [...index.lengths],
+  averageLength: index.averageLength,
+  postings: [...index.postings.entries()].map(([token, list]) => [token, [...list.files], [...list.counts]]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+});
+
+/** A seeded pseudo-random source (tests must be repeatable). */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+const VOCABULARY = ['cart', 'item', 'price', 'tax', 'round', 'money', 'user', 'login', 'token', 'cache', 'flow', 'run', 'task', 'retry'];
+
+function randomDocument(next: () => number): string[] {
+  return Array.from({ length: 1 + Math.floor(next() * 12) }, () => VOCABULARY[Math.floor(next() * VOCABULARY.length)]!);
+}
+
+describe('patchFileIndex', () => {
+  it('gives the index a fresh build gives, after edits, additions, removals and renames (seeded random trials)', () => {
+    for (let trial = 0; trial < 60; trial++) {
+      const next = random(trial + 1);
+      const before = new Map<string, { state: string; tokens: string[] }>();
+      for (let i = 0; i < 5 + Math.floor(next() * 30); i++) before.set(`pkg/m${i.toString().padStart(3, '0')}.py`, { state: 's0', tokens: randomDocument(next) });
+      const after = new Map(before);
+      for (const path of [...before.keys()]) {
+        const roll = next();
+        if (roll < 0.1) after.delete(path);
+        else if (roll < 0.2) after.set(path, { state: 's1', tokens: randomDocument(next) });
+        else if (roll < 0.25) {
+          after.delete(path);
+          after.set(path.replace('pkg/', 'lib/'), { state: 's0', tokens: before.get(path)!.tokens });
+        }
+      }
+      for (let i = 0; i < Math.floor(next() * 4); i++) after.set(`pkg/new${trial}-${i}.py`, { state: 's0', tokens: randomDocument(next) });
+      const sortedPaths = (m: Map<string, unknown>) => [...m.keys()].sort();
+      const build = (m: Map<string, { tokens: string[] }>) => indexDocuments(sortedPaths(m), sortedPaths(m).map((p) => m.get(p)!.tokens));
+      const states = (m: Map<string, { state: string }>) => ({ paths: sortedPaths(m), states: sortedPaths(m).map((p) => m.get(p)!.state) });
+
+      const asked: string[] = [];
+      const patched = patchFileIndex(build(before), states(before), states(after), (paths) => (asked.push(...paths), paths.map((p) => after.get(p)!.tokens)), Infinity);
+      const fresh = build(after);
+      expect(patched, `trial ${trial}`).not.toBeNull();
+      expect(canonical(patched!), `trial ${trial}`).toEqual(canonical(fresh));
+      // Only changed and new files are tokenized again.
+      for (const path of asked) expect(before.get(path)?.state === after.get(path)!.state && before.has(path)).toBe(false);
+      const query = VOCABULARY.slice(trial % 5, (trial % 5) + 4).map((token) => ({ token, weight: 1 }));
+      expect(scoreFileDocuments({ ...patched!, buildMs: 0 }, query)).toEqual(scoreFileDocuments({ ...fresh, buildMs: 0 }, query));
+    }
+  });
+
+  it('declines when more files changed than allowed, or when the stored states do not match the stored index', () => {
+    const index = indexDocuments(['a.py', 'b.py'], [['cart'], ['tax']]);
+    const before = { paths: ['a.py', 'b.py'], states: ['1', '1'] };
+    const documents = (paths: string[]) => paths.map(() => ['money']);
+    expect(patchFileIndex(index, before, { paths: ['a.py', 'b.py'], states: ['2', '2'] }, documents, 1)).toBeNull();
+    expect(patchFileIndex(index, { paths: ['a.py'], states: ['1'] }, before, documents, 10)).toBeNull();
+    expect(patchFileIndex(index, before, { paths: ['a.py', 'b.py'], states: ['2', '1'] }, documents, 1)?.postings.get('cart')).toBeUndefined();
+  });
+});
+
+const fixtures = fixtureRepositories('file-documents-update');
+afterAll(() => fixtures.cleanUp());
+
+describe('file-level documents after a change to the index', () => {
+  const identity = (repository: RepositoryIndex): FileDocumentIndex => fileDocumentIndex(repository.store, 'identity');
+
+  it('are patched from the stored index (no full read of every name) and equal a fresh build', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) files[`shop/module_${i}.py`] = `class Widget${i}:\n    def resize_${i}(self):\n        pass\n`;
+    const repository = await fixtures.indexed(files);
+    identity(repository);
+    const root = join(dirname(repository.store.path), 'repo');
+
+    appendFileSync(join(root, 'shop/module_3.py'), 'def checkout_total(cart):\n    return 0\n');
+    writeFileSync(join(root, 'shop/refunds.py'), 'def refund_order(order):\n    return order\n');
+    rmSync(join(root, 'shop/module_7.py'));
+    renameSync(join(root, 'shop/module_9.py'), join(root, 'shop/renamed_9.py'));
+    await repository.refresh();
+    const reads = fullNameReads.count;
+    const patched = identity(repository);
+    expect(fullNameReads.count).toBe(reads);
+    expect(Array.from(patched.postings.get('checkout')?.files ?? [], (f) => patched.paths[f])).toEqual(['shop/module_3.py']);
+    expect(patched.paths).not.toContain('shop/module_7.py');
+
+    // A fresh build of the same state (stored files removed; another open, as a new process) is the same index.
+    for (const suffix of ['', '-states']) rmSync(`${repository.store.path}.file-identity-v2${suffix}.cache`);
+    const second = await RepositoryIndex.open(root, { indexPath: repository.store.path });
+    await second.refresh();
+    const fresh = identity(second);
+    expect(fullNameReads.count).toBe(reads + 1);
+    expect(canonical(patched)).toEqual(canonical(fresh));
+    second.close();
+    repository.close();
+  });
+});
