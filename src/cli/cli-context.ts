@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { Logger } from '../logger.js';
 import { createStderrLogger } from '../logger.js';
 import { RepositoryIndex } from '../index/index.js';
@@ -23,6 +24,17 @@ export interface RepositoryCommandOptions {
 /** The logger of a CLI run: warnings by default, debug with --verbose, errors only with --quiet. */
 export function cliLogger(options: { quiet?: boolean; verbose?: boolean }): Logger {
   return createStderrLogger(options.verbose ? 'debug' : options.quiet ? 'error' : 'warn');
+}
+
+/**
+ * The repository folder of a command that takes it as `[path]` (default `.`)
+ * and also as `--repo`, the spelling of `search`, `symbols`, `view` and `ask`:
+ * either one; two different folders are a usage error (exit code 2).
+ */
+export function repositoryArgument(path: string, options: { repo?: string }, command: Command): string {
+  if (options.repo === undefined) return path;
+  if (path !== '.' && path !== options.repo) command.error(`error: give the repository once, as PATH or with --repo, not both (${path} and ${options.repo})`, { exitCode: 2 });
+  return options.repo;
 }
 
 /** Opens the repository a command names, without refreshing its index. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { displayPath, type IndexReport } from '../../index/index.js';
 import { fileSize, workerCount } from '../option-parsers.js';
-import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
+import { openFreshRepository, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 
 /** `reponav index [PATH] [--commit REV]`: build or refresh the index, print a summary. */
@@ -10,6 +10,7 @@ export function registerIndexCommand(program: Command): void {
     .command('index')
     .description('index a working tree (or one commit with --commit) incrementally: only changed files are re-parsed')
     .argument('[path]', 'repository folder (or git dir with --commit)', '.')
+    .option('--repo <path>', 'repository folder (the same as PATH)')
     .option('--commit <rev>', 'index this commit without a checkout (git ls-tree + cat-file)')
     .option('--index-path <file>', 'where the SQLite index lives (default: the user cache)')
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m); stored with the index, later commands use it (default: 1m, or what the index was built with)', fileSize)
@@ -19,7 +20,7 @@ export function registerIndexCommand(program: Command): void {
     .option('-q, --quiet', 'no progress bar, errors only')
     .option('-v, --verbose', 'debug logging on stderr');
   addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: number; check?: boolean }) => {
-      const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, path);
+      const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, repositoryArgument(path, options, command));
       try {
         const { counts } = await prepareDenseRetrieval(repository.store, options, logger);
         if (options.json) printJson({ ...report, indexPath: repository.store.path, embeddings: counts ?? null });

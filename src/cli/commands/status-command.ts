@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { displayPath, RepositoryIndex } from '../../index/index.js';
-import { cliLogger, printJson, type RepositoryCommandOptions } from '../cli-context.js';
+import { cliLogger, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
 
 /** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */
 export function registerStatusCommand(program: Command): void {
@@ -8,13 +8,14 @@ export function registerStatusCommand(program: Command): void {
     .command('status')
     .description('show what is indexed and which files changed since (does not re-index)')
     .argument('[path]', 'repository folder', '.')
+    .option('--repo <path>', 'repository folder (the same as PATH)')
     .option('--commit <rev>', 'the commit-mode index of this revision')
     .option('--index-path <file>', 'where the SQLite index lives')
     .option('--json', 'print as JSON')
     .option('-v, --verbose', 'list every failed or stale file (default: the first 10 of each)')
-    .action(async (path: string, options: RepositoryCommandOptions) => {
+    .action(async (path: string, options: RepositoryCommandOptions, command: Command) => {
       // Read-only: status never creates, rebuilds or writes an index.
-      const repository = await RepositoryIndex.open(path, { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options), readonly: true });
+      const repository = await RepositoryIndex.open(repositoryArgument(path, options, command), { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options), readonly: true });
       try {
         const status = await repository.status();
         if (options.json) return printJson(status);
