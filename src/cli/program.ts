@@ -57,13 +57,22 @@ export async function buildProgram(argv: string[] = process.argv): Promise<Comma
     .description('Navigate repositories the way LLM code agents need: index, search, scaffold, tools, MCP')
     .version(wantsVersion ? readPackageVersion() : '')
     // A usage error is one line: commander's message with the help hint on the same line.
-    .configureOutput({ outputError: (text, write) => write(`${text.trimEnd()} (run with --help for usage)\n`) })
+    .configureOutput({ outputError: (text, write) => write(`${text.trimEnd()} ${usageHint(text)}\n`) })
     // Before any subcommand exists: commander copies these settings into subcommands as they are created.
     .exitOverride();
   const versionOnly = named === '--version' || named === '-V';
   const wanted = versionOnly ? [] : named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
   for (const name of wanted) await COMMANDS[name](program);
   return program;
+}
+
+/**
+ * The hint after a usage error. An "unknown option" with a space in it is a
+ * query or a path that starts with a dash (an issue title such as
+ * `--max-columns is ignored`), which `--` before it passes as an argument.
+ */
+function usageHint(text: string): string {
+  return /unknown option '-[^']*\s[^']*'/.test(text) ? "(an argument that starts with '-' goes after --, e.g. reponav search -- '--flag is ignored')" : '(run with --help for usage)';
 }
 
 /** Runs the CLI; maps typed errors to one sentence on stderr and an exit code. */

@@ -117,6 +117,16 @@ describe('usage errors', () => {
     expect(runCli(['search'], { cacheDir }).code).toBe(2);
     expect(runCli(['search', 'x', '--repo', root, '--format', 'yaml'], { cacheDir }).code).toBe(2);
   });
+
+  it('a query that starts with a dash gets the -- hint, and after -- it is searched', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    const line = expectOneSentenceError(runCli(['search', '--max-file-size is ignored by reserve', '--repo', root], { cacheDir }), 2);
+    expect(line).toContain("goes after --");
+    expect(expectOneSentenceError(runCli(['index', root, '--bogus'], { cacheDir }), 2)).toContain('run with --help for usage');
+    const searched = runCli(['search', '--repo', root, '--', '--max-file-size is ignored by reserve'], { cacheDir });
+    expect(searched.code, searched.stderr).toBe(0);
+    expect(searched.stdout).toContain('[FILE]');
+  });
 });
 
 describe('files the tool commands cannot show', () => {
