@@ -231,13 +231,29 @@ const MAX_REMEMBERED_PATHS = 100_000;
 function applyPathPriors(store: IndexStore, hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
   const prior = pathPrior(store, options);
   if (!prior) return hits;
+  const testFactor = options.testFileFactor ?? 0.5;
   return hits
     .map((hit) => {
-      const factor = prior(hit.path);
+      // A test inside a library file (Rust's `mod tests`) is a test like one in a test file.
+      const factor = prior(hit.path) * (hit.symbol !== null && isInlineTest(hit.path, hit.symbol) ? testFactor : 1);
       return factor === 1 ? hit : { ...hit, score: hit.score * factor };
     })
     .sort(compareHits);
 }
+
+/**
+ * True for a function of a test module inside a non-test source file: in
+ * Rust, unit tests live beside the code in `#[cfg(test)] mod tests` (their
+ * qualified names `tests.name` or `outer.tests.name`), and a query about a
+ * feature matched them before the code they test (ripgrep: an issue about
+ * `--max-columns-preview` anchored on `tests.only_matching_max_columns_preview`).
+ * Other languages keep unit tests in test files, which {@link isTestPath} covers.
+ */
+export function isInlineTest(path: string, qualifiedName: string): boolean {
+  return path.endsWith('.rs') && INLINE_TEST_MODULE.test(qualifiedName) && !isTestPath(path);
+}
+
+const INLINE_TEST_MODULE = /(^|\.)tests?\./;
 
 /** The score factor of a path (tests, stubs, code outside the library), or null when every factor is 1. */
 function pathPrior(store: IndexStore, options: SearchOptions): ((path: string) => number) | null {
