@@ -12,6 +12,8 @@ import module from 'node:module';
 // before the program's modules load, hence the dynamic import below.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
+// Before the program loads: the freshness check's `git status` runs meanwhile (early-git-status.ts).
+(await import('./early-git-status.js')).startGitStatusEarly(process.argv);
 const { finishProcess, holdEventLoop } = await import('./process-exit.js');
 holdEventLoop();
 const { main } = await import('./program.js');

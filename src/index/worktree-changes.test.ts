@@ -294,3 +294,54 @@ describe('parsePorcelainV2', () => {
     expect(state).toMatchObject({ head: git(clone, 'rev-parse', 'HEAD'), dirty: ['local.py'] });
   });
 });
+
+describe('GitWorktree.startEarly (the CLI starts git status before its index opens)', () => {
+  /** Counts `git status` runs (GitWorktree's private readState). */
+  const spyGitStatus = () => vi.spyOn(GitWorktree.prototype as unknown as { readState: () => Promise<unknown> }, 'readState');
+
+  it('hands its state to the first check of that root only: a no-change refresh runs no other git status, the next call sees a later edit', async () => {
+    const { root, repository } = await gitRepository();
+    const gitStatus = spyGitStatus();
+    try {
+      // Given a path that is not the real one (a trailing slash): the state is kept by real root.
+      GitWorktree.startEarly(root + '/');
+      expect(gitStatus).toHaveBeenCalledTimes(1);
+      expect(await repository.refresh()).toMatchObject({ parsed: 0, deleted: 0 });
+      expect(gitStatus).toHaveBeenCalledTimes(1);
+
+      put(root, 'inventory/stock.py', readFileSync(join(root, 'inventory/stock.py'), 'utf8') + '\ndef later_edit():\n    return 1\n');
+      expect((await repository.refresh()).parsed).toBe(1);
+      expect(gitStatus.mock.calls.length).toBeGreaterThan(1);
+      expect(repository.store.symbolsOf('inventory/stock.py').map((s) => s.name)).toContain('later_edit');
+    } finally {
+      gitStatus.mockRestore();
+      repository.close();
+    }
+  });
+
+  it('an edit made before the early start is answered by the check that takes it', async () => {
+    const { root, repository } = await gitRepository();
+    try {
+      put(root, 'web/cart.ts', readFileSync(join(root, 'web/cart.ts'), 'utf8') + '\nexport function earlyEdit(): number {\n  return 1;\n}\n');
+      GitWorktree.startEarly(root);
+      expect((await repository.refresh()).parsed).toBe(1);
+      expect(repository.store.symbolsOf('web/cart.ts').map((s) => s.name)).toContain('earlyEdit');
+      expect(indexedRows(repository)).toEqual(await expectedRows(root));
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('does nothing below the top of a git working tree or for a missing folder', async () => {
+    const { root, repository } = await gitRepository();
+    repository.close();
+    const gitStatus = spyGitStatus();
+    try {
+      GitWorktree.startEarly(join(root, 'inventory'));
+      GitWorktree.startEarly(join(root, 'no-such-folder'));
+      expect(gitStatus).not.toHaveBeenCalled();
+    } finally {
+      gitStatus.mockRestore();
+    }
+  });
+});

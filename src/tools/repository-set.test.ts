@@ -95,6 +95,19 @@ describe('RepositoryHandle.refresh', () => {
     expect(await again).toEqual({ state: 'fresh', report: report(10) });
   });
 
+  it('answers the next refresh with a report handed over by markRefreshed, once, then runs again', async () => {
+    const { index, runs } = fakeIndex();
+    const handle = new RepositoryHandle('app', index);
+    handle.markRefreshed(report(3));
+    expect(handle.lastReport).toEqual(report(3));
+    expect(await handle.ensureFresh()).toEqual({ state: 'fresh', report: report(3) });
+    expect(runs).toHaveLength(0);
+    const next = handle.refresh();
+    expect(runs).toHaveLength(1);
+    runs[0].resolve(report(4));
+    expect(await next).toEqual(report(4));
+  });
+
   it('rejects every waiter when a refresh fails, without unhandled rejections', async () => {
     const { index, runs } = fakeIndex();
     const handle = new RepositoryHandle('app', index);

@@ -36,6 +36,8 @@ export class RepositoryHandle {
   private latestProgress: IndexProgress | null = null;
   /** The report of the last finished refresh, or null before the first. */
   lastReport: IndexReport | null = null;
+  /** A refresh the owner ran just before handing the index over, taken by the next refresh() instead of a run. */
+  private handedOver: IndexReport | null = null;
 
   constructor(
     readonly name: string,
@@ -46,8 +48,22 @@ export class RepositoryHandle {
     return this.index.root;
   }
 
+  /**
+   * Records that the index was refreshed just now by its owner (a CLI process
+   * refreshes once, with its progress bar, before its one tool call): the next
+   * refresh() answers with `report` instead of checking the tree again, which
+   * cost a second `git status` (or listing) per process.
+   */
+  markRefreshed(report: IndexReport): void {
+    this.lastReport = report;
+    this.handedOver = report;
+  }
+
   /** Brings the index in line with the source; see the class comment for coalescing. */
   refresh(onProgress?: (progress: IndexProgress) => void): Promise<IndexReport> {
+    const handedOver = this.handedOver;
+    this.handedOver = null;
+    if (handedOver && !this.running) return Promise.resolve(handedOver);
     let run: Promise<IndexReport>;
     if (!this.running) run = this.start();
     else {

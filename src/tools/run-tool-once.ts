@@ -2,7 +2,7 @@
  * One tool call on one already opened repository: what a CLI command does.
  * Goes through callTool, so the CLI answers exactly what an MCP client would.
  */
-import type { RepositoryIndex } from '../index/index.js';
+import type { IndexReport, RepositoryIndex } from '../index/index.js';
 import type { Logger } from '../logger.js';
 import { RepositorySet } from './repository-set.js';
 import { callTool } from './call-tool.js';
@@ -15,6 +15,12 @@ export interface RunToolOnceOptions {
   registry?: ToolRegistry;
   /** Retrieval knobs for the search tools: dense fusion, an embedder, scaffold ablations. */
   context?: Pick<ToolContext, 'fuse' | 'embedder' | 'scaffold'>;
+  /**
+   * The report of a refresh the caller ran on `repository` just before this
+   * call: the call's freshness gate takes it instead of checking the tree a
+   * second time (see RepositoryHandle.markRefreshed).
+   */
+  refreshed?: IndexReport;
 }
 
 /**
@@ -29,6 +35,7 @@ export async function runToolOnce(
   options: RunToolOnceOptions = {},
 ): Promise<ToolCallResult> {
   const repositories = RepositorySet.of([repository]);
+  if (options.refreshed) repositories.all()[0].markRefreshed(options.refreshed);
   const registry = options.registry ?? (await import('./tool-registry.js')).createToolRegistry();
   return callTool(registry, toolName, args, {
     ...options.context,

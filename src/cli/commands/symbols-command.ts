@@ -66,12 +66,13 @@ export async function runToolCommand(
   setup?: (repository: RepositoryIndex, logger: Logger) => Promise<Pick<RunToolOnceOptions, 'registry' | 'context' | 'budgets'>>,
   opened?: RepositoryIndex,
 ): Promise<void> {
-  const { repository, logger } = await openFreshRepository(options, undefined, opened);
+  const { repository, report, logger } = await openFreshRepository(options, undefined, opened);
   try {
     const args = buildArgs(repository);
     if (options.budgetTokens !== undefined) args.budget_tokens = options.budgetTokens;
     const extra = setup ? await setup(repository, logger) : {};
-    const result = await runToolOnce(repository, tool.name, args, { logger, ...extra, registry: extra.registry ?? singleToolRegistry(tool) });
+    // The tool's freshness gate takes this process's refresh instead of checking the tree again.
+    const result = await runToolOnce(repository, tool.name, args, { logger, ...extra, registry: extra.registry ?? singleToolRegistry(tool), refreshed: report });
     if (result.isError) {
       const code = TOOL_ERROR_CODES.has(result.errorCode ?? '') ? (result.errorCode as ReponavErrorCode) : 'BAD_INPUT';
       throw new ReponavError(code, result.text);
