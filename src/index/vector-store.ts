@@ -40,8 +40,9 @@
  * `--reembed`. An automatic rebuild could silently spend a paid API quota on
  * a whole repository because of a flag typo; an error costs one re-run.
  */
+import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import * as sqliteVec from 'sqlite-vec';
+import type * as SqliteVec from 'sqlite-vec';
 import { ReponavError } from '../errors.js';
 import { indexConnection, type ChunkRow, type IndexStore } from './index-store.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -101,7 +102,8 @@ export class VectorStore {
       if (loaded.has(db)) usable = true;
       else if (!failed.has(db)) {
         try {
-          sqliteVec.load(db);
+          // Required here, not imported: every CLI process loads this module, few use vectors (~5 ms a process).
+          (createRequire(import.meta.url)('sqlite-vec') as typeof SqliteVec).load(db);
           loaded.add(db);
           usable = true;
         } catch (error) {
