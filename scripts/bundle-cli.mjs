@@ -100,3 +100,20 @@ await build({
   banner: { js: "import { createRequire as __reponavRequire } from 'node:module'; const require = __reponavRequire(import.meta.url);" },
   plugins: [englishOnlyZod, zodMiniApart],
 });
+
+// The hot commands (src/cli/hot-command-names.ts) again, as one CommonJS file that the launcher compiles
+// with a V8 code cache (src/cli/launcher.ts, code-cache.ts): Node.js 20 hands cached code only to a
+// script, and esbuild splits only ES modules. The launcher is CommonJS too, so that path loads no ES
+// module. import.meta.url becomes the file's own URL, so paths relative to it resolve as above. Built
+// after main.js: main.js ignores a launcher or bundle older than itself (a later `tsc` build).
+await build({
+  ...common,
+  entryPoints: { 'hot-commands': 'src/cli/hot-main.ts', launcher: 'src/cli/launcher.ts' },
+  outdir: OUT,
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  external: EXTERNAL,
+  define: { 'import.meta.url': '__reponavModuleUrl' },
+  banner: { js: "var __reponavModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [englishOnlyZod],
+});

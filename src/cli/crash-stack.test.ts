@@ -28,4 +28,17 @@ describe('sourceMappedStack', () => {
     const unmapped = `Error: x\n    at f (${pathToFileURL(join(dir, 'nomap.js')).href}:3:9)`;
     expect(sourceMappedStack(unmapped)).toBe(unmapped);
   });
+
+  it('maps a frame of a CommonJS bundle (a plain path, as the hot commands run)', async () => {
+    const source = join(dir, 'src', 'bang.ts');
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(source, "type T = string;\n\nexport function bang(): T {\n  throw new Error('bang');\n}\n");
+    await build({ entryPoints: [source], outfile: join(dir, 'dist', 'bang.cjs'), bundle: true, format: 'cjs', sourcemap: 'linked', sourcesContent: false, logLevel: 'silent' });
+    const file = join(dir, 'dist', 'bang.cjs');
+    const run = spawnSync(process.execPath, ['-e', `try { require(${JSON.stringify(file)}).bang(); } catch (e) { console.log(e.stack); }`], { encoding: 'utf8' });
+    expect(run.stdout).toContain(`${file}:`);
+    const mapped = sourceMappedStack(run.stdout);
+    expect(mapped).toContain(`${source}:4:`);
+    expect(mapped).not.toContain('bang.cjs:');
+  });
 });

@@ -8,12 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** `stack` with each `file:///…/x.js:LINE:COLUMN` that has a source map beside it replaced by its source position. */
+/**
+ * `stack` with each `file:///…/x.js:LINE:COLUMN` (an ES module) or
+ * `/…/x.cjs:LINE:COLUMN` (the CommonJS bundle of the hot commands, see
+ * launcher.ts) that has a source map beside it replaced by its source position.
+ */
 export function sourceMappedStack(stack: string): string {
   const maps = new Map<string, SourceMap | null>();
-  return stack.replace(/(file:\/\/[^\s()]+?\.js):(\d+):(\d+)/g, (frame, url: string, line: string, column: string) => {
+  return stack.replace(/(file:\/\/[^\s()]+?\.js|(?<![^\s(])\/[^\s()]+?\.cjs):(\d+):(\d+)/g, (frame, where: string, line: string, column: string) => {
+    const url = where.startsWith('file:') ? where : pathToFileURL(where).href;
     let map = maps.get(url);
     if (map === undefined) {
       try {

@@ -1,6 +1,6 @@
 /**
- * The CLI's first step for the commands that answer from a working tree's
- * index (search, symbols, find, view): start the freshness check's
+ * The first step of the commands that answer from a working tree's index
+ * (the hot commands: search, symbols, find, view): start the freshness check's
  * `git status` (index/git-worktree-status.ts) before the program's modules
  * load, so it runs alongside loading and opening the index instead of after
  * them (110-160 ms of a `search` on an 11k-file tree).
@@ -13,13 +13,12 @@
  */
 // eslint-disable-next-line entry-points/no-restricted-paths -- the one module needed before the index layer loads
 import { GitWorktree } from '../index/git-worktree-status.js';
-
-/** Commands whose first step is a freshness check of a working tree's index. */
-const REFRESHING = new Set(['search', 'symbols', 'find', 'view']);
+import { isHotCommand } from './hot-command-names.js';
 
 /** Starts `git status` for the repository `argv` (process.argv) names, when its command will need it. */
 export function startGitStatusEarly(argv: readonly string[]): void {
-  if (!REFRESHING.has(argv[2] ?? '')) return;
+  // The hot commands: each starts with a freshness check of a working tree's index.
+  if (!isHotCommand(argv)) return;
   let repo = '.';
   for (let i = 3; i < argv.length; i++) {
     const arg = argv[i];
