@@ -9,6 +9,7 @@ import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights } from './in
 import { indexConnection, type IndexStore } from './index-store.js';
 import { bodyPhraseChunks } from './body-phrases.js';
 import { exactBm25, type ExactScores } from './exact-bm25.js';
+import { kthLargest } from './kth-largest.js';
 import { indexGeneration } from './index-generation.js';
 import { postingsRead } from './postings-corpus.js';
 import { isPlainIndexToken } from './term-postings.js';
@@ -97,7 +98,7 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
     // FTS5 spends scoring it, so its first run costs no more, and every later query reuses what it read.
     if (scorer === 'postings' || postingsRead(store, generation) || repeats.size >= POSTINGS_MIN_TERMS || coversCorpus(store, [...repeats.keys()])) {
       const groupList = [...groups].map(([repeat, phrases]) => ({ repeat, tokens: phrases.map((p) => p.slice(1, -1)) }));
-      const exact = exactBm25(store, generation, groupList, weights, kinds?.length ? kinds : undefined);
+      const exact = exactBm25(store, generation, groupList, weights, kinds?.length ? kinds : undefined, options.limit);
       if (exact) return topExact(store, exact, options.limit);
     }
   }
@@ -140,52 +141,28 @@ function coversCorpus(store: IndexStore, tokens: readonly string[]): boolean {
   return rows > 0 && sum >= rows;
 }
 
-/** The best `limit` of exactly scored chunks, cut and ordered as the FTS5 path does (a tie across the limit by path and line). */
+/**
+ * The best `limit` of exactly scored chunks, cut and ordered as the FTS5 path
+ * does (a tie across the limit by path and line). `exact` holds only the
+ * chunks at or above the limit-th best key (exactBm25's cut), so at most
+ * `limit` plus the ties are sorted.
+ */
 function topExact(store: IndexStore, exact: ExactScores, limit: number): ChunkScore[] {
   const { ids, keys, scores } = exact;
   let order: number[] = [];
   if (ids.length > limit) {
-    // The limit-th best key bounds the result; only the few above it are sorted.
-    const boundary = kthLargest(Float64Array.from(keys), limit);
+    // More than `limit` at or above the limit-th best key: the surplus are tied with it, and path and line decide.
+    const boundary = kthLargest(keys, limit);
     const tied: number[] = [];
     for (let i = 0; i < keys.length; i++) {
       if (keys[i]! > boundary) order.push(i);
       else if (keys[i] === boundary) tied.push(i);
     }
-    if (order.length + tied.length > limit) {
-      const byId = new Map(tied.map((i) => [ids[i]!, i]));
-      const cut = inPositionOrder(store, tied.map((i) => ids[i]!)).slice(0, limit - order.length);
-      order.push(...cut.map((id) => byId.get(id)!));
-    } else order.push(...tied);
+    const byId = new Map(tied.map((i) => [ids[i]!, i]));
+    const cut = inPositionOrder(store, tied.map((i) => ids[i]!)).slice(0, limit - order.length);
+    order.push(...cut.map((id) => byId.get(id)!));
   } else order = Array.from(ids, (_, i) => i);
   return order.sort((a, b) => keys[b]! - keys[a]!).map((i) => ({ id: ids[i]!, score: scores[i]! }));
-}
-
-/** The k-th largest value of `values` (1-based; values are reordered): quickselect, O(n) on average. */
-function kthLargest(values: Float64Array, k: number): number {
-  let low = 0;
-  let high = values.length - 1;
-  const target = k - 1;
-  while (low < high) {
-    const pivot = values[(low + high) >>> 1]!;
-    let i = low;
-    let j = high;
-    while (i <= j) {
-      while (values[i]! > pivot) i++;
-      while (values[j]! < pivot) j--;
-      if (i <= j) {
-        const swap = values[i]!;
-        values[i] = values[j]!;
-        values[j] = swap;
-        i++;
-        j--;
-      }
-    }
-    if (target <= j) high = j;
-    else if (target >= i) low = i;
-    else break;
-  }
-  return values[target]!;
 }
 
 /** The best `limit` rows of one MATCH by FTS5 rank (ascending), a tie across the limit cut by path and line. */

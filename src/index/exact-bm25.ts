@@ -24,6 +24,7 @@ import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, type ChunkKind } from './index-schema.js';
 import { indexConnection, type IndexStore } from './index-store.js';
 import { corpusOf, FIELD_COUNT, K1, slotKinds, type Corpus, type Postings } from './postings-corpus.js';
+import { kthLargest } from './kth-largest.js';
 import { postingsOf } from './term-postings.js';
 
 /** One group of a query: its phrases (distinct tokens, in query order) and the repeat count they share. */
@@ -32,7 +33,7 @@ export interface PhraseGroup {
   tokens: readonly string[];
 }
 
-/** A chunk's exact FTS5 result: `key` orders as FTS5's rank does (higher first), `score` is bm25Chunks' score. */
+/** Chunks' exact FTS5 results: `key` orders as FTS5's rank does (higher first), `score` is bm25Chunks' score. */
 export interface ExactScores {
   ids: Float64Array;
   keys: Float64Array;
@@ -40,10 +41,13 @@ export interface ExactScores {
 }
 
 /**
- * Every chunk matching any token of `groups`, with the score bm25Chunks
- * reports (`generation`: chunk-queries.ts's indexGeneration, the cache key): Σ over groups (in order) of repeat × the group's bm25 with column
- * `weights`. Null when a term cannot be scored here (its counts overflow);
- * the caller then asks FTS5.
+ * The chunks matching any token of `groups`, with the score bm25Chunks
+ * reports (`generation`: chunk-queries.ts's indexGeneration, the cache key):
+ * Σ over groups (in order) of repeat × the group's bm25 with column
+ * `weights`. With a `limit`, only the chunks whose key is at least the
+ * limit-th best key (so every chunk tied with it too), in no promised order;
+ * without, every matching chunk. Null when a term cannot be scored here (its
+ * counts overflow); the caller then asks FTS5.
  */
 export function exactBm25(
   store: IndexStore,
@@ -51,6 +55,7 @@ export function exactBm25(
   groups: readonly PhraseGroup[],
   weights: readonly number[],
   kinds?: readonly ChunkKind[],
+  limit = Infinity,
 ): ExactScores | null {
   const db = indexConnection(store);
   const corpus = corpusOf(db, generation);
@@ -66,19 +71,130 @@ export function exactBm25(
   }
   const integral = weights.every((w) => Number.isInteger(w));
   const weightsKey = weights.join(' ');
-  let touchedCount = 0;
   const single = groups.length === 1;
+  const slots: Int32Array[] = [];
+  const values: Float64Array[] = [];
+  const groupEnds: number[] = [];
+  let postingCount = 0;
+  let low = corpus.ids.length;
+  let high = -1;
+  for (const list of lists) {
+    for (const postings of list) {
+      slots.push(postings.slots);
+      values.push(termScores(db, corpus, postings, weights, weightsKey, integral));
+      postingCount += postings.slots.length;
+      if (postings.slots.length > 0) {
+        low = Math.min(low, postings.slots[0]!);
+        high = Math.max(high, postings.slots[postings.slots.length - 1]!);
+      }
+    }
+    groupEnds.push(slots.length);
+  }
+  const terms: QueryTerms = { slots, values, groupEnds, repeats: groups.map((g) => g.repeat), single };
+  const allowed = kinds ? kindMask(db, corpus, kinds) : null;
   // Each loop is its own small function: one function holding them all is compiled on-stack while its first
   // loop runs, then thrown away at each later loop it had no type feedback for, so the first searches of a
   // process ran its loops unoptimized (a large tree's first timed issue text took 3x its warm time).
-  for (let g = 0; g < groups.length; g++) {
-    let inGroupCount = 0;
-    for (const postings of lists[g]!) {
-      inGroupCount = addTerm(corpus, postings.slots, termScores(db, corpus, postings, weights, weightsKey, integral), inGroupCount);
+  const count = postingCount * DENSE_RATIO >= high - low + 1 ? scoreByBlocks(corpus, terms, low, high, allowed) : scoreByLists(corpus, terms, allowed);
+  return best(corpus, count, limit, single, groups[0]?.repeat ?? 1);
+}
+
+/** A query's terms in order, group by group: each term's postings' slots and per-posting scores, where each group ends, its repeat. */
+interface QueryTerms {
+  slots: Int32Array[];
+  values: Float64Array[];
+  /** Index (into slots/values) one past each group's last term. */
+  groupEnds: number[];
+  repeats: number[];
+  single: boolean;
+}
+
+/**
+ * Block scoring pays a scan of the postings' slot range per group; it takes
+ * over once the query has a posting per DENSE_RATIO slots of that range (the
+ * issue texts of a 118k-chunk index have 1–4 per slot).
+ */
+const DENSE_RATIO = 4;
+/**
+ * Slots per block: a block's accumulators (16 bytes a slot) stay in the CPU's
+ * cache while every term adds to them, where the whole corpus' do not (a
+ * 118k-chunk index: 1.9 MB), and a posting's add was a cache miss.
+ */
+const BLOCK = 4096;
+
+/**
+ * Scores block by block of slots: in each block, every group's terms in
+ * order, then the group folded in, then the block's chunks collected. Each
+ * chunk sees the same additions in the same order as {@link scoreByLists},
+ * so the sums are bitwise the same. Returns the count collected (see {@link collect}).
+ */
+function scoreByBlocks(corpus: Corpus, terms: QueryTerms, low: number, high: number, allowed: boolean[] | null): number {
+  const cursors = new Int32Array(terms.slots.length);
+  let count = 0;
+  for (let start = low; start <= high; start += BLOCK) {
+    const end = Math.min(start + BLOCK, high + 1);
+    let t = 0;
+    for (let g = 0; g < terms.groupEnds.length; g++) {
+      for (; t < terms.groupEnds[g]!; t++) cursors[t] = addTermInBlock(corpus, terms.slots[t]!, terms.values[t]!, cursors[t]!, end);
+      foldBlock(corpus, start, end, terms.single, terms.repeats[g]!);
     }
-    touchedCount = foldGroup(corpus, inGroupCount, touchedCount, single, groups[g]!.repeat);
+    count = collectBlock(corpus, start, end, allowed, terms.single, count);
   }
-  return collect(corpus, touchedCount, kinds ? kindMask(db, corpus, kinds) : null, single, groups[0]?.repeat ?? 1);
+  return count;
+}
+
+/** Adds a term's per-posting scores from posting `from` up to the first slot at or past `end`; returns that posting's index. */
+function addTermInBlock(corpus: Corpus, slots: Int32Array, values: Float64Array, from: number, end: number): number {
+  const { group: acc, mark } = corpus;
+  let p = from;
+  for (; p < slots.length; p++) {
+    const slot = slots[p]!;
+    if (slot >= end) break;
+    if ((mark[slot]! & 2) === 0) {
+      mark[slot] = mark[slot]! | 2;
+      acc[slot] = 0;
+    }
+    acc[slot] = acc[slot]! + values[p]!;
+  }
+  return p;
+}
+
+/** {@link foldGroup} for the slots `start` to `end` (exclusive), scanned in order. */
+function foldBlock(corpus: Corpus, start: number, end: number, single: boolean, repeat: number): void {
+  const { group: acc, total, mark } = corpus;
+  for (let slot = start; slot < end; slot++) {
+    const m = mark[slot]!;
+    if ((m & 2) === 0) continue;
+    if ((m & 1) === 0) total[slot] = 0;
+    mark[slot] = 1;
+    total[slot] = single ? acc[slot]! : total[slot]! + repeat * -acc[slot]!;
+  }
+}
+
+/** {@link collect} for the slots `start` to `end` (exclusive), appended after the `count` collected so far; returns the new count. */
+function collectBlock(corpus: Corpus, start: number, end: number, allowed: boolean[] | null, single: boolean, count: number): number {
+  // The block's accumulators below `start` are done with: `group` takes the keys (count never passes the slot).
+  const { total, mark, kinds, group: keys, inGroup } = corpus;
+  for (let slot = start; slot < end; slot++) {
+    if (mark[slot] === 0) continue;
+    mark[slot] = 0;
+    if (allowed && !allowed[kinds![slot]!]) continue;
+    inGroup[count] = slot;
+    keys[count++] = single ? total[slot]! : -total[slot]!;
+  }
+  return count;
+}
+
+/** Scores term by term over the whole corpus, visiting only touched slots (by list): for queries of few postings. */
+function scoreByLists(corpus: Corpus, terms: QueryTerms, allowed: boolean[] | null): number {
+  let touchedCount = 0;
+  let t = 0;
+  for (let g = 0; g < terms.groupEnds.length; g++) {
+    let inGroupCount = 0;
+    for (; t < terms.groupEnds[g]!; t++) inGroupCount = addTerm(corpus, terms.slots[t]!, terms.values[t]!, inGroupCount);
+    touchedCount = foldGroup(corpus, inGroupCount, touchedCount, terms.single, terms.repeats[g]!);
+  }
+  return collect(corpus, touchedCount, allowed, terms.single);
 }
 
 /** Adds one term's per-posting scores to the group accumulator; returns the group's new slot count. */
@@ -113,24 +229,45 @@ function foldGroup(corpus: Corpus, inGroupCount: number, touchedCount: number, s
   return touchedCount;
 }
 
-/** The touched chunks of allowed kinds with their keys and scores; clears the marks. */
-function collect(corpus: Corpus, touchedCount: number, allowed: boolean[] | null, single: boolean, repeat: number): ExactScores {
-  const { total, mark, touched } = corpus;
-  const ids = new Float64Array(touchedCount);
-  const keys = new Float64Array(touchedCount);
-  const scores = new Float64Array(touchedCount);
+/** The touched chunks of allowed kinds: their slots into `inGroup`, their keys into `group` (visiting the touched list); clears the marks. Returns their count. */
+function collect(corpus: Corpus, touchedCount: number, allowed: boolean[] | null, single: boolean): number {
+  // The group accumulator and list are free once every group is folded: they take the keys and slots.
+  const { total, mark, touched, kinds, group: keys, inGroup } = corpus;
   let count = 0;
   for (let i = 0; i < touchedCount; i++) {
     const slot = touched[i]!;
     mark[slot] = 0;
-    if (allowed && !allowed[corpus.kinds![slot]!]) continue;
-    ids[count] = corpus.ids[slot]!;
-    // One group: FTS5 orders by the group's own bm25, and the score is that × repeat.
-    keys[count] = single ? total[slot]! : -total[slot]!;
-    scores[count] = single ? -(-total[slot]!) * repeat : -total[slot]!;
-    count++;
+    if (allowed && !allowed[kinds![slot]!]) continue;
+    inGroup[count] = slot;
+    // One group: FTS5 orders by the group's own bm25; several: by −Σ repeat × rank.
+    keys[count++] = single ? total[slot]! : -total[slot]!;
   }
-  return { ids: ids.subarray(0, count), keys: keys.subarray(0, count), scores: scores.subarray(0, count) };
+  return count;
+}
+
+/**
+ * Of the `count` collected chunks (slots in `inGroup`, keys in `group`), those
+ * whose key is at least the limit-th best, with ids and scores: the only ones
+ * a cut at `limit` can keep, so the rest are never sorted or copied.
+ */
+function best(corpus: Corpus, count: number, limit: number, single: boolean, repeat: number): ExactScores {
+  const { total, group: keys, inGroup } = corpus;
+  const boundary = count > limit ? kthLargest(keys, limit, count) : -Infinity;
+  let kept = 0;
+  for (let i = 0; i < count; i++) if (keys[i]! >= boundary) kept++;
+  const ids = new Float64Array(kept);
+  const keptKeys = new Float64Array(kept);
+  const scores = new Float64Array(kept);
+  let k = 0;
+  for (let i = 0; i < count; i++) {
+    if (!(keys[i]! >= boundary)) continue;
+    const slot = inGroup[i]!;
+    ids[k] = corpus.ids[slot]!;
+    keptKeys[k] = keys[i]!;
+    // One group: the score is its bm25 × repeat (−rank × repeat); several: −Σ.
+    scores[k++] = single ? -(-total[slot]!) * repeat : -total[slot]!;
+  }
+  return { ids, keys: keptKeys, scores };
 }
 
 /** Each term's part of the score per posting (idf × saturated frequency) under the weights it was last scored with. */

@@ -3,6 +3,7 @@
  * SQLite index and its store, incremental updates, the commit index pool, path
  * safety and code tokens.
  */
+export { kthLargest } from './kth-largest.js';
 export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, chunksWithBodyPhrase, indexGeneration, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 export { codeTokens, splitIdentifier } from './code-tokens.js';
 export { termStatistics, type TermStatistics } from './term-statistics.js';

@@ -6,8 +6,8 @@
  * its text), and can bring in a file none of whose chunks made the cut.
  */
 import { compareText } from './hit-order.js';
-import type { IndexStore } from '../index/index.js';
-import { fileDocumentIndex, fileDocumentScores, type FileDocumentKind, type FileScore } from './file-documents.js';
+import { kthLargest, type IndexStore } from '../index/index.js';
+import { fileDocumentIndex, fileDocumentScores, type FileDocumentIndex, type FileDocumentKind, type FileScore } from './file-documents.js';
 import type { FileCandidate } from './retrieval-types.js';
 import { fuseFiles } from './title-files.js';
 
@@ -136,10 +136,11 @@ export function rankFileDocuments(
     const index = fileDocumentIndex(store, document);
     const { touched, scores } = fileDocumentScores(index, terms);
     const top = bestScore(touched, scores);
+    const priors = priorTable(index, prior);
     for (const file of touched) {
       const path = index.paths[file]!;
       // 0 + x: the summed form's value, bit for bit.
-      if (!pathFilter || pathFilter(path)) list.push({ path, score: (0 + scores[file]! / top) * prior(path) });
+      if (!pathFilter || pathFilter(path)) list.push({ path, score: (0 + scores[file]! / top) * priors[file]! });
     }
   } else {
     const summed = new Map<string, number>();
@@ -159,12 +160,29 @@ export function rankFileDocuments(
   if (list.length <= ordered) return list.sort(order);
   // Every file scoring at least the ordered-th best score, sorted, is exactly the sorted list's prefix; a
   // large repository matches ~10^4 files per query, and sorting all of them twice per search cost ~20% of it.
-  const scores = Float64Array.from(list, (f) => f.score).sort();
-  const bound = scores[scores.length - ordered]!;
+  const bound = kthLargest(Float64Array.from(list, (f) => f.score), ordered);
   const head: FileScore[] = [];
   const tail: FileScore[] = [];
   for (const f of list) (f.score >= bound ? head : tail).push(f);
   return head.sort(order).concat(tail);
+}
+
+/** Each prior's factor for every file of an index, by file number (dropped with the index, i.e. at any index change). */
+const priorTables = new WeakMap<FileDocumentIndex, WeakMap<(path: string) => number, Float64Array>>();
+
+/**
+ * `prior` of every file of `index`, computed once per index and prior
+ * function: a search asks for ~10^4 matching files twice, and a path lookup
+ * per file cost a sixth of a warm search on a large tree. Callers that pass
+ * the same function for an index state (search-repository.ts' per-state
+ * priors) hit the table; a new function builds a new one.
+ */
+function priorTable(index: FileDocumentIndex, prior: (path: string) => number): Float64Array {
+  let byPrior = priorTables.get(index);
+  if (!byPrior) priorTables.set(index, (byPrior = new WeakMap()));
+  let table = byPrior.get(prior);
+  if (!table) byPrior.set(prior, (table = Float64Array.from(index.paths, (path) => prior(path))));
+  return table;
 }
 
 /** The best of the touched files' scores (1 when none, so nothing divides by −∞). */

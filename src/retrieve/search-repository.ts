@@ -10,7 +10,8 @@ import { applyDefinitionEvidence } from './definition-evidence.js';
 import { promoteTestedCode } from './tested-code.js';
 import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
-import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
+import { repositoryLayout } from './repository-layout.js';
+import { isTestPath, pathPrior, type PathPrior } from './path-prior.js';
 import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
 import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, orderedFiles, rankFileDocuments, type FileLevelOptions } from './file-level.js';
 import { queryContext, type UnknownNameOptions } from './known-names.js';
@@ -19,6 +20,7 @@ import { titleTerms, usesTitleFiles, withTitleFiles, type TitleFileOptions } fro
 import { indexedPaths, matchIndexedPaths } from './indexed-paths.js';
 
 export { matchIndexedPaths } from './indexed-paths.js';
+export { isTestPath } from './path-prior.js';
 
 /** Every tunable of one search; all optional (the file-level ones in title-files.ts). */
 export interface SearchOptions extends TitleFileOptions {
@@ -170,7 +172,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   const chunkFiles = files;
   const level = { ...DEFAULT_FILE_LEVEL, ...options.fileLevel };
   if ((level.weight > 0 || level.titleWeight > 0) && files.length > 0) {
-    const prior = pathPrior(store, options) ?? (() => 1);
+    const prior = priorOf(store, options) ?? NO_PRIOR;
     const rank = (terms: QueryTerm[]) =>
       rankFileDocuments(store, terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, prior, options.pathFilter, orderedFiles(level));
     if (level.weight > 0) files = fuseFileLevel(files, rank(parsedQuery.terms), level);
@@ -210,26 +212,8 @@ async function plainSearch(store: IndexStore, queryText: string, options: Search
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
 }
 
-const TEST_PATH = /(^|\/)(tests?|testing|__tests__|spec|test-data|testdata)\/|(^|\/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$/;
-const STUB_PATH = /\.(pyi|d\.ts|d\.mts|d\.cts)$/;
-
-/** True for paths that look like tests (folders `test/`, `tests/`, files `test_x.py`, `x_test.go`, `x.test.ts`). */
-export function isTestPath(path: string): boolean {
-  // Asked for the same few thousand paths many times per search (priors, file ranking, symbol ranking): remembered.
-  let test = testPaths.get(path);
-  if (test === undefined) {
-    if (testPaths.size >= MAX_REMEMBERED_PATHS) testPaths.clear();
-    testPaths.set(path, (test = TEST_PATH.test(path)));
-  }
-  return test;
-}
-
-const testPaths = new Map<string, boolean>();
-/** A repository of 100k files may ask about all of them; beyond this the memory starts afresh. */
-const MAX_REMEMBERED_PATHS = 100_000;
-
 function applyPathPriors(store: IndexStore, hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
-  const prior = pathPrior(store, options);
+  const prior = priorOf(store, options);
   if (!prior) return hits;
   const testFactor = options.testFileFactor ?? 0.5;
   return hits
@@ -255,21 +239,16 @@ export function isInlineTest(path: string, qualifiedName: string): boolean {
 
 const INLINE_TEST_MODULE = /(^|\.)tests?\./;
 
-/** The score factor of a path (tests, stubs, code outside the library), or null when every factor is 1. */
-function pathPrior(store: IndexStore, options: SearchOptions): ((path: string) => number) | null {
-  const testFactor = options.testFileFactor ?? 0.5;
-  const stubFactor = options.stubFileFactor ?? 0.5;
-  const libraryFactor = options.nonLibraryFactor ?? DEFAULT_NON_LIBRARY_FACTOR;
-  if (testFactor === 1 && stubFactor === 1 && libraryFactor === 1) return null;
-  const layout = libraryFactor === 1 ? null : repositoryLayout(store);
-  return (path) => {
-    let factor = 1;
-    if (isTestPath(path)) factor *= testFactor;
-    // Tests have their own factor; this one is for the other code a repository keeps beside its library.
-    else if (layout && isOutsideLibrary(layout, path)) factor *= libraryFactor;
-    if (STUB_PATH.test(path)) factor *= stubFactor;
-    return factor;
-  };
+/** Every path's factor when no prior applies (one function, so file-level.ts' per-prior table is built once). */
+const NO_PRIOR: PathPrior = () => 1;
+
+/** The score factor of a path (tests, stubs, code outside the library), or null when every factor is 1; built once per index state (path-prior.ts). */
+function priorOf(store: IndexStore, options: SearchOptions): PathPrior | null {
+  return pathPrior(store, {
+    test: options.testFileFactor ?? 0.5,
+    stub: options.stubFileFactor ?? 0.5,
+    library: options.nonLibraryFactor ?? DEFAULT_NON_LIBRARY_FACTOR,
+  });
 }
 
 /** Feedback settings used for the fields a `feedback` option leaves out. */

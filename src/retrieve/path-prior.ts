@@ -1,0 +1,77 @@
+/**
+ * The path prior of the chunk and file rankings: a score factor per path for
+ * tests, declaration stubs and code outside the library the packaging
+ * metadata declares (repository-layout.ts). A search asks it for every file
+ * matching any query term (~10^4 on a large tree, twice per search), so each
+ * setting's prior is built once per index state and remembers its answers.
+ */
+import { indexGeneration, type IndexStore } from '../index/index.js';
+import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
+
+/** The factors of one prior; 1 turns a factor off. */
+export interface PathPriorFactors {
+  test: number;
+  stub: number;
+  /** For code outside the declared library; never applies when the library is unknown. */
+  library: number;
+}
+
+/** A path's score factor under one index state and one setting of the factors. */
+export type PathPrior = (path: string) => number;
+
+const TEST_PATH = /(^|\/)(tests?|testing|__tests__|spec|test-data|testdata)\/|(^|\/)(test_[^/]*|[^/]*_test\.[a-z]+|[^/]*\.(test|spec)\.[a-z]+|conftest\.py)$/;
+const STUB_PATH = /\.(pyi|d\.ts|d\.mts|d\.cts)$/;
+
+/** True for paths that look like tests (folders `test/`, `tests/`, files `test_x.py`, `x_test.go`, `x.test.ts`). */
+export function isTestPath(path: string): boolean {
+  // Asked for the same few thousand paths many times per search (priors, file ranking, symbol ranking): remembered.
+  let test = testPaths.get(path);
+  if (test === undefined) {
+    if (testPaths.size >= MAX_REMEMBERED_PATHS) testPaths.clear();
+    testPaths.set(path, (test = TEST_PATH.test(path)));
+  }
+  return test;
+}
+
+const testPaths = new Map<string, boolean>();
+/** A repository of 100k files may ask about all of them; beyond this the memory starts afresh. */
+const MAX_REMEMBERED_PATHS = 100_000;
+
+/** Per store: the index state its priors belong to, and the prior of each setting of the factors. */
+const priorCaches = new WeakMap<IndexStore, { generation: string; priors: Map<string, PathPrior> }>();
+
+/**
+ * The prior of `factors` for the store's current index state (null when every
+ * factor is 1): test files × `test`, stubs × `stub`, other files outside the
+ * library × `library`. The same function object for every search of one index
+ * state and setting (so callers can key their own tables by it); a new one
+ * after any index change, since the library roots come from the indexed files.
+ */
+export function pathPrior(store: IndexStore, factors: PathPriorFactors): PathPrior | null {
+  if (factors.test === 1 && factors.stub === 1 && factors.library === 1) return null;
+  const generation = indexGeneration(store);
+  let cache = priorCaches.get(store);
+  if (cache?.generation !== generation) priorCaches.set(store, (cache = { generation, priors: new Map() }));
+  const key = `${factors.test} ${factors.stub} ${factors.library}`;
+  let prior = cache.priors.get(key);
+  if (!prior) cache.priors.set(key, (prior = buildPrior(store, factors)));
+  return prior;
+}
+
+function buildPrior(store: IndexStore, { test, stub, library }: PathPriorFactors): PathPrior {
+  const layout = library === 1 ? null : repositoryLayout(store);
+  const known = new Map<string, number>();
+  return (path) => {
+    let factor = known.get(path);
+    if (factor !== undefined) return factor;
+    factor = 1;
+    if (isTestPath(path)) factor *= test;
+    // Tests have their own factor; this one is for the other code a repository keeps beside its library.
+    else if (layout && isOutsideLibrary(layout, path)) factor *= library;
+    if (STUB_PATH.test(path)) factor *= stub;
+    // Bounded like isTestPath's memory (a path never asked twice costs a map entry).
+    if (known.size >= MAX_REMEMBERED_PATHS) known.clear();
+    known.set(path, factor);
+    return factor;
+  };
+}
