@@ -33,11 +33,12 @@ const offsetStatements = new WeakMap<Database.Database, Database.Statement>();
 
 /**
  * Ids of every chunk whose body holds `tokens` as a consecutive sequence,
- * ascending; null when this index state's postings were never read by this
+ * ascending (with `stopAfter`: once more than that many are found, those
+ * found so far, `stopAfter` + 1 of them, are returned); null when this index state's postings were never read by this
  * connection (a one-shot process), a token is not a plain index token, or a
  * term's postings or offsets cannot be read here — then FTS5 answers.
  */
-export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: readonly string[]): number[] | null {
+export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: readonly string[], stopAfter = Infinity): number[] | null {
   const corpus = readCorpus(store, generation);
   if (!corpus || !tokens.every(isPlainIndexToken)) return null;
   if (tokens.length === 0) return [];
@@ -48,29 +49,34 @@ export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: 
   const documents = documentCounts(store, corpus, distinct);
   const byRarity = distinct.map((_, i) => i).sort((a, b) => documents[a]! - documents[b]!);
   const lists: Postings[] = new Array<Postings>(distinct.length);
-  // Chunks whose body holds every token so far, with each token's posting index there.
-  let candidates: Int32Array[] = [];
+  // Chunks whose body holds every token so far: candidate c's posting index of token t at at[c × width + t]
+  // (one flat array: a common rarest word leaves ~10^4 candidates, and an array each was most of a lookup's garbage).
+  const width = distinct.length;
+  let at = new Int32Array(0);
+  let count = 0;
   const rarest = byRarity[0]!;
   for (const t of byRarity) {
     const postings = postingsOf(db, corpus, distinct[t]!);
     if (!postings) return null;
     lists[t] = postings;
     if (t === rarest) {
+      at = new Int32Array(postings.slots.length * width);
       for (let p = 0; p < postings.slots.length; p++) {
         if (postings.counts[p * FIELD_COUNT + BODY] === 0) continue;
-        const at = new Int32Array(distinct.length);
-        at[t] = p;
-        candidates.push(at);
+        at[count++ * width + t] = p;
       }
     } else {
-      candidates = candidates.filter((at) => {
-        const index = postingIndex(postings, lists[rarest]!.slots[at[rarest]!]!);
-        if (index < 0 || postings.counts[index * FIELD_COUNT + BODY] === 0) return false;
-        at[t] = index;
-        return true;
-      });
+      const rarestSlots = lists[rarest]!.slots;
+      let kept = 0;
+      for (let c = 0; c < count; c++) {
+        const index = postingIndex(postings, rarestSlots[at[c * width + rarest]!]!);
+        if (index < 0 || postings.counts[index * FIELD_COUNT + BODY] === 0) continue;
+        if (kept !== c) for (let k = 0; k < width; k++) at[kept * width + k] = at[c * width + k]!;
+        at[kept++ * width + t] = index;
+      }
+      count = kept;
     }
-    if (candidates.length === 0) return [];
+    if (count === 0) return [];
   }
   const offsets: BodyOffsets[] = [];
   for (let t = 0; t < distinct.length; t++) {
@@ -80,8 +86,9 @@ export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: 
   }
   const sequence = tokens.map((token) => distinct.indexOf(token));
   const ids: number[] = [];
-  for (const at of candidates) {
-    if (holdsRun(offsets, sequence, at)) ids.push(corpus.ids[lists[0]!.slots[at[0]!]!]!);
+  for (let c = 0; c < count; c++) {
+    if (holdsRun(offsets, sequence, at, c * width)) ids.push(corpus.ids[lists[0]!.slots[at[c * width]!]!]!);
+    if (ids.length > stopAfter) break;
   }
   return ids;
 }
@@ -94,16 +101,16 @@ function documentCounts(store: IndexStore, corpus: Corpus, tokens: readonly stri
   return tokens.map((token, i) => (counts[i]! >= 0 ? counts[i]! : documents.get(token)!));
 }
 
-/** Whether the chunk (each token's posting index in `at`) has the tokens of `sequence` at consecutive body offsets. */
-function holdsRun(offsets: BodyOffsets[], sequence: number[], at: Int32Array): boolean {
+/** Whether the chunk (each token's posting index in `at` from `base`) has the tokens of `sequence` at consecutive body offsets. */
+function holdsRun(offsets: BodyOffsets[], sequence: number[], at: Int32Array, base: number): boolean {
   const first = offsets[sequence[0]!]!;
-  const p = at[sequence[0]!]!;
+  const p = at[base + sequence[0]!]!;
   for (let i = first.starts[p]!; i < first.starts[p + 1]!; i++) {
     const start = first.offsets[i]!;
     let k = 1;
     for (; k < sequence.length; k++) {
       const t = sequence[k]!;
-      if (!hasOffset(offsets[t]!, at[t]!, start + k)) break;
+      if (!hasOffset(offsets[t]!, at[base + t]!, start + k)) break;
     }
     if (k === sequence.length) return true;
   }

@@ -205,6 +205,26 @@ export function chunksWithBodyPhrase(store: IndexStore, tokens: readonly string[
   // Where postings are at hand, the phrase is matched on them and FTS5's offsets (body-phrases.ts), not by FTS5.
   const found = bodyPhraseChunks(store, indexGeneration(store), tokens);
   if (found) return found.length === 0 ? [] : inPositionOrder(store, found, limit);
+  return ftsBodyPhrase(store, tokens, limit);
+}
+
+/**
+ * {@link chunksWithBodyPhrase} when at most `max` chunks hold the phrase,
+ * else null, without finding which ones come first: a pasted message's
+ * common words (`"task_run_id"`) sit in thousands of bodies, and ordering
+ * those by path only to learn there are too many took a sixth of the
+ * slowest warm search on a large tree. `generation`: the index state's
+ * (indexGeneration), for a caller that looks up many phrases at once.
+ */
+export function chunksWithBodyPhraseUpTo(store: IndexStore, tokens: readonly string[], max: number, generation = indexGeneration(store)): number[] | null {
+  if (tokens.length === 0) return [];
+  const found = bodyPhraseChunks(store, generation, tokens, max);
+  const ids = found ? (found.length > max ? found : found.length === 0 ? [] : inPositionOrder(store, found)) : ftsBodyPhrase(store, tokens, max + 1);
+  return ids.length > max ? null : ids;
+}
+
+/** FTS5's answer to a body phrase: the first `limit` matching chunks in path and line order. */
+function ftsBodyPhrase(store: IndexStore, tokens: readonly string[], limit: number): number[] {
   const rows = statement(
     store,
     `SELECT t.rowid AS id FROM chunks_fts t JOIN chunks c ON c.id = t.rowid JOIN files f ON f.id = c.file_id

@@ -125,55 +125,57 @@ const BLOCK = 4096;
 /**
  * Scores block by block of slots: in each block, every group's terms in
  * order, then the group folded in, then the block's chunks collected. Each
- * chunk sees the same additions in the same order as {@link scoreByLists},
- * so the sums are bitwise the same. Returns the count collected (see {@link collect}).
+ * chunk sees the same additions in the same order as {@link scoreByLists}
+ * (a group it does not match adds −0, which changes no sum), so the sums are
+ * bitwise the same. Returns the count collected (see {@link collect}).
  */
 function scoreByBlocks(corpus: Corpus, terms: QueryTerms, low: number, high: number, allowed: boolean[] | null): number {
   const cursors = new Int32Array(terms.slots.length);
+  const { group, total } = corpus;
   let count = 0;
   for (let start = low; start <= high; start += BLOCK) {
     const end = Math.min(start + BLOCK, high + 1);
+    // Dense per block: every slot starts at 0 and every group is folded into every slot, so the hot loop has no
+    // first-touch branch (half of a common term's postings are first touches, a mispredicted branch each).
+    group.fill(0, start, end);
+    total.fill(0, start, end);
     let t = 0;
     for (let g = 0; g < terms.groupEnds.length; g++) {
       for (; t < terms.groupEnds[g]!; t++) cursors[t] = addTermInBlock(corpus, terms.slots[t]!, terms.values[t]!, cursors[t]!, end);
-      foldBlock(corpus, start, end, terms.single, terms.repeats[g]!);
+      if (terms.single) total.set(group.subarray(start, end), start);
+      else foldBlock(corpus, start, end, terms.repeats[g]!);
     }
     count = collectBlock(corpus, start, end, allowed, terms.single, count);
   }
   return count;
 }
 
-/** Adds a term's per-posting scores from posting `from` up to the first slot at or past `end`; returns that posting's index. */
+/** Adds a term's per-posting scores from posting `from` up to the first slot at or past `end`, marking the chunks; returns that posting's index. */
 function addTermInBlock(corpus: Corpus, slots: Int32Array, values: Float64Array, from: number, end: number): number {
   const { group: acc, mark } = corpus;
   let p = from;
   for (; p < slots.length; p++) {
     const slot = slots[p]!;
     if (slot >= end) break;
-    if ((mark[slot]! & 2) === 0) {
-      mark[slot] = mark[slot]! | 2;
-      acc[slot] = 0;
-    }
     acc[slot] = acc[slot]! + values[p]!;
+    mark[slot] = 1;
   }
   return p;
 }
 
-/** {@link foldGroup} for the slots `start` to `end` (exclusive), scanned in order. */
-function foldBlock(corpus: Corpus, start: number, end: number, single: boolean, repeat: number): void {
-  const { group: acc, total, mark } = corpus;
+/** Folds a group into the totals of slots `start` to `end` (exclusive) and clears its sums for the next group. */
+function foldBlock(corpus: Corpus, start: number, end: number, repeat: number): void {
+  const { group: acc, total } = corpus;
   for (let slot = start; slot < end; slot++) {
-    const m = mark[slot]!;
-    if ((m & 2) === 0) continue;
-    if ((m & 1) === 0) total[slot] = 0;
-    mark[slot] = 1;
-    total[slot] = single ? acc[slot]! : total[slot]! + repeat * -acc[slot]!;
+    // bm25Chunks' FTS5 path: Σ repeat × rank (rank = −score) over the groups, in order.
+    total[slot] = total[slot]! + repeat * -acc[slot]!;
+    acc[slot] = 0;
   }
 }
 
 /** {@link collect} for the slots `start` to `end` (exclusive), appended after the `count` collected so far; returns the new count. */
 function collectBlock(corpus: Corpus, start: number, end: number, allowed: boolean[] | null, single: boolean, count: number): number {
-  // The block's accumulators below `start` are done with: `group` takes the keys (count never passes the slot).
+  // The accumulators below `end` are done with: `group` takes the keys (count never passes the slot).
   const { total, mark, kinds, group: keys, inGroup } = corpus;
   for (let slot = start; slot < end; slot++) {
     if (mark[slot] === 0) continue;

@@ -4,7 +4,7 @@
  * safety and code tokens.
  */
 export { kthLargest } from './kth-largest.js';
-export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, chunksWithBodyPhrase, indexGeneration, type ChunkScore, type WeightedToken } from './chunk-queries.js';
+export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 export { codeTokens, splitIdentifier } from './code-tokens.js';
 export { termStatistics, type TermStatistics } from './term-statistics.js';
 export { indexVocabulary } from './index-vocabulary.js';

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
-import { bm25Chunks, chunksWithBodyPhrase, indexGeneration, POSTINGS_MIN_TERMS, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
+import { bm25Chunks, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, POSTINGS_MIN_TERMS, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 import { exactBm25 } from './exact-bm25.js';
 import { postingsRead } from './postings-corpus.js';
 import { termStatistics } from './term-statistics.js';
@@ -186,6 +186,13 @@ describe('exact BM25 over postings', () => {
           expect(chunksWithBodyPhrase(repository.store, sequence, limit), `${sequence.join(' ')} (limit ${limit})`).toEqual(expected);
           if (limit === 50 && expected.length > 0) found++;
           if (limit === 3 && expected.length === 3) many++;
+        }
+        // The at-most form: the same chunks when few enough hold the phrase, null when more do; on postings and on FTS5.
+        for (const max of [1, 2, 20]) {
+          const upTo = chunksWithBodyPhrase(plain.store, sequence, max + 1);
+          const expected = upTo.length > max ? null : upTo;
+          expect(chunksWithBodyPhraseUpTo(repository.store, sequence, max), `${sequence.join(' ')} (at most ${max})`).toEqual(expected);
+          expect(chunksWithBodyPhraseUpTo(plain.store, sequence, max)).toEqual(expected);
         }
       }
       expect(found).toBeGreaterThan(40);

@@ -1,4 +1,4 @@
-import { chunksWithBodyPhrase, codeTokens } from '../index/index.js';
+import { chunksWithBodyPhraseUpTo, codeTokens, indexGeneration } from '../index/index.js';
 import type { IndexStore } from '../index/index.js';
 
 /** Longest phrase (in tokens) sent to the index; longer messages are cut to their start. */
@@ -43,13 +43,16 @@ export function findPhraseMatches(store: IndexStore, phrases: string[], options:
   const minTokens = options.minTokens ?? 3;
   const maxChunks = options.maxChunks ?? 20;
   const matches: PhraseMatch[] = [];
+  if (phrases.length === 0) return matches;
+  // Asked once: a dozen phrases shortened word by word are ~10^2 lookups, each reading the index state otherwise.
+  const generation = indexGeneration(store);
   for (const phrase of phrases) {
     const tokens = codeTokens(phrase).slice(0, MAX_PHRASE_TOKENS);
     for (let start = 0; tokens.length - start >= minTokens; start++) {
       const sequence = tokens.slice(start);
-      const ids = chunksWithBodyPhrase(store, sequence, maxChunks + 1);
-      if (ids.length === 0) continue;
-      if (ids.length <= maxChunks) matches.push({ phrase, tokens: sequence.length, chunkIds: ids });
+      const ids = chunksWithBodyPhraseUpTo(store, sequence, maxChunks, generation);
+      if (ids?.length === 0) continue;
+      if (ids) matches.push({ phrase, tokens: sequence.length, chunkIds: ids });
       break;
     }
   }
