@@ -2,22 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
+import { mulberry32 as random } from '../../test/helpers/mulberry32.js';
 import { bm25Chunks, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 import { kthLargest } from './kth-largest.js';
 import { RepositoryIndex } from './repository-index.js';
 
 afterAll(cleanupTempDirs);
-
-/** A deterministic generator (mulberry32), so a failure names a reproducible query. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Words with a skewed frequency (word i about 1/(i+1) as often as word 0), as in code: a few everywhere, most rare. */
 const WORDS = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x`);

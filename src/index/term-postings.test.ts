@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
+import { mulberry32 as random } from '../../test/helpers/mulberry32.js';
 import { bm25Chunks, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, POSTINGS_MIN_TERMS, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 import { exactBm25 } from './exact-bm25.js';
 import { postingsRead } from './postings-corpus.js';
@@ -18,17 +19,6 @@ let repository: RepositoryIndex;
 let vocabulary: string[];
 let indexPath: string;
 let texts: string[];
-
-/** A deterministic generator (mulberry32), so a failure names a reproducible query. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 beforeAll(async () => {
   // A realistic corpus: this folder's own sources (~40 files, a vocabulary of thousands of tokens).
