@@ -4,6 +4,7 @@ import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { classCoverage } from './class-match.js';
 import { extractLinkedLines } from './linked-lines.js';
 import { searchRepository } from './search-repository.js';
+import { titleWordPairs } from './module-names.js';
 
 const { indexed, cleanUp } = fixtureRepositories('function-evidence');
 afterAll(cleanUp);
@@ -100,5 +101,33 @@ describe('a module\'s eponymous function (eponymWeight)', () => {
     } finally {
       repository.close();
     }
+  });
+});
+
+describe('a function the title names by its module (eponymWeight, titleModulePairs)', () => {
+  it('lifts `cli/deployment.py:build` above the chunk ranking\'s best for a title writing `deployment build`', async () => {
+    const repository = await indexed({
+      'pkg/__init__.py': '',
+      'pkg/cli/deployment.py': `def build(name):\n${filler(20, 'name')}    return name\n\n\ndef apply(name):\n    return name\n`,
+      'pkg/images.py': `def build_image(tag):\n    """Remove the build command and build the docker image from the main branch."""\n    return tag\n`,
+      'pkg/server/deployment.py': `def build(spec):\n    return spec\n`,
+      'tests/test_deployment.py': `def build():\n    return 1\n`,
+    });
+    try {
+      const query = 'Remove `prefect deployment build` CLI from the main branch\nThe build command is deprecated.';
+      const pairsOff = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, eponymWeight: 1, titleModulePairs: false } });
+      expect(names(pairsOff)[0]).toBe('pkg/images.py:build_image');
+      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, eponymWeight: 1 } });
+      // Two non-test files define a top-level `build` in a `deployment` module: both are named (the test file's is not lifted).
+      expect(names(on).slice(0, 2).sort()).toEqual(['pkg/cli/deployment.py:build', 'pkg/server/deployment.py:build']);
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('reads consecutive title words (space, dot, slash, colon) and nothing after the first line', () => {
+    expect(titleWordPairs('Fix saving_lib.load_model for zip\nbody words here')).toEqual([['fix', 'saving_lib'], ['saving_lib', 'load_model'], ['load_model', 'for'], ['for', 'zip']]);
+    expect(titleWordPairs('deployment build')).toEqual([['deployment', 'build']]);
+    expect(titleWordPairs('order order')).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { compareText } from './hit-order.js';
 import { callNeighbours, memberCandidates, outermostFunction, type FileSymbols } from './function-neighbours.js';
 import { inheritedMethods, nameShare, namedFunctionsIn, queryNames } from './named-functions.js';
 import { classCoverage } from './class-match.js';
+import { moduleNamedFunctions } from './module-names.js';
 import type { FileCandidate, RankedSymbol } from './retrieval-types.js';
 
 /** How chunk hits become function- and module-level predictions. */
@@ -69,11 +70,16 @@ export interface SymbolRankingOptions {
    */
   classWeight: number;
   /**
-   * Boost, as a fraction of the best hit's score, of a ranked file's top-level
-   * function named like the file (`order.py:order`, `deploy.py:deploy`) when the
-   * query has that name as a term: a module's eponymous function is its entry point. 0 turns it off.
+   * Boost, as a fraction of the best hit's score, of a function the query names
+   * by its module (module-names.ts): a ranked file's top-level function named
+   * like the file (`order.py:order`) when the query has that name as a term (a
+   * module's eponymous function is its entry point), and the top-level function
+   * `b` of a file named `a` when the title writes `a b` or `a.b` (looked up in
+   * every indexed file; two words name it, so it gains twice the weight). 0 turns it off.
    */
   eponymWeight: number;
+  /** With `eponymWeight`, also the title's `module function` pairs (false: eponyms only, the session-8 rule). */
+  titleModulePairs: boolean;
 }
 
 /**
@@ -82,12 +88,14 @@ export interface SymbolRankingOptions {
  * [0.007, 0.059], 4 won / 0 lost, no repository lower; leave-one-repository-out
  * chose settings with all three on 11 of 12 folds. linkWeight 1 + classWeight
  * 0.2 + eponymWeight 0.5 + same-file callees of the best function at 0.5, on
- * top: 0.548→0.593, +0.044 [0.015, 0.081], 6 won / 0 lost, no repository lower
+ * top: 0.548→0.593, +0.044 [0.015, 0.081], 6 won / 0 lost, no repository lower.
+ * The title's `module function` pairs with the eponym (session 9): 0.593→0.600,
+ * 1 won / 0 lost, which lets leave-one-repository-out confirm the eponym
  * (docs/retrieval.md, "Function level").
  */
 export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = {
   fileWeight: 0.1, topFiles: 10, memberWeight: 0.5, callWeight: 0.5, callSources: 1, maxCallResolutions: 3, callScope: 'file', nameWeight: 0.4,
-  implicitInheritance: false, sizeWeight: 0, sizePrior: 'log', testFactor: 1, linkWeight: 1, classWeight: 0.2, eponymWeight: 0.5,
+  implicitInheritance: false, sizeWeight: 0, sizePrior: 'log', testFactor: 1, linkWeight: 1, classWeight: 0.2, eponymWeight: 0.5, titleModulePairs: true,
 };
 
 /** What the query says that symbol ranking can use (the query's identifiers in code form). */
@@ -101,6 +109,8 @@ export interface SymbolQuery {
   isTest: (path: string) => boolean;
   /** Functions containing the lines the query links to (linked-lines.ts). */
   linked?: readonly SymbolRow[];
+  /** The query text (boilerplate stripped); its first line is an issue's title (module-names.ts). */
+  text?: string;
 }
 
 /**
@@ -200,17 +210,10 @@ export function rankSymbols(
     }
   }
   if (options.eponymWeight > 0 && query) {
-    // A traceback names every module on the way (`main.py`, `main`), as for the name boost.
-    const framed = new Set(query.frameNames.map((n) => n.split('.').pop()!.toLowerCase()));
-    const terms = new Set(query.terms.map((t) => t.token).filter((t) => !framed.has(t)));
-    for (const file of ranked) {
-      const stem = file.path.split('/').pop()!.replace(/\.[^.]+$/, '').toLowerCase();
-      if (stem.length < 3 || !terms.has(stem)) continue;
-      const eponym = file.symbols.find((s) => !TYPE_KINDS.has(s.kind) && !s.parent && s.name.toLowerCase() === stem);
-      if (!eponym) continue;
-      keep(functionScores, file.path, eponym.qualifiedName, options.fileWeight * (fileScore.get(file.path) ?? 0));
-      const key = `${file.path}:${eponym.qualifiedName}`;
-      functionScores.set(key, { ...functionScores.get(key)!, score: functionScores.get(key)!.score + options.eponymWeight * best });
+    for (const f of moduleNamedFunctions(store, ranked, { ...query, text: options.titleModulePairs ? query.text : undefined })) {
+      keep(functionScores, f.path, f.qualifiedName, options.fileWeight * (fileScore.get(f.path) ?? 0));
+      const key = `${f.path}:${f.qualifiedName}`;
+      functionScores.set(key, { ...functionScores.get(key)!, score: functionScores.get(key)!.score + options.eponymWeight * f.words * best });
     }
   }
   if (options.classWeight > 0 && query) orderSiblingsByClass(store, functionScores, query, options.classWeight * best);

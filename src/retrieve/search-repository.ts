@@ -187,6 +187,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     frameNames: parsedQuery.frames.flatMap((f) => (f.functionName ? [f.functionName] : [])),
     isTest: isTestPath,
     linked: linkedFunctions(store, extractLinkedLines(parsedQuery.text), (p) => matchIndexedPaths(p, indexedPaths(store))),
+    text: parsedQuery.text,
   });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
 }
