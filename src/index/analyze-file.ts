@@ -4,18 +4,22 @@ import type { ParsedFile } from '../parse/index.js';
 import { gitBlobId } from './blob-id.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
 import { decodeFileText } from './decode-text.js';
+import { toFileRows, type FileRows } from './file-rows.js';
 
 /**
- * What a parse worker sends back for one file's content. The text is not part
- * of it: the caller still holds the bytes, and cloning ~10 MB of strings across
- * threads per repository costs more than decoding them again. Computed here
- * rather than on the indexer's thread, which writes every file to SQLite and
- * is the run's bottleneck: the blob id, and whether the bytes can be stored as
- * the text as they are.
+ * What a parse worker sends back for one file's content: its index rows as flat
+ * values (see file-rows.ts) and the parse as the JSON the blobs table stores.
+ * The text is not part of it: the caller still holds the bytes, and cloning
+ * ~10 MB of strings across threads per repository costs more than decoding
+ * them again. Computed here rather than on the indexer's thread, which writes
+ * every file to SQLite and is the run's bottleneck: the rows, the JSON, the
+ * blob id, and whether the bytes can be stored as the text as they are.
  */
 export interface FileAnalysis {
-  parsed: ParsedFile;
-  chunks: BuiltChunk[];
+  /** The parse, as stored in the blobs table (`JSON.stringify` of the `ParsedFile`). */
+  parsedJson: string;
+  /** The file's symbol, import and chunk rows. */
+  rows: FileRows;
   /** Git's blob id of the bytes. */
   blobId: string;
   /**
@@ -44,7 +48,7 @@ export function failedAnalysis(path: string, bytes: Uint8Array, reason: string):
 }
 
 function withStoredForms(parsed: ParsedFile, chunks: BuiltChunk[], bytes: Uint8Array): FileAnalysis {
-  return { parsed, chunks, blobId: gitBlobId(bytes), bytesAreText: bytesAreText(parsed, bytes) };
+  return { parsedJson: JSON.stringify(parsed), rows: toFileRows(parsed, chunks), blobId: gitBlobId(bytes), bytesAreText: bytesAreText(parsed, bytes) };
 }
 
 /** True when decoding dropped nothing and replaced nothing: no BOM, valid UTF-8 (the parse's strict decode says which). */

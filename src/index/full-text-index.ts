@@ -11,7 +11,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { CodeSymbol } from '../parse/index.js';
-import { buildChunks, type BuiltChunk } from './build-chunks.js';
+import { buildChunks } from './build-chunks.js';
+import type { SqlValue } from './file-rows.js';
 import { FTS_FIELDS } from './index-schema.js';
 
 const COLUMNS = FTS_FIELDS.join(', ');
@@ -36,10 +37,13 @@ export class FullTextIndex {
     this.deleteRow = db.prepare(`INSERT INTO chunks_fts(chunks_fts, rowid, ${COLUMNS}) VALUES ('delete', ?, ${PLACEHOLDERS})`);
   }
 
-  /** Adds one chunk's fields under the chunk's row id. */
-  add(chunkId: number, fields: BuiltChunk['fields']): void {
-    // In FTS_FIELDS order, named rather than mapped: one row per chunk of the repository, on the writing thread.
-    this.insertRow.run(chunkId, fields.path, fields.name, fields.signature, fields.doc, fields.body);
+  /**
+   * Adds one chunk's fields under the chunk's row id: `values[at..at+4]`, in
+   * FTS_FIELDS order (a chunk's slice of `FileRows.chunks`, see file-rows.ts).
+   */
+  addValues(chunkId: number, values: readonly SqlValue[], at: number): void {
+    // Named rather than spread: one row per chunk of the repository, on the writing thread.
+    this.insertRow.run(chunkId, values[at], values[at + 1], values[at + 2], values[at + 3], values[at + 4]);
   }
 
   /**

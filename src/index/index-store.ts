@@ -3,6 +3,7 @@ import type { CodeSymbol, ImportRecord, ParsedFile } from '../parse/index.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { buildChunks, type BuiltChunk } from './build-chunks.js';
+import { CHUNK_WIDTH, chunkRowValues, IMPORT_WIDTH, SYMBOL_WIDTH, toFileRows, type FileRows, type SqlValue } from './file-rows.js';
 import { FullTextIndex } from './full-text-index.js';
 import { describeOpenFailure } from './index-errors.js';
 import { toFileRow, toSymbolRow, type ChunkRow, type FileRow, type RawFile, type RawSymbol, type SkippedFile, type SymbolRow } from './index-rows.js';
@@ -193,12 +194,12 @@ export class IndexStore {
   }
 
   /**
-   * Stores a blob's text and parse (a no-op when already stored, unless the stored parse failed).
+   * Stores a blob's text and parse, as the JSON of its `ParsedFile` (a no-op when already stored, unless the stored parse failed).
    * `text` may be given as bytes when they are exactly its UTF-8 (valid, no byte order mark):
    * SQLite stores them as that TEXT, byte for byte, without a decode and re-encode.
    */
-  putBlob(blobId: string, text: string | Uint8Array, parsed: ParsedFile): void {
-    this.statements.insertBlob.run(blobId, text, JSON.stringify(parsed));
+  putBlob(blobId: string, text: string | Uint8Array, parsedJson: string): void {
+    this.statements.insertBlob.run(blobId, text, parsedJson);
   }
 
   /** Removes a file and everything derived from it. */
@@ -239,16 +240,15 @@ export class IndexStore {
         continue;
       }
       this.statements.deleteChunksOfFile.run(file.id);
-      this.insertChunks(file.id, file.language !== 'unknown', buildChunks(content, content.text));
+      this.insertChunks(file.id, file.language !== 'unknown', chunkRowValues(buildChunks(content, content.text)));
     }
   }
 
-  private insertChunks(fileId: number, searchable: boolean, chunks: BuiltChunk[]): void {
-    for (const chunk of chunks) {
-      const chunkId = Number(
-        this.statements.insertChunk.run(fileId, chunk.kind, chunk.symbol, chunk.startLine, chunk.endLine, chunk.contentHash).lastInsertRowid,
-      );
-      if (searchable) this.fullText.add(chunkId, chunk.fields);
+  private insertChunks(fileId: number, searchable: boolean, chunks: readonly SqlValue[]): void {
+    const s = this.statements;
+    for (let i = 0; i < chunks.length; i += CHUNK_WIDTH) {
+      const chunkId = Number(s.insertChunk.run(fileId, chunks[i], chunks[i + 1], chunks[i + 2], chunks[i + 3], chunks[i + 4]).lastInsertRowid);
+      if (searchable) this.fullText.addValues(chunkId, chunks, i + 5);
     }
   }
 
@@ -258,29 +258,33 @@ export class IndexStore {
     parsed: ParsedFile,
     chunks: BuiltChunk[],
   ): void {
+    this.putFileRows(meta, toFileRows(parsed, chunks));
+  }
+
+  /** {@link putFile} with the rows already built (by a parse worker: see file-rows.ts). */
+  putFileRows(meta: { path: string; blobId: string; size: number; mtimeMs: number | null }, rows: FileRows): void {
     this.deleteFile(meta.path);
     const s = this.statements;
     const fileId = Number(
       s.insertFile.run({
         ...meta,
-        language: parsed.language,
-        status: parsed.status,
-        errorCount: parsed.errorCount,
-        decodedWithReplacement: parsed.decodedWithReplacement ? 1 : 0,
-        lineCount: parsed.lineCount,
+        language: rows.language,
+        status: rows.status,
+        errorCount: rows.errorCount,
+        decodedWithReplacement: rows.decodedWithReplacement,
+        lineCount: rows.lineCount,
         indexedAt: Date.now(),
       }).lastInsertRowid,
     );
-    for (const sym of parsed.symbols) {
-      s.insertSymbol.run(
-        fileId, sym.name, sym.qualifiedName, sym.kind, sym.parent, sym.startLine, sym.endLine,
-        sym.signature, sym.doc, JSON.stringify(sym.callees), JSON.stringify(sym.bases),
-      );
+    const sym = rows.symbols;
+    for (let i = 0; i < sym.length; i += SYMBOL_WIDTH) {
+      s.insertSymbol.run(fileId, sym[i], sym[i + 1], sym[i + 2], sym[i + 3], sym[i + 4], sym[i + 5], sym[i + 6], sym[i + 7], sym[i + 8], sym[i + 9]);
     }
-    for (const imp of parsed.imports) s.insertImport.run(fileId, imp.source, JSON.stringify(imp.names), imp.line);
+    const imp = rows.imports;
+    for (let i = 0; i < imp.length; i += IMPORT_WIDTH) s.insertImport.run(fileId, imp[i], imp[i + 1], imp[i + 2]);
     // Search covers source files in parsed languages; other text (docs, data,
     // templates) stays viewable and greppable but would drown code in BM25.
-    this.insertChunks(fileId, parsed.language !== 'unknown', chunks);
+    this.insertChunks(fileId, rows.language !== 'unknown', rows.chunks);
   }
 
   /** Updates the cheap change signals of an unchanged file. */

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../../src/index/repository-index.js';
+import type { ParsedFile } from '../../src/parse/index.js';
 import { cleanupTempDirs, ensureBuilt, PROJECT_ROOT, put, runCli, tempDir } from './harness.js';
 
 const PER_LANGUAGE = 60; // 5 languages → 300 files (≥ 200: workers)
@@ -56,8 +57,8 @@ describe('worker-thread parsing', () => {
     try {
       expect(pool.workerCount).toBe(2);
       const analysis = await pool.analyze('a.py', new TextEncoder().encode('def f():\n    return 1\n'));
-      expect(analysis.parsed.symbols.map((s) => s.name)).toEqual(['f']);
-      expect(analysis.chunks.length).toBeGreaterThan(0);
+      expect((JSON.parse(analysis.parsedJson) as ParsedFile).symbols.map((s) => s.name)).toEqual(['f']);
+      expect(analysis.rows.chunks.length).toBeGreaterThan(0);
     } finally {
       await pool.close();
     }

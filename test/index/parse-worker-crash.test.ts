@@ -10,7 +10,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IndexStore } from '../../src/index/index-store.js';
 import { updateIndex } from '../../src/index/indexer.js';
+import type { FileAnalysis } from '../../src/index/analyze-file.js';
 import { createParsePool, MAX_ATTEMPTS } from '../../src/index/parse-pool.js';
+import type { ParsedFile } from '../../src/parse/index.js';
 import { WorktreeSource } from '../../src/index/worktree-source.js';
 import { cleanupTempDirs, ensureBuilt, PROJECT_ROOT, put, tempDir } from '../cli/harness.js';
 
@@ -38,6 +40,7 @@ parentPort.on('message', (m) => {
 }
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
+const parsedOf = (analysis: FileAnalysis) => JSON.parse(analysis.parsedJson) as ParsedFile;
 const pythonFile = (i: number) => `def f${i}(x):\n    return x + ${i}\n`;
 
 describe('parse worker crashes', () => {
@@ -46,7 +49,7 @@ describe('parse worker crashes', () => {
     try {
       const paths = Array.from({ length: 12 }, (_, i) => (i === 5 ? 'crash-once.py' : `m${i}.py`));
       const results = await Promise.all(paths.map((path, i) => pool.analyze(path, utf8(pythonFile(i)))));
-      expect(results.map((r) => [r.parsed.path, r.parsed.status, r.parsed.symbols.map((s) => s.name)])).toEqual(
+      expect(results.map((r) => parsedOf(r)).map((p) => [p.path, p.status, p.symbols.map((s) => s.name)])).toEqual(
         paths.map((path, i) => [path, 'ok', [`f${i}`]]),
       );
     } finally {
@@ -58,11 +61,11 @@ describe('parse worker crashes', () => {
     const pool = createParsePool(2, undefined, { workerScript: crashingWorker() });
     try {
       const [bad, good] = await Promise.all([pool.analyze('crash-always.py', utf8(pythonFile(0))), pool.analyze('fine.py', utf8(pythonFile(1)))]);
-      expect(bad.parsed).toMatchObject({ status: 'failed', language: 'python', symbols: [] });
-      expect(bad.parsed.failure).toMatch(new RegExp(`crashed ${MAX_ATTEMPTS} times on this file \\(exit code 9\\)`));
-      expect(bad.chunks.length).toBeGreaterThan(0);
-      expect(good.parsed.status).toBe('ok');
-      expect((await pool.analyze('later.py', utf8(pythonFile(2)))).parsed.status).toBe('ok');
+      expect(parsedOf(bad)).toMatchObject({ status: 'failed', language: 'python', symbols: [] });
+      expect(parsedOf(bad).failure).toMatch(new RegExp(`crashed ${MAX_ATTEMPTS} times on this file \\(exit code 9\\)`));
+      expect(bad.rows.chunks.length).toBeGreaterThan(0);
+      expect(parsedOf(good).status).toBe('ok');
+      expect(parsedOf(await pool.analyze('later.py', utf8(pythonFile(2)))).status).toBe('ok');
     } finally {
       await pool.close();
     }
