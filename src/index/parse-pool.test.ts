@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assignLanguages, createParsePool } from './parse-pool.js';
+import { assignLanguages, createParsePool, LARGE_FILE_BYTES } from './parse-pool.js';
 
 describe('assignLanguages', () => {
   it('gives every worker the common languages and each rare one to a single worker, most files first to the least loaded', () => {
@@ -42,22 +42,26 @@ describe('assignLanguages', () => {
   });
 });
 
-describe('createParsePool dispatch', () => {
-  it('sends a rare language to one worker, warms only that worker with it, and spreads the rest', async () => {
-    // A stand-in worker: answers each file with its thread id and the languages it was warmed with.
-    const dir = mkdtempSync(join(tmpdir(), 'reponav-pool-'));
-    const script = join(dir, 'echo-worker.mjs');
-    writeFileSync(
-      script,
-      `import { parentPort, threadId } from 'node:worker_threads';
+/** A stand-in worker script: answers each file with its thread id and the languages it was warmed with. */
+function echoWorker(dir: string): string {
+  const script = join(dir, 'echo-worker.mjs');
+  writeFileSync(
+    script,
+    `import { parentPort, threadId } from 'node:worker_threads';
 const warmed = [];
 parentPort.on('message', (m) => {
   if (m.warm) warmed.push(...m.warm);
   else setTimeout(() => parentPort.postMessage({ id: m.id, result: { threadId, warmed: [...warmed].sort() } }), 5);
 });
 `,
-    );
-    const pool = createParsePool(2, undefined, { workerScript: script });
+  );
+  return script;
+}
+
+describe('createParsePool dispatch', () => {
+  it('sends a rare language to one worker, warms only that worker with it, and spreads the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reponav-pool-'));
+    const pool = createParsePool(2, undefined, { workerScript: echoWorker(dir) });
     try {
       pool.warm(new Map([['python', 200], ['ruby', 2]]));
       const bytes = new Uint8Array([120]);
@@ -67,6 +71,27 @@ parentPort.on('message', (m) => {
       expect(rubyThreads.size).toBe(1);
       expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
       for (const answer of answers) expect(answer.warmed).toEqual(rubyThreads.has(answer.threadId) ? ['python', 'ruby'] : ['python']);
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sends every large source file to one worker (only its wasm memory grows for them) and spreads the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reponav-pool-'));
+    const pool = createParsePool(2, undefined, { workerScript: echoWorker(dir) });
+    try {
+      pool.warm(new Map([['python', 200]]));
+      const small = new Uint8Array([120]);
+      const large = new Uint8Array(LARGE_FILE_BYTES);
+      const jobs = Array.from({ length: 12 }, (_, i) => ({ path: i % 3 === 0 ? `big${i}.py` : `small${i}.py`, bytes: i % 3 === 0 ? large : small }));
+      // A large file without a grammar is not parsed by tree-sitter: it is dispatched like any other.
+      jobs.push({ path: 'data0.csv', bytes: large }, { path: 'data1.csv', bytes: large });
+      const answers = (await Promise.all(jobs.map((job) => pool.analyze(job.path, job.bytes)))) as unknown as { threadId: number }[];
+      const threadsOf = (prefix: string) => new Set(answers.filter((_, i) => jobs[i]!.path.startsWith(prefix)).map((a) => a.threadId));
+      expect(threadsOf('big').size).toBe(1);
+      expect(threadsOf('small').size).toBe(2);
+      expect(threadsOf('data').size).toBe(2);
     } finally {
       await pool.close();
       rmSync(dir, { recursive: true, force: true });
