@@ -50,7 +50,7 @@ function gitDirOf(root: string): string | null {
   }
 }
 
-/** States started by GitWorktree.startEarly, by real root; each is taken by the first state() there. */
+/** States started by GitWorktree.startEarly, by real root; each is taken by the first state({ early: true }) there. */
 const early = new Map<string, Promise<GitWorktreeState | null>>();
 
 /**
@@ -77,27 +77,34 @@ export class GitWorktree {
    * Starts state() for the working tree at `path` now, before anything asks
    * for it: the CLI calls this first thing, so `git status` (110-160 ms on an
    * 11k-file tree) runs while the process loads its modules and opens the
-   * index instead of after. The first state() of a GitWorktree on the same
-   * root (the real path, as the working-tree source resolves it) takes this
-   * result instead of running git again; later calls run git as usual. What
-   * it reports is the tree at the process's start, which is what a command
-   * answers for. Does nothing when `path` is not the top of a git working
-   * tree; never throws.
+   * index instead of after. The first state({ early: true }) of a GitWorktree
+   * on the same root (the real path, as the working-tree source resolves it)
+   * takes this result instead of running git again. What it reports is the
+   * tree at the process's start: good for the read-only no-change check,
+   * which writes nothing, but not for a run that stores git's view in its
+   * token (another writer may have run since, with a newer view). Does nothing
+   * when `path` is not the top of a git working tree; never throws. Returns
+   * the state started (or already started), null when none (for tests).
    */
-  static startEarly(path: string): void {
+  static startEarly(path: string): Promise<GitWorktreeState | null> | null {
     let root: string;
     try {
       root = realpathSync(path);
     } catch {
-      return; // The source says what is wrong with the folder.
+      return null; // The source says what is wrong with the folder.
     }
     const gitDir = gitDirOf(root);
-    if (gitDir && !early.has(root)) early.set(root, new GitWorktree(root, gitDir).readState());
+    if (!gitDir) return null;
+    if (!early.has(root)) early.set(root, new GitWorktree(root, gitDir).readState());
+    return early.get(root)!;
   }
 
-  /** HEAD, the paths that differ from it and the exclude stamp; null when git fails. */
-  state(): Promise<GitWorktreeState | null> {
-    const started = early.get(this.root);
+  /**
+   * HEAD, the paths that differ from it and the exclude stamp; null when git
+   * fails. With `early`, a state startEarly began is taken (once) if there is one.
+   */
+  state(options: { early?: boolean } = {}): Promise<GitWorktreeState | null> {
+    const started = options.early ? early.get(this.root) : undefined;
     if (started) {
       early.delete(this.root);
       return started;

@@ -332,6 +332,19 @@ describe('GitWorktree.startEarly (the CLI starts git status before its index ope
     }
   });
 
+  it('a writing run never takes the early state: an edit made after the early start is indexed by it', async () => {
+    const { root, repository } = await gitRepository();
+    try {
+      // Another writer may run between the early start and this run: its token would be newer than that state.
+      await GitWorktree.startEarly(root);
+      put(root, 'inventory/pricing.py', readFileSync(join(root, 'inventory/pricing.py'), 'utf8') + '\ndef after_the_start():\n    return 2\n');
+      expect((await repository.refresh({ check: true })).parsed).toBe(1);
+      expect(repository.store.symbolsOf('inventory/pricing.py').map((s) => s.name)).toContain('after_the_start');
+    } finally {
+      repository.close();
+    }
+  });
+
   it('does nothing below the top of a git working tree or for a missing folder', async () => {
     const { root, repository } = await gitRepository();
     repository.close();

@@ -122,7 +122,9 @@ export class WorktreeChanges {
     // Without git every check lists everything and the token stored has nothing to add; with git, a
     // check git cannot answer (an exclude change, too many paths) is left to the run, whose token fixes it.
     if (!(await this.gitWorktree())) return 'full-listing';
-    const { candidates } = await this.gitCandidates(previous, recheck);
+    // A git status the CLI started early (before this process read the token) is good enough here,
+    // where nothing is written; check() runs its own (see GitWorktree.startEarly).
+    const { candidates } = await this.gitCandidates(previous, recheck, true);
     if (!candidates) return null;
     const unique = [...new Set(candidates)];
     return { files: this.source.listPaths(unique).files, candidates: unique };
@@ -132,13 +134,15 @@ export class WorktreeChanges {
    * Git's state now and, when `previous` (a run's token) and git can tell, the
    * paths to look at since that run: what differed from HEAD then and now, what
    * HEAD moved over, symlinked files and `recheck`. Null candidates: only a full listing can tell.
+   * `early`: git's state may be one the CLI started before this check (read-only callers only).
    */
   private async gitCandidates(
     previous: FreshnessToken | null,
     recheck: readonly string[],
+    early = false,
   ): Promise<{ gitPart: FreshnessToken['git']; dirty: string[]; candidates: string[] | null }> {
     const git = await this.gitWorktree();
-    const state = git ? await git.state() : null;
+    const state = git ? await git.state({ early }) : null;
     const gitPart = state ? { head: state.head, exclude: state.excludeStamp } : null;
     const dirty = state ? [...state.dirty, ...state.dirtyFolders] : [];
     if (git && state && previous?.git && previous.git.exclude === state.excludeStamp) {
