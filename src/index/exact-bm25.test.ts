@@ -74,6 +74,15 @@ describe('kthLargest', () => {
       for (const k of [1, 2, Math.ceil(n / 3), n].filter((k) => k <= n)) expect(kthLargest(values, k)).toBe(sorted[k - 1]);
       expect(values).toEqual(copy);
     }
+    // Large arrays take the sampled bound: random, rising, and one where the bound is too high (then all values decide).
+    for (const values of [Float64Array.from({ length: 20_000 }, () => Math.floor(next() * 50)), Float64Array.from({ length: 20_000 }, (_, i) => i + next())]) {
+      const sorted = [...values].sort((a, b) => b - a);
+      for (const k of [1, 5, 9]) expect(kthLargest(values, k)).toBe(sorted[k - 1]);
+    }
+    const sparse = new Float64Array(8192);
+    [sparse[0], sparse[4], sparse[8]] = [10, 9, 8];
+    expect(kthLargest(sparse, 3)).toBe(8);
+    expect(kthLargest(sparse, 4)).toBe(0);
     expect(kthLargest([5, 1, 4, 9], 2, 3)).toBe(4);
     expect(() => kthLargest([1, 2], 3)).toThrow(RangeError);
   });

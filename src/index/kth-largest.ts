@@ -7,12 +7,42 @@
 
 /**
  * The k-th largest of `values[0..count)` (1 ≤ k ≤ count; `values` is not
- * changed): one pass keeping the k largest seen in a min-heap, so a value
- * below the heap's least costs one comparison. Equal values count once
- * each (the k-th largest of 3, 3, 1 at k = 2 is 3). NaN is not allowed.
+ * changed). Equal values count once each (the k-th largest of 3, 3, 1 at
+ * k = 2 is 3). NaN is not allowed. Many values and a small k (a search's
+ * cut): a sample of the values gives a bound below which the k-th largest
+ * is unlikely to lie, one pass keeps the values at or above it, and those
+ * few are selected from (all of them again if the bound was too high).
  */
 export function kthLargest(values: ArrayLike<number>, k: number, count = values.length): number {
   if (!(k >= 1 && k <= count)) throw new RangeError(`kthLargest: k = ${k} outside 1..${count}`);
+  if (count >= SAMPLED_FROM && k * SAMPLE <= count) {
+    // The sample's rank of about 2k of the whole: some 2k values pass the bound, and fewer than k is very unlikely.
+    const step = Math.floor(count / SAMPLE);
+    const sample = new Float64Array(SAMPLE);
+    for (let i = 0; i < SAMPLE; i++) sample[i] = values[i * step]!;
+    const bound = heapSelect(sample, Math.ceil((2 * k * SAMPLE) / count) + 1, SAMPLE);
+    let passing = 0;
+    for (let i = 0; i < count; i++) if (values[i]! >= bound) passing++;
+    // Enough values at or above the bound: the k-th largest is one of them, so it is theirs.
+    if (passing >= k) {
+      const kept = new Float64Array(passing);
+      let n = 0;
+      for (let i = 0; i < count; i++) if (values[i]! >= bound) kept[n++] = values[i]!;
+      return heapSelect(kept, k, passing);
+    }
+  }
+  return heapSelect(values, k, count);
+}
+
+/** Values from which {@link kthLargest} samples first, and the sample's size. */
+const SAMPLED_FROM = 8192;
+const SAMPLE = 2048;
+
+/**
+ * The k-th largest by one pass keeping the k largest seen in a min-heap (a
+ * value below the heap's least costs one comparison).
+ */
+function heapSelect(values: ArrayLike<number>, k: number, count: number): number {
   // Visited in a scattered order (a stride coprime to count): scores that rise along the array, as chunk
   // scores in slot order can, would otherwise each enter the heap (an ascending array: 20x the random case).
   const stride = coprimeStride(count);
