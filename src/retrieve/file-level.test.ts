@@ -124,6 +124,18 @@ describe('file-level documents of an index', () => {
     expect(rankFileDocuments(repository.store, [{ token: 'nowhere', weight: 1 }], 'identity', prior)).toEqual([]);
   });
 
+  it('lists below the ordered head only the files `keep` holds', () => {
+    const terms = [{ token: 'jar', weight: 1 }, { token: 'fetch', weight: 2 }, { token: 'helper', weight: 1 }];
+    for (const kind of ['identity', 'content', 'both'] as const) {
+      const full = rankFileDocuments(repository.store, terms, kind, () => 1);
+      expect(full.map((f) => f.score)).toEqual([...new Set(full.map((f) => f.score))]);
+      expect(full).toHaveLength(3);
+      expect(rankFileDocuments(repository.store, terms, kind, () => 1, undefined, 1, new Set())).toEqual(full.slice(0, 1));
+      expect(rankFileDocuments(repository.store, terms, kind, () => 1, undefined, 1, new Set([full[2]!.path]))).toEqual([full[0], full[2]]);
+      expect(rankFileDocuments(repository.store, terms, kind, () => 1, undefined, 2, new Set([full[0]!.path]))).toEqual(full.slice(0, 2));
+    }
+  });
+
   it('brings in a file with no chunk among the hits when candidates allow', async () => {
     const query = 'fetch url: the jar breaks';
     const narrow = { aggregation: { topChunks: 1 }, fileNameBoost: 0, fileLevel: { weight: 0 } };

@@ -120,7 +120,8 @@ export function fuseFileLevel(files: FileCandidate[], ranked: readonly FileScore
  * (the chunk ranking's path priors: tests, stubs, code outside the library),
  * files failing `pathFilter` left out; the best `ordered` files first in
  * order (best first, equal scores by path), the rest after them in no
- * promised order (default: all in order).
+ * promised order (default: all in order). With `keep`, those after the
+ * `ordered` best are only the files `keep` holds (the fusions read no others).
  */
 export function rankFileDocuments(
   store: IndexStore,
@@ -129,43 +130,60 @@ export function rankFileDocuments(
   prior: (path: string) => number,
   pathFilter?: (path: string) => boolean,
   ordered = Infinity,
+  keep?: ReadonlySet<string>,
 ): FileScore[] {
-  const list: FileScore[] = [];
+  const order = (a: FileScore, b: FileScore) => b.score - a.score || compareText(a.path, b.path);
   if (document !== 'both') {
-    // One document kind: its files are distinct, so no summing map (a string-keyed map of ~10^4 files per query).
+    // One document kind: its files are distinct, so no summing map (a string-keyed map of ~10^4 files per query),
+    // and their scores stay in arrays: an object is made only for a file that is returned.
     const index = fileDocumentIndex(store, document);
     const { touched, scores } = fileDocumentScores(index, terms);
     const top = bestScore(touched, scores);
     const priors = priorTable(index, prior);
+    const files = new Int32Array(touched.length);
+    const ranked = new Float64Array(touched.length);
+    let count = 0;
+    for (const file of touched) {
+      if (pathFilter && !pathFilter(index.paths[file]!)) continue;
+      files[count] = file;
+      // 0 + x: the summed form's value, bit for bit.
+      ranked[count++] = (0 + scores[file]! / top) * priors[file]!;
+    }
+    const bound = count > ordered && ordered >= 1 ? kthLargest(ranked, ordered, count) : -Infinity;
+    const head: FileScore[] = [];
+    const tail: FileScore[] = [];
+    for (let i = 0; i < count; i++) {
+      const path = index.paths[files[i]!]!;
+      if (ranked[i]! >= bound) head.push({ path, score: ranked[i]! });
+      else if (!keep || keep.has(path)) tail.push({ path, score: ranked[i]! });
+    }
+    return head.sort(order).concat(tail);
+  }
+  const summed = new Map<string, number>();
+  for (const kind of ['identity', 'content'] as const) {
+    // Only the best score is needed here (the list is sorted once below), not scoreFileDocuments' sorted list.
+    const index = fileDocumentIndex(store, kind);
+    const { touched, scores } = fileDocumentScores(index, terms);
+    const top = bestScore(touched, scores);
     for (const file of touched) {
       const path = index.paths[file]!;
-      // 0 + x: the summed form's value, bit for bit.
-      if (!pathFilter || pathFilter(path)) list.push({ path, score: (0 + scores[file]! / top) * priors[file]! });
+      summed.set(path, (summed.get(path) ?? 0) + scores[file]! / top);
     }
-  } else {
-    const summed = new Map<string, number>();
-    for (const kind of ['identity', 'content'] as const) {
-      // Only the best score is needed here (the list is sorted once below), not scoreFileDocuments' sorted list.
-      const index = fileDocumentIndex(store, kind);
-      const { touched, scores } = fileDocumentScores(index, terms);
-      const top = bestScore(touched, scores);
-      for (const file of touched) {
-        const path = index.paths[file]!;
-        summed.set(path, (summed.get(path) ?? 0) + scores[file]! / top);
-      }
-    }
-    for (const [path, score] of summed) if (!pathFilter || pathFilter(path)) list.push({ path, score: score * prior(path) });
   }
-  const order = (a: FileScore, b: FileScore) => b.score - a.score || compareText(a.path, b.path);
+  const list: FileScore[] = [];
+  for (const [path, score] of summed) if (!pathFilter || pathFilter(path)) list.push({ path, score: score * prior(path) });
   if (list.length <= ordered) return list.sort(order);
   // Every file scoring at least the ordered-th best score, sorted, is exactly the sorted list's prefix; a
   // large repository matches ~10^4 files per query, and sorting all of them twice per search cost ~20% of it.
-  const scores = new Float64Array(list.length);
-  for (let i = 0; i < list.length; i++) scores[i] = list[i]!.score;
-  const bound = kthLargest(scores, ordered);
+  const values = new Float64Array(list.length);
+  for (let i = 0; i < list.length; i++) values[i] = list[i]!.score;
+  const bound = kthLargest(values, ordered);
   const head: FileScore[] = [];
   const tail: FileScore[] = [];
-  for (const f of list) (f.score >= bound ? head : tail).push(f);
+  for (const f of list) {
+    if (f.score >= bound) head.push(f);
+    else if (!keep || keep.has(f.path)) tail.push(f);
+  }
   return head.sort(order).concat(tail);
 }
 

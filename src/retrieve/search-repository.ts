@@ -173,11 +173,12 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   const level = { ...DEFAULT_FILE_LEVEL, ...options.fileLevel };
   if ((level.weight > 0 || level.titleWeight > 0) && files.length > 0) {
     const prior = priorOf(store, options) ?? NO_PRIOR;
-    const rank = (terms: QueryTerm[]) =>
-      rankFileDocuments(store, terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, prior, options.pathFilter, orderedFiles(level));
-    if (level.weight > 0) files = fuseFileLevel(files, rank(parsedQuery.terms), level);
+    // Below the ranking's ordered head the fusions read only the listed files' scores (none, for the title's).
+    const rank = (terms: QueryTerm[], keep: ReadonlySet<string>) =>
+      rankFileDocuments(store, terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, prior, options.pathFilter, orderedFiles(level), keep);
+    if (level.weight > 0) files = fuseFileLevel(files, rank(parsedQuery.terms, new Set(files.map((f) => f.path))), level);
     const title = level.titleWeight > 0 ? titleTerms(queryText, queryWeights) : [];
-    if (title.length > 0) files = fuseTitleLevel(files, rank(title), level.titleWeight);
+    if (title.length > 0) files = fuseTitleLevel(files, rank(title, new Set()), level.titleWeight);
   }
   if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions: [], modules: [] };
   const symbolFiles = level.rankSymbols ? files : chunkFiles;
