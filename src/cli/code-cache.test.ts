@@ -99,6 +99,12 @@ describe('requireWithCodeCache', () => {
     }
   });
 
+  it('reads a source with non-ASCII text as UTF-8 (an ASCII one as Latin-1: the same text)', () => {
+    const { file, cacheFile } = fixture("exports.answer = (n) => n * 2;\nexports.word = 'café ✓';");
+    expect(load(file, cacheFile)!.exports.word).toBe('café ✓');
+    expect(load(file, cacheFile)!).toMatchObject({ cache: 'hit', exports: { word: 'café ✓' } });
+  });
+
   it('null when the bundle is not there (a build without it)', () => {
     const { dir } = fixture();
     expect(requireWithCodeCache(join(dir, 'missing.cjs'), join(dir, 'cache.bin'))).toBeNull();
