@@ -77,21 +77,23 @@ describe('createParsePool dispatch', () => {
     }
   });
 
-  it('sends every large source file to one worker (only its wasm memory grows for them) and spreads the rest', async () => {
+  it('sends every large source file to one worker (only its wasm memory grows for them), balances the rest by queued bytes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'reponav-pool-'));
     const pool = createParsePool(2, undefined, { workerScript: echoWorker(dir) });
     try {
       pool.warm(new Map([['python', 200]]));
-      const small = new Uint8Array([120]);
       const large = new Uint8Array(LARGE_FILE_BYTES);
-      const jobs = Array.from({ length: 12 }, (_, i) => ({ path: i % 3 === 0 ? `big${i}.py` : `small${i}.py`, bytes: i % 3 === 0 ? large : small }));
+      const threads = async (jobs: { path: string; bytes: Uint8Array }[]) =>
+        new Set(((await Promise.all(jobs.map((job) => pool.analyze(job.path, job.bytes)))) as unknown as { threadId: number }[]).map((a) => a.threadId));
+      expect((await threads(Array.from({ length: 6 }, (_, i) => ({ path: `big${i}.py`, bytes: large })))).size).toBe(1);
+      expect((await threads(Array.from({ length: 6 }, (_, i) => ({ path: `small${i}.py`, bytes: new Uint8Array([120]) })))).size).toBe(2);
       // A large file without a grammar is not parsed by tree-sitter: it is dispatched like any other.
-      jobs.push({ path: 'data0.csv', bytes: large }, { path: 'data1.csv', bytes: large });
-      const answers = (await Promise.all(jobs.map((job) => pool.analyze(job.path, job.bytes)))) as unknown as { threadId: number }[];
-      const threadsOf = (prefix: string) => new Set(answers.filter((_, i) => jobs[i]!.path.startsWith(prefix)).map((a) => a.threadId));
-      expect(threadsOf('big').size).toBe(1);
-      expect(threadsOf('small').size).toBe(2);
-      expect(threadsOf('data').size).toBe(2);
+      expect((await threads(Array.from({ length: 6 }, (_, i) => ({ path: `data${i}.csv`, bytes: large })))).size).toBe(2);
+      // One large file queued on a worker weighs as much as many small ones: the small files go to the other.
+      const mixed = [{ path: 'big.py', bytes: large }, ...Array.from({ length: 5 }, (_, i) => ({ path: `s${i}.py`, bytes: new Uint8Array(1000) }))];
+      const answers = (await Promise.all(mixed.map((job) => pool.analyze(job.path, job.bytes)))) as unknown as { threadId: number }[];
+      expect(new Set(answers.slice(1).map((a) => a.threadId)).size).toBe(1);
+      expect(answers[1]!.threadId).not.toBe(answers[0]!.threadId);
     } finally {
       await pool.close();
       rmSync(dir, { recursive: true, force: true });

@@ -88,7 +88,7 @@ export function assignLanguages(fileCounts: ReadonlyMap<string, number>, workers
  * wasm memory grows to fit the largest tree an isolate has built and never
  * shrinks (one 1 MB Python file: ~+80 MB RSS), so with large files spread over
  * every worker each of them ends the run that much bigger; sent to one, only
- * it does. The others take more of the small files meanwhile (least-loaded dispatch).
+ * it does. The others take more of the small files meanwhile (dispatch by queued bytes).
  */
 export const LARGE_FILE_BYTES = 128 * 1024;
 
@@ -106,6 +106,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   jobs: Map<number, Job>;
+  /** Bytes of the files in `jobs`: the load a new file is balanced by (a large file weighs as much as many small ones). */
+  queuedBytes: number;
   /** The last 'error' the worker raised, for the reason of a crash. */
   lastError?: string;
 }
@@ -164,9 +166,10 @@ export function createParsePool(workers: number, logger?: Logger, options: Parse
         ? slots[home % slots.length]!
         : language !== null && job.bytes.length >= LARGE_FILE_BYTES
           ? slots[0]!
-          : slots.reduce((best, s) => (s.jobs.size < best.jobs.size ? s : best));
+          : slots.reduce((best, s) => (s.queuedBytes < best.queuedBytes ? s : best));
     job.attempts++;
     slot.jobs.set(job.id, job);
+    slot.queuedBytes += job.bytes.length;
     slot.worker.postMessage({ id: job.id, path: job.path, bytes: job.bytes });
   };
 
@@ -188,11 +191,12 @@ export function createParsePool(workers: number, logger?: Logger, options: Parse
   };
 
   const start = (): Slot => {
-    const slot: Slot = { worker: new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } }), jobs: new Map() };
+    const slot: Slot = { worker: new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } }), jobs: new Map(), queuedBytes: 0 };
     slot.worker.on('message', (message: { id: number; result?: FileAnalysis; error?: string }) => {
       const job = slot.jobs.get(message.id);
       if (!job) return;
       slot.jobs.delete(message.id);
+      slot.queuedBytes -= job.bytes.length;
       if (message.error !== undefined) job.resolve(failedAnalysis(job.path, job.bytes, message.error));
       else job.resolve(message.result!);
     });
