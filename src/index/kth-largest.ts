@@ -15,7 +15,7 @@
  */
 export function kthLargest(values: ArrayLike<number>, k: number, count = values.length): number {
   if (!(k >= 1 && k <= count)) throw new RangeError(`kthLargest: k = ${k} outside 1..${count}`);
-  if (count >= SAMPLED_FROM && k * SAMPLE <= count) {
+  if (count >= SAMPLED_FROM && count >= 8 * k) {
     // The sample's rank of about 2k of the whole: some 2k values pass the bound, and fewer than k is very unlikely.
     const step = Math.floor(count / SAMPLE);
     const sample = new Float64Array(SAMPLE);
@@ -34,7 +34,7 @@ export function kthLargest(values: ArrayLike<number>, k: number, count = values.
   return heapSelect(values, k, count);
 }
 
-/** Values from which {@link kthLargest} samples first, and the sample's size. */
+/** Values from which {@link kthLargest} samples first (when k is at most an eighth of them), and the sample's size. */
 const SAMPLED_FROM = 8192;
 const SAMPLE = 2048;
 
