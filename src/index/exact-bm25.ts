@@ -131,6 +131,8 @@ const BLOCK = 4096;
  */
 function scoreByBlocks(corpus: Corpus, terms: QueryTerms, low: number, high: number, allowed: boolean[] | null): number {
   const cursors = new Int32Array(terms.slots.length);
+  // Each term's first posting in the current block.
+  const froms = new Int32Array(terms.slots.length);
   const { group, total } = corpus;
   let count = 0;
   for (let start = low; start <= high; start += BLOCK) {
@@ -141,9 +143,20 @@ function scoreByBlocks(corpus: Corpus, terms: QueryTerms, low: number, high: num
     total.fill(0, start, end);
     let t = 0;
     for (let g = 0; g < terms.groupEnds.length; g++) {
-      for (; t < terms.groupEnds[g]!; t++) cursors[t] = addTermInBlock(corpus, terms.slots[t]!, terms.values[t]!, cursors[t]!, end);
-      if (terms.single) total.set(group.subarray(start, end), start);
-      else foldBlock(corpus, start, end, terms.repeats[g]!);
+      const first = t;
+      let added = 0;
+      for (; t < terms.groupEnds[g]!; t++) {
+        froms[t] = cursors[t]!;
+        cursors[t] = addTermInBlock(corpus, terms.slots[t]!, terms.values[t]!, froms[t]!, end);
+        added += cursors[t]! - froms[t]!;
+      }
+      if (added >= end - start) {
+        if (terms.single) total.set(group.subarray(start, end), start);
+        else foldBlock(corpus, start, end, terms.repeats[g]!);
+      } else {
+        // Fewer postings than slots: folded at the group's postings (a chunk met twice adds −0 the second time).
+        for (let u = first; u < t; u++) foldPostings(corpus, terms.slots[u]!, froms[u]!, cursors[u]!, terms.single, terms.repeats[g]!);
+      }
     }
     count = collectBlock(corpus, start, end, allowed, terms.single, count);
   }
@@ -170,6 +183,19 @@ function foldBlock(corpus: Corpus, start: number, end: number, repeat: number): 
     // bm25Chunks' FTS5 path: Σ repeat × rank (rank = −score) over the groups, in order.
     total[slot] = total[slot]! + repeat * -acc[slot]!;
     acc[slot] = 0;
+  }
+}
+
+/** {@link foldBlock} (or, for one group, the copy) at the slots of postings `from` to `to` (exclusive) only. */
+function foldPostings(corpus: Corpus, slots: Int32Array, from: number, to: number, single: boolean, repeat: number): void {
+  const { group: acc, total } = corpus;
+  for (let p = from; p < to; p++) {
+    const slot = slots[p]!;
+    if (single) total[slot] = acc[slot]!;
+    else {
+      total[slot] = total[slot]! + repeat * -acc[slot]!;
+      acc[slot] = 0;
+    }
   }
 }
 
