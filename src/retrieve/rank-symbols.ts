@@ -6,6 +6,7 @@ import { inheritedMethods, nameShare, namedFunctionsIn, queryNames } from './nam
 import { classCoverage } from './class-match.js';
 import { moduleNamedFunctions } from './module-names.js';
 import type { FileCandidate, RankedSymbol } from './retrieval-types.js';
+import { applyTermCoverage, DEFAULT_TERM_COVERAGE, type TermCoverageOptions } from './term-coverage.js';
 
 /** How chunk hits become function- and module-level predictions. */
 export interface SymbolRankingOptions {
@@ -80,6 +81,8 @@ export interface SymbolRankingOptions {
   eponymWeight: number;
   /** With `eponymWeight`, also the title's `module function` pairs (false: eponyms only, the session-8 rule). */
   titleModulePairs: boolean;
+  /** Within-file term coverage of the best fused files' functions (term-coverage.ts); missing fields take its defaults (off). */
+  coverage?: Partial<TermCoverageOptions>;
 }
 
 /**
@@ -111,6 +114,8 @@ export interface SymbolQuery {
   linked?: readonly SymbolRow[];
   /** The query text (boilerplate stripped); its first line is an issue's title (module-names.ts). */
   text?: string;
+  /** The fused file list, best first (term coverage reads its first files); the ranked files when absent. */
+  files?: readonly FileCandidate[];
 }
 
 /**
@@ -217,6 +222,10 @@ export function rankSymbols(
     }
   }
   if (options.classWeight > 0 && query) orderSiblingsByClass(store, functionScores, query, options.classWeight * best);
+  if (options.coverage && query) {
+    const baseOf = (path: string) => options.fileWeight * (fileScore.get(path) ?? 0);
+    applyTermCoverage(store, functionScores, query.files ?? files, query.terms, best, baseOf, { ...DEFAULT_TERM_COVERAGE, ...options.coverage });
+  }
   if (options.testFactor !== 1 && query) {
     for (const map of [functionScores, moduleScores]) {
       for (const [key, f] of map) if (query.isTest(f.path)) map.set(key, { ...f, score: f.score * options.testFactor });

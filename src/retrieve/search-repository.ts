@@ -189,6 +189,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     isTest: isTestPath,
     linked: linkedFunctions(store, extractLinkedLines(parsedQuery.text), (p) => matchIndexedPaths(p, indexedPaths(store))),
     text: parsedQuery.text,
+    files,
   });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
 }
