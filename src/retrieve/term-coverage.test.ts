@@ -44,6 +44,9 @@ describe('within-file term coverage (symbolRanking.coverage)', () => {
       // The top 5 spans 3 files here: asking for 4 keeps the ranking as it was.
       const settled = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 1, minSpread: 4 } } });
       expect(settled.functions).toEqual(off.functions);
+      // The first file already has a function in the top 5: maxInTop 1 leaves it alone.
+      const represented = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 1, minSpread: 1, maxInTop: 1 } } });
+      expect(represented.functions).toEqual(off.functions);
     } finally {
       repository.close();
     }

@@ -32,10 +32,12 @@ export interface TermCoverageOptions {
   idf: boolean;
   /** Functions of the covered files without a hit join the ranking (true), or only ranked functions gain. */
   candidates: boolean;
+  /** A covered file gains only while fewer than this many of its functions are in the top 5 (5: always). */
+  maxInTop: number;
 }
 
 /** Off (weight 0): measured as a setting, see docs/retrieval.md. */
-export const DEFAULT_TERM_COVERAGE: TermCoverageOptions = { weight: 0, files: 1, mode: 'flat', minTerms: 16, minSpread: 2, exponent: 1, shape: 'score', depth: 5, idf: true, candidates: true };
+export const DEFAULT_TERM_COVERAGE: TermCoverageOptions = { weight: 0, files: 1, mode: 'flat', minTerms: 16, minSpread: 2, exponent: 1, shape: 'score', depth: 5, idf: true, candidates: true, maxInTop: 5 };
 
 /**
  * Adds the coverage boost to `functionScores` in place (functions of the
@@ -58,6 +60,7 @@ export function applyTermCoverage(
   const covered = files.slice(0, options.files);
   const first = covered[0]!.score || 1;
   for (const file of covered) {
+    if (top.filter((f) => f.path === file.path).length >= options.maxInTop) continue;
     const share = options.mode === 'share' ? Math.max(0, file.score) / first : 1;
     const units = functionCoverage(store, file.path, weights).sort((a, b) => b.coverage - a.coverage);
     const most = units[0]?.coverage ?? 0;
