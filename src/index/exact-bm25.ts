@@ -281,19 +281,20 @@ function collect(corpus: Corpus, touchedCount: number, allowed: boolean[] | null
 function best(corpus: Corpus, count: number, limit: number, single: boolean, repeat: number): ExactScores {
   const { total, group: keys, inGroup } = corpus;
   const boundary = count > limit ? kthLargest(keys, limit, count) : -Infinity;
+  // The kept positions into the touched list, free once collected (one pass, then outputs of their exact size).
+  const { touched: at } = corpus;
   let kept = 0;
-  for (let i = 0; i < count; i++) if (keys[i]! >= boundary) kept++;
+  for (let i = 0; i < count; i++) if (keys[i]! >= boundary) at[kept++] = i;
   const ids = new Float64Array(kept);
   const keptKeys = new Float64Array(kept);
   const scores = new Float64Array(kept);
-  let k = 0;
-  for (let i = 0; i < count; i++) {
-    if (!(keys[i]! >= boundary)) continue;
+  for (let k = 0; k < kept; k++) {
+    const i = at[k]!;
     const slot = inGroup[i]!;
     ids[k] = corpus.ids[slot]!;
     keptKeys[k] = keys[i]!;
     // One group: the score is its bm25 × repeat (−rank × repeat); several: −Σ.
-    scores[k++] = single ? -(-total[slot]!) * repeat : -total[slot]!;
+    scores[k] = single ? -(-total[slot]!) * repeat : -total[slot]!;
   }
   return { ids, keys: keptKeys, scores };
 }

@@ -21,14 +21,23 @@ export function kthLargest(values: ArrayLike<number>, k: number, count = values.
     const sample = new Float64Array(SAMPLE);
     for (let i = 0; i < SAMPLE; i++) sample[i] = values[i * step]!;
     const bound = heapSelect(sample, Math.ceil((2 * k * SAMPLE) / count) + 1, SAMPLE);
+    // One pass keeps up to 8k of the values at or above the bound (some 2k are expected), counting them all.
+    const kept = new Float64Array(8 * k);
     let passing = 0;
-    for (let i = 0; i < count; i++) if (values[i]! >= bound) passing++;
+    for (let i = 0; i < count; i++) {
+      const value = values[i]!;
+      if (value >= bound) {
+        if (passing < kept.length) kept[passing] = value;
+        passing++;
+      }
+    }
     // Enough values at or above the bound: the k-th largest is one of them, so it is theirs.
-    if (passing >= k) {
-      const kept = new Float64Array(passing);
+    if (passing >= k && passing <= kept.length) return heapSelect(kept, k, passing);
+    if (passing > kept.length) {
+      const all = new Float64Array(passing);
       let n = 0;
-      for (let i = 0; i < count; i++) if (values[i]! >= bound) kept[n++] = values[i]!;
-      return heapSelect(kept, k, passing);
+      for (let i = 0; i < count; i++) if (values[i]! >= bound) all[n++] = values[i]!;
+      return heapSelect(all, k, passing);
     }
   }
   return heapSelect(values, k, count);
