@@ -20,12 +20,12 @@ vi.mock('../index/index.js', async (importOriginal) => {
   };
 });
 
-/** An index in a form that compares equal when it scores equally: terms sorted, postings as plain arrays. */
+/** An index as plain values, terms in stored order (a patch must keep them ascending, as a fresh build stores them). */
 const canonical = (index: PackedFileIndex) => ({
   paths: [...index.paths],
   lengths: [...index.lengths],
   averageLength: index.averageLength,
-  postings: [...index.postings.entries()].map(([token, list]) => [token, [...list.files], [...list.counts]]).sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+  postings: [...index.postings.entries()].map(([token, list]) => [token, [...list.files], [...list.counts]]),
 });
 
 /** A seeded pseudo-random source (tests must be repeatable). */

@@ -10,8 +10,8 @@
  *
  * Contract: the result scores every query exactly as a fresh build over the
  * same files would. Paths, lengths, the average length and each term's
- * postings (ascending files, their counts) are equal to a fresh build's; only
- * the order of the terms in the term list may differ, which no score depends on.
+ * postings (ascending files, their counts) and the terms' order are equal to a
+ * fresh build's.
  */
 import { addDocument, FilePostings, type PackedFileIndex } from './file-postings.js';
 
@@ -75,10 +75,23 @@ export function patchFileIndex(
   const files = new Uint32Array(capacity);
   const counts = new Uint32Array(capacity);
   let end = 0;
+  // Terms stay ascending (file-postings.ts looks them up by binary search): the changed
+  // files' terms, sorted, are merged with the old ones; a term in both merges its lists.
+  const addedTerms = [...added.keys()].sort();
+  let next = 0;
+  const pushAdded = (term: string) => {
+    const list = added.get(term)!;
+    terms.push(term);
+    starts.push(end);
+    files.set(list.files, end);
+    counts.set(list.counts, end);
+    end += list.files.length;
+  };
   for (let t = 0; t < old.terms.length; t++) {
     const term = old.terms[t]!;
+    while (next < addedTerms.length && addedTerms[next]! < term) pushAdded(addedTerms[next++]!);
+    const extra = next < addedTerms.length && addedTerms[next] === term ? added.get(addedTerms[next++]!) : undefined;
     const start = end;
-    const extra = added.get(term);
     let e = 0;
     for (let p = old.starts[t]!; p < old.starts[t + 1]!; p++) {
       const file = oldToNew[old.files[p]!]!;
@@ -95,20 +108,13 @@ export function patchFileIndex(
       files[end] = extra.files[e]!;
       counts[end++] = extra.counts[e++]!;
     }
-    if (extra) added.delete(term);
     // A term no file holds any longer is dropped, as a fresh build would not have it.
     if (end > start) {
       terms.push(term);
       starts.push(start);
     }
   }
-  for (const [term, list] of added) {
-    terms.push(term);
-    starts.push(end);
-    files.set(list.files, end);
-    counts.set(list.counts, end);
-    end += list.files.length;
-  }
+  while (next < addedTerms.length) pushAdded(addedTerms[next++]!);
   starts.push(end);
   return {
     paths: [...after.paths],

@@ -32,6 +32,21 @@ describe('packed file-level postings', () => {
     expect([...read!.postings.get('client')!.files]).toEqual([2]);
   });
 
+  it('find every term they hold and no other, by binary search over ascending terms (non-ASCII too)', () => {
+    const words = ['zeta', 'alpha', 'Äpfel', 'apfel', '日本', 'mid', 'a', 'zz', '_x', '9'];
+    const many = indexDocuments(
+      words.map((_, i) => `f${i}.py`),
+      words.map((w, i) => [w, words[(i + 1) % words.length]!]),
+    );
+    const terms = [...many.postings.entries()].map(([t]) => t);
+    expect(terms).toEqual([...words].sort());
+    const read = parseFileIndex(serializeFileIndex(many))!;
+    for (const postings of [many.postings, read.postings]) {
+      for (const word of words) expect(postings.get(word)?.files.length, word).toBe(2);
+      for (const absent of ['', 'b', 'zzz', 'Äpfe', '日', 'alph']) expect(postings.get(absent), absent).toBeUndefined();
+    }
+  });
+
   it('round-trip an empty index', () => {
     const empty = indexDocuments([], []);
     expect(plain(parseFileIndex(serializeFileIndex(empty))!)).toEqual(plain(empty));

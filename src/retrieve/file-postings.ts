@@ -15,12 +15,15 @@ export interface TermPostings {
   readonly counts: Uint32Array;
 }
 
-/** Term → postings over packed arrays. */
+/**
+ * Term → postings over packed arrays. The terms are in ascending order (of
+ * `<`, UTF-16 code units), so a lookup is a binary search: a process that
+ * reads the index back for one search asks for a few dozen terms, and a map
+ * of every term cost it 23–45 ms on an 11.6k-file tree (67k terms).
+ */
 export class FilePostings {
-  private termIndex: Map<string, number> | null = null;
-
   /**
-   * @param terms the terms, in the order of `starts`
+   * @param terms the terms, ascending (see the class comment), in the order of `starts`
    * @param starts `starts[i]..starts[i+1]` is term i's slice of `files` and `counts` (length terms + 1)
    */
   constructor(
@@ -30,9 +33,9 @@ export class FilePostings {
     private readonly counts: Uint32Array,
   ) {}
 
-  /** Packs per-term lists (as built by indexing, in insertion order). */
+  /** Packs per-term lists (as built by indexing, in any order). */
   static fromLists(lists: Map<string, { files: number[]; counts: number[] }>): FilePostings {
-    const terms = [...lists.keys()];
+    const terms = [...lists.keys()].sort();
     const starts = new Uint32Array(terms.length + 1);
     let total = 0;
     terms.forEach((term, i) => {
@@ -57,20 +60,27 @@ export class FilePostings {
 
   /** The postings of `token`, or undefined when no document holds it. Views, not copies: do not write to them. */
   get(token: string): TermPostings | undefined {
-    if (!this.termIndex) {
-      this.termIndex = new Map();
-      this.terms.forEach((term, i) => this.termIndex!.set(term, i));
+    let low = 0;
+    let high = this.terms.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const term = this.terms[middle]!;
+      if (term < token) low = middle + 1;
+      else if (term > token) high = middle - 1;
+      else return this.at(middle);
     }
-    const i = this.termIndex.get(token);
-    if (i === undefined) return undefined;
+    return undefined;
+  }
+
+  private at(i: number): TermPostings {
     const from = this.starts[i]!;
     const to = this.starts[i + 1]!;
     return { files: this.files.subarray(from, to), counts: this.counts.subarray(from, to) };
   }
 
-  /** Every term with its postings, in stored order. */
+  /** Every term with its postings, in ascending order of the terms. */
   *entries(): IterableIterator<[string, TermPostings]> {
-    for (const term of this.terms) yield [term, this.get(term)!];
+    for (let i = 0; i < this.terms.length; i++) yield [this.terms[i]!, this.at(i)];
   }
 
   /** The packed arrays, for serialization. */
@@ -105,7 +115,8 @@ export interface PackedFileIndex {
 }
 
 const MAGIC = 0x44464e52; // "RNFD" little-endian
-const VERSION = 1;
+// 2: terms stored in ascending order (1 kept them in the order first met).
+const VERSION = 2;
 const HEADER_WORDS = 8;
 
 /**
