@@ -217,7 +217,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
         continue;
       }
       inFlight.push(analyze(file, bytes));
-      if (inFlight.length >= batchSize * IN_FLIGHT_BATCHES) await writeBatch();
+      if (inFlight.length >= batchSize * (pool.workerCount > 0 ? IN_FLIGHT_BATCHES : 2)) await writeBatch();
     }
     while (inFlight.length && !options.signal?.aborted) await writeBatch();
   } finally {
@@ -284,7 +284,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
  * A batch is written when its slowest file is parsed; with only the next
  * batch queued behind it, a worker that finished its share of both idled
  * while another still parsed a large file (sympy, 2 workers: gaps of ~0.4 s
- * in one worker's CPU profile). Costs the bytes and analyses of the queued files.
+ * in one worker's CPU profile). Costs the bytes and analyses of the queued files, so
+ * an in-process run (nothing to overlap) keeps two.
  */
 const IN_FLIGHT_BATCHES = 4;
 
