@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { displayPath, RepositoryIndex } from '../../index/index.js';
+import { displayPath, RepositoryIndex, type IndexStatus } from '../../index/index.js';
 import { cliLogger, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
 
 /** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */
@@ -27,9 +27,7 @@ export function registerStatusCommand(program: Command): void {
         const lines = [
           `Repository: ${displayPath(status.root)}${status.commit ? ` @ ${status.commit.slice(0, 12)}` : ''} (${status.mode})`,
           `Index:      ${displayPath(status.indexPath)}`,
-          status.indexedAt
-            ? `Indexed:    ${new Date(status.indexedAt).toISOString()}${status.complete ? '' : ' (INCOMPLETE: the last run was interrupted; run `reponav index` to finish)'}`
-            : 'Indexed:    never (run `reponav index`)',
+          `Indexed:    ${indexedText(status)}`,
           `Contents:   ${status.files} files, ${status.symbols} symbols, ${status.chunks} chunks, ${status.partialFiles} partial parses, ${status.failedFiles} failed parses`,
           `Languages:  ${languages || 'none'}`,
           `Settings:   max file size ${status.settings.maxFileBytes} bytes${status.settings.excludeDirectories.length ? `, excluded folders ${status.settings.excludeDirectories.join(', ')}` : ''}`,
@@ -53,4 +51,16 @@ export function registerStatusCommand(program: Command): void {
         repository.close();
       }
     });
+}
+
+/**
+ * When the index was last completed, or why it is not: a run that is still
+ * going (another process writing now, such as the background index a first
+ * search starts) is neither "never" nor "interrupted".
+ */
+export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' | 'writer'>): string {
+  if (!status.indexedAt) return status.writer ? 'not yet: the first index is being built now (see Writer)' : 'never (run `reponav index`)';
+  const at = new Date(status.indexedAt).toISOString();
+  if (status.complete) return at;
+  return status.writer ? `${at}, being updated now (see Writer)` : `${at} (INCOMPLETE: the last run was interrupted; run \`reponav index\` to finish)`;
 }
