@@ -217,7 +217,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
         continue;
       }
       inFlight.push(analyze(file, bytes));
-      if (inFlight.length >= batchSize * (pool.workerCount > 0 ? IN_FLIGHT_BATCHES : 2)) await writeBatch();
+      if (inFlight.length >= batchSize * 2) await writeBatch();
     }
     while (inFlight.length && !options.signal?.aborted) await writeBatch();
   } finally {
@@ -278,16 +278,6 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   logger.debug(`indexed ${report.listed} files (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
   return report;
 }
-
-/**
- * Batches read and handed to the parse pool ahead of the one being written.
- * A batch is written when its slowest file is parsed; with only the next
- * batch queued behind it, a worker that finished its share of both idled
- * while another still parsed a large file (sympy, 2 workers: gaps of ~0.4 s
- * in one worker's CPU profile). Costs the bytes and analyses of the queued files, so
- * an in-process run (nothing to overlap) keeps two.
- */
-const IN_FLIGHT_BATCHES = 4;
 
 /** The pool of a run with nothing to read. */
 const NO_PARSING: ParsePool = {
