@@ -17,7 +17,6 @@ import {
   indexFilesFingerprint,
   indexGeneration,
   parsedFileStates,
-  readDerivedCache,
   readStaleDerivedCache,
   writeDerivedCache,
   type IndexStore,
@@ -85,13 +84,14 @@ function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocume
   const started = performance.now();
   const name = `file-${kind}-v${DOCUMENT_FORMAT}`;
   const fingerprint = indexFilesFingerprint(store);
-  const cached = readDerivedCache(store, name, fingerprint);
-  if (cached) {
-    const stored = parseFileIndex(cached);
+  // Read once: a current file is the answer, a stale one the base of a patch.
+  const cached = readStaleDerivedCache(store, name);
+  if (cached?.fingerprint === fingerprint) {
+    const stored = parseFileIndex(cached.payload);
     if (stored) return { ...stored, buildMs: performance.now() - started };
   }
   const files = parsedFileStates(store);
-  const index = updatedIndex(store, kind, name, files) ?? indexDocuments(files.paths, documentsOf(store, kind, files.paths, true));
+  const index = (cached && updatedIndex(store, kind, name, cached, files)) ?? indexDocuments(files.paths, documentsOf(store, kind, files.paths, true));
   writeDerivedCache(store, name, fingerprint, serializeFileIndex(index));
   writeDerivedCache(store, `${name}-states`, fingerprint, files.states.join('\n'));
   return { ...index, buildMs: performance.now() - started };
@@ -100,12 +100,17 @@ function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocume
 /** Above this share of files changed or gone, a fresh build costs about what a patch does. */
 const MAX_PATCHED_SHARE = 0.25;
 
-/** The stored index of an earlier index state patched to `files`, or null (no usable stored pair, too many changes). */
-function updatedIndex(store: IndexStore, kind: FileDocumentKind, name: string, files: { paths: string[]; states: string[] }): PackedFileIndex | null {
-  const stale = readStaleDerivedCache(store, name);
-  const staleStates = stale && readStaleDerivedCache(store, `${name}-states`);
+/** The stored index `stale` (of an earlier index state) patched to `files`, or null (no usable stored pair, too many changes). */
+function updatedIndex(
+  store: IndexStore,
+  kind: FileDocumentKind,
+  name: string,
+  stale: { fingerprint: string; payload: Buffer },
+  files: { paths: string[]; states: string[] },
+): PackedFileIndex | null {
+  const staleStates = readStaleDerivedCache(store, `${name}-states`);
   // Both files must come from the same write: the fingerprint line pairs them.
-  if (!stale || !staleStates || staleStates.fingerprint !== stale.fingerprint) return null;
+  if (!staleStates || staleStates.fingerprint !== stale.fingerprint) return null;
   const previous = parseFileIndex(stale.payload);
   if (!previous) return null;
   const text = staleStates.payload.toString('utf8');

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
-import { isInlineTest, searchRepository } from './search-repository.js';
+import { isInlineTest } from './path-prior.js';
+import { searchRepository } from './search-repository.js';
 
 const fixtures = fixtureRepositories('inline-tests');
 afterAll(() => fixtures.cleanUp());

@@ -33,6 +33,20 @@ export function isTestPath(path: string): boolean {
   return test;
 }
 
+/**
+ * True for a function of a test module inside a non-test source file: in
+ * Rust, unit tests live beside the code in `#[cfg(test)] mod tests` (their
+ * qualified names `tests.name` or `outer.tests.name`), and a query about a
+ * feature matched them before the code they test (ripgrep: an issue about
+ * `--max-columns-preview` anchored on `tests.only_matching_max_columns_preview`).
+ * Other languages keep unit tests in test files, which {@link isTestPath} covers.
+ */
+export function isInlineTest(path: string, qualifiedName: string): boolean {
+  return path.endsWith('.rs') && INLINE_TEST_MODULE.test(qualifiedName) && !isTestPath(path);
+}
+
+const INLINE_TEST_MODULE = /(^|\.)tests?\./;
+
 const testPaths = new Map<string, boolean>();
 /** A repository of 100k files may ask about all of them; beyond this the memory starts afresh. */
 const MAX_REMEMBERED_PATHS = 100_000;

@@ -11,7 +11,7 @@ import { promoteTestedCode } from './tested-code.js';
 import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 import { repositoryLayout } from './repository-layout.js';
-import { isTestPath, pathPrior, type PathPrior } from './path-prior.js';
+import { isInlineTest, isTestPath, pathPrior, type PathPrior, type PathPriorFactors } from './path-prior.js';
 import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
 import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, orderedFiles, rankFileDocuments, type FileLevelOptions } from './file-level.js';
 import { queryContext, type UnknownNameOptions } from './known-names.js';
@@ -216,42 +216,33 @@ async function plainSearch(store: IndexStore, queryText: string, options: Search
 }
 
 function applyPathPriors(store: IndexStore, hits: ChunkHit[], options: SearchOptions): ChunkHit[] {
-  const prior = priorOf(store, options);
+  const factors = priorFactors(options);
+  const prior = pathPrior(store, factors);
   if (!prior) return hits;
-  const testFactor = options.testFileFactor ?? 0.5;
   return hits
     .map((hit) => {
       // A test inside a library file (Rust's `mod tests`) is a test like one in a test file.
-      const factor = prior(hit.path) * (hit.symbol !== null && isInlineTest(hit.path, hit.symbol) ? testFactor : 1);
+      const factor = prior(hit.path) * (hit.symbol !== null && isInlineTest(hit.path, hit.symbol) ? factors.test : 1);
       return factor === 1 ? hit : { ...hit, score: hit.score * factor };
     })
     .sort(compareHits);
 }
-
-/**
- * True for a function of a test module inside a non-test source file: in
- * Rust, unit tests live beside the code in `#[cfg(test)] mod tests` (their
- * qualified names `tests.name` or `outer.tests.name`), and a query about a
- * feature matched them before the code they test (ripgrep: an issue about
- * `--max-columns-preview` anchored on `tests.only_matching_max_columns_preview`).
- * Other languages keep unit tests in test files, which {@link isTestPath} covers.
- */
-export function isInlineTest(path: string, qualifiedName: string): boolean {
-  return path.endsWith('.rs') && INLINE_TEST_MODULE.test(qualifiedName) && !isTestPath(path);
-}
-
-const INLINE_TEST_MODULE = /(^|\.)tests?\./;
 
 /** Every path's factor when no prior applies (one function, so file-level.ts' per-prior table is built once). */
 const NO_PRIOR: PathPrior = () => 1;
 
 /** The score factor of a path (tests, stubs, code outside the library), or null when every factor is 1; built once per index state (path-prior.ts). */
 function priorOf(store: IndexStore, options: SearchOptions): PathPrior | null {
-  return pathPrior(store, {
+  return pathPrior(store, priorFactors(options));
+}
+
+/** The path prior's factors of a search's options, defaults filled in. */
+function priorFactors(options: SearchOptions): PathPriorFactors {
+  return {
     test: options.testFileFactor ?? 0.5,
     stub: options.stubFileFactor ?? 0.5,
     library: options.nonLibraryFactor ?? DEFAULT_NON_LIBRARY_FACTOR,
-  });
+  };
 }
 
 /** Feedback settings used for the fields a `feedback` option leaves out. */
