@@ -118,6 +118,14 @@ describe('usage errors', () => {
     expect(runCli(['search', 'x', '--repo', root, '--format', 'yaml'], { cacheDir }).code).toBe(2);
   });
 
+  it('`find NAME` without a kind names the two commands to run instead of "unknown command NAME"', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    const line = expectOneSentenceError(runCli(['find', 'checkout', '--repo', root], { cacheDir }), 2);
+    expect(line).toContain('reponav find function checkout');
+    expect(line).toContain('reponav find class checkout');
+    expect(line).not.toContain('unknown command');
+  });
+
   it('a query that starts with a dash gets the -- hint, and after -- it is searched', () => {
     const { root, cacheDir } = copyIndexFixture();
     const line = expectOneSentenceError(runCli(['search', '--max-file-size is ignored by reserve', '--repo', root], { cacheDir }), 2);

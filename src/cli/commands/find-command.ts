@@ -18,6 +18,12 @@ export function registerFindCommand(program: Command): Command {
     .command('find')
     .exitOverride()
     .description('find a class or a function by exact name (qualified name, then qualified suffix, then case-insensitive)');
+  // `reponav find toJson` (no kind) would otherwise read "unknown command 'toJson'", which sends
+  // a user or an agent to --help for what one sentence can say.
+  find.on('command:*', (operands: string[]) => {
+    const name = /^[\w.:/$-]+$/.test(operands[0] ?? '') ? operands[0] : 'NAME';
+    find.error(`error: find takes a kind before the name: run \`reponav find function ${name}\` or \`reponav find class ${name}\``, { exitCode: 2, code: 'reponav.find.kind' });
+  });
   const kinds = [
     ['class', findClassTool, 'classes, interfaces, structs, enums, traits and modules named NAME (e.g. Cart, shop.models.Order)'],
     ['function', findFunctionTool, 'functions and methods named NAME (e.g. checkout, Cart.checkout, src/cart.ts:Cart.checkout)'],
