@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import type { CodeSymbol, ImportRecord, ParsedFile } from '../parse/index.js';
+import type { ImportRecord, ParsedFile } from '../parse/index.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { buildChunks, type BuiltChunk } from './build-chunks.js';
-import { CHUNK_WIDTH, chunkRowValues, IMPORT_WIDTH, SYMBOL_WIDTH, toFileRows, type FileRows, type SqlValue } from './file-rows.js';
-import { FullTextIndex } from './full-text-index.js';
+import type { BuiltChunk } from './build-chunks.js';
+import { FileContentWriter, type FileMeta } from './file-content-writer.js';
+import { toFileRows, type FileRows } from './file-rows.js';
 import { describeOpenFailure } from './index-errors.js';
 import { toFileRow, toSymbolRow, type ChunkRow, type FileRow, type RawFile, type RawSymbol, type SkippedFile, type SymbolRow } from './index-rows.js';
 import { integrityProblem, openIndexDatabase, type OpenIndexOptions } from './open-index-database.js';
@@ -34,7 +34,7 @@ export function indexConnection(store: IndexStore): Database.Database {
 export class IndexStore {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<IndexStore['prepare']>;
-  private readonly fullText: FullTextIndex;
+  private readonly writer: FileContentWriter;
   /**
    * Parsed symbol rows of recently read files. Every search reads the symbols of
    * its top files, and big files (thousands of symbols) dominate warm query
@@ -47,12 +47,12 @@ export class IndexStore {
   private constructor(
     readonly path: string,
     db: Database.Database,
-    private readonly logger: Logger,
+    logger: Logger,
   ) {
     this.db = db;
     connections.set(this, db);
     this.statements = this.prepare();
-    this.fullText = new FullTextIndex(db);
+    this.writer = new FileContentWriter(db, logger);
   }
 
   /**
@@ -87,23 +87,7 @@ export class IndexStore {
         `INSERT INTO blobs(blob_id, text, parsed) VALUES (?, CAST(? AS TEXT), ?)
          ON CONFLICT(blob_id) DO UPDATE SET parsed = excluded.parsed WHERE json_extract(blobs.parsed, '$.status') = 'failed'`,
       ),
-      chunksOfFile: db.prepare('SELECT id, content_hash AS contentHash FROM chunks WHERE file_id = ? ORDER BY id'),
-      deleteChunksOfFile: db.prepare('DELETE FROM chunks WHERE file_id = ?'),
-      symbolsOfFileId: db.prepare('SELECT * FROM symbols WHERE file_id = ? ORDER BY id'),
-      deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
-      insertFile: db.prepare(
-        `INSERT INTO files(path, blob_id, size, mtime_ms, language, status, error_count, decoded_with_replacement, line_count, indexed_at)
-         VALUES (@path, @blobId, @size, @mtimeMs, @language, @status, @errorCount, @decodedWithReplacement, @lineCount, @indexedAt)`,
-      ),
       touchFile: db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?'),
-      insertSymbol: db.prepare(
-        `INSERT INTO symbols(file_id, name, qualified_name, kind, parent, start_line, end_line, signature, doc, callees, bases)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ),
-      insertImport: db.prepare('INSERT INTO imports(file_id, source, names, line) VALUES (?, ?, ?, ?)'),
-      insertChunk: db.prepare(
-        'INSERT INTO chunks(file_id, kind, symbol, start_line, end_line, content_hash) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
       upsertSkip: db.prepare(
         `INSERT INTO skipped(path, reason, blob_id, size, mtime_ms) VALUES (@path, @reason, @blobId, @size, @mtimeMs)
          ON CONFLICT(path) DO UPDATE SET reason = excluded.reason, blob_id = excluded.blob_id, size = excluded.size, mtime_ms = excluded.mtime_ms`,
@@ -205,23 +189,7 @@ export class IndexStore {
   /** Removes a file and everything derived from it. */
   deleteFile(path: string): void {
     this.symbolCache.clear();
-    const file = this.statements.fileByPath.get(path) as RawFile | undefined;
-    if (!file) return;
-    const removed = file.language === 'unknown' || this.fullText.remove(this.storedContent(file), this.chunkRowsOf(file.id));
-    this.statements.deleteFile.run(file.id);
-    if (!removed) {
-      this.logger.warn(`the full-text rows of ${path} do not match its stored chunks; rebuilding the full-text index`);
-      this.rebuildFullText();
-    }
-  }
-
-  private chunkRowsOf(fileId: number): { id: number; contentHash: string }[] {
-    return this.statements.chunksOfFile.all(fileId) as { id: number; contentHash: string }[];
-  }
-
-  private storedContent(file: RawFile): { path: string; symbols: CodeSymbol[]; text: string | null } {
-    const symbols = (this.statements.symbolsOfFileId.all(file.id) as RawSymbol[]).map((r) => toSymbolRow({ ...r, path: file.path }));
-    return { path: file.path, symbols, text: this.blobText(file.blob_id) };
+    this.writer.deleteFile(path);
   }
 
   /**
@@ -232,59 +200,18 @@ export class IndexStore {
    */
   rebuildFullText(): void {
     this.symbolCache.clear();
-    this.fullText.clear();
-    for (const file of this.statements.allFiles.all() as RawFile[]) {
-      const content = this.storedContent(file);
-      if (content.text === null) {
-        this.statements.deleteFile.run(file.id);
-        continue;
-      }
-      this.statements.deleteChunksOfFile.run(file.id);
-      this.insertChunks(file.id, file.language !== 'unknown', chunkRowValues(buildChunks(content, content.text)));
-    }
-  }
-
-  private insertChunks(fileId: number, searchable: boolean, chunks: readonly SqlValue[]): void {
-    const s = this.statements;
-    for (let i = 0; i < chunks.length; i += CHUNK_WIDTH) {
-      const chunkId = Number(s.insertChunk.run(fileId, chunks[i], chunks[i + 1], chunks[i + 2], chunks[i + 3], chunks[i + 4]).lastInsertRowid);
-      if (searchable) this.fullText.addValues(chunkId, chunks, i + 5);
-    }
+    this.writer.rebuildFullText();
   }
 
   /** Replaces a file's rows with a fresh parse and its chunks. */
-  putFile(
-    meta: { path: string; blobId: string; size: number; mtimeMs: number | null },
-    parsed: ParsedFile,
-    chunks: BuiltChunk[],
-  ): void {
+  putFile(meta: FileMeta, parsed: ParsedFile, chunks: BuiltChunk[]): void {
     this.putFileRows(meta, toFileRows(parsed, chunks));
   }
 
   /** {@link putFile} with the rows already built (by a parse worker: see file-rows.ts). */
-  putFileRows(meta: { path: string; blobId: string; size: number; mtimeMs: number | null }, rows: FileRows): void {
-    this.deleteFile(meta.path);
-    const s = this.statements;
-    const fileId = Number(
-      s.insertFile.run({
-        ...meta,
-        language: rows.language,
-        status: rows.status,
-        errorCount: rows.errorCount,
-        decodedWithReplacement: rows.decodedWithReplacement,
-        lineCount: rows.lineCount,
-        indexedAt: Date.now(),
-      }).lastInsertRowid,
-    );
-    const sym = rows.symbols;
-    for (let i = 0; i < sym.length; i += SYMBOL_WIDTH) {
-      s.insertSymbol.run(fileId, sym[i], sym[i + 1], sym[i + 2], sym[i + 3], sym[i + 4], sym[i + 5], sym[i + 6], sym[i + 7], sym[i + 8], sym[i + 9]);
-    }
-    const imp = rows.imports;
-    for (let i = 0; i < imp.length; i += IMPORT_WIDTH) s.insertImport.run(fileId, imp[i], imp[i + 1], imp[i + 2]);
-    // Search covers source files in parsed languages; other text (docs, data,
-    // templates) stays viewable and greppable but would drown code in BM25.
-    this.insertChunks(fileId, rows.language !== 'unknown', rows.chunks);
+  putFileRows(meta: FileMeta, rows: FileRows): void {
+    this.symbolCache.clear();
+    this.writer.putFileRows(meta, rows);
   }
 
   /** Updates the cheap change signals of an unchanged file. */
