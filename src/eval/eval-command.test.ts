@@ -9,6 +9,7 @@ import { silentLogger } from '../logger.js';
 import { registerEvalCommands, type EvalCommandDeps } from './eval-command.js';
 import type { InstanceLocalizer, LocbenchLocalizerConfig } from './localizer.js';
 import type { LocbenchSummary } from './report.js';
+import { createRetrievalLocalizer } from './retrieval-localizer.js';
 
 const SHA = 'a'.repeat(40);
 const inst = (id: string, edits: string[]) =>
@@ -122,6 +123,29 @@ describe('eval commands', () => {
     await expect(harness().run(...base, '--config-json', '[1]')).rejects.toSatisfy((e) => isReponavError(e, 'BAD_INPUT'));
     // A value that is not a count is a usage error from the shared option parsers (exit 2), not BAD_INPUT.
     await expect(harness().run(...base, '--limit', 'x')).rejects.toMatchObject({ code: 'commander.invalidArgument' });
+  });
+
+  it('retrieval --config-json takes every plain search setting, and names a bad one', async () => {
+    const base = ['locbench', '--instances', instancesPath, '--repos', dir, '--out', join(dir, 'o'), '--limit', '0'];
+    const retrieval = () => harness({ createLocalizer: (config) => createRetrievalLocalizer(config) });
+    const accepted = {
+      indexDir: join(dir, 'indexes'),
+      symbolRanking: { callScope: 'ranked', implicitInheritance: true, sizePrior: 'percentile', titleModulePairs: false, coverage: { weight: 0.3, mode: 'share', idf: false } },
+      definitionBoost: 0.5,
+      wordVariantScope: 'missing',
+      fileLevel: { document: 'both', rankSymbols: true },
+      feedback: { terms: 4 },
+      unknownNames: { mode: 'definition' },
+    };
+    await retrieval().run(...base, '--config-json', JSON.stringify(accepted));
+    const rejects = async (settings: unknown, field: RegExp) =>
+      expect(retrieval().run(...base, '--config-json', JSON.stringify(settings))).rejects.toSatisfy(
+        (e) => isReponavError(e, 'BAD_INPUT') && field.test((e as Error).message),
+      );
+    await rejects({ symbolRanking: { callScope: 'everywhere' } }, /symbolRanking\.callScope/);
+    await rejects({ symbolRanking: { callScop: 'file' } }, /symbolRanking: .*callScop/);
+    await rejects({ aggregation: { alhpa: 0.5 } }, /aggregation: .*alhpa/);
+    await rejects({ symbolRanking: { coverage: { shape: 'best' } } }, /symbolRanking\.coverage\.shape/);
   });
 
   it('compare: labels default to folder names; --labels overrides; counts must match', async () => {

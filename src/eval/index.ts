@@ -5,7 +5,8 @@
  */
 export { assertLocbenchSummary, type LocbenchSummary } from './report.js';
 export { registerEvalCommands, type EvalCommandDeps } from './eval-command.js';
-export { createRetrievalLocalizer, RetrievalSettingsSchema } from './retrieval-localizer.js';
+export { createRetrievalLocalizer } from './retrieval-localizer.js';
+export { RetrievalSettingsSchema } from './retrieval-settings.js';
 export {
   createLocbenchLocalizer,
   type InstanceLocalizer,

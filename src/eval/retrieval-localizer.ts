@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
@@ -6,40 +5,7 @@ import { CommitIndexPool } from '../index/index.js';
 import { DEFAULT_AGGREGATION, searchRepository, type ChunkHit, type SearchOptions } from '../retrieve/index.js';
 import type { IndexStore } from '../index/index.js';
 import type { InstanceLocalizer, LocbenchLocalizerConfig, RawChunkHit } from './localizer.js';
-
-const numberRecord = z.record(z.string(), z.number());
-
-/** Retrieval settings accepted in `--config-json` (all optional; defaults are the tuned ones). */
-export const RetrievalSettingsSchema = z
-  .object({
-    aggregation: numberRecord.optional(),
-    fieldWeights: numberRecord.optional(),
-    queryWeights: numberRecord.optional(),
-    symbolRanking: numberRecord.optional(),
-    queryMode: z.enum(['issue-aware', 'plain']).optional(),
-    chunkKinds: z.array(z.enum(['function', 'class', 'file'])).optional(),
-    testFileFactor: z.number().optional(),
-    stubFileFactor: z.number().optional(),
-    nonLibraryFactor: z.number().optional(),
-    fileNameBoost: z.number().optional(),
-    stemMaxFiles: z.number().optional(),
-    pathMentionBoost: z.number().optional(),
-    phraseBoost: z.number().optional(),
-    frameBoost: z.number().optional(),
-    /** Folder for the per-repository commit indexes; default: the user cache. */
-    indexDir: z.string().optional(),
-    /** How many predictions per level are written. */
-    maxPredictions: z.number().int().positive().optional(),
-    /**
-     * Also record raw chunk hits per instance, so `eval analyze` can recompute
-     * file aggregation for other α, m and depths without searching again:
-     * `raw_hits`, the search's own aggregated hits (its top `topChunks`), and
-     * when this number is larger, `raw_hits_deep`, the top this-many hits of a
-     * second search at that depth. Predictions are unchanged; off by default.
-     */
-    recordHits: z.number().int().positive().max(1000).optional(),
-  })
-  .strict();
+import { RetrievalSettingsSchema, searchOptionsOf } from './retrieval-settings.js';
 
 /**
  * The retrieval-only localizer: one commit-mode index per repository, moved
@@ -49,10 +15,10 @@ export const RetrievalSettingsSchema = z
 export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, logger: Logger = silentLogger): Promise<InstanceLocalizer> {
   const parsed = RetrievalSettingsSchema.safeParse(config.settings ?? {});
   if (!parsed.success) {
-    throw new ReponavError('BAD_INPUT', `--config-json: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new ReponavError('BAD_INPUT', `--config-json: ${parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')}`);
   }
   const settings = parsed.data;
-  const searchOptions = settings as SearchOptions;
+  const searchOptions = searchOptionsOf(settings);
   const limit = settings.maxPredictions ?? 50;
   // One index open at a time (memory stays flat across a long run), moved from
   // commit to commit by the pool; calls take turns, since the index follows one

@@ -25,7 +25,7 @@ export interface SymbolRankingOptions {
   callSources: number;
   /** A called or calling name resolving to more functions than this in the ranked files is skipped. */
   maxCallResolutions: number;
-  /** `file`: call neighbours only within the strong function's own file; `ranked` (default): in every ranked file. */
+  /** `file` (default): call neighbours only within the strong function's own file; `ranked`: in every ranked file. */
   callScope: 'ranked' | 'file';
   /**
    * Boost, as a fraction of the best hit's score, of a function of the ranked

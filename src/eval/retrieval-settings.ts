@@ -1,0 +1,162 @@
+/**
+ * The retrieval settings `reponav eval locbench --config-json` accepts: every
+ * plain `SearchOptions` setting, checked by value and by name, so a misspelt
+ * or mistyped setting is a BAD_INPUT error naming it rather than a run that
+ * silently used the default. The key checks at the end fail to compile when a
+ * setting is added to SearchOptions (or to one of its option objects) without
+ * being added here, or left out on purpose in {@link NOT_SETTINGS}.
+ */
+import { z } from 'zod';
+import type { SearchOptions } from '../retrieve/index.js';
+
+/** A strict object of optional numbers named `keys` (weights and counts). */
+function numbers<const K extends readonly string[]>(keys: K) {
+  return z.object(Object.fromEntries(keys.map((key) => [key, z.number()])) as { [P in K[number]]: z.ZodNumber }).partial().strict();
+}
+
+const aggregation = numbers(['alpha', 'm', 'topChunks']);
+const fieldWeights = numbers(['path', 'name', 'signature', 'doc', 'body']);
+const queryWeights = numbers(['plain', 'identifier', 'backticked', 'frameFunction', 'pathPart', 'title', 'titleTag', 'maxFrequencyBoost', 'logLine', 'variant']);
+
+const coverage = z
+  .object({
+    weight: z.number(),
+    files: z.number(),
+    mode: z.enum(['flat', 'share']),
+    minTerms: z.number(),
+    minSpread: z.number(),
+    exponent: z.number(),
+    shape: z.enum(['score', 'rank']),
+    depth: z.number(),
+    idf: z.boolean(),
+    candidates: z.boolean(),
+    maxInTop: z.number(),
+  })
+  .partial()
+  .strict();
+
+const symbolRanking = z
+  .object({
+    fileWeight: z.number(),
+    topFiles: z.number(),
+    memberWeight: z.number(),
+    callWeight: z.number(),
+    callSources: z.number(),
+    maxCallResolutions: z.number(),
+    callScope: z.enum(['ranked', 'file']),
+    nameWeight: z.number(),
+    implicitInheritance: z.boolean(),
+    sizeWeight: z.number(),
+    sizePrior: z.enum(['log', 'percentile']),
+    testFactor: z.number(),
+    linkWeight: z.number(),
+    classWeight: z.number(),
+    eponymWeight: z.number(),
+    titleModulePairs: z.boolean(),
+    coverage,
+  })
+  .partial()
+  .strict();
+
+const feedback = numbers(['documents', 'terms', 'weight', 'minDocuments']);
+
+const fileLevel = z
+  .object({
+    document: z.enum(['identity', 'content', 'both']),
+    method: z.enum(['boost', 'rrf']),
+    weight: z.number(),
+    k: z.number(),
+    candidates: z.number(),
+    rankSymbols: z.boolean(),
+    titleWeight: z.number(),
+  })
+  .partial()
+  .strict();
+
+const unknownNames = z
+  .object({ mode: z.enum(['definition', 'vocabulary', 'either']), weight: z.number(), paths: z.boolean() })
+  .partial()
+  .strict();
+
+/** The `SearchOptions` settings, as `--config-json` gives them. */
+const searchSettings = {
+  queryMode: z.enum(['issue-aware', 'plain']),
+  chunkKinds: z.array(z.enum(['function', 'class', 'file'])),
+  aggregation,
+  fieldWeights,
+  queryWeights,
+  symbolRanking,
+  pathMentionBoost: z.number(),
+  frameBoost: z.number(),
+  testFileFactor: z.number(),
+  nonLibraryFactor: z.number(),
+  fileNameBoost: z.number(),
+  stemMaxFiles: z.number(),
+  stubFileFactor: z.number(),
+  phraseBoost: z.number(),
+  definitionBoost: z.number(),
+  maxDefinitions: z.number(),
+  testedCodeWeight: z.number(),
+  commonTermFraction: z.number(),
+  minInformativeTerms: z.number(),
+  feedback,
+  fileLevel,
+  unknownNames,
+  wordVariantWeight: z.number(),
+  wordVariantScope: z.enum(['all', 'missing']),
+  maxTerms: z.number(),
+  lexicalScorer: z.enum(['auto', 'fts5', 'postings']),
+  fileQueryWeights: queryWeights,
+  titleFileWeight: z.number(),
+  filesOnly: z.boolean(),
+};
+
+/** Retrieval settings accepted in `--config-json` (all optional; defaults are the tuned ones). */
+export const RetrievalSettingsSchema = z
+  .object({
+    ...searchSettings,
+    /** Folder for the per-repository commit indexes; default: the user cache. */
+    indexDir: z.string(),
+    /** How many predictions per level are written. */
+    maxPredictions: z.number().int().positive(),
+    /**
+     * Also record raw chunk hits per instance, so `eval analyze` can recompute
+     * file aggregation for other α, m and depths without searching again:
+     * `raw_hits`, the search's own aggregated hits (its top `topChunks`), and
+     * when this number is larger, `raw_hits_deep`, the top this-many hits of a
+     * second search at that depth. Predictions are unchanged; off by default.
+     */
+    recordHits: z.number().int().positive().max(1000),
+  })
+  .partial()
+  .strict();
+
+/** Accepted retrieval settings. */
+export type RetrievalSettings = z.infer<typeof RetrievalSettingsSchema>;
+
+/** The search settings of `settings` (the others are the localizer's own). */
+export function searchOptionsOf(settings: RetrievalSettings): SearchOptions {
+  const { indexDir: _indexDir, maxPredictions: _maxPredictions, recordHits: _recordHits, ...search } = settings;
+  return search;
+}
+
+/** SearchOptions members that are code or shared state, not settings a JSON object can give. */
+type NOT_SETTINGS = 'pathFilter' | 'lexicalMemo' | 'fuse';
+
+type Options<K extends keyof SearchOptions> = NonNullable<SearchOptions[K]>;
+/** `true` when the schema names exactly the keys of `Options` (a mismatch names them in the compile error). */
+type SameKeys<Schema, Options> = [Exclude<keyof Options, keyof Schema>, Exclude<keyof Schema, keyof Options>] extends [never, never]
+  ? true
+  : { missing: Exclude<keyof Options, keyof Schema>; unknown: Exclude<keyof Schema, keyof Options> };
+const settingKeys: [
+  SameKeys<typeof searchSettings, Omit<SearchOptions, NOT_SETTINGS>>,
+  SameKeys<z.infer<typeof aggregation>, Options<'aggregation'>>,
+  SameKeys<z.infer<typeof fieldWeights>, Options<'fieldWeights'>>,
+  SameKeys<z.infer<typeof queryWeights>, Options<'queryWeights'>>,
+  SameKeys<z.infer<typeof symbolRanking>, Options<'symbolRanking'>>,
+  SameKeys<z.infer<typeof coverage>, NonNullable<Options<'symbolRanking'>['coverage']>>,
+  SameKeys<z.infer<typeof feedback>, Options<'feedback'>>,
+  SameKeys<z.infer<typeof fileLevel>, Options<'fileLevel'>>,
+  SameKeys<z.infer<typeof unknownNames>, Options<'unknownNames'>>,
+] = [true, true, true, true, true, true, true, true, true];
+void settingKeys;
