@@ -317,6 +317,8 @@ export class RepositoryIndex {
 
   private async readStatus(): Promise<IndexStatus> {
     const counts = this.store.counts();
+    // Read with the counts, not after listing the tree (seconds on a large one), so the two describe one moment.
+    const writer = this.lock.isHeld() ? this.lock.holder() : null;
     const indexed = JSON.parse(this.store.getMeta('indexed') ?? 'null') as { at: number; commit: string | null } | null;
     const listing = JSON.parse(this.store.getMeta('listing') ?? '{"skipped":{}}') as { skipped: Record<string, number> };
     const languages: Record<string, number> = {};
@@ -353,7 +355,7 @@ export class RepositoryIndex {
       skipped: listing.skipped,
       stale,
       settings: this.sourceOptions,
-      writer: this.lock.isHeld() ? this.lock.holder() : null,
+      writer,
     };
   }
 

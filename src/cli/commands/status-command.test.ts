@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexedText } from './status-command.js';
+import { indexedText, writerText } from './status-command.js';
 
 describe('status: the Indexed line', () => {
   const writer = { pid: 42, startedAt: 0, done: 64, total: 623 };
@@ -14,5 +14,17 @@ describe('status: the Indexed line', () => {
     expect(indexedText({ indexedAt: at, complete: true, writer: null })).toBe('2026-12-01T05:53:30.000Z');
     expect(indexedText({ indexedAt: at, complete: false, writer })).toBe('2026-12-01T05:53:30.000Z, being updated now (see Writer)');
     expect(indexedText({ indexedAt: at, complete: false, writer: null })).toContain('INCOMPLETE: the last run was interrupted');
+  });
+});
+
+describe('status: the Writer line', () => {
+  it("says the writer's counts are of this run's new or changed files, not of the index's contents", () => {
+    // A run resumed after 832 files were indexed: Contents reads 960 files while the writer has done 128 of the other 1242.
+    const text = writerText({ pid: 42, startedAt: 0, done: 128, total: 1242 });
+    expect(text).toBe('process 42 is indexing now: 128 of the 1242 new or changed files done (Contents also counts the files kept from before)');
+  });
+
+  it('says the writer is still listing files before it has counted any, instead of 0/0', () => {
+    expect(writerText({ pid: 42, startedAt: 0, done: 0, total: 0 })).toBe('process 42 is indexing now: listing the files to find what needs indexing');
   });
 });

@@ -31,7 +31,7 @@ export function registerStatusCommand(program: Command): void {
           `Contents:   ${status.files} files, ${status.symbols} symbols, ${status.chunks} chunks, ${status.partialFiles} partial parses, ${status.failedFiles} failed parses`,
           `Languages:  ${languages || 'none'}`,
           `Settings:   max file size ${status.settings.maxFileBytes} bytes${status.settings.excludeDirectories.length ? `, excluded folders ${status.settings.excludeDirectories.join(', ')}` : ''}`,
-          ...(status.writer ? [`Writer:     process ${status.writer.pid} is indexing now (${status.writer.done}/${status.writer.total} files)`] : []),
+          ...(status.writer ? [`Writer:     ${writerText(status.writer)}`] : []),
           stale === 0
             ? 'Freshness:  up to date'
             : `Freshness:  STALE: ${status.stale.changed.length} changed, ${status.stale.added.length} added, ${status.stale.deleted.length} deleted`,
@@ -63,4 +63,18 @@ export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' |
   const at = new Date(status.indexedAt).toISOString();
   if (status.complete) return at;
   return status.writer ? `${at}, being updated now (see Writer)` : `${at} (INCOMPLETE: the last run was interrupted; run \`reponav index\` to finish)`;
+}
+
+/**
+ * What another process writing the index is doing. Its counts are of the files
+ * this run (re)indexes, not of the index: a run resumed after an interruption,
+ * or an update, keeps the files already indexed, so "Contents" (every file in
+ * the index) runs ahead of them, and a bare "128/1242 files" beside "960 files"
+ * read as the writer lagging. Before the run has listed the files it has no
+ * count at all (0 of 0).
+ */
+export function writerText(writer: NonNullable<IndexStatus['writer']>): string {
+  const running = `process ${writer.pid} is indexing now`;
+  if (writer.total === 0) return `${running}: listing the files to find what needs indexing`;
+  return `${running}: ${writer.done} of the ${writer.total} new or changed files done (Contents also counts the files kept from before)`;
 }
