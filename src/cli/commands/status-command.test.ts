@@ -6,14 +6,21 @@ describe('status: the Indexed line', () => {
   const at = Date.UTC(2026, 11, 1, 5, 53, 30);
 
   it('says a first index is being built while another process writes it, and never when none runs', () => {
-    expect(indexedText({ indexedAt: null, complete: false, writer })).toBe('not yet: the first index is being built now (see Writer)');
-    expect(indexedText({ indexedAt: null, complete: false, writer: null })).toBe('never (run `reponav index`)');
+    expect(indexedText({ indexedAt: null, complete: false, writer, files: 64 })).toBe('not yet: the first index is being built now (see Writer)');
+    expect(indexedText({ indexedAt: null, complete: false, writer: null, files: 0 })).toBe('never (run `reponav index`)');
+  });
+
+  it('says a first index that was interrupted holds part of the tree, not that it never ran', () => {
+    // Seen on a 2,087-file tree after `reponav index` was killed: "never (run `reponav index`)" beside "Contents: 832 files".
+    expect(indexedText({ indexedAt: null, complete: false, writer: null, files: 832 })).toBe(
+      'not yet: the first index was interrupted after 832 files; run `reponav index` to finish',
+    );
   });
 
   it('tells an update in progress from an interrupted run', () => {
-    expect(indexedText({ indexedAt: at, complete: true, writer: null })).toBe('2026-12-01T05:53:30.000Z');
-    expect(indexedText({ indexedAt: at, complete: false, writer })).toBe('2026-12-01T05:53:30.000Z, being updated now (see Writer)');
-    expect(indexedText({ indexedAt: at, complete: false, writer: null })).toContain('INCOMPLETE: the last run was interrupted');
+    expect(indexedText({ indexedAt: at, complete: true, writer: null, files: 9 })).toBe('2026-12-01T05:53:30.000Z');
+    expect(indexedText({ indexedAt: at, complete: false, writer, files: 9 })).toBe('2026-12-01T05:53:30.000Z, being updated now (see Writer)');
+    expect(indexedText({ indexedAt: at, complete: false, writer: null, files: 9 })).toContain('INCOMPLETE: the last run was interrupted');
   });
 });
 

@@ -56,10 +56,15 @@ export function registerStatusCommand(program: Command): void {
 /**
  * When the index was last completed, or why it is not: a run that is still
  * going (another process writing now, such as the background index a first
- * search starts) is neither "never" nor "interrupted".
+ * search starts) is neither "never" nor "interrupted", and a first run that was
+ * stopped part-way is not "never".
  */
-export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' | 'writer'>): string {
-  if (!status.indexedAt) return status.writer ? 'not yet: the first index is being built now (see Writer)' : 'never (run `reponav index`)';
+export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' | 'writer' | 'files'>): string {
+  if (!status.indexedAt) {
+    if (status.writer) return 'not yet: the first index is being built now (see Writer)';
+    // A first run that was stopped keeps the batches it wrote; the next run resumes from them.
+    return status.files > 0 ? `not yet: the first index was interrupted after ${status.files} files; run \`reponav index\` to finish` : 'never (run `reponav index`)';
+  }
   const at = new Date(status.indexedAt).toISOString();
   if (status.complete) return at;
   return status.writer ? `${at}, being updated now (see Writer)` : `${at} (INCOMPLETE: the last run was interrupted; run \`reponav index\` to finish)`;
