@@ -161,6 +161,10 @@ describe('eval commands', () => {
     await h.run('compare', join(dir, 'base', 'summary.json'), join(dir, 'next', 'summary.json'));
     expect(h.out.join('')).toContain('| level | metric | base | next |');
     expect(h.out.join('')).toContain('| file | Acc@1 | 0.333 | 0.333 (±0.000) |');
+    // A run's folder (what `eval locbench --out` names) stands for its summary.json.
+    const byFolder = harness();
+    await byFolder.run('compare', join(dir, 'base'), join(dir, 'next'));
+    expect(byFolder.out.join('')).toContain('| level | metric | base | next |');
     const labelled = harness();
     await labelled.run('compare', join(dir, 'base', 'summary.json'), join(dir, 'next', 'summary.json'), '--labels', 'A,B');
     expect(labelled.out.join('')).toContain('| level | metric | A | B |');

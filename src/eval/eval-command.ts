@@ -16,7 +16,7 @@
  * Ctrl-C the run stops after the current instance, writes its summary and sets
  * exit code 130; a second Ctrl-C exits at once (output stays valid).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ReponavError } from '../errors.js';
@@ -128,6 +128,14 @@ interface LocbenchCliOptions {
 }
 
 /** Label for a summary file: its folder name for `…/summary.json`, else the file name without extension. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function defaultLabel(path: string): string {
   const name = basename(path);
   return name === 'summary.json' ? basename(dirname(resolve(path))) : name.replace(/\.json$/i, '');
@@ -225,13 +233,15 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
   evalCommand
     .command('compare')
     .description('compare summary.json files side by side (deltas vs the first); with two or more, each against the first by a paired bootstrap over instances')
-    .argument('<summaries...>', 'summary.json files; the first is the baseline')
+    .argument('<summaries...>', 'summary.json files or the run folders holding them; the first is the baseline')
     .option('--labels <labels>', 'comma-separated column labels (default: folder names)', parseList)
     .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'))
     .option('--resamples <n>', 'bootstrap resamples', parsePositiveInt, DEFAULT_BOOTSTRAP.resamples)
     .option('--seed <n>', 'bootstrap seed', parseNonNegativeInt, DEFAULT_BOOTSTRAP.seed)
     .option('--instances <file>', 'LocBench JSONL with the gold (default: the one each summary records)')
-    .action(async (files: string[], opts: { labels?: string[]; format: string; resamples: number; seed: number; instances?: string }) => {
+    .action(async (given: string[], opts: { labels?: string[]; format: string; resamples: number; seed: number; instances?: string }) => {
+      // A run's folder (what `eval locbench --out` names) stands for the summary.json inside it.
+      const files = given.map((file) => (isDirectory(file) ? join(file, 'summary.json') : file));
       if (opts.labels && opts.labels.length !== files.length) {
         throw new ReponavError('BAD_INPUT', `--labels has ${opts.labels.length} labels for ${files.length} summaries`);
       }
