@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, copyIndexFixture, put } from '../../test/cli/harness.js';
+import { join } from 'node:path';
+import { cleanupTempDirs, copyIndexFixture, put, tempDir } from '../../test/cli/harness.js';
 import { provisionalSearch, renderProvisional } from './provisional-search.js';
 
 afterAll(cleanupTempDirs);
@@ -40,5 +41,44 @@ describe('provisionalSearch', () => {
     const none = await provisionalSearch(root, 'zzqqxxnothinglikethis');
     expect(none.files).toEqual([]);
     expect(renderProvisional(none, 'shop')).toContain('No source file contains the query words.');
+  });
+
+  it("applies the indexed search's path priors: library code above tests and above code outside the packaged library", async () => {
+    const root = join(tempDir('reponav-provisional-'), 'repo');
+    // The library mentions the query words a few times; a test and an example repeat them far more often.
+    const many = (line: string) => Array.from({ length: 30 }, (_, i) => line.replace('N', String(i))).join('\n') + '\n';
+    put(root, 'pyproject.toml', '[project]\nname = "retry-kit"\n');
+    put(root, 'retry_kit/__init__.py', '');
+    put(root, 'retry_kit/backoff.py', 'def retry_after_timeout(call):\n    """Retry a call after a timeout."""\n    return call(timeout=1, retry=3)\n');
+    put(root, 'tests/test_backoff.py', many('def test_retry_after_timeout_N(): assert retry_after_timeout(lambda timeout, retry: 1)'));
+    put(root, 'examples/demo_backoff.py', many('print(retry_after_timeout(lambda timeout, retry: N))'));
+    put(root, 'typings/backoff.pyi', 'def retry_after_timeout(call: object) -> object: ... # retry timeout retry timeout\n');
+    put(root, 'web/package.json', '{"name": "web"}\n');
+    const query = 'retry after timeout';
+    for (const withRg of [true, false]) {
+      const path = process.env.PATH;
+      if (!withRg) process.env.PATH = '/nonexistent';
+      let result;
+      try {
+        result = await provisionalSearch(root, query);
+      } finally {
+        process.env.PATH = path;
+      }
+      expect(result.scanner).toBe(withRg ? 'rg' : 'node');
+      const paths = result.files.map((f) => f.path);
+      expect(paths[0]).toBe('retry_kit/backoff.py');
+      expect(paths).toContain('tests/test_backoff.py');
+      expect(paths).toContain('examples/demo_backoff.py');
+      expect(result.provisional).toBe(true);
+    }
+  });
+
+  it('finds the library of a JavaScript package from package.json alone', async () => {
+    const root = join(tempDir('reponav-provisional-'), 'repo');
+    put(root, 'package.json', JSON.stringify({ name: 'parse-kit', main: './src/index.js', files: ['src'] }));
+    put(root, 'src/index.js', '/** parseDuration("2s"): seconds. */\nexport function parseDuration(text) {\n  return parseDuration.unit * Number(text);\n}\n');
+    put(root, 'bench/parse-duration.js', 'parseDuration(1); parseDuration(2); parseDuration(3); parseDuration(4); parseDuration(5);\n'.repeat(10));
+    const result = await provisionalSearch(root, 'parseDuration');
+    expect(result.files.map((f) => f.path)).toEqual(['src/index.js', 'bench/parse-duration.js']);
   });
 });

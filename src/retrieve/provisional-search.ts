@@ -5,13 +5,19 @@
  * it is installed; otherwise a listing and a read of every file here), so an
  * agent is not kept waiting for a cold index. It is never a substitute for the
  * index: no symbols, no scaffold, a rough score, and evaluation never uses it.
+ * The score carries the indexed search's path prior (path-prior.ts: tests,
+ * stubs, code outside the library the packaging files declare), read here from
+ * the tree, so tests and benchmarks that repeat the query words do not come
+ * first where the index would rank the library first.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { languageForPath } from '../parse/index.js';
 import { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES, WorktreeSource } from '../index/index.js';
 import { parseQuery } from './query-parser.js';
+import { DEFAULT_PRIOR_FACTORS, priorOfLibrary } from './path-prior.js';
+import { libraryRoots, type PackagingView } from './repository-layout.js';
 
 /** One file of a provisional answer. */
 export interface ProvisionalFile {
@@ -67,11 +73,13 @@ export async function provisionalSearch(root: string, query: string, options: Pr
       counts = await scanInProcess(root, terms, maxFileBytes);
     }
   }
-  const keep = (path: string) => languageForPath(path) !== null && (options.pathFilter?.(path) ?? true);
-  const files = [...counts.entries()].filter(([path]) => keep(path));
+  const scanned = [...counts.keys()].filter((path) => languageForPath(path) !== null);
+  const files = scanned.filter((path) => options.pathFilter?.(path) ?? true).map((path) => [path, counts.get(path)!] as const);
   const documentFrequency = new Map<string, number>();
   for (const [, byTerm] of files) for (const term of byTerm.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   const n = files.length;
+  // From the files before the path filter: which folders hold files is a fact about the tree, not about this search.
+  const prior = priorOfLibrary(libraryRoots(packagingOnDisk(root, scanned)), DEFAULT_PRIOR_FACTORS);
   const ranked: ProvisionalFile[] = files.map(([path, byTerm]) => {
     let score = 0;
     let matches = 0;
@@ -81,6 +89,7 @@ export async function provisionalSearch(root: string, query: string, options: Pr
       score += (weights.get(term) ?? 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * ((tf * 2.2) / (tf + 1.2));
       matches += tf;
     }
+    score *= prior(path);
     const found = [...byTerm.keys()].sort((a, b) => (weights.get(b) ?? 0) - (weights.get(a) ?? 0) || (a < b ? -1 : 1));
     return { path, score: Math.round(score * 1000) / 1000, matches, terms: found, line: null, preview: null };
   });
@@ -88,6 +97,44 @@ export async function provisionalSearch(root: string, query: string, options: Pr
   const top = ranked.slice(0, options.limit ?? 10);
   for (const file of top) Object.assign(file, previewOf(root, file.path, file.terms[0]));
   return { provisional: true, query, files: top, scanner };
+}
+
+/**
+ * The packaging as the index would see it, without a listing of the tree: the
+ * root's packaging files and top-level package folders read from disk (a few
+ * reads), and for "a folder holds files" the files the scan matched (a built
+ * `dist/` on disk, which the index skips as ignored, must not count). A
+ * declared folder that matched none of the query words holds no ranked file;
+ * it matters only when it was the sole library root: the library is then
+ * unknown and code outside it keeps its score, as with no metadata.
+ */
+function packagingOnDisk(root: string, scanned: string[]): PackagingView {
+  return {
+    text(name) {
+      try {
+        return readFileSync(join(root, name), 'utf8');
+      } catch {
+        return null;
+      }
+    },
+    packageInits() {
+      const inits: string[] = [];
+      for (const parent of ['', 'src/']) {
+        let entries;
+        try {
+          entries = readdirSync(join(root, parent), { withFileTypes: true });
+        } catch {
+          continue;
+        }
+        for (const entry of entries) {
+          const init = `${parent}${entry.name}/__init__.py`;
+          if (entry.isDirectory() && existsSync(join(root, init))) inits.push(init);
+        }
+      }
+      return inits;
+    },
+    holdsFiles: (folder) => scanned.some((path) => path.startsWith(folder)),
+  };
 }
 
 /** Per file, per word, how many matches ripgrep found; null when rg cannot run. */

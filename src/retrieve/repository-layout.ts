@@ -39,7 +39,7 @@ export function repositoryLayout(store: IndexStore): RepositoryLayout {
 }
 
 /** True when the layout knows the library and `path` is outside it; false when inside or unknown. */
-export function isOutsideLibrary(layout: RepositoryLayout, path: string): boolean {
+export function isOutsideLibrary(layout: { libraryRoots: readonly string[] }, path: string): boolean {
   return layout.libraryRoots.length > 0 && !layout.libraryRoots.some((root) => path.startsWith(root));
 }
 
@@ -48,6 +48,25 @@ export function fileStem(path: string): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
   const dot = name.indexOf('.');
   return (dot > 0 ? name.slice(0, dot) : name).toLowerCase();
+}
+
+/**
+ * What library detection reads of a repository: its packaging files and which
+ * paths exist. The index answers from its files; a scan of a tree not indexed
+ * yet (provisional-search.ts) from the disk and the files it matched.
+ */
+export interface PackagingView {
+  /** The text of a file at the repository root (`pyproject.toml`), or null. */
+  text(name: string): string | null;
+  /** Paths that may be `name/__init__.py` or `src/name/__init__.py` (others are ignored). */
+  packageInits(): Iterable<string>;
+  /** True when a file search covers lies under `folder` (`src/`). */
+  holdsFiles(folder: string): boolean;
+}
+
+/** The path prefixes of the library the packaging metadata declares (sorted; empty when unknown). */
+export function libraryRoots(view: PackagingView): string[] {
+  return [...pythonRoots(view), ...javascriptRoots(view)].sort();
 }
 
 function computeLayout(store: IndexStore): RepositoryLayout {
@@ -61,26 +80,30 @@ function computeLayout(store: IndexStore): RepositoryLayout {
     if (list) list.push(path);
     else pathsByStem.set(stem, [path]);
   }
-  const pathSet = new Set(paths);
-  return { libraryRoots: [...pythonRoots(store, pathSet), ...javascriptRoots(store, pathSet)].sort(), stemCounts, pathsByStem };
+  const view: PackagingView = {
+    text: (name) => store.fileText(name),
+    packageInits: () => paths,
+    holdsFiles: (folder) => paths.some((p) => p.startsWith(folder)),
+  };
+  return { libraryRoots: libraryRoots(view), stemCounts, pathsByStem };
 }
 
-function pythonRoots(store: IndexStore, paths: Set<string>): string[] {
+function pythonRoots(view: PackagingView): string[] {
   // Candidate top-level packages: `name/__init__.py` or `src/name/__init__.py`.
   const candidates = new Map<string, string>();
-  for (const path of paths) {
+  for (const path of view.packageInits()) {
     const match = /^(?:(src)\/)?([A-Za-z_][\w]*)\/__init__\.py$/.exec(path);
     if (match) candidates.set(match[2]!, match[1] ? `src/${match[2]}/` : `${match[2]}/`);
   }
   if (candidates.size === 0) return [];
   const names = new Set<string>();
   const globs: RegExp[] = [];
-  const pyproject = store.fileText('pyproject.toml') ?? '';
+  const pyproject = view.text('pyproject.toml') ?? '';
   const projectName = /^\[(?:project|tool\.poetry)\][^[]*?^name\s*=\s*["']([^"']+)["']/ms.exec(pyproject)?.[1];
   if (projectName) names.add(normalize(projectName));
-  const cfgName = /^\[metadata\][^[]*?^name\s*=\s*([^\s#]+)/ms.exec(store.fileText('setup.cfg') ?? '')?.[1];
+  const cfgName = /^\[metadata\][^[]*?^name\s*=\s*([^\s#]+)/ms.exec(view.text('setup.cfg') ?? '')?.[1];
   if (cfgName) names.add(normalize(cfgName));
-  const setupName = /\bname\s*=\s*["']([A-Za-z0-9_.-]+)["']/.exec(store.fileText('setup.py') ?? '')?.[1];
+  const setupName = /\bname\s*=\s*["']([A-Za-z0-9_.-]+)["']/.exec(view.text('setup.py') ?? '')?.[1];
   if (setupName) names.add(normalize(setupName));
   for (const list of pyproject.matchAll(/^\s*packages\s*=\s*\[([^\]]*)\]/gm)) {
     for (const entry of list[1]!.matchAll(/["']([^"']+)["']/g)) names.add(normalize(entry[1]!.split('/').pop()!));
@@ -97,8 +120,8 @@ function pythonRoots(store: IndexStore, paths: Set<string>): string[] {
   return roots;
 }
 
-function javascriptRoots(store: IndexStore, paths: Set<string>): string[] {
-  const text = store.fileText('package.json');
+function javascriptRoots(view: PackagingView): string[] {
+  const text = view.text('package.json');
   if (!text) return [];
   let manifest: Record<string, unknown>;
   try {
@@ -121,7 +144,7 @@ function javascriptRoots(store: IndexStore, paths: Set<string>): string[] {
     const clean = target.replace(/^\.\//, '').replace(/\*.*$/, '');
     const folder = clean.includes('/') ? clean.slice(0, clean.indexOf('/') + 1) : '';
     // Built output (dist/, lib/) is rarely indexed source; only folders that hold indexed files count.
-    if (folder && [...paths].some((p) => p.startsWith(folder))) roots.add(folder);
+    if (folder && view.holdsFiles(folder)) roots.add(folder);
   }
   return [...roots];
 }

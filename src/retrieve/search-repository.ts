@@ -11,7 +11,7 @@ import { promoteTestedCode } from './tested-code.js';
 import { codeTokens } from '../index/index.js';
 import { extractMessagePhrases, findPhraseMatches } from './message-phrases.js';
 import { repositoryLayout } from './repository-layout.js';
-import { isInlineTest, isTestPath, pathPrior, type PathPrior, type PathPriorFactors } from './path-prior.js';
+import { DEFAULT_PRIOR_FACTORS, isInlineTest, isTestPath, pathPrior, type PathPrior, type PathPriorFactors } from './path-prior.js';
 import { applyFeedback, type FeedbackOptions } from './query-feedback.js';
 import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, orderedFiles, rankFileDocuments, type FileLevelOptions } from './file-level.js';
 import { queryContext, type UnknownNameOptions } from './known-names.js';
@@ -239,9 +239,9 @@ function priorOf(store: IndexStore, options: SearchOptions): PathPrior | null {
 /** The path prior's factors of a search's options, defaults filled in. */
 function priorFactors(options: SearchOptions): PathPriorFactors {
   return {
-    test: options.testFileFactor ?? 0.5,
-    stub: options.stubFileFactor ?? 0.5,
-    library: options.nonLibraryFactor ?? DEFAULT_NON_LIBRARY_FACTOR,
+    test: options.testFileFactor ?? DEFAULT_PRIOR_FACTORS.test,
+    stub: options.stubFileFactor ?? DEFAULT_PRIOR_FACTORS.stub,
+    library: options.nonLibraryFactor ?? DEFAULT_PRIOR_FACTORS.library,
   };
 }
 
@@ -252,12 +252,6 @@ export const DEFAULT_FEEDBACK: FeedbackOptions = { documents: 5, terms: 5, weigh
 export const DEFAULT_DEFINITION_BOOST = 0;
 /** Default of {@link SearchOptions.testedCodeWeight}. */
 export const DEFAULT_TESTED_CODE_WEIGHT = 0;
-/**
- * Default of {@link SearchOptions.nonLibraryFactor}. On the 12 dev repositories
- * (135 instances), added to fileNameBoost 0.3: file Acc@1 +0.037, 5 won / 0 lost,
- * nothing else changed (docs/retrieval.md).
- */
-export const DEFAULT_NON_LIBRARY_FACTOR = 0.7;
 /**
  * Default of {@link SearchOptions.fileNameBoost}: chosen by leave-one-repository-out
  * on 10 of 12 folds; file and function Acc@5 +0.044 each, no repository lower (docs/retrieval.md).
