@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { WriterLock, type RepositoryIndex } from '../index/index.js';
+import { WorktreeSource, WriterLock, type RepositoryIndex } from '../index/index.js';
 // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only for a first answer before any index exists (see tools/tool-registry.ts)
 import { provisionalSearch, renderProvisional } from '../retrieve/provisional-search.js';
 import { printJson, type RepositoryCommandOptions } from './cli-context.js';
@@ -31,7 +31,7 @@ export async function answerProvisionally(
 ): Promise<boolean> {
   if (options.commit) return false;
   if (repository.source.mode !== 'worktree' || repository.store.getMeta('indexed') !== null) return false;
-  if ((await repository.source.list()).files.length < PROVISIONAL_MIN_FILES) return false;
+  if (!(repository.source instanceof WorktreeSource) || (await repository.source.countUpTo(PROVISIONAL_MIN_FILES)) < PROVISIONAL_MIN_FILES) return false;
   if (!new WriterLock(repository.store.path).isHeld()) startBackgroundIndex(repository.root, repository.store.path, options);
   const result = await provisionalSearch(repository.root, query, { pathFilter: output.pathFilter, maxFileBytes: options.maxFileBytes });
   const name = repository.root.split('/').pop() || repository.root;

@@ -26,6 +26,21 @@ describe('WorktreeSource listing', () => {
     }
   });
 
+  it('countUpTo counts the files list() would list, stopping at the limit', async () => {
+    const { root } = copyIndexFixture();
+    put(root, 'debug.log', 'log line\n'); // ignored by the fixture's .gitignore
+    put(root, 'node_modules/dep/index.js', 'module.exports = 1;\n'); // vendored
+    put(root, 'logo.png', 'not really a png'); // binary by extension
+    const source = await WorktreeSource.open(root);
+    const listed = (await source.list()).files.length;
+    expect(listed).toBe(FIXTURE_FILES.length);
+    expect(await source.countUpTo(listed + 10)).toBe(listed);
+    expect(await source.countUpTo(listed)).toBe(listed);
+    expect(await source.countUpTo(2)).toBe(2);
+    // A partial walk leaves the next full listing whole.
+    expect((await source.list()).files.map((f) => f.path)).toEqual(FIXTURE_FILES);
+  });
+
   it('honours the root .gitignore and nested .gitignore files, and counts what they hide', async () => {
     const { root } = copyIndexFixture();
     put(root, 'debug.log', 'log line\n'); // root: *.log

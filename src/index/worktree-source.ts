@@ -59,6 +59,8 @@ export class WorktreeSource implements RepositorySource {
   listedLinks: string[] = [];
   /** Folders walked and links found by the listing in progress. */
   private walkedDirs: string[] | null = null;
+  /** While counting (countUpTo): the walk stops once this many files are listed. */
+  private stopAt: number | null = null;
   private links: Set<string> | null = null;
   private readonly changes: WorktreeChanges;
 
@@ -104,6 +106,30 @@ export class WorktreeSource implements RepositorySource {
     return listing;
   }
 
+  /**
+   * How many files {@link list} would list, counted up to `limit`: the walk
+   * stops there. A first search asks only whether a tree is large enough for
+   * a provisional answer, and a full listing of an 11k-file tree (~0.5 s of
+   * readdir, stat and ignore matching) cost more than the answer's own scan.
+   * Sets no watches (the watcher is set by a full listing).
+   */
+  async countUpTo(limit: number): Promise<number> {
+    const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
+    const layers: IgnoreLayer[] = [];
+    const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
+    if (exclude) layers.push({ base: '', rules: exclude, file: '.git/info/exclude' });
+    const watcher = this.watcher;
+    this.watcher = null;
+    this.stopAt = limit;
+    try {
+      this.walk('', layers, listing);
+    } finally {
+      this.watcher = watcher;
+      this.stopAt = null;
+    }
+    return Math.min(listing.files.length, limit);
+  }
+
   /** See RepositorySource.changesSince: git's status and, when watching, the watcher's events. */
   changesSince(previous: string | null, recheck: readonly string[] = []): Promise<ChangeCheck> {
     return this.changes.check(previous, recheck);
@@ -146,6 +172,7 @@ export class WorktreeSource implements RepositorySource {
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
+      if (this.stopAt !== null && listing.files.length >= this.stopAt) return;
       const kind = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
       this.visit(dir, entry.name, kind, layers, listing);
     }
