@@ -1,7 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { createRequire } from 'node:module';
 import type { Ignore } from 'ignore';
 import { ReponavError } from '../errors.js';
 import { quotedPath } from './display-path.js';
@@ -20,6 +19,7 @@ import {
   type ListingDelta,
   type SkipReason,
 } from './source-file.js';
+import { ignoreFileName, ignoringRule, isIgnored, newIgnore, type IgnoreLayer } from './ignore-layers.js';
 import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
 import { WorktreeChanges } from './worktree-changes.js';
 
@@ -27,14 +27,6 @@ import { WorktreeChanges } from './worktree-changes.js';
 export interface WorktreeSourceOptions extends SourceOptions {
   /** Ask git what changed since the last run (default true); false: list everything each time. */
   useGit?: boolean;
-}
-
-interface IgnoreLayer {
-  /** Directory of the .gitignore, relative to the root ('' for the root). */
-  base: string;
-  rules: Ignore;
-  /** The ignore file, relative to the root, for messages. */
-  file: string;
 }
 
 /**
@@ -356,7 +348,6 @@ export class WorktreeSource implements RepositorySource {
     return rules;
   }
 
-  /** Resolves a symlink; returns null when its target is outside the root or dangling. */
   /** Where a link leads: a target inside the root, or why it is skipped (outside, a loop, nothing there). */
   private resolveInside(linkPath: string): { isDirectory: boolean } | { skip: SkipReason } {
     try {
@@ -392,45 +383,3 @@ export class WorktreeSource implements RepositorySource {
     }
   }
 }
-
-/**
- * The ignore package, required on first use: a process whose freshness check
- * reads no ignore file (nothing changed, or git named no path) never loads it.
- */
-let ignoreFactory: (() => Ignore) | undefined;
-function newIgnore(): Ignore {
-  ignoreFactory ??= createRequire(import.meta.url)('ignore') as () => Ignore;
-  return ignoreFactory();
-}
-
-/** The last rule that ignores `path`, as "'rule' in file", or null when it is not ignored. */
-function ignoringRule(layers: IgnoreLayer[], path: string, isDirectory: boolean): string | null {
-  let found: string | null = null;
-  for (const layer of layers) {
-    const rel = layer.base ? path.slice(layer.base.length + 1) : path;
-    if (!rel) continue;
-    const verdict = layer.rules.test(isDirectory ? rel + '/' : rel);
-    if (verdict.ignored) found = verdict.rule ? `'${verdict.rule.pattern}' in ${layer.file}` : layer.file;
-    else if (verdict.unignored) found = null;
-  }
-  return found;
-}
-
-function ignoreFileName(dir: string): string {
-  return dir ? `${dir}/.gitignore` : '.gitignore';
-}
-
-function isIgnored(layers: IgnoreLayer[], path: string, isDirectory: boolean): boolean {
-  // Deeper .gitignore files override shallower ones, so `!keep.log` in a
-  // subfolder re-includes what the root's `*.log` excluded (as git does).
-  let ignored = false;
-  for (const layer of layers) {
-    const rel = layer.base ? path.slice(layer.base.length + 1) : path;
-    if (!rel) continue;
-    const verdict = layer.rules.test(isDirectory ? rel + '/' : rel);
-    if (verdict.ignored) ignored = true;
-    else if (verdict.unignored) ignored = false;
-  }
-  return ignored;
-}
-
