@@ -30,8 +30,8 @@ export async function answerProvisionally(
   output: { json: boolean; pathFilter?: (path: string) => boolean },
 ): Promise<boolean> {
   if (options.commit) return false;
-  if (repository.source.mode !== 'worktree' || repository.store.getMeta('indexed') !== null) return false;
-  if (!(repository.source instanceof WorktreeSource) || (await repository.source.countUpTo(PROVISIONAL_MIN_FILES)) < PROVISIONAL_MIN_FILES) return false;
+  if (!(repository.source instanceof WorktreeSource) || repository.store.getMeta('indexed') !== null) return false;
+  if ((await repository.source.countUpTo(PROVISIONAL_MIN_FILES)) < PROVISIONAL_MIN_FILES) return false;
   if (!new WriterLock(repository.store.path).isHeld()) startBackgroundIndex(repository.root, repository.store.path, options);
   const result = await provisionalSearch(repository.root, query, { pathFilter: output.pathFilter, maxFileBytes: options.maxFileBytes });
   const name = repository.root.split('/').pop() || repository.root;

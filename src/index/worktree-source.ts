@@ -79,9 +79,7 @@ export class WorktreeSource implements RepositorySource {
 
   async list(): Promise<SourceListing> {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
-    const layers: IgnoreLayer[] = [];
-    const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
-    if (exclude) layers.push({ base: '', rules: exclude, file: '.git/info/exclude' });
+    const layers = this.rootLayers();
     // Synchronous on purpose: thousands of readdir/stat calls are several times
     // faster without a promise per call, and freshness checks run before every tool answer.
     this.walkedDirs = [];
@@ -107,9 +105,7 @@ export class WorktreeSource implements RepositorySource {
    */
   async countUpTo(limit: number): Promise<number> {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
-    const layers: IgnoreLayer[] = [];
-    const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
-    if (exclude) layers.push({ base: '', rules: exclude, file: '.git/info/exclude' });
+    const layers = this.rootLayers();
     const watcher = this.watcher;
     this.watcher = null;
     this.stopAt = limit;
@@ -309,9 +305,7 @@ export class WorktreeSource implements RepositorySource {
     if (known !== undefined) return known;
     let layers: IgnoreLayer[] | null;
     if (dir === '') {
-      layers = [];
-      const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
-      if (exclude) layers.push({ base: '', rules: exclude, file: '.git/info/exclude' });
+      layers = this.rootLayers();
     } else {
       const slash = dir.lastIndexOf('/');
       const parent = this.layersOf(slash < 0 ? '' : dir.slice(0, slash), cache);
@@ -330,6 +324,12 @@ export class WorktreeSource implements RepositorySource {
     }
     cache.set(dir, layers);
     return layers;
+  }
+
+  /** The ignore layers at the root, above its own `.gitignore`: `.git/info/exclude`, when present. */
+  private rootLayers(): IgnoreLayer[] {
+    const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
+    return exclude ? [{ base: '', rules: exclude, file: '.git/info/exclude' }] : [];
   }
 
   /** The rules of an ignore file, or null when it is absent or unreadable. */
