@@ -16,7 +16,7 @@
  * Ctrl-C the run stops after the current instance, writes its summary and sets
  * exit code 130; a second Ctrl-C exits at once (output stays valid).
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ReponavError } from '../errors.js';
@@ -33,7 +33,7 @@ import { runLocbench } from './locbench-runner.js';
 import { createProgressReporter, type ProgressStream } from './progress-reporter.js';
 import { compareRuns, loadRunScores, renderComparisonMarkdown, type RunComparison } from './compare-runs.js';
 import { DEFAULT_BOOTSTRAP } from './paired-bootstrap.js';
-import { analyzeRuns, renderAnalysisMarkdown } from './analyze/index.js';
+import { analyzeRuns, renderAnalysisMarkdown, summaryPathOf } from './analyze/index.js';
 import { assertLocbenchSummary, buildSummary, compareSummaries, renderSummaryMarkdown, type LocbenchSummary } from './report.js';
 import { scorePredictions } from './score-predictions.js';
 
@@ -128,14 +128,6 @@ interface LocbenchCliOptions {
 }
 
 /** Label for a summary file: its folder name for `…/summary.json`, else the file name without extension. */
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 function defaultLabel(path: string): string {
   const name = basename(path);
   return name === 'summary.json' ? basename(dirname(resolve(path))) : name.replace(/\.json$/i, '');
@@ -240,8 +232,8 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
     .option('--seed <n>', 'bootstrap seed', parseNonNegativeInt, DEFAULT_BOOTSTRAP.seed)
     .option('--instances <file>', 'LocBench JSONL with the gold (default: the one each summary records)')
     .action(async (given: string[], opts: { labels?: string[]; format: string; resamples: number; seed: number; instances?: string }) => {
-      // A run's folder (what `eval locbench --out` names) stands for the summary.json inside it.
-      const files = given.map((file) => (isDirectory(file) ? join(file, 'summary.json') : file));
+      // A run's folder (what `eval locbench --out` names) stands for the summary.json inside it, as in `eval analyze`.
+      const files = given.map(summaryPathOf);
       if (opts.labels && opts.labels.length !== files.length) {
         throw new ReponavError('BAD_INPUT', `--labels has ${opts.labels.length} labels for ${files.length} summaries`);
       }

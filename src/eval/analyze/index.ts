@@ -8,6 +8,7 @@
  */
 export { analyzeRuns, isAnalysisDocument, type AnalysisDocument, type AnalyzeOptions } from './analyze-runs.js';
 export { renderAnalysisMarkdown } from './render-analysis.js';
+export { summaryPathOf } from './load-run.js';
 export { classifyMiss, failureTaxonomy, MISS_CLASSES, type FailureTaxonomy, type MissClass } from './failure-taxonomy.js';
 export { parameterSweep, rankFiles, SWEEP_GRID, type ParameterSweep, type SweepRow } from './parameter-sweep.js';
 export { complexityStrata, type ComplexityStrata, type GoldFileFacts } from './complexity-strata.js';
