@@ -12,17 +12,19 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseBenchArgs } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
+const { values: opt, positionals } = parseBenchArgs({
+  usage: 'usage: node bench/first-answer-bench.mjs TREE [--query "WORDS"] [--keep]',
+  options: { query: { type: 'string' }, keep: { type: 'boolean' } },
+  minPositionals: 1,
+  maxPositionals: 1,
+});
+const tree = positionals[0];
 const { WriterLock } = await import(pathToFileURL(join(PROJECT, 'dist/index/writer-lock.js')).href);
-const args = process.argv.slice(2);
-const tree = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--query');
-if (!tree) {
-  console.error('usage: node bench/first-answer-bench.mjs TREE [--query "WORDS"] [--keep]');
-  process.exit(2);
-}
-const query = args.includes('--query') ? args[args.indexOf('--query') + 1] : 'request timeout retry';
+const query = opt.query ?? 'request timeout retry';
 const word = query.split(/\s+/)[0];
 const work = mkdtempSync(join(tmpdir(), 'reponav-first-answer-'));
 const root = join(work, 'tree');
@@ -56,5 +58,5 @@ console.log(`background index finished about ${((Date.now() - started + first.ms
 const later = run('node', [CLI, 'search', query, '--repo', root, '--index-path', indexPath]);
 console.log(`next search: ${later.ms.toFixed(0)} ms, ${later.stdout.startsWith('[PROVISIONAL]') ? 'still provisional' : 'from the index'}`);
 console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-if (args.includes('--keep')) console.log(`kept ${work}`);
+if (opt.keep) console.log(`kept ${work}`);
 else rmSync(work, { recursive: true, force: true });

@@ -16,18 +16,20 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const USAGE = 'usage: node bench/freshness-bench.mjs TREE [--runs N] [--keep]';
+const { values: opt, positionals } = parseBenchArgs({
+  usage: USAGE,
+  options: { runs: { type: 'string' }, keep: { type: 'boolean' } },
+  minPositionals: 1,
+  maxPositionals: 1,
+});
+const tree = positionals[0];
+const runs = wholeNumber(USAGE, 'runs', opt.runs) ?? 20;
 const { RepositoryIndex } = await import(pathToFileURL(join(PROJECT, 'dist/index/repository-index.js')).href);
 const { WorktreeSource } = await import(pathToFileURL(join(PROJECT, 'dist/index/worktree-source.js')).href);
-
-const args = process.argv.slice(2);
-const tree = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs');
-if (!tree) {
-  console.error('usage: node bench/freshness-bench.mjs TREE [--runs N] [--keep]');
-  process.exit(2);
-}
-const runs = Number(args.includes('--runs') ? args[args.indexOf('--runs') + 1] : 20);
 const work = mkdtempSync(join(tmpdir(), 'reponav-freshness-bench-'));
 const root = join(work, 'tree');
 const indexPath = join(work, 'index.db');
@@ -117,5 +119,5 @@ console.log(`\nwatcher no-change median ${m.toFixed(1)} ms: ≤ 20 ms ${m <= 20 
 console.log(`git no-change / full listing: ${(median(gitNoChange) / median(listing)).toFixed(2)}`);
 console.log(`edits answered wrongly: ${wrong} of 10`);
 console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-if (args.includes('--keep')) console.log(`kept ${work}`);
+if (opt.keep) console.log(`kept ${work}`);
 else rmSync(work, { recursive: true, force: true });

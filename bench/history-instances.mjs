@@ -63,7 +63,7 @@
 // candidates after step 2 are shuffled with a seeded generator first, so the
 // same S, history and options give the same file.
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { languageForPath, parseSource } from '../dist/reponav.js';
@@ -316,6 +316,13 @@ function parseArgs(argv) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    const header = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
+    const from = header.findIndex((line) => line.startsWith('// Usage:'));
+    const usage = header.slice(from, header.findIndex((line, i) => i > from && !line.startsWith('//   ')));
+    process.stdout.write(`${usage.map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`);
+    process.exit(0);
+  }
   let args;
   try {
     args = parseArgs(process.argv.slice(2));

@@ -22,19 +22,22 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { parseBenchArgs } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
 
-const args = process.argv.slice(2);
-const flag = (name) => {
-  const i = args.indexOf(name);
-  if (i < 0) return undefined;
-  const value = args[i + 1];
-  args.splice(i, 2);
-  return value;
-};
-const keep = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
+const USAGE = `usage: node bench/index-bench.mjs TREE_OR_GITDIR [--commit REV [--commit2 REV2]] [--workers N] [--runs N] [--previous DIST] [--keep]
+(see the header of bench/index-bench.mjs for what each option does)`;
+const s = { type: 'string' };
+const { values: opt, positionals: args } = parseBenchArgs({
+  usage: USAGE,
+  options: { commit: s, commit2: s, workers: s, runs: s, previous: s, keep: { type: 'boolean' } },
+  minPositionals: 1,
+  maxPositionals: 1,
+});
+const flag = (name) => opt[name.slice(2)];
+const keep = opt.keep === true;
 const commit = flag('--commit');
 const commit2 = flag('--commit2');
 const workersFlag = flag('--workers');

@@ -37,24 +37,24 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
 const SAMPLE = join(PROJECT, 'sample/bookshop');
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
-const tree = args.find((a, i) => !a.startsWith('--') && !['--word', '--runs', '--previous'].includes(args[i - 1]));
-if (!tree) {
-  console.error('usage: node bench/process-bench.mjs TREE [--word WORD] [--runs N] [--previous DIST] [--keep]');
-  process.exit(2);
-}
+const USAGE = 'usage: node bench/process-bench.mjs TREE [--word WORD] [--runs N] [--previous DIST] [--keep]';
+const { values: opt, positionals } = parseBenchArgs({
+  usage: USAGE,
+  options: { word: { type: 'string' }, runs: { type: 'string' }, previous: { type: 'string' }, keep: { type: 'boolean' } },
+  minPositionals: 1,
+  maxPositionals: 1,
+});
+const option = (name, fallback) => opt[name.slice(2)] ?? fallback;
+const tree = positionals[0];
 const word = option('--word', 'timeout');
-const runs = Number(option('--runs', '9'));
-const keep = args.includes('--keep');
+const runs = wholeNumber(USAGE, 'runs', option('--runs', '9'));
+const keep = opt.keep === true;
 const previous = option('--previous', null);
 const PREVIOUS_CLI = previous ? join(resolve(previous), 'cli/main.js') : null;
 if (PREVIOUS_CLI && !existsSync(PREVIOUS_CLI)) {

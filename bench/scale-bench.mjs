@@ -30,21 +30,24 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
-};
+const USAGE = `usage: node bench/scale-bench.mjs [--sizes 1000,5000,10000,25000,50000] [--runs N] [--workers-tree TREE] [--no-workers] [--keep]
+needs \`npm run build\` (dist/cli/main.js), git and /usr/bin/time`;
+const s = { type: 'string' };
+const { values: opt } = parseBenchArgs({
+  usage: USAGE,
+  options: { sizes: s, runs: s, 'workers-tree': s, 'no-workers': { type: 'boolean' }, keep: { type: 'boolean' } },
+});
+const option = (name, fallback) => opt[name.slice(2)] ?? fallback;
 const sizes = option('--sizes', '1000,5000,10000,25000,50000').split(',').map(Number).sort((a, b) => a - b);
-const runs = Number(option('--runs', '3'));
+const runs = wholeNumber(USAGE, 'runs', option('--runs', '3'));
 const workersTree = option('--workers-tree', null);
-const keep = args.includes('--keep');
+const keep = opt.keep === true;
 if (sizes.some((n) => !Number.isInteger(n) || n < 10) || !existsSync(CLI) || !existsSync('/usr/bin/time')) {
-  console.error('usage: node bench/scale-bench.mjs [--sizes 1000,5000,...] [--runs N] [--workers-tree TREE] [--no-workers] [--keep]');
-  console.error('needs `npm run build` (dist/cli/main.js) and /usr/bin/time');
+  console.error(USAGE);
   process.exit(2);
 }
 const work = mkdtempSync(join(tmpdir(), 'reponav-scale-bench-'));
@@ -153,7 +156,7 @@ for (const n of sizes) {
   if (n !== sizes[0] && !keep) rmSync(tree, { recursive: true, force: true });
 }
 
-if (!args.includes('--no-workers')) {
+if (!opt['no-workers']) {
   const tree = workersTree ? resolve(workersTree) : trees.get(sizes[0]);
   const w0 = [];
   const w2 = [];

@@ -26,6 +26,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -66,21 +67,25 @@ const BUILTIN_QUERIES = [
   'twitter extractor returns only the lowest quality video variant',
 ];
 
-const args = process.argv.slice(2);
-const flag = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) return fallback;
-  const value = args[i + 1];
-  args.splice(i, 2);
-  return value;
-};
-const keep = args.includes('--keep') ? (args.splice(args.indexOf('--keep'), 1), true) : false;
+const USAGE = `usage: node bench/search-bench.mjs TREE_OR_GITDIR [--commit REV] [--runs N] [--word WORD] [--keep]
+         [--locbench FILE.jsonl [--locbench-repo OWNER/NAME] [--max-queries N]] [--dist DIR] [--compare DIR]
+         [--work DIR] [--outputs FILE]
+(see the header of bench/search-bench.mjs for what each option does)`;
+const s = { type: 'string' };
+const { values: opt, positionals } = parseBenchArgs({
+  usage: USAGE,
+  options: { commit: s, runs: s, word: s, locbench: s, 'locbench-repo': s, 'max-queries': s, dist: s, compare: s, work: s, outputs: s, keep: { type: 'boolean' } },
+  minPositionals: 1,
+  maxPositionals: 1,
+});
+const flag = (name, fallback) => opt[name.slice(2)] ?? fallback;
+const keep = opt.keep === true;
 const commit = flag('--commit');
-const runs = Number(flag('--runs', '5'));
+const runs = wholeNumber(USAGE, 'runs', flag('--runs', '5'));
 const word = flag('--word', 'cookies');
 const locbench = flag('--locbench');
 const locbenchRepo = flag('--locbench-repo');
-const maxQueries = Number(flag('--max-queries', '1000'));
+const maxQueries = wholeNumber(USAGE, 'max-queries', flag('--max-queries', '1000'));
 const distDir = resolve(PROJECT, flag('--dist', 'dist'));
 const compareArg = flag('--compare');
 const compareDir = compareArg ? resolve(PROJECT, compareArg) : undefined;
@@ -99,11 +104,7 @@ if (QUERIES.length === 0) {
   console.error(`no queries: ${locbench} has no row of ${locbenchRepo}`);
   process.exit(2);
 }
-const target = args[0];
-if (!target || args.length > 1) {
-  console.error('usage: node bench/search-bench.mjs TREE_OR_GITDIR [--commit REV] [--runs N] [--word WORD]');
-  process.exit(2);
-}
+const target = positionals[0];
 
 const work = workDir ? resolve(workDir) : mkdtempSync(join(tmpdir(), 'reponav-search-bench-'));
 mkdirSync(work, { recursive: true });

@@ -17,13 +17,16 @@ import { clearInterval, setInterval } from 'node:timers';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { syntheticRepos } from './synthetic-repos.mjs';
+import { parseBenchArgs } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
+const { values: opt } = parseBenchArgs({
+  usage: `usage: node bench/team-bench.mjs [--pg postgres://postgres@127.0.0.1:5432] [--synthetic 200]
+         [--real MIRROR,MIRROR] [--workers 1,2,4] [--queries 40] [--json out.json]`,
+  options: { pg: { type: 'string' }, synthetic: { type: 'string' }, real: { type: 'string' }, workers: { type: 'string' }, queries: { type: 'string' }, json: { type: 'string' } },
+});
+const arg = (name, fallback) => opt[name] ?? fallback;
 const PG = arg('pg', 'postgres://postgres@127.0.0.1:5432');
 const SYNTHETIC = Number(arg('synthetic', '200'));
 const REAL = (arg('real', '') || '').split(',').filter(Boolean);

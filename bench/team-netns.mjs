@@ -23,14 +23,16 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { benchGit, syntheticRepos } from './synthetic-repos.mjs';
+import { parseBenchArgs } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
 const PG_BIN = '/usr/lib/postgresql/15/bin';
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
+const { values: opt } = parseBenchArgs({
+  usage: 'usage: sudo node bench/team-netns.mjs [--repos 20] [--queries 20] [--delay-ms 0]',
+  options: { repos: { type: 'string' }, queries: { type: 'string' }, 'delay-ms': { type: 'string' } },
+});
+const arg = (name, fallback) => opt[name] ?? fallback;
 const REPOS = Number(arg('repos', '20'));
 const QUERIES = Math.min(REPOS, Number(arg('queries', '20')));
 const DELAY_MS = Number(arg('delay-ms', '0'));

@@ -30,9 +30,16 @@ import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
 import { commitTimestamps, findRepoGitDir } from '../dist/eval/repo-lookup.js';
 import { scoreInstance } from '../dist/eval/locbench-metrics.js';
 import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
+import { parseBenchArgs } from './bench-args.mjs';
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const { values: opt } = parseBenchArgs({
+  usage: `usage: node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR
+         [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,...] [--per-repo N]
+       node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --from R1.json,R2.json
+(see the header of bench/tune-loro.mjs)`,
+  options: { instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' }, configs: { type: 'string' }, out: { type: 'string' }, 'only-repos': { type: 'string' }, 'per-repo': { type: 'string' }, from: { type: 'string' } },
+});
+const arg = (name, fallback) => opt[name.slice(2)] ?? fallback;
 const instanceFiles = arg('--instances', '').split(',').filter(Boolean);
 const reposDir = arg('--repos');
 const indexDir = arg('--index-dir');

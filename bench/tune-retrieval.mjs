@@ -9,9 +9,12 @@ import { searchRepository } from '../dist/retrieve/search-repository.js';
 import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
 import { findRepoGitDir } from '../dist/eval/repo-lookup.js';
 import { MetricAccumulator, scoreInstance } from '../dist/eval/locbench-metrics.js';
+import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
-const [instancesPath, reposDir, configsPath, ...rest] = process.argv.slice(2);
-const limit = rest.includes('--limit') ? Number(rest[rest.indexOf('--limit') + 1]) : Infinity;
+const USAGE = 'usage: node bench/tune-retrieval.mjs INSTANCES.jsonl REPOS_DIR CONFIGS.json [--limit N]';
+const { values: opt, positionals } = parseBenchArgs({ usage: USAGE, options: { limit: { type: 'string' } }, minPositionals: 3, maxPositionals: 3 });
+const [instancesPath, reposDir, configsPath] = positionals;
+const limit = wholeNumber(USAGE, 'limit', opt.limit) ?? Infinity;
 const configs = JSON.parse(readFileSync(configsPath, 'utf8'));
 const { instances } = await readLocbenchInstances(instancesPath);
 const accumulators = configs.map(() => new MetricAccumulator());
