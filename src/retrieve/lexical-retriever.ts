@@ -10,7 +10,7 @@ export type { FieldWeights };
 /**
  * Default field weights. Names and signatures are short and precise, so a hit
  * there is worth several body mentions; paths carry module words (`extractor`,
- * `youtube`); bodies carry most of the evidence. Tuned on the dev split (see README).
+ * `youtube`); bodies carry most of the evidence. Tuned on the dev split (docs/retrieval.md).
  */
 export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { path: 2, name: 4, signature: 2, doc: 1, body: 1 };
 

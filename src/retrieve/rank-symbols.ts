@@ -79,7 +79,7 @@ export interface SymbolRankingOptions {
    * every indexed file; two words name it, so it gains twice the weight). 0 turns it off.
    */
   eponymWeight: number;
-  /** With `eponymWeight`, also the title's `module function` pairs (false: eponyms only, the session-8 rule). */
+  /** With `eponymWeight`, also the title's `module function` pairs (false: eponyms only, as before this rule existed). */
   titleModulePairs: boolean;
   /** Within-file term coverage of the best fused files' functions (term-coverage.ts); missing fields take its defaults (off). */
   coverage?: Partial<TermCoverageOptions>;
@@ -92,7 +92,7 @@ export interface SymbolRankingOptions {
  * chose settings with all three on 11 of 12 folds. linkWeight 1 + classWeight
  * 0.2 + eponymWeight 0.5 + same-file callees of the best function at 0.5, on
  * top: 0.548→0.593, +0.044 [0.015, 0.081], 6 won / 0 lost, no repository lower.
- * The title's `module function` pairs with the eponym (session 9): 0.593→0.600,
+ * The title's `module function` pairs with the eponym: 0.593→0.600,
  * 1 won / 0 lost, which lets leave-one-repository-out confirm the eponym
  * (docs/retrieval.md, "Function level").
  */

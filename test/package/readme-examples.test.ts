@@ -25,8 +25,8 @@ afterAll(() => {
   for (const cache of caches) rmSync(cache, { recursive: true, force: true });
 });
 
-/** Splits a shell-session block into `$ command` and the lines printed after it. */
-function session(text: string): Array<{ command: string; output: string }> {
+/** Splits a shell transcript into `$ command` and the lines printed after it. */
+function transcript(text: string): Array<{ command: string; output: string }> {
   const steps: Array<{ command: string; output: string[] }> = [];
   for (const line of text.split('\n')) {
     if (line.startsWith('$ ')) steps.push({ command: line.slice(2), output: [] });
@@ -70,15 +70,15 @@ describe("the README's examples on the sample", () => {
     expect(shape(run(command, freshCache()))).toBe(shape(shown[0].text.trimEnd()));
   });
 
-  it('every `$ reponav` session under CLI prints what the README shows, in order', () => {
-    const sessions = codeBlocks(readme).filter((b) => b.heading === 'CLI' && b.lang === '' && b.text.startsWith('$ reponav'));
-    expect(sessions.length).toBeGreaterThanOrEqual(2);
-    // The error examples come first in the README but need no index; run the indexing session first as a reader would.
-    const ordered = [...sessions].sort((a, b) => Number(b.text.includes('$ reponav index')) - Number(a.text.includes('$ reponav index')));
+  it('every `$ reponav` transcript under CLI prints what the README shows, in order', () => {
+    const transcripts = codeBlocks(readme).filter((b) => b.heading === 'CLI' && b.lang === '' && b.text.startsWith('$ reponav'));
+    expect(transcripts.length).toBeGreaterThanOrEqual(2);
+    // The error examples come first in the README but need no index; run the indexing transcript first as a reader would.
+    const ordered = [...transcripts].sort((a, b) => Number(b.text.includes('$ reponav index')) - Number(a.text.includes('$ reponav index')));
     const cache = freshCache();
     let steps = 0;
     for (const block of ordered) {
-      for (const step of session(block.text)) {
+      for (const step of transcript(block.text)) {
         expect(shape(run(step.command, cache)), step.command).toBe(shape(step.output));
         steps++;
       }
@@ -87,9 +87,29 @@ describe("the README's examples on the sample", () => {
   });
 });
 
+/** The project's Markdown documents a reader meets: README, CONTRIBUTING, CHANGELOG, bench/README and docs/. */
+const DOCUMENTS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'CHANGELOG.md',
+  'bench/README.md',
+  ...readdirSync(join(PROJECT_ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
 describe('README and docs', () => {
+  it('speak of the product, not of how the work on it was organised', () => {
+    for (const file of DOCUMENTS) {
+      const hits = readDoc(file)
+        .split('\n')
+        .filter((line) => /session[ -]?[0-9]/i.test(line));
+      expect(hits, file).toEqual([]);
+    }
+  });
+
   it("print no one machine's paths (checkout, caches, mirrors, home folders)", () => {
-    const files = ['README.md', 'bench/README.md', ...readdirSync(join(PROJECT_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const files = DOCUMENTS;
     const machinePath = /\/work\/|\.\.\/shared\/|\/tmp\/(readme|ev-|rn-)|\/root\/|\/home\/[a-z]|\/Users\/[A-Za-z]/;
     for (const file of files) {
       const hits = readDoc(file)
