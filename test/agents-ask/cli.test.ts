@@ -89,6 +89,29 @@ describe('reponav ask', () => {
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
+  it('an outage is an error, never an answer: every call failing exits with LLM_ERROR (exit code 1) and one sentence, nothing on stdout', async () => {
+    for (const role of ['perception', 'planning', 'evaluation', 'answer'] as const) llm.setDefault(role, { status: 500 });
+    const trace = join(dir, 'traces', 'outage.json');
+    const args = ['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:fake', '--llm-retries', '0', '--trace', trace];
+    const failure = await run(args).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: 'LLM_ERROR' });
+    expect((failure as Error).message).toMatch(/^No answer \(stopped: llm-error\): the model call failed \([^\n]*500[^\n]*\)\. The trace is in /);
+    expect(JSON.parse(readFileSync(trace, 'utf8'))).toMatchObject({ stopReason: 'llm-error', answer: { fallback: true } });
+    // Mid-run: the search got evidence, then the answer call failed.
+    llm.setDefault('perception', JSON.stringify({ summary: '', redundancy: [], gaps: [], promising: [] }));
+    llm.setDefault('evaluation', evalReply(70));
+    llm.push('planning', planReply(['FindFunction', { name: 'with_tax' }]));
+    const midRun = await run([...args.slice(0, -2), '--iterations', '1', '--json']).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(midRun).toMatchObject({ code: 'LLM_ERROR' });
+    expect(llm.of('answer').length).toBeGreaterThan(0);
+  });
+
   it('--max-usd refuses the call that would cross the cap and says so in the stop reason', async () => {
     llm.push('planning', planReply(['FindFunction', { name: 'with_tax' }]));
     llm.push('evaluation', evalReply(80));

@@ -68,25 +68,33 @@ describe('malformed role replies', () => {
     expect(r.trace.nodes[0]!.childIds).toHaveLength(1);
   });
 
-  it('closes the root when planning fails twice and ships an answer that says nothing was found', async () => {
+  it('closes the root when planning fails twice; no tool ran, so the run is an llm-error, not "nothing found"', async () => {
     llm.push('planning', 'nope', '{"actions": "FindClass"}');
     const r = await ask(5);
-    expect(r.stopReason).toBe('no-evidence');
+    expect(r.stopReason).toBe('llm-error');
     expect(r.trace.searchStopReason).toBe('exhausted');
     expect(r.trace.nodes[0]!.exhausted).toBe(true);
     expect(r.trace.nodes[0]!.rejected[0]!.reason).toMatch(/does not match the expected shape/);
-    expect(r.answer).toMatch(/^Nothing was found in the repository to answer this question/);
+    expect(r.trace.llmError).toMatch(/^no reply of the model led to a tool call \(3 calls; last problem: .*does not match the expected shape/);
+    expect(r.trace.answer.fallback).toBe(true);
     expect(r.citations).toEqual([]);
     expect(llm.of('answer')).toHaveLength(0);
   });
 
-  it('survives transport failures of a role call', async () => {
+  it('a role call that fails (after the client retries) ends the run with llm-error: nothing is asked after it', async () => {
     llm.push('planning', planReply(['FindFunction', { name: 'apply_discount' }]));
     llm.push('evaluation', { status: 500 });
     const r = await ask();
+    expect(r.stopReason).toBe('llm-error');
+    expect(r.trace.searchStopReason).toBeUndefined();
     expect(r.trace.nodes[1]).toMatchObject({ score: null, valueSum: 0 });
     const failed = r.trace.roleCalls.find((c) => c.role === 'evaluation')!;
     expect(failed.ok).toBe(false);
     expect(failed.error).toMatch(/500/);
+    expect(r.trace.llmError).toMatch(/^the model call failed \(.*500/);
+    expect(r.answer).toMatch(/^No answer was written: the model call failed/);
+    expect(r.trace.answer.fallback).toBe(true);
+    expect(llm.of('answer')).toHaveLength(0);
+    expect(r.trace.roleCalls.at(-1)!.role).toBe('evaluation');
   });
 });

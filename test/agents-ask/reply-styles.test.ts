@@ -162,12 +162,13 @@ describe('ask: reply styles of real models', () => {
     await keep('ask-truncated-answer-persistent', r);
   });
 
-  it('every JSON reply cut at the length limit: each role fails after one shorter retry, nothing is invented, the run says it found nothing', async () => {
+  it('every JSON reply cut at the length limit: each role fails after one shorter retry, nothing is invented, the run is an llm-error', async () => {
     const cut = { content: '{"actions": [{"action": "FindFunction", "args": {"name": "with_', finishReason: 'length' };
     for (const role of ['perception', 'planning', 'evaluation'] as const) ctx.llm.setDefault(role, cut);
     const r = await ask();
-    expect(r.stopReason).toBe('no-evidence');
-    expect(r.answer).toMatch(/^Nothing was found in the repository to answer this question/);
+    expect(r.stopReason).toBe('llm-error');
+    expect(r.trace.llmError).toMatch(/^no reply of the model led to a tool call \(4 calls; last problem: cut off at the length limit/);
+    expect(r.answer).toMatch(/^No answer was written: no reply of the model led to a tool call/);
     expect(r.citations).toEqual([]);
     expect(ctx.llm.of('answer')).toHaveLength(0);
     expect(r.trace.roleCalls.every((c) => !c.ok && /cut off at the length limit/.test(c.error!))).toBe(true);
@@ -186,13 +187,13 @@ describe('ask: reply styles of real models', () => {
     await keep('ask-wrong-argument-once', r);
   });
 
-  it('a wrong argument name, persistently: no evidence, a distinct stop reason, an answer that says nothing was found and cites nothing', async () => {
+  it('a wrong argument name, persistently: no tool ran, so llm-error (not "nothing found"), and nothing is cited', async () => {
     everyReply((json) => JSON.stringify(json));
     ctx.llm.setDefault('planning', planReply(['FindFunction', { function_name: 'with_tax' }]));
     const r = await ask({ iterations: 3 });
-    expect(r.stopReason).toBe('no-evidence');
+    expect(r.stopReason).toBe('llm-error');
     expect(r.trace.searchStopReason).toBe('exhausted');
-    expect(r.answer).toMatch(/^Nothing was found in the repository to answer this question: The search \(1 iteration, stopped: exhausted\) found no code to cite/);
+    expect(r.trace.llmError).toMatch(/^no reply of the model led to a tool call \(3 calls; last problem: unknown argument 'function_name'/);
     expect(r.citations).toEqual([]);
     // One call and one corrective round, then the root is closed: not 3 iterations of the same mistake.
     expect(ctx.llm.of('planning')).toHaveLength(2);
@@ -221,10 +222,11 @@ describe('ask: reply styles of real models', () => {
     await keep('ask-empty-answer-persistent', r);
   });
 
-  it('every reply empty: no evidence, stop reason no-evidence, no answer written from nothing', async () => {
+  it('every reply empty: an outage, stop reason llm-error, no answer written from nothing', async () => {
     for (const role of ['perception', 'planning', 'evaluation', 'answer'] as const) ctx.llm.setDefault(role, '');
     const r = await ask({ iterations: 3 });
-    expect(r.stopReason).toBe('no-evidence');
+    expect(r.stopReason).toBe('llm-error');
+    expect(r.trace.llmError).toBe('the model replied with nothing to all 4 calls');
     expect(r.citations).toEqual([]);
     expect(ctx.llm.of('answer')).toHaveLength(0);
     expect(r.cost.calls).toBe(4); // perception ×2, planning ×2: the root is closed, the run ends

@@ -71,6 +71,10 @@ export interface AskResult {
  * Answers `options.question`. Throws `ReponavError('BAD_INPUT')` for an empty
  * question or a missing repository; model failures, malformed replies and
  * exhausted budgets never throw — they shape the answer and the stop reason.
+ * A failed model call (after the client's retries) or a model that replied
+ * with nothing to every call ends the run with stop reason `llm-error`,
+ * `trace.llmError` saying why and a marked fallback text: callers must treat
+ * it as a failure, never as an answer.
  */
 export async function askQuestion(options: AskOptions): Promise<AskResult> {
   const question = options.question.trim();
@@ -116,6 +120,7 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
   };
 
   let synthesis: SynthesisResult;
+  let unusable: string | null = null;
   if (method === 'direct') {
     const direct = await directAnswer(rt, { question, repository: label, settings });
     synthesis = { text: direct.text, citations: [], dropped: [], draftProblems: [], revised: false, fallback: direct.fallback, ...(direct.failure ? { failure: direct.failure } : {}) };
@@ -162,8 +167,15 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
     // (An abort or a spent budget keeps its own reason and goes to the fallback answer.)
     // A search stopped by a ceiling (including a call refused before it was sent, which spends nothing and so
     // leaves hardStop() unset) keeps that reason: "nothing found" would hide why.
-    const ceilingStop = ['budget-tokens', 'budget-cost', 'budget-seconds', 'aborted'].includes(trace.stopReason);
-    if (trace.answerEvidence.length === 0 && !budget.hardStop() && !ceilingStop) {
+    const ceilingStop = ['budget-tokens', 'budget-cost', 'budget-seconds', 'aborted', 'llm-error'].includes(trace.stopReason);
+    if (rt.llmFailure !== undefined) {
+      // The model failed mid-run: nothing more is asked of it (see the outage check below).
+      synthesis = { text: '', citations: [], dropped: [], draftProblems: [], revised: false, fallback: true };
+    } else if (trace.answerEvidence.length === 0 && !budget.hardStop() && !ceilingStop && method !== 'rag' && !toolsRan(trace)) {
+      // No tool ever ran: the model's replies were unusable, which is a model failure, not "nothing found".
+      unusable = `no reply of the model led to a tool call (${rt.records.length} calls; last problem: ${lastProblem(trace)})`;
+      synthesis = { text: '', citations: [], dropped: [], draftProblems: [], revised: false, fallback: true };
+    } else if (trace.answerEvidence.length === 0 && !budget.hardStop() && !ceilingStop) {
       // Nothing to answer from: a model answer would be written from memory and its citations could only be invented.
       trace.searchStopReason = trace.stopReason;
       trace.stopReason = 'no-evidence';
@@ -173,8 +185,16 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
     }
   }
 
+  // An outage is never an answer: a failed call, or an endpoint that replied with nothing to every call.
+  const outage = modelOutage(rt, meter.snapshot().calls) ?? unusable;
+  if (outage !== null) {
+    if (trace.stopReason !== 'llm-error') trace.searchStopReason = trace.stopReason;
+    trace.stopReason = 'llm-error';
+    trace.llmError = outage;
+    synthesis = { text: `No answer was written: ${outage}.`, citations: [], dropped: [], draftProblems: [], revised: false, fallback: true };
+  }
   // A fallback answer means the model could not be asked (abort, deadline, spend cap) or its reply was unusable: say which.
-  if (synthesis.fallback) {
+  if (synthesis.fallback && outage === null) {
     const reason = budget.hardStop() ?? (synthesis.failure ? (`answer-${synthesis.failure}` as const) : null);
     if (reason && reason !== trace.stopReason) {
       trace.searchStopReason = trace.stopReason;
@@ -193,6 +213,30 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
   trace.cost = costOf(meter);
   trace.elapsedMs = budget.elapsedMs();
   return { answer: synthesis.text, citations: synthesis.citations, method, stopReason: trace.stopReason, cost: trace.cost, elapsedMs: trace.elapsedMs, trace };
+}
+
+/**
+ * Why the model is unusable for this run, or null: the first call that failed
+ * after the client's retries, or every reply empty (an endpoint that only
+ * answers with nothing is down as far as an answer is concerned). `calls`:
+ * the calls the model answered (a call the spend cap refused is not one).
+ */
+function modelOutage(rt: RoleRuntime, calls: number): string | null {
+  if (rt.llmFailure !== undefined) return `the model call failed (${rt.llmFailure.replace(/\.$/, '')})`;
+  if (calls > 0 && (rt.nonEmptyReplies ?? 0) === 0) return `the model replied with nothing to all ${calls} call${calls === 1 ? '' : 's'}`;
+  return null;
+}
+
+/** True when the search executed at least one action (a tool call), whatever it found. */
+function toolsRan(trace: AskTrace): boolean {
+  return trace.nodes.some((n) => n.action !== null && n.action.type !== 'Finish') || trace.steps.some((s) => s.action !== null && s.action.type !== 'Finish');
+}
+
+/** The last reason a model reply could not be used, for the llm-error sentence. */
+function lastProblem(trace: AskTrace): string {
+  const failed = trace.roleCalls.filter((c) => !c.ok && c.error);
+  const rejected = trace.nodes.flatMap((n) => n.rejected).at(-1);
+  return failed.at(-1)?.error ?? rejected?.reason ?? 'no action proposed';
 }
 
 /** The answer of a run that found no evidence: says so, and why the search ended. */

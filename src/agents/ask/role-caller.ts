@@ -22,6 +22,14 @@ export interface RoleRuntime {
   /** Every call is appended here (the trace's roleCalls). */
   records: RoleCallRecord[];
   logger: Logger;
+  /**
+   * Set by the first model call that failed after the client's own retries
+   * (outage, HTTP error, timeout): the run then stops with `llm-error`, since
+   * nothing written after it could be told apart from an answer.
+   */
+  llmFailure?: string;
+  /** Replies with any text in them (an endpoint that only ever replies empty is an outage too). */
+  nonEmptyReplies?: number;
 }
 
 /** One role call. */
@@ -54,16 +62,15 @@ export const SHORTER_REPLY = 'Your reply was cut off at the length limit, so it 
  * reply (a reply cut at the length limit is asked again shorter instead of
  * being told its JSON is malformed). When a reply holds several JSON objects
  * the first valid one is used and the record says so. Throws SearchStop on
- * budget exhaustion or abort; transport failures (after the client's own
- * retries) come back as `ok: false`.
+ * budget exhaustion or abort, and SearchStop('llm-error') when the call
+ * itself failed (after the client's own retries; `rt.llmFailure` says why).
  */
 export async function callJsonRole<S extends z.ZodType>(rt: RoleRuntime, req: RoleRequest, schema: S): Promise<RoleReply<z.output<S>>> {
   const tokens: RoleTokens = { input: 0, output: 0 };
   let messages = req.messages;
   let lastError = '';
   for (const attempt of [1, 2] as const) {
-    const response = await send(rt, req, messages, 'json', attempt, tokens);
-    if (!response.ok) return { ok: false, error: response.error, tokens };
+    const response = { value: await send(rt, req, messages, 'json', attempt, tokens) };
     const parsed = parseJsonReply(response.value.text, schema);
     const record = rt.records[rt.records.length - 1]!;
     const truncated = response.value.finishReason === 'length';
@@ -103,8 +110,7 @@ export async function callTextRole(rt: RoleRuntime, req: RoleRequest): Promise<R
   let messages = req.messages;
   let failure: TextFailure = 'empty';
   for (const attempt of [1, 2] as const) {
-    const response = await send(rt, req, messages, 'text', attempt, tokens);
-    if (!response.ok) return { ok: false, error: response.error, tokens };
+    const response = { value: await send(rt, req, messages, 'text', attempt, tokens) };
     const text = cleanAnswerText(response.value.text);
     const truncated = response.value.finishReason === 'length';
     if (text !== '' && !truncated) return { ok: true, value: text, tokens };
@@ -127,7 +133,7 @@ async function send(
   format: 'json' | 'text',
   attempt: 1 | 2,
   tokens: RoleTokens,
-): Promise<{ ok: true; value: ChatResponse } | { ok: false; error: string }> {
+): Promise<ChatResponse> {
   const stop = rt.budget.hardStop();
   if (stop) throw new SearchStop(stop);
   const base = { role: req.role, nodeId: req.nodeId, iteration: req.iteration, attempt, temperature: req.temperature };
@@ -142,6 +148,7 @@ async function send(
     });
     tokens.input += response.usage.inputTokens;
     tokens.output += response.usage.outputTokens;
+    if (response.text.trim() !== '') rt.nonEmptyReplies = (rt.nonEmptyReplies ?? 0) + 1;
     rt.records.push({
       ...base,
       inputTokens: response.usage.inputTokens,
@@ -150,7 +157,7 @@ async function send(
       latencyMs: response.latencyMs,
       ok: true,
     });
-    return { ok: true, value: response };
+    return response;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     rt.records.push({ ...base, inputTokens: 0, outputTokens: 0, costUsd: null, latencyMs: Date.now() - started, ok: false, error: message });
@@ -161,6 +168,8 @@ async function send(
     const stop = rt.budget.hardStop();
     if (stop) throw new SearchStop(stop);
     rt.logger.warn(`ask: ${req.role} call failed: ${message}`);
-    return { ok: false, error: message };
+    // A call that failed after the client's retries is an outage: end the run, never answer around it.
+    rt.llmFailure ??= message;
+    throw new SearchStop('llm-error');
   }
 }

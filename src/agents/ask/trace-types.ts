@@ -162,7 +162,9 @@ export type StopReason =
   /** The answer was cut at the length limit twice: a fallback (evidence list) was shipped instead. */
   | 'answer-truncated'
   /** The answer was empty twice: a fallback was shipped instead. */
-  | 'answer-empty';
+  | 'answer-empty'
+  /** A model call failed (after the client's retries), or every reply was empty: no answer was written (`AskTrace.llmError` says why). */
+  | 'llm-error';
 
 /** Money and tokens of one answer. */
 export interface AskCost {
@@ -191,6 +193,8 @@ export interface AskTrace {
   stopReason: StopReason;
   /** Why the search (or ReAct loop) ended, when `stopReason` is about the answer instead (absent in old traces). */
   searchStopReason?: StopReason;
+  /** With stop reason `llm-error`: the model failure, one sentence. */
+  llmError?: string;
   iterationsRun: number;
   /** MCTS: every node, root first (id 0). Empty for other methods. */
   nodes: TraceNode[];

@@ -13,6 +13,7 @@ import { askQuestion, type AskResult } from '../../agents/ask/index.js';
 import type { AskSettingsInput } from '../../agents/ask/index.js';
 import { writeAskTrace } from '../../agents/ask/index.js';
 import type { AskMethod } from '../../agents/ask/index.js';
+import { ReponavError } from '../../errors.js';
 import type { RepositoryIndex } from '../../index/index.js';
 import { createChatModel } from '../../llm/index.js';
 import { RepositorySet } from '../../tools/index.js';
@@ -144,6 +145,11 @@ async function runAsk(question: string, options: AskCommandOptions): Promise<voi
         : undefined,
     });
     if (options.trace) await writeAskTrace(options.trace, result.trace);
+    // An outage is an error, never an answer: one sentence on stderr, exit code 1 (LLM_ERROR), nothing on stdout.
+    if (result.stopReason === 'llm-error') {
+      const trace = options.trace ? ` The trace is in ${resolve(options.trace)}.` : '';
+      throw new ReponavError('LLM_ERROR', `No answer (stopped: llm-error): ${result.trace.llmError ?? 'the model failed'}.${trace}`, { stopReason: 'llm-error' });
+    }
     if (options.json) {
       printJson({
         answer: result.answer,
