@@ -14,6 +14,7 @@ export { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights, type FtsFie
 export type { ChunkRow, FileRow, IndexStore, SymbolRow } from './index-store.js';
 export type { IndexOptions, IndexProgress, IndexReport } from './indexer.js';
 export { compilePathPattern, MAX_PATTERN_LENGTH } from './path-pattern.js';
+export { editDistance } from './path-guard.js';
 export { symbolsCalling } from './reference-queries.js';
 export { RepositoryIndex, type IndexStatus, type OpenRepositoryOptions } from './repository-index.js';
 export type { SourceFile } from './source-file.js';

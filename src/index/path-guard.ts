@@ -56,7 +56,8 @@ export function closestPaths(wanted: string, known: string[], count = 3): string
   return scored.slice(0, count).map((s) => s.path);
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance between two strings (one row of the table kept). */
+export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {

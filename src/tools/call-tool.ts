@@ -4,7 +4,7 @@
  * error handling are identical everywhere. No tool is imported here (the
  * registry of all of them is tool-registry.ts).
  */
-import type { $ZodError } from 'zod/v4/core';
+import type { $ZodError, $ZodType } from 'zod/v4/core';
 import { isReponavError } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import { enforceBudget, resolveBudget } from './output-budget.js';
@@ -12,6 +12,7 @@ import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolEnvironment, ToolRegistry } from './tool-types.js';
 import type { RepositoryHandle } from './repository-set.js';
 import { pathFilterOf } from './tool-args.js';
+import { prepareArgs } from './strict-args.js';
 
 /** A registry of exactly one tool: what a CLI command that runs that tool needs. */
 export function singleToolRegistry(tool: AnyToolDefinition): ToolRegistry {
@@ -23,6 +24,7 @@ export function singleToolRegistry(tool: AnyToolDefinition): ToolRegistry {
 export function formatArgumentError(toolName: string, error: $ZodError): string {
   const problems = error.issues.map((issue) => {
     const where = issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+    if (issue.code === 'unrecognized_keys') return `${where}unknown argument${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
     return `${where}${issue.message}`;
   });
   return `Invalid arguments for ${toolName}: ${problems.join('; ')}.`;
@@ -42,7 +44,9 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
   if (!tool) {
     return error('UNKNOWN_TOOL', `Unknown tool '${String(name).slice(0, 100)}'. Available tools: ${[...registry.tools.keys()].join(', ')}.`);
   }
-  const parsed = tool.inputSchema.safeParse(args ?? {});
+  const prepared = prepareArgs(tool.name, tool.inputSchema as unknown as $ZodType, args ?? {});
+  if (!prepared.ok) return error('INVALID_ARGUMENTS', prepared.message);
+  const parsed = tool.inputSchema.safeParse(prepared.args);
   if (!parsed.success) return error('INVALID_ARGUMENTS', formatArgumentError(tool.name, parsed.error));
   const input = parsed.data as Record<string, unknown>;
   try {

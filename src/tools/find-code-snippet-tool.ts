@@ -89,7 +89,7 @@ function firstCaseInsensitive(store: IndexStore, needle: string, pathFilter?: (p
 }
 
 const snippetInput = lazySchema(() =>
-  z.object({
+  z.strictObject({
     text: described(
       nonEmptyStringArg('text', MAX_SNIPPET_CHARS),
       'The exact code text to find (case-sensitive literal substring, may span lines; not a regex).',

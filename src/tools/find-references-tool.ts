@@ -46,7 +46,7 @@ export interface ReferencesData {
 }
 
 const referencesInput = lazySchema(() =>
-  z.object({
+  z.strictObject({
     name: described(
       nonEmptyStringArg('name', MAX_NAME_CHARS),
       'Symbol name: `total`, `Order.total`, or `shop/models.py:Order.total` to pick one definition.',

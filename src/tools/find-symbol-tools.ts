@@ -41,7 +41,7 @@ export interface FindSymbolData {
 }
 
 const findInput = lazySchema(() =>
-  z.object({
+  z.strictObject({
     name: described(
       nonEmptyStringArg('name', MAX_NAME_CHARS),
       'The name: `Cart`, `Cart.checkout`, `checkout`, or `path/to/file.py:Cart.checkout`. Exact, not fuzzy.',

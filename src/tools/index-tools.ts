@@ -13,7 +13,7 @@ import { renderBlocks } from './output-budget.js';
 import { budgetArg, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
-const statusInput = lazySchema(() => z.object({ repo: repoArg(), budget_tokens: budgetArg() }));
+const statusInput = lazySchema(() => z.strictObject({ repo: repoArg(), budget_tokens: budgetArg() }));
 
 interface StatusData {
   /** One entry per repository asked about: the `repo` given, or every served one when it was omitted. */
@@ -87,7 +87,7 @@ export const indexStatusTool: ToolDefinition<z.infer<ReturnType<typeof statusInp
   },
 };
 
-const reindexInput = lazySchema(() => z.object({ repo: repoArg(), budget_tokens: budgetArg() }));
+const reindexInput = lazySchema(() => z.strictObject({ repo: repoArg(), budget_tokens: budgetArg() }));
 
 /** What reindex returns: the run's report, or that it is still running. */
 type ReindexData = { repository: string; report: IndexReport } | { repository: string; pending: { done: number; total: number } | null };

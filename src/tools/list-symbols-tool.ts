@@ -14,7 +14,7 @@ import type { ToolDefinition } from './tool-types.js';
 import { listSymbolsOutputSchema } from './output-schemas.js';
 
 const listInput = lazySchema(() =>
-  z.object({
+  z.strictObject({
     file: described(nonEmptyStringArg('file', 4096), 'Repository-relative path of the file, e.g. `src/app/models.py`.'),
     repo: repoArg(),
     budget_tokens: budgetArg(),

@@ -111,7 +111,7 @@ export function searchRegex(
 }
 
 const regexInput = lazySchema(() =>
-  z.object({
+  z.strictObject({
     pattern: described(
       nonEmptyStringArg('pattern', MAX_REGEX_CHARS),
       'RE2 regular expression matched against each line, e.g. `def \\w+_total\\(` or `TODO|FIXME`.',

@@ -69,7 +69,7 @@ export function scaffoldFilesFor(store: IndexStore, result: SearchResult, parseT
 }
 
 const searchInput = lazySchema(() =>
-  z.object({
+  z.strictObject({
     query: queryArg('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
     file_pattern: filePatternArg(),
     repo: repoArg(),
@@ -116,7 +116,7 @@ export const searchTool: ToolDefinition<z.infer<ReturnType<typeof searchInput>>,
 };
 
 const snippetInput = lazySchema(() =>
-  z.object({
+  z.strictObject({
     query: queryArg('What you are looking for: an issue text, an error message, or a few words and identifiers.'),
     file_pattern: filePatternArg(),
     top_k: topKArg(),
@@ -162,7 +162,7 @@ export const snippetSearchTool: ToolDefinition<z.infer<ReturnType<typeof snippet
 };
 
 const semanticInput = lazySchema(() =>
-  z.object({
+  z.strictObject({
     query: queryArg('A natural-language description of the behaviour or code you want, e.g. "where is tax added to the order total".'),
     file_pattern: filePatternArg(),
     top_k: topKArg(),

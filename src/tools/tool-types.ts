@@ -91,7 +91,10 @@ export interface ToolDefinition<Args = any, Data = any> {
   title: string;
   /** Written for an LLM: what the tool answers, when to use it, what the arguments mean. */
   description: string;
-  /** A zod object schema (`zod/mini`, see tool-args.ts); unknown keys are dropped, wrong types are a tool error. */
+  /**
+   * A strict zod object schema (`zod/mini`, see tool-args.ts): an unknown argument name and a wrong type are tool
+   * errors (callTool names the closest argument; numeric strings for number arguments are converted, strict-args.ts).
+   */
   inputSchema: ZodMiniType<Args>;
   /** Default output budget in estimated tokens. */
   defaultBudgetTokens: number;

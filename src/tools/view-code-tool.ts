@@ -30,7 +30,7 @@ const lineNumber = (name: string, description: string) =>
 
 const viewInput = lazySchema(() =>
   z
-    .object({
+    .strictObject({
       file: described(
         z.optional(z.string().check(z.maxLength(4096, 'file is limited to 4096 characters'))),
         'Repository-relative path, e.g. `src/app.py`; `src/app.py:40-80` also works. Optional when symbol is given.',

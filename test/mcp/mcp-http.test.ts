@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServer, type RunningHttpServer } from '../../src/server/http-server.js';
 import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
 import { call, connectHttp, MODERN_PROTOCOL, type ConnectedClient, type Era, DEFAULT_MCP_TOOLS } from './mcp-client.js';
+import { expectStrictArguments } from './strict-arguments.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 const INIT_BODY = JSON.stringify({
@@ -64,6 +65,10 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s client)',
     expect(tools.map((t) => t.name)).toEqual([...DEFAULT_MCP_TOOLS]);
     expect((await call(connection.client, 'find_class', { name: 'PriceCalculator' })).text).toContain('shop/pricing.py:12-23 PriceCalculator (class)');
     expect((await call(connection.client, 'view_code', { symbol: 'round_money' })).text).toContain('9 |     return int(amount * 100 + 0.5) / 100');
+  });
+
+  it('refuses a misspelled argument naming the closest one, lists closed schemas, and takes numeric strings', async () => {
+    await expectStrictArguments(connection.client);
   });
 
   it('returns structured output for search and list_symbols, matching the advertised outputSchema', async () => {

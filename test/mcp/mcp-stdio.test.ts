@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCliPath } from './built-cli.js';
 import { call, connectStdio, getDefaultEnvironment, MODERN_PROTOCOL, type ConnectedClient, type Era, DEFAULT_MCP_TOOLS } from './mcp-client.js';
+import { expectStrictArguments } from './strict-arguments.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 describe.each<Era>(['modern', 'legacy'])('reponav mcp over stdio (spawned built CLI, %s client)', (era) => {
@@ -40,6 +41,10 @@ describe.each<Era>(['modern', 'legacy'])('reponav mcp over stdio (spawned built 
     expect((await call(client, 'search', { query: 'apply tax to the order total' })).text).toContain('[FILE] shop/pricing.py');
     expect((await call(client, 'view_code', { symbol: 'Store.Put' })).text).toContain('30 | func (s *Store) Put(order Order) {');
     expect((await call(client, 'index_status', {})).text).toContain(`Repository 'tools-repo': `);
+  });
+
+  it('refuses a misspelled argument naming the closest one, lists closed schemas, and takes numeric strings', async () => {
+    await expectStrictArguments(connection.client);
   });
 
   it('answers bad input as tool errors and keeps serving', async () => {
