@@ -189,8 +189,11 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     const outcomes = await Promise.all(inFlight.splice(0, batchSize));
     store.transaction(() => {
       for (const outcome of outcomes) {
-        if ('touch' in outcome) store.touchFile(outcome.touch, outcome.file.mtimeMs, outcome.file.size);
-        else {
+        if ('touch' in outcome) {
+          // Same content under a new timestamp: unchanged, and recorded so a stat check agrees next time.
+          store.touchFile(outcome.touch, outcome.file.mtimeMs, outcome.file.size);
+          unchanged++;
+        } else {
           const { parsedJson, rows } = outcome.analysis;
           // Bytes that are their text's exact UTF-8 are stored as they are (SQLite casts them to TEXT):
           // decoding them here and encoding the string again for SQLite cost the writing thread ~1 s per 100 MB.

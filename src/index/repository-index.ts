@@ -10,7 +10,8 @@ import { indexConnection, IndexStore, type FileRow } from './index-store.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
 import { readOnlyUnchanged } from './no-change-check.js';
 import { closestPaths, toRepositoryPath } from './path-guard.js';
-import { DEFAULT_MAX_FILE_BYTES, explainSkip, sameIdentity, type RepositorySource, type SkipReason } from './source-file.js';
+import { DEFAULT_MAX_FILE_BYTES, explainSkip, type RepositorySource, type SkipReason } from './source-file.js';
+import { staleFiles } from './stale-files.js';
 import { StoredSource } from './stored-source.js';
 import { WorktreeSource } from './worktree-source.js';
 import { WriterLock, type WriterInfo, type WriterLease } from './writer-lock.js';
@@ -306,7 +307,10 @@ export class RepositoryIndex {
     return { path: file.path, text: this.store.blobText(file.blobId) ?? '' };
   }
 
-  /** What is indexed, and (cheaply, by listing and stat) what is stale. */
+  /**
+   * What is indexed, and what is stale: by listing and stat, reading only the
+   * files whose size or mtime differ from their rows (stale-files.ts).
+   */
   async status(): Promise<IndexStatus> {
     try {
       return await this.readStatus();
@@ -324,20 +328,9 @@ export class RepositoryIndex {
     const languages: Record<string, number> = {};
     const files = this.store.files();
     for (const f of files) languages[f.language] = (languages[f.language] ?? 0) + 1;
-    const stale = { changed: [] as string[], added: [] as string[], deleted: [] as string[] };
     const current = await this.source.list();
-    const byPath = new Map(files.map((f) => [f.path, f]));
-    const skipped = this.store.skippedFiles();
-    for (const f of current.files) {
-      const row = byPath.get(f.path);
-      if (!row) {
-        // Skipped on reading (binary, missing blob) and unchanged since: not stale, just skipped.
-        const skip = skipped.get(f.path);
-        if (!skip || !sameIdentity(f, skip)) stale.added.push(f.path);
-      } else if (!sameIdentity(f, row)) stale.changed.push(f.path);
-      byPath.delete(f.path);
-    }
-    stale.deleted.push(...byPath.keys());
+    // A file whose size or mtime differs is read: same content is up to date whatever its timestamp.
+    const stale = await staleFiles(this.source, current.files, files, this.store.skippedFiles());
     return {
       mode: this.source.mode,
       root: this.source.root,
