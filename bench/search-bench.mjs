@@ -118,7 +118,7 @@ async function loadBuild(dir, label, indexFile) {
   const { RepositoryIndex } = await import(at('index/repository-index.js'));
   const { searchRepository } = await import(at('retrieve/search-repository.js'));
   const { renderSearchResult } = await import(at('scaffold/index.js'));
-  return { label, dir, indexFile, RepositoryIndex, searchRepository, renderSearchResult, timings: [], runs: [], perQuery: [], indexMs: 0, emptyAnswers: 0, outputChars: 0 };
+  return { label, dir, indexFile, RepositoryIndex, searchRepository, renderSearchResult, timings: [], firstSight: [], runs: [], perQuery: [], indexMs: 0, emptyAnswers: 0, outputChars: 0 };
 }
 
 try {
@@ -166,6 +166,9 @@ try {
         const warm = await once(build); // warm-up, not timed
         // The process's first search on this index state pays for what later ones reuse (postings, caches, JIT): shown apart.
         if (build.firstMs === undefined) build.firstMs = warm.ms;
+        // Every later query's first run: what an agent pays for a text the process has not seen (caches keyed by
+        // query text cannot help it), the figure issue-length targets are judged on.
+        else build.firstSight.push(warm.ms);
         if (warm.result.files.length === 0) build.emptyAnswers++;
         build.outputChars += warm.text.length;
         // The whole answer: the scaffold text and the JSON (ranked files, modules, functions, scaffold data).
@@ -210,6 +213,11 @@ try {
     const { timings } = build;
     console.log(`  ${`search + scaffold, ${build.label}`.padEnd(34)} ${ms(percentile(timings, 50)).padStart(9)} ${ms(percentile(timings, 95)).padStart(9)} ${ms(timings[timings.length - 1]).padStart(9)}`);
   }
+  for (const build of builds) {
+    const seen = [...build.firstSight].sort((a, b) => a - b);
+    if (seen.length === 0) continue;
+    console.log(`  ${`first sight of a query, ${build.label}`.padEnd(34)} ${ms(percentile(seen, 50)).padStart(9)} ${ms(percentile(seen, 95)).padStart(9)} ${ms(seen[seen.length - 1]).padStart(9)}   (queries 2-${QUERIES.length}, each its first run)`);
+  }
   console.log(`  ${'first search (query 1 warm-up, untimed)'.padEnd(34)} ${builds.map((b) => `${b.label} ${ms(b.firstMs)}`).join(', ')}`);
   console.log(`  ${`grep -rn ${word} (${grepLines} lines)`.padEnd(34)} ${ms(grepTimes[1]).padStart(9)} ${''.padStart(9)} ${ms(grepTimes[2]).padStart(9)}   (median / max of 3)`);
   if (builds.length > 1) {
@@ -227,7 +235,9 @@ try {
     // The slowest single runs, so a one-off (the run that reads an index state's postings) shows as what it is.
     const worst = [...build.runs].sort((a, b) => b.ms - a.ms).slice(0, 3);
     console.log(`  ${build.label}: slowest runs: ${worst.map((r) => `${ms(r.ms)} (query ${r.query + 1}, run ${r.run})`).join('; ')}`);
-    console.log(`  ${build.label}: targets p95 <= 50 ms ${percentile(timings, 95) <= 50 ? 'met' : 'missed'}, max <= 100 ms ${timings[timings.length - 1] <= 100 ? 'met' : 'missed'}; answers with no candidate file: ${build.emptyAnswers}/${QUERIES.length}; mean scaffold size ${Math.round(build.outputChars / QUERIES.length)} chars`);
+    const seen = [...build.firstSight].sort((a, b) => a - b);
+    const firstSight = seen.length ? `, first-sight p95 <= 50 ms ${percentile(seen, 95) <= 50 ? 'met' : 'missed'}` : '';
+    console.log(`  ${build.label}: targets p95 <= 50 ms ${percentile(timings, 95) <= 50 ? 'met' : 'missed'}${firstSight}, max <= 100 ms ${timings[timings.length - 1] <= 100 ? 'met' : 'missed'}; answers with no candidate file: ${build.emptyAnswers}/${QUERIES.length}; mean scaffold size ${Math.round(build.outputChars / QUERIES.length)} chars`);
   }
   if (differing > 0) process.exitCode = 1;
 } finally {
