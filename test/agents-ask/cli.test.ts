@@ -204,5 +204,36 @@ describe('reponav eval sweqa', () => {
     expect(out).toContain('| where | 1 | 10.00 | 10.00 | 10.00 | 10.00 | 10.00 | 50.00 |');
     const summary = JSON.parse(readFileSync(join(dir, 'sweqa-out', 'summary.json'), 'utf8'));
     expect(summary.config.judges).toEqual(['openai-compatible:judge-a', 'openai-compatible:judge-b']);
+    const host = new URL(llm.server.openaiBaseUrl).host;
+    expect(summary.config.models).toEqual({
+      answer: { provider: 'openai-compatible', baseUrlHost: host },
+      judges: [
+        { provider: 'openai-compatible', baseUrlHost: host },
+        { provider: 'openai-compatible', baseUrlHost: host },
+      ],
+    });
+    expect(summary.config.settings).toMatchObject({ iterations: 15, rubric: 'deeprepoqa', deadlineSeconds: 600 });
+  });
+
+  it('--deadline ends a hung answer as an error (never judged), --llm-retries/--llm-timeout reach the client, and a resume with other flags is refused', async () => {
+    const repos = join(dir, 'repos-deadline');
+    mkdirSync(repos, { recursive: true });
+    const sha = createFixtureGitRepo(repos, 'acme/shop');
+    const questions = join(dir, 'q-deadline.jsonl');
+    writeFileSync(questions, `${JSON.stringify({ id: 'q1', repo: 'acme/shop', commit_short: sha.slice(0, 7), qtype_first_word: 'where', question: 'Where is tax added?', answer: 'with_tax' })}\n`);
+    const outDir = join(dir, 'sweqa-deadline');
+    const args = [
+      'eval', 'sweqa', '--questions', questions, '--repos', repos, '--model', 'openai-compatible:fake', '--judges', 'openai-compatible:judge-a',
+      '--method', 'rag', '--out', outDir, '--index-dir', join(dir, 'sweqa-index'), '--format', 'json',
+    ];
+    llm.setDefault('answer', { content: 'late', delayMs: 5000 });
+    const summary = JSON.parse(await run([...args, '--deadline', '0.3', '--llm-retries', '0']));
+    expect(summary.counts).toMatchObject({ errors: 1, ok: 0 });
+    expect(summary.errors[0].reason).toBe('llm-error: the deadline of 0.3 s passed');
+    expect(llm.of('judge')).toHaveLength(0);
+    await expect(run([...args, '--deadline', '5'])).rejects.toThrow(/settings\.deadlineSeconds: 0\.3 → 5/);
+    // A model-call timeout past every retry is an outage: the question is an error.
+    const timedOut = JSON.parse(await run([...args, '--deadline', '0.3', '--llm-timeout', '0.1', '--llm-retries', '0']));
+    expect(timedOut.errors[0].reason).toMatch(/^llm-error: the model call failed/);
   });
 });

@@ -120,7 +120,7 @@ describe('runSweqa', () => {
     expect(readRecords(result.paths.answers)).toHaveLength(5);
     expect(again.summary.counts.questions).toBe(4);
 
-    await expect(runSweqa({ ...options, answerer: askAnswerer('direct') })).rejects.toThrow(/holds a run with a different method/);
+    await expect(runSweqa({ ...options, answerer: askAnswerer('direct') })).rejects.toThrow(/holds a run made with other settings \(method: "rag" → "direct"/);
   });
 
   it('stops at the spend cap and records the question it hit', async () => {
@@ -174,5 +174,69 @@ describe('runSweqa', () => {
       ['ok', 'Direct answer from memory.'],
     ]);
     expect(llm.of('direct')[0]!.prompt).toContain('Repository: acme/shop');
+  });
+
+  it('a model outage is an error, never judged; the summary counts it and a resumed run answers it again', async () => {
+    const outDir = join(dir, 'out-outage');
+    const options = { questionsPath, reposDir, outDir, answerer: askAnswerer('rag'), model: llm.model('gpt-4o-mini'), judges: [llm.model('judge-a')], limit: 3, indexDir: join(dir, 'indexes') };
+    llm.setDefault('answer', { status: 500 });
+    const down = await runSweqa(options);
+    const records = readRecords(down.paths.answers);
+    expect(records.map((r) => r.status)).toEqual(['error', 'error', 'error']);
+    expect(records[0]!.reason).toMatch(/^llm-error: the model call failed \(.*500/);
+    expect(records.every((r) => r.scores === null && r.judges.length === 0)).toBe(true);
+    expect(llm.of('judge')).toHaveLength(0);
+    expect(down.summary.counts).toMatchObject({ questions: 3, ok: 0, errors: 3 });
+    expect(down.summary.errors![0]!.reason).toMatch(/^llm-error: /);
+    expect(down.markdown).toMatch(/errors 3\)/);
+    expect(down.summary.mean).toBeNull();
+
+    llm.setDefault('answer', 'The discount is in shop/cart.py:1-5.');
+    const repaired = await runSweqa(options);
+    expect(repaired.answeredThisRun).toBe(3);
+    expect(repaired.summary.counts).toMatchObject({ ok: 3, errors: 0 });
+  });
+
+  it('unscored answers are judged again on resume, without answering them again; the summary says why they were unscored', async () => {
+    const outDir = join(dir, 'out-unscored');
+    const options = { questionsPath, reposDir, outDir, answerer: askAnswerer('rag'), model: llm.model('gpt-4o-mini'), judges: [llm.model('judge-a')], limit: 2, indexDir: join(dir, 'indexes') };
+    llm.setDefault('judge', { status: 503 });
+    const first = await runSweqa(options);
+    expect(readRecords(first.paths.answers).map((r) => r.status)).toEqual(['unscored', 'unscored']);
+    expect(first.summary.counts.unscored).toBe(2);
+    expect(first.summary.unscored![0]!.reason).toMatch(/^no usable judge reply: openai-compatible:judge-a: .*503/);
+    expect(first.markdown).toMatch(/Unscored \(judged again on resume\): shop-0 \(no usable judge reply/);
+    const answers = llm.of('answer').length;
+
+    llm.setDefault('judge', JSON.stringify({ correctness: 16, completeness: 12, relevance: 18, clarity: 14, reasoning: 10, total: 70 }));
+    const again = await runSweqa(options);
+    expect(again).toMatchObject({ rejudged: 2, answeredThisRun: 0 });
+    expect(llm.of('answer').length).toBe(answers);
+    expect(again.summary.counts).toMatchObject({ ok: 2, unscored: 0 });
+    const latest = readRecords(again.paths.answers).slice(-2);
+    expect(latest.map((r) => [r.status, r.total, r.reason])).toEqual([['ok', 70, undefined], ['ok', 70, undefined]]);
+    expect(latest[0]!.answer).toBe(readRecords(again.paths.answers)[0]!.answer);
+  });
+
+  it('a resume with any changed setting is refused naming every difference; --allow-changed-settings resumes and records them', async () => {
+    const outDir = join(dir, 'out-settings');
+    const base = { questionsPath, reposDir, outDir, model: llm.model('gpt-4o-mini'), judges: [llm.model('judge-a')], limit: 1, indexDir: join(dir, 'indexes') };
+    const models = { answer: { provider: 'openai-compatible', baseUrlHost: '127.0.0.1:1' } };
+    await runSweqa({ ...base, answerer: askAnswerer('rag'), models });
+    const changed = { ...base, answerer: askAnswerer('rag', { iterations: 2, rubric: 'reponav' }), models: { answer: { provider: 'openai-compatible', baseUrlHost: '127.0.0.1:2' } } };
+    await expect(runSweqa(changed)).rejects.toThrow(
+      /holds a run made with other settings \(models\.answer\.baseUrlHost: "127\.0\.0\.1:1" → "127\.0\.0\.1:2"; settings\.iterations: 15 → 2; settings\.rubric: "deeprepoqa" → "reponav"\); use another --out folder, or --allow-changed-settings/,
+    );
+    await expect(runSweqa({ ...base, answerer: askAnswerer('rag'), models, reponavRevision: 'abc1234' })).rejects.toThrow(/reponav: .* → "abc1234"/);
+    await expect(runSweqa({ ...base, answerer: askAnswerer('rag'), models, judges: [llm.model('judge-b')] })).rejects.toThrow(/judges: \["openai-compatible:judge-a"\] → \["openai-compatible:judge-b"\]/);
+    const allowed = await runSweqa({ ...changed, allowChangedSettings: true });
+    const run = JSON.parse(readFileSync(allowed.paths.run, 'utf8'));
+    expect(run.settings).toMatchObject({ iterations: 2, rubric: 'reponav' });
+    expect(run.allowedChanges).toHaveLength(1);
+    expect(run.allowedChanges[0].differences).toEqual(['models.answer.baseUrlHost: "127.0.0.1:1" → "127.0.0.1:2"', 'settings.iterations: 15 → 2', 'settings.rubric: "deeprepoqa" → "reponav"']);
+    expect(allowed.markdown).toContain('Settings changed on resume (--allow-changed-settings): models.answer.baseUrlHost');
+    // The same settings again: accepted, the earlier allowed change kept.
+    await runSweqa(changed);
+    expect(JSON.parse(readFileSync(allowed.paths.run, 'utf8')).allowedChanges).toHaveLength(1);
   });
 });

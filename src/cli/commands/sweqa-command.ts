@@ -5,23 +5,25 @@
  *   eval sweqa --questions FILE --repos DIR --model M --judges J1[,J2,J3]
  *              [--method mcts|react|rag|direct] [--out DIR] [--limit N]
  *              [--concurrency N] [--max-usd X] [--commits FILE] [--index-dir DIR]
- *              [--transcript-dir DIR] [search and budget flags as for `ask`]
+ *              [--transcript-dir DIR] [--deadline S] [--llm-timeout S] [--llm-retries N]
+ *              [--allow-changed-settings] [search and budget flags as for `ask`]
  *
  * Progress goes to stderr, the summary to stdout. Ctrl-C stops after the
  * questions in flight, writes the summary and exits 130.
  */
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { askQuestion } from '../../agents/ask/index.js';
+import { askQuestion, resolveAskSettings } from '../../agents/ask/index.js';
 import type { AskSettingsInput } from '../../agents/ask/index.js';
 import { writeAskTrace } from '../../agents/ask/index.js';
 import type { AskMethod } from '../../agents/ask/index.js';
-import { createChatModel } from '../../llm/index.js';
+import { createChatModel, resolveModelConfig, type ModelConfig } from '../../llm/index.js';
 import type { Logger } from '../../logger.js';
 import type { SweqaAnswerer } from '../../eval/sweqa/index.js';
 import { runSweqa } from '../../eval/sweqa/index.js';
 import { cliLogger } from '../cli-context.js';
-import { commaList, decimal, positiveInt } from '../option-parsers.js';
+import { commaList, decimal, positiveInt, seconds, wholeNumber } from '../option-parsers.js';
+import { DEFAULT_DEADLINE_SECONDS, deadlineMsFromFlags, modelLimitsFromFlags } from './agent-options.js';
 import { addSearchOptions, settingsFromFlags } from './ask-command.js';
 
 /** The default output folder (stable, so re-running the same command resumes). */
@@ -49,6 +51,10 @@ interface SweqaCliOptions {
   plateauWindow?: number;
   rubric?: 'deeprepoqa' | 'reponav';
   plateauEpsilon?: number;
+  deadline?: number;
+  llmTimeout?: number;
+  llmRetries?: number;
+  allowChangedSettings?: boolean;
   quiet?: boolean;
   verbose?: boolean;
 }
@@ -75,13 +81,20 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
     .option('--transcript-dir <dir>', 'record model calls to DIR/answer.jsonl and DIR/judge-N.jsonl (with replay: specs, answer from them offline)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'));
   addSearchOptions(command)
+    .option('--deadline <seconds>', `wall-clock limit of each answer, passed into every model call; an answer past it is an error, answered again on resume (0: none)`, seconds, DEFAULT_DEADLINE_SECONDS)
+    .option('--llm-timeout <seconds>', 'time limit of one model-call attempt, answering and judging (default 60)', seconds)
+    .option('--llm-retries <n>', 'retries of a failed model call, answering and judging (default 3)', wholeNumber(0, 20))
+    .option('--allow-changed-settings', 'resume a run folder whose recorded settings differ (the differences are recorded in run.json)')
     .option('-q, --quiet', 'no progress on stderr')
     .option('--verbose', 'debug logging on stderr')
     .action(async (opts: SweqaCliOptions) => {
       const logger = deps.logger ?? cliLogger(opts);
       const transcript = (name: string) => (opts.transcriptDir ? { transcriptPath: join(opts.transcriptDir, `${name}.jsonl`) } : {});
-      const model = createChatModel({ ...(opts.model ? { model: opts.model } : {}), ...transcript('answer') }, { logger });
-      const judges = opts.judges.map((spec, i) => createChatModel({ model: spec, ...transcript(`judge-${i + 1}`) }, { logger }));
+      const limits = modelLimitsFromFlags(opts);
+      const answerConfig: ModelConfig = { ...(opts.model ? { model: opts.model } : {}), ...transcript('answer'), ...limits };
+      const judgeConfigs: ModelConfig[] = opts.judges.map((spec, i) => ({ model: spec, ...transcript(`judge-${i + 1}`), ...limits }));
+      const model = createChatModel(answerConfig, { logger });
+      const judges = judgeConfigs.map((config) => createChatModel(config, { logger }));
       const controller = new AbortController();
       const signal = deps.signal ?? controller.signal;
       const onSigint = (): void => {
@@ -96,9 +109,11 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
           reposDir: opts.repos,
           ...(opts.commits ? { commitsPath: opts.commits } : {}),
           outDir: opts.out,
-          answerer: askAnswerer(opts.method, settingsFromFlags(opts)),
+          answerer: askAnswerer(opts.method, settingsFromFlags(opts), deadlineMsFromFlags(opts)),
           model,
           judges,
+          models: { answer: modelFacts(answerConfig), judges: judgeConfigs.map(modelFacts) },
+          ...(opts.allowChangedSettings ? { allowChangedSettings: true } : {}),
           ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
           concurrency: opts.concurrency,
           ...(opts.maxUsd !== undefined ? { maxUsd: opts.maxUsd } : {}),
@@ -124,15 +139,33 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
 }
 
 /**
+ * What run.json records about a model beyond its id: the provider and the
+ * host of its base URL (a resume against another server is refused). Never the key.
+ */
+export function modelFacts(config: ModelConfig): { provider: string; baseUrlHost: string | null } {
+  const resolved = resolveModelConfig(config);
+  let host: string | null = null;
+  try {
+    host = resolved.provider === 'replay' ? null : new URL(resolved.baseUrl).host;
+  } catch {
+    host = null;
+  }
+  return { provider: resolved.provider, baseUrlHost: host };
+}
+
+/**
  * The question-answering agent (agents/ask) as the SWE-QA harness's answering
  * method: the composition that keeps eval free of agent imports.
  */
-export function askAnswerer(method: AskMethod, settings: AskSettingsInput = {}): SweqaAnswerer {
+export function askAnswerer(method: AskMethod, settings: AskSettingsInput = {}, deadlineMs?: number): SweqaAnswerer {
   return {
     method,
-    settings: { ...settings },
+    // Resolved, so the run records (and a resume checks) every setting, defaults included.
+    settings: { ...resolveAskSettings(settings), deadlineSeconds: deadlineMs === undefined ? null : deadlineMs / 1000 },
     readsRepository: method !== 'direct',
     async answer(input) {
+      const deadline = deadlineMs !== undefined ? AbortSignal.timeout(deadlineMs) : undefined;
+      const signal = deadline && input.signal ? AbortSignal.any([input.signal, deadline]) : (deadline ?? input.signal);
       const result = await askQuestion({
         question: input.question,
         method,
@@ -141,15 +174,20 @@ export function askAnswerer(method: AskMethod, settings: AskSettingsInput = {}):
         repositoryLabel: input.repositoryLabel,
         settings,
         logger: input.logger,
-        signal: input.signal,
+        signal,
       });
+      // The per-answer deadline is a failure of this answer (a hung model), not the run's interruption.
+      const pastDeadline = result.stopReason === 'aborted' && deadline?.aborted === true && !input.signal?.aborted;
+      const modelFailure =
+        result.stopReason === 'llm-error' ? (result.trace.llmError ?? 'the model failed') : pastDeadline ? `the deadline of ${deadlineMs! / 1000} s passed` : null;
       return {
         answer: result.answer,
         citations: result.citations.length,
         droppedCitations: result.trace.answer.dropped.length,
         stopReason: result.stopReason,
         cost: result.cost,
-        interrupted: result.stopReason === 'aborted',
+        interrupted: result.stopReason === 'aborted' && !pastDeadline,
+        modelFailure,
         spendCapFallback: result.stopReason === 'budget-cost' && Boolean(result.trace.answer.fallback),
         writeTrace: (file) => writeAskTrace(file, result.trace),
       };

@@ -6,7 +6,7 @@ const summary = (iterations: number | undefined, total: number, tokens: number):
   ({
     version: 1,
     benchmark: 'swe-qa',
-    config: { method: 'mcts', model: 'fake', judges: ['fake'], settings: iterations === undefined ? {} : { iterations }, questions: 'q.jsonl' },
+    config: { method: 'mcts', model: 'fake', judges: ['fake'], settings: iterations === undefined ? {} : { iterations }, questions: 'q.jsonl', models: {}, reponav: null },
     counts: { questions: 2, ok: 2, unscored: 0, skipped: 0, budget: 0, errors: 0, judgeFailures: 0, judgeRepairs: 0 },
     mean: { correctness: total / 5, completeness: total / 5, relevance: total / 5, clarity: total / 5, reasoning: total / 5, total },
     byType: [],

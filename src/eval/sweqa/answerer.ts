@@ -45,6 +45,12 @@ export interface SweqaAnswer {
   interrupted: boolean;
   /** The spend cap cut the answer short and only a fallback is left (recorded as `budget`). */
   spendCapFallback: boolean;
+  /**
+   * The model failed (outage, HTTP error, timeout, only empty or unusable
+   * replies): the answer is no answer. Recorded as `error` with this reason,
+   * never judged; a resumed run answers the question again.
+   */
+  modelFailure: string | null;
   /** Writes the method's trace of this answer to `file` (the run's traces/ folder). */
   writeTrace(file: string): Promise<void>;
 }
@@ -53,7 +59,7 @@ export interface SweqaAnswer {
 export interface SweqaAnswerer {
   /** Name recorded in run.json and every record; a resumed run must use the same. */
   method: string;
-  /** Settings recorded in run.json (they do not take part in the resume check). */
+  /** Every setting that can change an answer, resolved (defaults filled in); recorded in run.json and checked on resume. */
   settings: Record<string, unknown>;
   /** False for methods that answer from the model alone: the harness then opens no repository. */
   readsRepository: boolean;

@@ -5,18 +5,31 @@
  * completeness alone), and tokens and cost per question — as JSON and as
  * Markdown.
  */
+import type { AllowedChange } from '../run-settings.js';
 import type { AnswerCost } from './answerer.js';
 import { JUDGE_DIMENSIONS, type DimensionScores } from './judge-parser.js';
 import type { JudgeVerdict } from './judge.js';
 import { QUESTION_TYPES } from './sweqa-questions.js';
 
-/** What a run was configured with; recorded in `run.json` and the summary, checked on resume. */
+/**
+ * What a run was configured with: every setting that can change an answer or
+ * a score. Recorded in `run.json` and the summary; a resume with any
+ * difference is refused (eval/run-settings.ts) unless allowed, and an
+ * allowed difference is kept in `allowedChanges`.
+ */
 export interface SweqaRunConfig {
   method: string;
   model: string;
   judges: string[];
+  /** The answering method's resolved settings (every agent, search and retrieval setting, the rubric). */
   settings: Record<string, unknown>;
   questions: string;
+  /** The caller's facts about the models (provider, base URL host of the answering model and of each judge). */
+  models: Record<string, unknown>;
+  /** The reponav revision (git short hash; null outside a checkout). */
+  reponav: string | null;
+  /** Differences a resume accepted with --allow-changed-settings. */
+  allowedChanges?: AllowedChange[];
 }
 
 /** Tokens and spend of the judges for one question. */
@@ -66,6 +79,10 @@ export interface SweqaSummary {
   benchmark: 'swe-qa';
   config: SweqaRunConfig;
   counts: { questions: number; ok: number; unscored: number; skipped: number; budget: number; errors: number; judgeFailures: number; judgeRepairs: number };
+  /** Each answer no judge could score, and why (a resumed run judges them again). Absent in older summaries. */
+  unscored?: Array<{ id: string; reason: string }>;
+  /** Each question that failed (a model outage, an interruption, …), and why (a resumed run answers them again). Absent in older summaries. */
+  errors?: Array<{ id: string; reason: string }>;
   mean: MeanScores | null;
   byType: Array<{ qtype: string; n: number; mean: MeanScores | null; meanAnswerChars: number | null }>;
   lengthVsScore: { pearson: number | null; buckets: Array<{ label: string; n: number; meanTotal: number | null }> };
@@ -137,6 +154,8 @@ export function buildSweqaSummary(config: SweqaRunConfig, all: readonly SweqaRec
       judgeFailures: sum(records.map((r) => r.judges.filter((j) => !j.ok).length)),
       judgeRepairs: sum(records.map((r) => r.judges.filter((j) => j.ok && j.flags.length > 0).length)),
     },
+    unscored: records.filter((r) => r.status === 'unscored').map((r) => ({ id: r.id, reason: r.reason ?? unscoredReason(r.judges) })),
+    errors: records.filter((r) => r.status === 'error').map((r) => ({ id: r.id, reason: r.reason ?? 'unknown' })),
     mean: meanScores(scored),
     byType: types
       .map((qtype) => {
@@ -186,6 +205,9 @@ export function renderSweqaMarkdown(s: SweqaSummary): string {
     `# SWE-QA — ${s.config.method} with ${s.config.model}`,
     '',
     `Judges: ${s.config.judges.join(', ')}. Questions: ${c.questions} (scored ${c.ok}, unscored ${c.unscored}, skipped ${c.skipped}, stopped by the spend cap ${c.budget}, errors ${c.errors}). Judge replies repaired: ${c.judgeRepairs}, unusable: ${c.judgeFailures}.`,
+    ...(s.unscored?.length ? ['', `Unscored (judged again on resume): ${s.unscored.map((u) => `${u.id} (${u.reason})`).join('; ')}.`] : []),
+    ...(s.errors?.length ? ['', `Errors (answered again on resume): ${s.errors.map((e) => `${e.id} (${e.reason})`).join('; ')}.`] : []),
+    ...(s.config.allowedChanges?.length ? ['', `Settings changed on resume (--allow-changed-settings): ${s.config.allowedChanges.flatMap((c) => c.differences).join('; ')}.`] : []),
     '',
     '## Scores (mean over judges, then questions; 1-20 each, total 100)',
     '',
@@ -217,6 +239,12 @@ export function renderSweqaMarkdown(s: SweqaSummary): string {
     '',
   ];
   return out.join('\n');
+}
+
+/** Why no judge could score an answer: each judge's error. */
+export function unscoredReason(verdicts: readonly JudgeVerdict[]): string {
+  const failed = verdicts.filter((v) => !v.ok);
+  return failed.length === 0 ? 'no judge' : `no usable judge reply: ${failed.map((v) => `${v.judge}: ${v.error ?? 'unknown'}`).join('; ')}`;
 }
 
 function row(label: string, n: number, m: MeanScores | null, chars: number | null): string {

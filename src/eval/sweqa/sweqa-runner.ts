@@ -11,18 +11,20 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { ReponavError, isReponavError } from '../../errors.js';
+import { isReponavError } from '../../errors.js';
 import { CommitIndexPool } from '../../index/index.js';
 import type { ChatModel } from '../../llm/index.js';
 import { UsageMeter, withUsageMeter } from '../../llm/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { RepositorySet } from '../../tools/index.js';
 import { JsonlAppender, fileExists, readJsonlLines } from '../jsonl.js';
+import { getReponavRevision } from '../report.js';
+import { checkResumeSettings, type AllowedChange } from '../run-settings.js';
 import type { SweqaAnswer, SweqaAnswerer } from './answerer.js';
 import { commitExists, findRepoGitDir } from '../repo-lookup.js';
 import { judgeAnswer, type JudgeResult } from './judge.js';
 import { readRepoCommits, readSweqaQuestions, type SweqaQuestion } from './sweqa-questions.js';
-import { buildSweqaSummary, renderSweqaMarkdown, type SweqaRecord, type SweqaRunConfig, type SweqaSummary } from './sweqa-report.js';
+import { buildSweqaSummary, latestRecords, renderSweqaMarkdown, unscoredReason, type SweqaRecord, type SweqaRunConfig, type SweqaSummary } from './sweqa-report.js';
 
 /** Options of one run. */
 export interface SweqaRunOptions {
@@ -48,6 +50,15 @@ export interface SweqaRunOptions {
   signal?: AbortSignal;
   /** Called after each question is recorded. */
   onProgress?: (done: number, total: number, record: SweqaRecord) => void;
+  /**
+   * Facts about the models that the ids do not say (provider, base URL host
+   * of the answering model and each judge); recorded in run.json and checked on resume.
+   */
+  models?: Record<string, unknown>;
+  /** Resume even when the recorded settings differ (the differences are recorded in run.json). */
+  allowChangedSettings?: boolean;
+  /** The reponav revision to record; default: read from the package's git checkout. */
+  reponavRevision?: string | null;
 }
 
 /** What a run produced. */
@@ -55,7 +66,11 @@ export interface SweqaRunResult {
   summary: SweqaSummary;
   markdown: string;
   paths: { run: string; answers: string; traces: string; summaryJson: string; summaryMd: string };
+  /** Questions answered (and judged) in this invocation. */
   answeredThisRun: number;
+  /** Unscored answers of an earlier invocation judged again in this one (not answered again). */
+  rejudged: number;
+  /** Questions already scored (or answered, for the re-judged) before this invocation. */
   resumed: number;
   stoppedForBudget: boolean;
   interrupted: boolean;
@@ -79,15 +94,20 @@ export async function runSweqa(options: SweqaRunOptions): Promise<SweqaRunResult
     judges: options.judges.map((j) => j.id),
     settings: { ...options.answerer.settings },
     questions: resolve(options.questionsPath),
+    models: options.models ?? {},
+    reponav: options.reponavRevision !== undefined ? options.reponavRevision : (await getReponavRevision()).revision,
   };
-  checkRunConfig(paths.run, config);
+  const allowedChanges = checkRunConfig(paths.run, config, options.allowChangedSettings ?? false);
+  if (allowedChanges.length > 0) config.allowedChanges = allowedChanges;
   writeFileSync(paths.run, `${JSON.stringify(config, null, 2)}\n`);
 
   const { questions, malformed } = await readSweqaQuestions(options.questionsPath);
   for (const m of malformed) logger.warn(`sweqa: ${options.questionsPath} line ${m.lineNumber} skipped: ${m.reason}`);
   const selected = options.limit !== undefined ? questions.slice(0, options.limit) : questions;
-  const previous = await readRecords(paths.answers);
-  const finished = new Set(previous.filter((r) => r.status === 'ok' || r.status === 'unscored').map((r) => r.id));
+  const previous = latestRecords(await readRecords(paths.answers));
+  // Scored answers are final; an unscored answer is judged again (not answered again); everything else is redone.
+  const finished = new Set(previous.filter((r) => r.status === 'ok').map((r) => r.id));
+  const unscored = new Map(previous.filter((r) => r.status === 'unscored' && r.answer !== null).map((r) => [r.id, r]));
   const todo = selected.filter((q) => !finished.has(q.id));
   const commits = loadCommits(options);
 
@@ -96,6 +116,7 @@ export async function runSweqa(options: SweqaRunOptions): Promise<SweqaRunResult
   const repositories = new RepositoryCache(options, commits, logger);
   const appender = JsonlAppender.open(paths.answers);
   let done = 0;
+  let rejudged = 0;
   let stoppedForBudget = false;
   const queue = [...todo];
   const worker = async () => {
@@ -105,8 +126,11 @@ export async function runSweqa(options: SweqaRunOptions): Promise<SweqaRunResult
         break;
       }
       const question = queue.shift()!;
-      const record = await answerOne(question, { options, model, shared, repositories, paths, logger });
+      const earlier = unscored.get(question.id);
+      const context = { options, model, shared, repositories, paths, logger };
+      const record = earlier ? await judgeAgain(question, earlier, context) : await answerOne(question, context);
       appender.append(record);
+      if (earlier) rejudged += 1;
       if (record.status === 'budget') stoppedForBudget = true;
       done += 1;
       options.onProgress?.(done, todo.length, record);
@@ -126,7 +150,16 @@ export async function runSweqa(options: SweqaRunOptions): Promise<SweqaRunResult
   writeFileSync(paths.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(paths.summaryMd, markdown);
   if (stoppedForBudget) logger.warn(`sweqa: spend cap of $${options.maxUsd} reached; re-run with a higher --max-usd to continue`);
-  return { summary, markdown, paths, answeredThisRun: done, resumed: selected.length - todo.length, stoppedForBudget, interrupted: options.signal?.aborted ?? false };
+  return {
+    summary,
+    markdown,
+    paths,
+    answeredThisRun: done - rejudged,
+    rejudged,
+    resumed: selected.length - todo.length,
+    stoppedForBudget,
+    interrupted: options.signal?.aborted ?? false,
+  };
 }
 
 interface AnswerContext {
@@ -199,26 +232,52 @@ async function answerOne(q: SweqaQuestion, ctx: AnswerContext): Promise<SweqaRec
     });
     // An interrupted answer is not judged: it is not finished, and a resumed run redoes it.
     if (result.interrupted) return { ...record, status: 'error', reason: 'interrupted', elapsedMs: Date.now() - started };
+    // A model outage is no answer: never judged, never scored; a resumed run answers it again.
+    if (result.modelFailure !== null) {
+      ctx.logger.warn(`sweqa: question ${q.id}: ${result.modelFailure}`);
+      return { ...record, status: 'error', reason: `llm-error: ${result.modelFailure}`, elapsedMs: Date.now() - started };
+    }
     if (result.spendCapFallback) {
       return { ...record, status: 'budget', reason: 'spend cap reached while answering', elapsedMs: Date.now() - started };
     }
-    const judgeMeter = new UsageMeter();
-    let judged: JudgeResult;
-    try {
-      judged = await judgeAnswer(
-        options.judges.map((j) => withUsageMeter(withUsageMeter(j, ctx.shared), judgeMeter)),
-        { question: q.question, reference: q.reference, candidate: result.answer },
-      );
-    } finally {
-      const s = judgeMeter.snapshot();
-      record.judgeCost = { calls: s.calls, totalTokens: s.totalTokens, costUsd: s.calls > 0 && s.unpricedCalls === s.calls ? null : Math.round(s.costUsd * 1e9) / 1e9 };
-    }
-    return { ...record, judges: judged.verdicts, scores: judged.scores, total: judged.total, status: judged.scores ? 'ok' : 'unscored', elapsedMs: Date.now() - started };
+    return { ...(await judgeRecord(q, record, ctx)), elapsedMs: Date.now() - started };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const status = isReponavError(error, 'BUDGET_EXCEEDED') ? 'budget' : 'error';
     if (status === 'error') ctx.logger.warn(`sweqa: question ${q.id} failed: ${message}`);
     return { ...record, status, reason: message, elapsedMs: Date.now() - started };
+  }
+}
+
+/** Scores `record.answer` with the judges: `ok`, or `unscored` with the judges' errors as the reason. Throws BUDGET_EXCEEDED. */
+async function judgeRecord(q: SweqaQuestion, record: SweqaRecord, ctx: AnswerContext): Promise<SweqaRecord> {
+  const judgeMeter = new UsageMeter();
+  let judged: JudgeResult;
+  try {
+    judged = await judgeAnswer(
+      ctx.options.judges.map((j) => withUsageMeter(withUsageMeter(j, ctx.shared), judgeMeter)),
+      { question: q.question, reference: q.reference, candidate: record.answer ?? '' },
+    );
+  } finally {
+    const s = judgeMeter.snapshot();
+    record.judgeCost = { calls: s.calls, totalTokens: s.totalTokens, costUsd: s.calls > 0 && s.unpricedCalls === s.calls ? null : Math.round(s.costUsd * 1e9) / 1e9 };
+  }
+  const { reason: _previousReason, ...rest } = record;
+  const out: SweqaRecord = { ...rest, judges: judged.verdicts, scores: judged.scores, total: judged.total, status: judged.scores ? 'ok' : 'unscored' };
+  if (!judged.scores) out.reason = unscoredReason(judged.verdicts);
+  return out;
+}
+
+/** Judges an earlier invocation's unscored answer again, keeping the answer, its cost and its trace; never throws. */
+async function judgeAgain(q: SweqaQuestion, earlier: SweqaRecord, ctx: AnswerContext): Promise<SweqaRecord> {
+  const started = Date.now();
+  try {
+    const judged = await judgeRecord(q, { ...earlier, at: new Date().toISOString() }, ctx);
+    return { ...judged, elapsedMs: earlier.elapsedMs + (Date.now() - started) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // The answer stays unscored (judged again next time); a spend cap stops the run.
+    return { ...earlier, status: isReponavError(error, 'BUDGET_EXCEEDED') ? 'budget' : 'unscored', reason: message, at: new Date().toISOString() };
   }
 }
 
@@ -273,21 +332,14 @@ async function readRecords(path: string): Promise<SweqaRecord[]> {
   return out;
 }
 
-/** Refuses to mix runs: the out folder's run.json must match the method, model and judges. */
-function checkRunConfig(path: string, config: SweqaRunConfig): void {
-  if (!existsSync(path)) return;
-  let previous: Partial<SweqaRunConfig>;
+/** Refuses to mix runs: the out folder's run.json must record the same settings (see eval/run-settings.ts); returns the allowed changes to record. */
+function checkRunConfig(path: string, config: SweqaRunConfig, allow: boolean): AllowedChange[] {
+  if (!existsSync(path)) return [];
+  let previous: Record<string, unknown>;
   try {
-    previous = JSON.parse(readFileSync(path, 'utf8')) as Partial<SweqaRunConfig>;
+    previous = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   } catch {
-    return; // unreadable: it will be rewritten
+    return []; // unreadable: it will be rewritten
   }
-  const differs = (['method', 'model'] as const).filter((k) => previous[k] !== undefined && previous[k] !== config[k]);
-  if (previous.judges && previous.judges.join(',') !== config.judges.join(',')) differs.push('judges' as never);
-  if (differs.length > 0) {
-    throw new ReponavError(
-      'BAD_INPUT',
-      `${dirname(path)} holds a run with a different ${differs.join(', ')} (${differs.map((k) => `${JSON.stringify(previous[k])} vs ${JSON.stringify(config[k])}`).join('; ')}); use another --out folder.`,
-    );
-  }
+  return checkResumeSettings({ folder: dirname(path), previous, current: config as unknown as Record<string, unknown>, ignore: [], allow });
 }
