@@ -27,9 +27,20 @@ const PriceSchema = z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z
  *   every call is recorded there.
  * - `prices`: USD per million tokens, merged over the built-in table.
  */
+/**
+ * The provider implementations a config can resolve to: a closed set. Each is
+ * handled by an exhaustive switch in {@link resolveModelConfig} and
+ * {@link createChatModel}, so a provider added here without its defaults and
+ * its model factory fails to compile.
+ */
+export const MODEL_PROVIDERS = ['openai-compatible', 'anthropic', 'replay'] as const;
+
+/** Which provider implementation a config resolves to. */
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
 export const ModelConfigSchema = z
   .object({
-    provider: z.enum(['openai-compatible', 'anthropic', 'replay']).optional(),
+    provider: z.enum(MODEL_PROVIDERS).optional(),
     model: z.string().min(1).optional(),
     baseUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
     apiKey: z.string().min(1).optional(),
@@ -45,9 +56,6 @@ export const ModelConfigSchema = z
 
 /** Input type of {@link ModelConfigSchema}. */
 export type ModelConfig = z.input<typeof ModelConfigSchema>;
-
-/** Which provider implementation a config resolves to. */
-export type ModelProvider = 'openai-compatible' | 'anthropic' | 'replay';
 
 /**
  * A fully resolved config. Contains the API key: never log or serialize it
@@ -152,15 +160,20 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
   let baseUrl: string;
   let label: string;
   let keyEnvs: string[];
-  if (provider === 'anthropic') {
-    baseUrl = c.baseUrl ?? nonEmpty(env.ANTHROPIC_BASE_URL) ?? ANTHROPIC_DEFAULT_BASE_URL;
-    label = 'anthropic';
-    keyEnvs = ['ANTHROPIC_API_KEY'];
-  } else {
-    baseUrl = c.baseUrl ?? nonEmpty(env.REPONAV_LLM_BASE_URL) ?? alias?.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL;
-    label = alias?.label ?? (hostOf(baseUrl) === 'api.openai.com' ? 'openai' : 'openai-compatible');
-    // The OpenAI key is never sent to an alias host it was not meant for (ollama, openrouter).
-    keyEnvs = ['REPONAV_LLM_API_KEY', ...(alias ? (alias.keyEnv ? [alias.keyEnv] : []) : ['OPENAI_API_KEY'])];
+  switch (provider) {
+    case 'anthropic':
+      baseUrl = c.baseUrl ?? nonEmpty(env.ANTHROPIC_BASE_URL) ?? ANTHROPIC_DEFAULT_BASE_URL;
+      label = 'anthropic';
+      keyEnvs = ['ANTHROPIC_API_KEY'];
+      break;
+    case 'openai-compatible':
+      baseUrl = c.baseUrl ?? nonEmpty(env.REPONAV_LLM_BASE_URL) ?? alias?.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL;
+      label = alias?.label ?? (hostOf(baseUrl) === 'api.openai.com' ? 'openai' : 'openai-compatible');
+      // The OpenAI key is never sent to an alias host it was not meant for (ollama, openrouter).
+      keyEnvs = ['REPONAV_LLM_API_KEY', ...(alias ? (alias.keyEnv ? [alias.keyEnv] : []) : ['OPENAI_API_KEY'])];
+      break;
+    default:
+      return unhandledProvider(provider);
   }
   if (c.baseUrl === undefined && !/^https?:\/\//i.test(baseUrl)) {
     throw new ReponavError('BAD_INPUT', `LLM base URL from the environment is not an http(s) URL: ${baseUrl}`);
@@ -208,14 +221,27 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
 export function createChatModel(config: ModelConfig = {}, deps: ModelFactoryDeps = {}): ChatModel {
   const logger = deps.logger ?? silentLogger;
   const r = resolveModelConfig(config, deps.env ?? process.env);
-  if (r.provider === 'replay') return createReplayModel(r.transcriptPath!, { model: r.model || undefined });
   const common = { model: r.model, apiKey: r.apiKey, timeoutMs: r.timeoutMs, retry: r.retry, prices: r.prices, logger, fetch: deps.fetch };
-  const model =
-    r.provider === 'anthropic'
-      ? createAnthropicModel({ ...common, baseUrl: r.baseUrl })
-      : createOpenAICompatibleModel({ ...common, baseUrl: r.baseUrl, providerLabel: r.label });
+  let model: ChatModel;
+  switch (r.provider) {
+    case 'replay':
+      return createReplayModel(r.transcriptPath!, { model: r.model || undefined });
+    case 'anthropic':
+      model = createAnthropicModel({ ...common, baseUrl: r.baseUrl });
+      break;
+    case 'openai-compatible':
+      model = createOpenAICompatibleModel({ ...common, baseUrl: r.baseUrl, providerLabel: r.label });
+      break;
+    default:
+      return unhandledProvider(r.provider);
+  }
   logger.debug(`LLM ${model.id} at ${r.baseUrl} (key from ${r.apiKeySource})`);
   return r.transcriptPath ? withRecording(model, r.transcriptPath, { logger }) : model;
+}
+
+/** The `default` of a switch over {@link ModelProvider}: compiles only while every provider has its case. */
+function unhandledProvider(provider: never): never {
+  throw new ReponavError('BAD_INPUT', `Unknown model provider ${String(provider)}; the providers are ${MODEL_PROVIDERS.join(', ')}.`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

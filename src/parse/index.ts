@@ -6,7 +6,7 @@
  * never loads tree-sitter.
  */
 export { sameFileCallGraph } from './call-graph.js';
-export { languageForPath, missingLanguageAssets, SUPPORTED_LANGUAGES } from './languages.js';
+export { isLanguageId, LANGUAGE_IDS, languageForPath, missingLanguageAssets, SUPPORTED_LANGUAGES, type LanguageId } from './languages.js';
 export { lineStartsOf } from './line-starts.js';
 export { resolveImport } from './resolve-imports.js';
 export { TYPE_KINDS, type CodeSymbol, type ImportRecord, type ParsedFile, type ParseStatus, type SymbolKind } from './symbol-model.js';

@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadGrammar } from './grammar-loader.js';
-import { languageForPath, languageSpec, queryPath, SUPPORTED_LANGUAGES, wasmPath } from './languages.js';
+import { isLanguageId, LANGUAGE_IDS, languageForPath, languageSpec, queryPath, SUPPORTED_LANGUAGES, wasmPath } from './languages.js';
+
+describe('the language registry', () => {
+  it('has one entry per language id, in the order of LANGUAGE_IDS', () => {
+    expect(SUPPORTED_LANGUAGES).toEqual(LANGUAGE_IDS);
+    for (const id of LANGUAGE_IDS) expect(isLanguageId(id)).toBe(true);
+    expect(isLanguageId('lua')).toBe(false);
+  });
+});
 
 describe('languageForPath', () => {
   it.each([

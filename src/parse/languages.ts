@@ -32,10 +32,38 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The languages the parser understands: a closed set. Every id has exactly one
+ * entry in the registry below (checked when this file compiles) and one case in
+ * each switch over languages (`resolveImport`), so a language added here
+ * without its grammar, query and import rule fails to compile.
+ */
+export const LANGUAGE_IDS = [
+  'python',
+  'javascript',
+  'typescript',
+  'tsx',
+  'java',
+  'go',
+  'rust',
+  'c',
+  'cpp',
+  'csharp',
+  'ruby',
+  'php',
+  'kotlin',
+  'swift',
+  'scala',
+  'bash',
+] as const;
+
+/** A language id as stored in the index (`python`, `cpp`, ...). */
+export type LanguageId = (typeof LANGUAGE_IDS)[number];
+
 /** Static description of one supported language. */
 export interface LanguageSpec {
   /** Stable id used throughout the index (`python`, `cpp`, ...). */
-  readonly id: string;
+  readonly id: LanguageId;
   /** Lower-case file extensions including the dot. */
   readonly extensions: readonly string[];
   /** Exact base names that belong to the language regardless of extension (`Rakefile`). */
@@ -72,7 +100,7 @@ const JS_WRAPPERS = ['export_statement', 'lexical_declaration', 'variable_declar
 const JS_BODIES = ['statement_block', 'class_body', 'object_type', 'interface_body', 'enum_body'];
 const TS_WRAPPERS = [...JS_WRAPPERS, 'ambient_declaration'];
 
-const SPECS: readonly LanguageSpec[] = [
+const REGISTRY = [
   {
     id: 'python',
     extensions: ['.py', '.pyi', '.pyw'],
@@ -229,9 +257,15 @@ const SPECS: readonly LanguageSpec[] = [
     leadingAttributes: [],
     bodyTypes: ['compound_statement'],
   },
-];
+] as const satisfies readonly LanguageSpec[];
 
-const BY_ID = new Map(SPECS.map((spec) => [spec.id, spec]));
+/** Compiles only while every language id has a registry entry. */
+const everyLanguageHasASpec: Exclude<LanguageId, (typeof REGISTRY)[number]['id']> extends never ? true : never = true;
+void everyLanguageHasASpec;
+
+const SPECS: readonly LanguageSpec[] = REGISTRY;
+
+const BY_ID = new Map<string, LanguageSpec>(SPECS.map((spec) => [spec.id, spec]));
 const BY_EXTENSION = new Map<string, string>();
 const BY_FILE_NAME = new Map<string, string>();
 for (const spec of SPECS) {
@@ -240,7 +274,12 @@ for (const spec of SPECS) {
 }
 
 /** Ids of every language the parser understands, in registry order. */
-export const SUPPORTED_LANGUAGES: readonly string[] = SPECS.map((spec) => spec.id);
+export const SUPPORTED_LANGUAGES: readonly LanguageId[] = SPECS.map((spec) => spec.id);
+
+/** Whether a stored language id (a string from the index) is one the parser understands. */
+export function isLanguageId(id: string): id is LanguageId {
+  return BY_ID.has(id);
+}
 
 /**
  * The language id for a repository path (either separator), decided by exact base

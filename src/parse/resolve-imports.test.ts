@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveImport } from './resolve-imports.js';
+import { LANGUAGE_IDS } from './languages.js';
 import type { ImportRecord } from './symbol-model.js';
 
 const imp = (source: string, names: string[] = []): ImportRecord => ({ source, names, line: 1 });
@@ -106,5 +107,19 @@ describe('resolveImport: JVM, Go, C, Rust, others', () => {
   it('returns nothing for languages without rules', () => {
     expect(resolveImport('a.cs', 'csharp', imp('System.Text'), files('System/Text.cs'))).toEqual([]);
     expect(resolveImport('a.x', 'unknown', imp('a'), files('a'))).toEqual([]);
+  });
+});
+
+describe('resolveImport: languages without import resolution', () => {
+  const repo = files('Models/Order.cs', 'Models/Customer.cs', 'Sources/App/Order.swift', 'Sources/App/Cart.swift');
+  it('gives C# `using` and Swift `import` no edges: they name namespaces and modules, not files', () => {
+    expect(resolveImport('Program.cs', 'csharp', imp('Models'), repo)).toEqual([]);
+    expect(resolveImport('Program.cs', 'csharp', imp('Models.Order'), repo)).toEqual([]);
+    expect(resolveImport('Sources/App/main.swift', 'swift', imp('App'), repo)).toEqual([]);
+  });
+
+  it('answers every language id, and nothing for an id the parser does not know', () => {
+    for (const language of LANGUAGE_IDS) expect(() => resolveImport('x', language, imp('y'), repo)).not.toThrow();
+    expect(resolveImport('x.lua', 'lua', imp('./Order'), files('Order.lua'))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { posix } from 'node:path';
 import type { ImportRecord } from './symbol-model.js';
+import { isLanguageId } from './languages.js';
 
 /** Derived lookups over one file set, cached per set so resolution is not O(files) per import. */
 interface FileIndex {
@@ -264,6 +265,11 @@ function resolveRelativeFile(fromPath: string, imp: ImportRecord, files: Readonl
  * Go import-path suffix → the matching directory's non-test files; C/C++ includes
  * relative to the file, then by path suffix; Rust `mod x;` and `crate::`/`self::`/
  * `super::` paths; Ruby `require`/`require_relative`; shell `source`; PHP includes.
+ * C# and Swift have no rule, on purpose: a C# `using` names a namespace and a Swift
+ * `import` a module, neither a file (a namespace spans files, and the files of one
+ * Swift module see each other without any import), so their files have no import
+ * edges. Every language id has its case: a new language fails to compile here
+ * until it states its rule.
  */
 export function resolveImport(
   fromPath: string,
@@ -271,7 +277,7 @@ export function resolveImport(
   imp: ImportRecord,
   files: ReadonlySet<string>,
 ): string[] {
-  if (imp.source === '') return [];
+  if (imp.source === '' || !isLanguageId(language)) return [];
   switch (language) {
     case 'python':
       return resolvePython(fromPath, imp, files);
@@ -297,7 +303,15 @@ export function resolveImport(
     case 'bash':
     case 'php':
       return resolveRelativeFile(fromPath, imp, files);
-    default:
+    case 'csharp':
+    case 'swift':
       return [];
+    default:
+      return unhandledLanguage(language);
   }
+}
+
+/** The `default` of a switch over {@link LanguageId}: compiles only while every language has its case. */
+function unhandledLanguage(language: never): never {
+  throw new Error(`no import rule for language ${String(language)}`);
 }
