@@ -9,3 +9,4 @@ export { parseQuery, type ParsedQuery } from './query-parser.js';
 export type { ChunkHit, ChunkKind, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
 export { STOPWORDS } from './stopwords.js';
+export { fileGraph, pageRank, rankedFiles, MAX_DEFINITIONS_PER_CALL, type FileGraph } from './file-centrality.js';

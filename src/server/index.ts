@@ -5,6 +5,8 @@ export { createMcpServer, createRoutedMcpServer, serverInstructions, type CallRo
 export {
   createMcpService,
   DEFAULT_INDEX_WAIT_MS,
+  DEFAULT_TOOLS_WORD,
+  OPT_IN_TOOLS,
   openMcpService,
   serveStdio,
   type McpService,

@@ -29,9 +29,10 @@ export interface McpServiceOptions {
   registry?: ToolRegistry;
   /**
    * Which built-in tools to offer (ignored with `registry`). By default every
-   * tool except `semantic_search` without an embedder: without one it is BM25
-   * over the same index as snippet_search, and two tools for one job make a
-   * model guess. Naming it in `include` offers it anyway (it says it is lexical).
+   * tool except OPT_IN_TOOLS: the git change tools, and `semantic_search`
+   * without an embedder (without one it is BM25 over the same index as
+   * snippet_search, and two tools for one job make a model guess). Naming one
+   * in `include` offers it; `default` in `include` stands for the default set.
    */
   tools?: { include?: readonly string[]; exclude?: readonly string[] };
   maxFileBytes?: number;
@@ -41,17 +42,32 @@ export interface McpServiceOptions {
   scaffold?: ToolContext['scaffold'];
 }
 
+/**
+ * Tools left out of the default list (each costs every client its listing on
+ * every connection): the git change tools, which answer only in a git
+ * repository and serve reviews more than localization, and semantic_search
+ * without an embedder. Naming one in `include` offers it.
+ */
+export const OPT_IN_TOOLS: readonly string[] = ['semantic_search', 'changed_files', 'diff', 'file_history', 'blame_lines'];
+
+/** The word in `include` that stands for the default set (`--tools default,changed_files,diff`). */
+export const DEFAULT_TOOLS_WORD = 'default';
+
 /** The registry options for `options.tools` (see McpServiceOptions.tools). Throws BAD_INPUT for an unknown tool name. */
 export function offeredTools(options: Pick<McpServiceOptions, 'tools' | 'embedder' | 'fuse'>): ToolRegistryOptions {
-  const include = options.tools?.include;
+  const named = options.tools?.include;
   const exclude = [...(options.tools?.exclude ?? [])];
   const dense = options.embedder !== undefined || options.fuse !== undefined;
-  if (!dense && !include?.includes('semantic_search') && !exclude.includes('semantic_search')) exclude.push('semantic_search');
-  for (const name of [...(include ?? []), ...exclude]) {
+  for (const name of [...(named ?? []).filter((n) => n !== DEFAULT_TOOLS_WORD), ...exclude]) {
     if (!(TOOL_NAMES as readonly string[]).includes(name)) {
-      throw new ReponavError('BAD_INPUT', `Unknown tool '${name.slice(0, 100)}'; the tools are ${TOOL_NAMES.join(', ')}.`);
+      throw new ReponavError('BAD_INPUT', `Unknown tool '${name.slice(0, 100)}'; the tools are ${TOOL_NAMES.join(', ')} (or ${DEFAULT_TOOLS_WORD} for the default set).`);
     }
   }
+  const optIn = OPT_IN_TOOLS.filter((name) => !(name === 'semantic_search' && dense));
+  const defaults = TOOL_NAMES.filter((name) => !optIn.includes(name));
+  // `default` in the list expands to the default set; without the word the list is exactly the tools named.
+  const include = named?.includes(DEFAULT_TOOLS_WORD) ? [...new Set([...defaults, ...named.filter((n) => n !== DEFAULT_TOOLS_WORD)])] : named;
+  if (include === undefined) for (const name of optIn) if (!exclude.includes(name)) exclude.push(name);
   return { include, exclude };
 }
 

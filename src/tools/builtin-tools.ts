@@ -11,6 +11,10 @@ import { regexSearchTool } from './regex-search-tool.js';
 import { searchTool, semanticSearchTool, snippetSearchTool } from './search-tools.js';
 import type { AnyToolDefinition } from './tool-types.js';
 import { viewCodeTool } from './view-code-tool.js';
+import { listFilesTool } from './list-files-tool.js';
+import { repoMapTool } from './repo-map-tool.js';
+import { changedFilesTool } from './changed-files-tool.js';
+import { blameLinesTool, diffTool, fileHistoryTool } from './git-history-tools.js';
 
 /** Every built-in tool, once. */
 export const BUILTIN_TOOLS: readonly AnyToolDefinition[] = Object.freeze([
@@ -24,6 +28,12 @@ export const BUILTIN_TOOLS: readonly AnyToolDefinition[] = Object.freeze([
   findCodeSnippetTool,
   regexSearchTool,
   viewCodeTool,
+  listFilesTool,
+  repoMapTool,
+  changedFilesTool,
+  diffTool,
+  fileHistoryTool,
+  blameLinesTool,
   indexStatusTool,
   reindexTool,
 ]);

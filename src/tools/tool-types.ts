@@ -23,6 +23,12 @@ export const TOOL_NAMES = [
   'find_code_snippet',
   'regex_search',
   'view_code',
+  'list_files',
+  'repo_map',
+  'changed_files',
+  'diff',
+  'file_history',
+  'blame_lines',
   'index_status',
   'reindex',
 ] as const;

@@ -11,13 +11,13 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpService } from '../../src/server/mcp-service.js';
-
+import { OPT_IN_TOOLS } from '../../src/server/mcp-service.js';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 
 export { getDefaultEnvironment };
 
-/** The tools a server offers by default: all but semantic_search, which needs an embedder. */
-export const DEFAULT_MCP_TOOLS: readonly string[] = TOOL_NAMES.filter((name) => name !== 'semantic_search');
+/** The tools a server offers by default: all but the opt-in ones (semantic_search without an embedder, the git tools). */
+export const DEFAULT_MCP_TOOLS: readonly string[] = TOOL_NAMES.filter((name) => !OPT_IN_TOOLS.includes(name));
 
 /** The newest protocol revision; modern clients pin it. */
 export const MODERN_PROTOCOL = '2026-07-28';

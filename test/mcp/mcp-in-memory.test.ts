@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
 import { call, connectInMemory, textOf, DEFAULT_MCP_TOOLS } from './mcp-client.js';
+import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 describe('MCP server (in-memory transport, one repository)', () => {
@@ -103,6 +104,10 @@ describe('MCP server tool selection', () => {
       expect(await names({ repositories, tools: { include: ['search', 'semantic_search', 'view_code'] } })).toEqual(['search', 'semantic_search', 'view_code']);
       expect(await names({ repositories, tools: { exclude: ['reindex', 'regex_search'] } })).toEqual(
         DEFAULT_MCP_TOOLS.filter((n) => n !== 'reindex' && n !== 'regex_search'),
+      );
+      expect(await names({ repositories })).not.toContain('changed_files');
+      expect(await names({ repositories, tools: { include: ['default', 'changed_files', 'diff'] } })).toEqual(
+        TOOL_NAMES.filter((n) => DEFAULT_MCP_TOOLS.includes(n) || n === 'changed_files' || n === 'diff'),
       );
       await expect(openMcpService({ repositories, tools: { include: ['serch'] } })).rejects.toThrow("Unknown tool 'serch'; the tools are search, ");
     } finally {

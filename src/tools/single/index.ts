@@ -10,3 +10,7 @@ export { findClassTool, findFunctionTool } from '../find-symbol-tools.js';
 export { listSymbolsTool } from '../list-symbols-tool.js';
 export { parseFileSpan, viewCodeTool } from '../view-code-tool.js';
 export type { AnyToolDefinition } from '../tool-types.js';
+export { listFilesTool } from '../list-files-tool.js';
+export { repoMapTool } from '../repo-map-tool.js';
+export { changedFilesTool } from '../changed-files-tool.js';
+export { blameLinesTool, diffTool, fileHistoryTool } from '../git-history-tools.js';

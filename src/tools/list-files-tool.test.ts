@@ -1,0 +1,56 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
+
+describe('list_files', () => {
+  let h: ToolHarness;
+  beforeAll(async () => {
+    h = await openToolHarness();
+    const root = h.copy.root;
+    mkdirSync(join(root, 'node_modules/pkg'), { recursive: true });
+    writeFileSync(join(root, 'node_modules/pkg/index.js'), 'module.exports = 1;\n');
+    writeFileSync(join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]));
+    writeFileSync(join(root, '.gitignore'), 'out/\n');
+    mkdirSync(join(root, 'out'));
+    writeFileSync(join(root, 'out/bundle.js'), 'x();\n');
+    writeFileSync(join(root, 'big.txt'), 'x'.repeat(2 * 1024 * 1024));
+    await h.repositories.select().refresh();
+  });
+  afterAll(async () => h.close());
+
+  it('says why an entry is not indexed', async () => {
+    const r = await h.call('list_files', {});
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('logo.png  5 B  not indexed: binary');
+    expect(r.text).toContain('big.txt  2097152 B'.replace('2097152 B', '2.0 MiB  not indexed: too-large'));
+    expect(r.text).toContain("node_modules/  0 indexed files  not indexed: vendored (node_modules/ is a folder skipped by default)");
+    expect(r.text).toMatch(/out\/ {2}0 indexed files {2}not indexed: ignored \('out\/' in \.gitignore\)/);
+    const entries = (r.data as { entries: Array<{ path: string; indexed: boolean; reason: string | null }> }).entries;
+    expect(entries.find((e) => e.path === 'shop')).toMatchObject({ indexed: true, reason: null });
+  });
+
+  it('pages and names the next offset', async () => {
+    const first = await h.call('list_files', { depth: 2, limit: 3 });
+    expect(first.data).toMatchObject({ offset: 0, nextOffset: 3 });
+    expect(first.text).toContain('call list_files with offset=3');
+    const second = await h.call('list_files', { depth: 2, limit: 3, offset: 3 });
+    const paths = (d: unknown) => (d as { entries: Array<{ path: string }> }).entries.map((e) => e.path);
+    expect(paths(second.data)).not.toContain(paths(first.data)[0]);
+  });
+
+  it('never lists outside the root, and refuses unknown keys and missing folders', async () => {
+    expect(await h.call('list_files', { path: '../' })).toMatchObject({ isError: true, errorCode: 'PATH_OUTSIDE_ROOT' });
+    expect(await h.call('list_files', { path: '/etc' })).toMatchObject({ isError: true, errorCode: 'PATH_OUTSIDE_ROOT' });
+    expect(await h.call('list_files', { path: 'nope' })).toMatchObject({ isError: true, errorCode: 'FILE_NOT_FOUND' });
+    const strict = await h.call('list_files', { dept: 2 });
+    expect(strict).toMatchObject({ isError: true, errorCode: 'INVALID_ARGUMENTS' });
+    expect(strict.text).toContain('"dept"');
+  });
+
+  it('stays within a small budget', async () => {
+    const r = await h.call('list_files', { depth: 5, budget_tokens: 100 });
+    expect(r.text.length).toBeLessThanOrEqual(400);
+    expect(r.text).toMatch(/\[TRUNCATED\]/);
+  });
+});
