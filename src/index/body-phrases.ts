@@ -117,6 +117,19 @@ function holdsRun(offsets: BodyOffsets[], sequence: number[], at: Int32Array, ba
   return false;
 }
 
+/**
+ * Reads and caches a term's body offsets now (scoring-warmup.ts), as the first phrase lookup holding it would;
+ * false when this index state's postings were never read here or the term cannot be read this way.
+ */
+export function warmBodyOffsets(store: IndexStore, generation: string, token: string): boolean {
+  const corpus = readCorpus(store, generation);
+  if (!corpus || !isPlainIndexToken(token)) return false;
+  const db = indexConnection(store);
+  const postings = postingsOf(db, corpus, token);
+  if (!postings) return false;
+  return bodyOffsetsOf(db, corpus, token, postings) !== null;
+}
+
 /** Whether the p-th posting's chunk has the term at body offset `offset`. */
 function hasOffset(read: BodyOffsets, p: number, offset: number): boolean {
   return indexOfSorted(read.offsets, read.starts[p]!, read.starts[p + 1]! - 1, offset) >= 0;

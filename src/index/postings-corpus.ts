@@ -37,6 +37,8 @@ export interface Corpus {
   kinds: Uint8Array | null;
   postings: Map<string, Postings | null>;
   cachedPostings: number;
+  /** Whether a warm-up (scoring-warmup.ts) filled the postings cache and it has not been dropped since. */
+  warmed: boolean;
   idf: Map<number, number>;
   /** Scratch accumulators, one per slot. */
   group: Float64Array;
@@ -49,6 +51,8 @@ export interface Corpus {
 
 /** Cached postings above this many entries are dropped wholesale (~14 bytes each; a repository of 10k chunks holds ~10^6). */
 const MAX_CACHED_POSTINGS = 2_000_000;
+/** The postings cache's bound in entries (warm-ups stop well below it, so a warmed cache is not dropped by the next search). */
+export const POSTINGS_BOUND = MAX_CACHED_POSTINGS;
 /** Counts per posting in {@link Postings.counts}. */
 export const FIELD_COUNT = FTS_FIELDS.length;
 
@@ -74,6 +78,7 @@ export function corpusOf(db: Database.Database, generation: string): Corpus {
     if (cached.cachedPostings > MAX_CACHED_POSTINGS) {
       cached.postings.clear();
       cached.cachedPostings = 0;
+      cached.warmed = false;
     }
     return cached;
   }
@@ -114,6 +119,7 @@ export function corpusOf(db: Database.Database, generation: string): Corpus {
     kinds: null,
     postings: new Map(),
     cachedPostings: 0,
+    warmed: false,
     idf: new Map(),
     group: new Float64Array(count),
     total: new Float64Array(count),

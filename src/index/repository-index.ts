@@ -15,6 +15,7 @@ import { staleFiles } from './stale-files.js';
 import { StoredSource } from './stored-source.js';
 import { WorktreeSource } from './worktree-source.js';
 import { WriterLock, type WriterInfo, type WriterLease } from './writer-lock.js';
+import { scoringWarm, warmScoring, type WarmScoringOptions, type WarmScoringReport } from './scoring-warmup.js';
 
 /** How to open a repository's index. */
 export interface OpenRepositoryOptions {
@@ -37,6 +38,11 @@ export interface OpenRepositoryOptions {
    * server and the web view), so a refresh with nothing changed lists nothing.
    */
   watch?: boolean;
+  /**
+   * Warm the scoring caches in idle time after each refresh (see
+   * {@link RepositoryIndex.warmScoring}); default: on when `watch` is.
+   */
+  warmScoring?: boolean;
 }
 
 /** Options of one refresh. */
@@ -117,6 +123,9 @@ function readSettings(store: IndexStore): IndexSettings | null {
  */
 export class RepositoryIndex {
   private refreshing: Promise<IndexReport> | null = null;
+  /** The running idle-time warm-up of the scoring caches (long-lived processes only), and how to stop it. */
+  private warming: { done: Promise<WarmScoringReport>; controller: AbortController } | null = null;
+  private warmAfterRefresh = false;
   private readonly lock: WriterLock;
 
   private constructor(
@@ -158,7 +167,9 @@ export class RepositoryIndex {
       source = source.mode === 'commit' ? await GitCommitSource.open(source.root, source.commit!, settings) : await WorktreeSource.open(source.root, settings);
     }
     if (options.watch && source instanceof WorktreeSource) source.watch();
-    return new RepositoryIndex(source, store, logger, settings, access);
+    const repository = new RepositoryIndex(source, store, logger, settings, access);
+    repository.warmAfterRefresh = options.warmScoring ?? !!options.watch;
+    return repository;
   }
 
   /**
@@ -198,9 +209,14 @@ export class RepositoryIndex {
   refresh(options: RefreshOptions = {}): Promise<IndexReport> {
     if (this.access.readonly) throw new ReponavError('BAD_INPUT', 'This index was opened read-only; it cannot be refreshed.');
     if (!this.refreshing) {
-      this.refreshing = this.refreshOnce(options).finally(() => {
-        this.refreshing = null;
-      });
+      this.refreshing = this.refreshOnce(options)
+        .then((report) => {
+          if (this.warmAfterRefresh) void this.warmScoring();
+          return report;
+        })
+        .finally(() => {
+          this.refreshing = null;
+        });
     }
     return this.refreshing;
   }
@@ -352,8 +368,38 @@ export class RepositoryIndex {
     };
   }
 
-  /** Closes the index (and stops the watcher, if any). */
+  /**
+   * Fills the scoring caches of the current index state in idle time
+   * (scoring-warmup.ts), so texts this process has not seen are searched as
+   * fast as repeats; answers do not change. Runs at most once at a time and
+   * not again while the state's caches are still warm; resolves with what it
+   * did (a failure is logged at debug level and resolves as aborted: it only
+   * costs speed). Long-lived processes call it after each refresh
+   * (`warmScoring` option, on with `watch`).
+   */
+  warmScoring(options: Omit<WarmScoringOptions, 'signal'> = {}): Promise<WarmScoringReport> {
+    if (this.warming) return this.warming.done;
+    if (scoringWarm(this.store)) return Promise.resolve({ terms: 0, entries: 0, stopped: 'done' });
+    const controller = new AbortController();
+    const done = warmScoring(this.store, { ...options, signal: controller.signal })
+      .then((report) => {
+        this.logger.debug(`scoring caches warmed: ${report.terms} terms, ${report.entries} postings (${report.stopped})`);
+        return report;
+      })
+      .catch((error: unknown): WarmScoringReport => {
+        this.logger.debug(`scoring warm-up stopped: ${(error as Error).message}`);
+        return { terms: 0, entries: 0, stopped: 'aborted' };
+      })
+      .finally(() => {
+        this.warming = null;
+      });
+    this.warming = { done, controller };
+    return done;
+  }
+
+  /** Closes the index (and stops the watcher and the warm-up, if any). */
   close(): void {
+    this.warming?.controller.abort();
     this.source.close?.();
     this.store.close();
   }

@@ -43,6 +43,33 @@ function statements(db: Database.Database) {
 }
 
 /**
+ * Stores known document frequencies in this index state's cache (scoring-warmup.ts reads them for many terms in one
+ * pass over FTS5's vocabulary); a cache of another state is replaced first, and entries past the cache's bound are left out.
+ */
+export function primeTermStatistics(store: IndexStore, generation: string, documents: ReadonlyArray<readonly [string, number]>): void {
+  const db = indexConnection(store);
+  let cache = caches.get(db);
+  if (!cache || cache.generation !== generation) {
+    cache = { generation, rows: (statements(db).rows.get() as { n: number }).n, documents: new Map() };
+    caches.set(db, cache);
+  }
+  for (const [token, n] of documents) {
+    if (cache.documents.size >= MAX_CACHED_TERMS) break;
+    cache.documents.set(token, n);
+  }
+}
+
+/** The vocabulary's terms with their document frequencies, most frequent first, those in fewer than `minDocuments` chunks left out. */
+export function vocabularyByFrequency(store: IndexStore, minDocuments: number): Array<[string, number]> {
+  const db = indexConnection(store);
+  statements(db);
+  return db.prepare('SELECT term, doc FROM temp.chunks_fts_vocab WHERE doc >= ? ORDER BY doc DESC, term').raw().all(minDocuments) as Array<[string, number]>;
+}
+
+/** The cache's bound on terms (warm-ups stop below it, so a warmed cache is not dropped by the next search). */
+export const TERM_STATISTICS_BOUND = MAX_CACHED_TERMS;
+
+/**
  * The number of full-text rows and the document frequency of each token
  * (index tokens: lower-case ASCII identifier parts). A cold token costs one
  * walk of its posting list (~0.1 ms for a rare one, ~0.5 ms for one in most
