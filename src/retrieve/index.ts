@@ -9,3 +9,5 @@ export { parseQuery, type ParsedQuery } from './query-parser.js';
 export type { ChunkHit, ChunkKind, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
 export { STOPWORDS } from './stopwords.js';
+/** Types only: the provisional scan itself is loaded on demand (tools/provisional-answer.ts). */
+export type { ProvisionalFile, ProvisionalResult } from './provisional-search.js';
