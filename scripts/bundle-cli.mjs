@@ -33,6 +33,8 @@ const EXTERNAL = [
   // out of the bundle so a test can show that no other command resolves them (test/team/single-user.test.ts).
   'pg',
   'pg-boss',
+  // 4.6 MB of BPE ranks, loaded only when a model reply carries no token usage (src/llm/local-tokens.ts).
+  'gpt-tokenizer',
 ];
 
 /**

@@ -9,6 +9,8 @@
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
+import { learningProfile, readReply, sendableTurns, toChatResponse, type ReadReply } from './provider-reply.js';
+import { initialRequestProfile, type RequestProfile } from './request-profile.js';
 import { DEFAULT_TIMEOUT_MS } from './openai-compatible-model.js';
 import {
   LlmTransportError,
@@ -39,11 +41,13 @@ export interface AnthropicModelOptions {
   prices?: PriceTable;
   logger?: Logger;
   fetch?: typeof fetch;
+  /** False to never send `temperature`; otherwise sent until the endpoint refuses it (then omitted for the run). */
+  sendTemperature?: boolean;
 }
 
 interface AnthropicReply {
   model?: string;
-  content?: Array<{ type: string; text?: string }>;
+  content?: Array<{ type: string; text?: string; thinking?: string; name?: string; input?: unknown }>;
   stop_reason?: string | null;
   usage?: {
     input_tokens?: number;
@@ -72,7 +76,14 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
   const doFetch = options.fetch ?? fetch;
   const id = `anthropic:${options.model}`;
 
-  async function attempt(req: ChatRequest): Promise<AnthropicReply> {
+  const profile = learningProfile(
+    { ...initialRequestProfile(options.model), maxTokensField: 'max_tokens', sendTemperature: options.sendTemperature ?? true },
+    'anthropic',
+    id,
+    logger,
+  );
+
+  async function attempt(req: ChatRequest, p: RequestProfile): Promise<{ reply: AnthropicReply; read: ReadReply }> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     let response: Response;
@@ -85,7 +96,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
           'x-api-key': options.apiKey,
           'anthropic-version': ANTHROPIC_API_VERSION,
         },
-        body: JSON.stringify(buildBody(options.model, req, options.defaultMaxTokens ?? 4096)),
+        body: JSON.stringify(buildBody(options.model, req, options.defaultMaxTokens ?? 4096, p)),
         signal,
       });
       text = await response.text();
@@ -112,7 +123,11 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
     if (!reply || !Array.isArray(reply.content)) {
       throw new LlmTransportError('bad-response', `response has no content blocks: ${text.slice(0, 200)}`);
     }
-    return reply;
+    const blocks = reply.content;
+    const answer = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
+    const thinking = blocks.filter((b) => b.type === 'thinking').map((b) => b.thinking ?? '').join('\n\n');
+    const calls = blocks.filter((b) => b.type === 'tool_use' && typeof b.name === 'string').map((b) => ({ name: b.name!, args: b.input ?? {} }));
+    return { reply, read: readReply(answer, thinking, calls, reply.stop_reason ?? null) };
   }
 
   return {
@@ -120,44 +135,39 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
     estimateCostUsd: (usage) => costOf(options.model, usage, prices),
     async complete(req: ChatRequest): Promise<ChatResponse> {
       const started = performance.now();
-      const reply = await withRetry(() => attempt(req), policy, {
-        modelId: id,
-        baseUrl,
-        timeoutMs,
-        signal: req.signal,
-        logger,
+      return profile.run(async (p) => {
+        const { reply, read } = await withRetry(() => attempt(req, p), policy, {
+          modelId: id,
+          baseUrl,
+          timeoutMs,
+          signal: req.signal,
+          logger,
+        });
+        const usage = reply.usage;
+        // Cache writes/reads are input too; counting them keeps budgets honest
+        // (priced at the base rate, which over- rather than under-estimates reads).
+        const reported = usage
+          ? {
+              inputTokens: (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0),
+              outputTokens: usage.output_tokens ?? 0,
+            }
+          : null;
+        return toChatResponse(read, reported, reply.model || options.model, { requestedModel: options.model, prices, messages: req.messages, started, logger, id });
       });
-      const usage = reply.usage;
-      // Cache writes/reads are input too; counting them keeps budgets honest
-      // (priced at the base rate, which over- rather than under-estimates reads).
-      const inputTokens =
-        (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0);
-      const tokens = { inputTokens, outputTokens: usage?.output_tokens ?? 0 };
-      const model = reply.model || options.model;
-      return {
-        text: reply.content!.filter((b) => b.type === 'text').map((b) => b.text ?? '').join(''),
-        usage: {
-          ...tokens,
-          costUsd: usage ? (costOf(options.model, tokens, prices) ?? costOf(model, tokens, prices)) : null,
-        },
-        model,
-        latencyMs: Math.round(performance.now() - started),
-        finishReason: reply.stop_reason ?? null,
-      };
     },
   };
 }
 
 /** Translate the provider-neutral request into a Messages API body. */
-function buildBody(model: string, req: ChatRequest, defaultMaxTokens: number): Record<string, unknown> {
+function buildBody(model: string, req: ChatRequest, defaultMaxTokens: number, profile: RequestProfile): Record<string, unknown> {
   const system = req.messages.filter((m) => m.role === 'system').map((m) => m.content);
   if (req.responseFormat === 'json') system.push(JSON_INSTRUCTION);
   const body: Record<string, unknown> = {
     model,
     max_tokens: req.maxTokens ?? defaultMaxTokens,
-    messages: mergeTurns(req.messages.filter((m) => m.role !== 'system')),
-    temperature: req.temperature ?? 0,
+    messages: mergeTurns(sendableTurns(req.messages.filter((m) => m.role !== 'system'))),
   };
+  if (profile.sendTemperature) body.temperature = req.temperature ?? 0;
   if (system.length > 0) body.system = system.join('\n\n');
   if (req.stop && req.stop.length > 0) body.stop_sequences = req.stop;
   return body;

@@ -4,7 +4,11 @@
  * by wrapping and callers never learn which backend answered.
  */
 
-/** One chat turn. Only plain text: reponav never sends images or tool schemas. */
+/**
+ * One chat turn. Only plain text: reponav never sends images or tool schemas.
+ * Providers never send an empty assistant turn (Anthropic rejects one): an
+ * assistant turn with no text is sent as a placeholder.
+ */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -34,19 +38,39 @@ export interface ChatUsage {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
+  /**
+   * `local` when the reply carried no usage and the client counted the tokens
+   * itself (o200k_base, see local-tokens.ts), so budgets keep holding; absent
+   * when the endpoint reported them.
+   */
+  counted?: 'local';
 }
 
 /**
  * The answer to one request. `model` is the model name the backend reports
  * (it may be a dated snapshot of the requested one); `latencyMs` is the wall
  * time of the whole `complete()` call including retries and backoff.
+ *
+ * - `text` is what parsers read: the reply without inline reasoning blocks
+ *   (`<think>…</think>` and kin), or the endpoint's separate reasoning field
+ *   when the content was empty (reply-text.ts). Never empty unless `cut`:
+ *   a reply with nothing in it is a failed call (`LLM_ERROR`, cause `empty-reply`).
+ * - `reasoning` is the reasoning that preceded it, for traces only.
+ * - `cut` is true when the reply stopped at the output length limit, whatever
+ *   the provider calls it (`length`, `max_tokens`): the one notion of a cut
+ *   reply callers use. `finishReason` is the provider's word, for traces.
+ * - `notes` say what the client did beyond sending the request (a request
+ *   profile learned from the endpoint, tokens counted locally), for traces.
  */
 export interface ChatResponse {
   text: string;
+  reasoning?: string;
   usage: ChatUsage;
   model: string;
   latencyMs: number;
   finishReason: string | null;
+  cut: boolean;
+  notes?: string[];
 }
 
 /**

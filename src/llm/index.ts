@@ -18,7 +18,9 @@ export {
 export {
   backoffDelay,
   DEFAULT_RETRY_POLICY,
+  failureCause,
   isRetryable,
+  llmFailureCause,
   LlmTransportError,
   parseRetryAfter,
   redactSecrets,
@@ -26,6 +28,7 @@ export {
   toLlmError,
   withRetry,
   type HeaderSource,
+  type LlmFailureCause,
   type RetryContext,
   type RetryPolicy,
   type TransportFailureKind,
@@ -59,3 +62,7 @@ export {
   type JsonReplyIssue,
   type JsonReplyResult,
 } from './json-reply.js';
+export { isCutReason, replyText, splitReasoning, type SplitReply } from './reply-text.js';
+export { initialRequestProfile, learnFromRefusal, type LearnedProfile, type RequestProfile, type RequestProfileOverrides } from './request-profile.js';
+export { LOCAL_TOKEN_ENCODING } from './local-tokens.js';
+export { EMPTY_TURN_PLACEHOLDER } from './provider-reply.js';

@@ -10,6 +10,7 @@ import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicModel } from './anthropic-mo
 import type { ChatModel } from './chat-model.js';
 import { DEFAULT_TIMEOUT_MS, createOpenAICompatibleModel } from './openai-compatible-model.js';
 import { createPriceTable, type PriceTable } from './pricing.js';
+import type { RequestProfileOverrides } from './request-profile.js';
 import type { RetryPolicy } from './retry.js';
 import { createReplayModel, withRecording } from './transcript.js';
 
@@ -26,6 +27,10 @@ const PriceSchema = z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z
  * - `transcriptPath`: for `replay`, the transcript to answer from; otherwise
  *   every call is recorded there.
  * - `prices`: USD per million tokens, merged over the built-in table.
+ * - `maxTokensField`: `max_tokens` or `max_completion_tokens` (OpenAI-compatible
+ *   only; default from the model family, see request-profile.ts).
+ * - `sendTemperature`: false for endpoints that refuse `temperature`.
+ *   Both are also learned from the endpoint's first HTTP 400 refusing them.
  */
 /**
  * The provider implementations a config can resolve to: a closed set. Each is
@@ -51,6 +56,8 @@ export const ModelConfigSchema = z
     maxRetryWaitMs: z.number().min(0).optional(),
     transcriptPath: z.string().min(1).optional(),
     prices: z.record(z.string(), PriceSchema).optional(),
+    maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+    sendTemperature: z.boolean().optional(),
   })
   .strict();
 
@@ -73,6 +80,8 @@ export interface ResolvedModelConfig {
   retry: Partial<RetryPolicy>;
   transcriptPath?: string;
   prices: PriceTable;
+  /** Request parameters set by config or env; the rest comes from the model family and the endpoint's refusals. */
+  requestProfile: RequestProfileOverrides;
 }
 
 /** Collaborators for {@link createChatModel}; all optional. */
@@ -142,7 +151,13 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
     baseDelayMs: c.retryBaseDelayMs,
     maxTotalWaitMs: c.maxRetryWaitMs,
   };
-  const common = { timeoutMs: c.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry, prices: createPriceTable(c.prices), transcriptPath: c.transcriptPath };
+  const common = {
+    timeoutMs: c.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retry,
+    prices: createPriceTable(c.prices),
+    transcriptPath: c.transcriptPath,
+    requestProfile: requestProfileOf(c, env),
+  };
 
   if (provider === 'replay') {
     if (!c.transcriptPath) {
@@ -227,10 +242,10 @@ export function createChatModel(config: ModelConfig = {}, deps: ModelFactoryDeps
     case 'replay':
       return createReplayModel(r.transcriptPath!, { model: r.model || undefined });
     case 'anthropic':
-      model = createAnthropicModel({ ...common, baseUrl: r.baseUrl });
+      model = createAnthropicModel({ ...common, baseUrl: r.baseUrl, ...(r.requestProfile.sendTemperature !== undefined ? { sendTemperature: r.requestProfile.sendTemperature } : {}) });
       break;
     case 'openai-compatible':
-      model = createOpenAICompatibleModel({ ...common, baseUrl: r.baseUrl, providerLabel: r.label });
+      model = createOpenAICompatibleModel({ ...common, baseUrl: r.baseUrl, providerLabel: r.label, requestProfile: r.requestProfile });
       break;
     default:
       return unhandledProvider(r.provider);
@@ -242,6 +257,26 @@ export function createChatModel(config: ModelConfig = {}, deps: ModelFactoryDeps
 /** The `default` of a switch over {@link ModelProvider}: compiles only while every provider has its case. */
 function unhandledProvider(provider: never): never {
   throw new ReponavError('BAD_INPUT', `Unknown model provider ${String(provider)}; the providers are ${MODEL_PROVIDERS.join(', ')}.`);
+}
+
+/** `maxTokensField` / `sendTemperature` from the config, else `REPONAV_LLM_MAX_TOKENS_FIELD` / `REPONAV_LLM_SEND_TEMPERATURE`. */
+function requestProfileOf(c: z.output<typeof ModelConfigSchema>, env: Record<string, string | undefined>): RequestProfileOverrides {
+  const out: RequestProfileOverrides = {};
+  const field = c.maxTokensField ?? nonEmpty(env.REPONAV_LLM_MAX_TOKENS_FIELD);
+  if (field !== undefined) {
+    if (field !== 'max_tokens' && field !== 'max_completion_tokens') {
+      throw new ReponavError('BAD_INPUT', `REPONAV_LLM_MAX_TOKENS_FIELD must be max_tokens or max_completion_tokens, got ${field}`);
+    }
+    out.maxTokensField = field;
+  }
+  const temperature = c.sendTemperature ?? nonEmpty(env.REPONAV_LLM_SEND_TEMPERATURE)?.toLowerCase();
+  if (temperature !== undefined) {
+    if (typeof temperature === 'boolean') out.sendTemperature = temperature;
+    else if (['1', 'true', 'yes'].includes(temperature)) out.sendTemperature = true;
+    else if (['0', 'false', 'no'].includes(temperature)) out.sendTemperature = false;
+    else throw new ReponavError('BAD_INPUT', `REPONAV_LLM_SEND_TEMPERATURE must be true or false, got ${temperature}`);
+  }
+  return out;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -16,6 +16,8 @@ import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
+import { learningProfile, readReply, sendableTurns, toChatResponse, type ReadReply } from './provider-reply.js';
+import { initialRequestProfile, type RequestProfile, type RequestProfileOverrides } from './request-profile.js';
 import {
   LlmTransportError,
   parseRetryAfter,
@@ -44,6 +46,8 @@ export interface OpenAICompatibleModelOptions {
   defaultHeaders?: Record<string, string>;
   /** Custom fetch (proxies, instrumentation). Defaults to global fetch. */
   fetch?: typeof fetch;
+  /** Request parameters the endpoint accepts; default from the model family (request-profile.ts), corrected from its 400s. */
+  requestProfile?: RequestProfileOverrides;
   /** Module loader for the `openai` package; tests replace it to simulate a missing install. Default: dynamic `import()`. */
   importModule?: (specifier: string) => Promise<unknown>;
 }
@@ -94,24 +98,35 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     logger: sdkLogger(logger, options.apiKey),
   });
 
-  async function attempt(sdk: OpenAIModule, client: OpenAIClient, req: ChatRequest): Promise<ChatCompletion> {
+  const profile = learningProfile(initialRequestProfile(options.model, options.requestProfile), 'openai-compatible', id, logger);
+
+  async function attempt(sdk: OpenAIModule, client: OpenAIClient, req: ChatRequest, p: RequestProfile): Promise<{ completion: ChatCompletion; reply: ReadReply }> {
     const body: ChatCompletionCreateParamsNonStreaming = {
       model: options.model,
-      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-      temperature: req.temperature ?? 0,
+      messages: sendableTurns(req.messages).map((m) => ({ role: m.role, content: m.content })),
     };
-    if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
+    if (p.sendTemperature) body.temperature = req.temperature ?? 0;
+    if (req.maxTokens !== undefined) body[p.maxTokensField] = req.maxTokens;
     if (req.responseFormat === 'json') body.response_format = { type: 'json_object' };
     if (req.stop && req.stop.length > 0) body.stop = req.stop;
+    // The SDK adds an abort listener to the signal it is given and never
+    // removes it: on a run-wide signal that leaks one listener per call
+    // (MaxListenersExceededWarning after 10). It gets a per-call signal instead.
+    const link = linkedSignal(req.signal);
     try {
-      const completion = await client.chat.completions.create(body, { signal: req.signal });
+      const completion = await client.chat.completions.create(body, { signal: link.signal });
       // Some servers answer 200 with an error object or an empty body.
       if (!completion || !Array.isArray(completion.choices) || completion.choices.length === 0) {
         throw new LlmTransportError('bad-response', `response has no choices: ${snippet(completion)}`);
       }
-      return completion;
+      const choice = completion.choices[0]!;
+      const message = (choice.message ?? {}) as { content?: string | null; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown };
+      const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : typeof message.reasoning === 'string' ? message.reasoning : '';
+      return { completion, reply: readReply(message.content ?? '', reasoning, toolCallsOf(message.tool_calls), choice.finish_reason ?? null) };
     } catch (error) {
       throw translate(sdk, error, options.apiKey);
+    } finally {
+      link.release();
     }
   }
 
@@ -122,30 +137,49 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       const started = performance.now();
       // Outside withRetry: a missing package is not transient.
       const { sdk, client } = await load();
-      const completion = await withRetry(() => attempt(sdk, client, req), policy, {
-        modelId: id,
-        baseUrl,
-        timeoutMs,
-        signal: req.signal,
-        logger,
+      return profile.run(async (p) => {
+        const { completion, reply } = await withRetry(() => attempt(sdk, client, req, p), policy, {
+          modelId: id,
+          baseUrl,
+          timeoutMs,
+          signal: req.signal,
+          logger,
+        });
+        const usage = completion.usage;
+        const reported = usage ? { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 } : null;
+        return toChatResponse(reply, reported, completion.model || options.model, { requestedModel: options.model, prices, messages: req.messages, started, logger, id });
       });
-      const choice = completion.choices[0]!;
-      const usage = completion.usage;
-      if (!usage) logger.debug(`LLM ${id}: server reported no token usage; counting 0 tokens`);
-      const tokens = { inputTokens: usage?.prompt_tokens ?? 0, outputTokens: usage?.completion_tokens ?? 0 };
-      const model = completion.model || options.model;
-      return {
-        text: choice.message?.content ?? '',
-        usage: {
-          ...tokens,
-          costUsd: usage ? (costOf(options.model, tokens, prices) ?? costOf(model, tokens, prices)) : null,
-        },
-        model,
-        latencyMs: Math.round(performance.now() - started),
-        finishReason: choice.finish_reason ?? null,
-      };
     },
   };
+}
+
+/** Native tool calls (`tool_calls[].function`), arguments parsed when they are JSON. */
+function toolCallsOf(raw: unknown): Array<{ name: string; args: unknown }> {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((call: { function?: { name?: unknown; arguments?: unknown } }) => {
+    const name = call?.function?.name;
+    if (typeof name !== 'string') return [];
+    const text = call.function?.arguments;
+    let args: unknown = text ?? {};
+    if (typeof text === 'string') {
+      try {
+        args = JSON.parse(text);
+      } catch {
+        args = text;
+      }
+    }
+    return [{ name, args }];
+  });
+}
+
+/** A per-call signal following `parent`, whose listener on `parent` is removed by `release`. */
+function linkedSignal(parent: AbortSignal | undefined): { signal: AbortSignal | undefined; release: () => void } {
+  if (!parent) return { signal: undefined, release: () => undefined };
+  const controller = new AbortController();
+  if (parent.aborted) controller.abort(parent.reason);
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return { signal: controller.signal, release: () => parent.removeEventListener('abort', onAbort) };
 }
 
 /** Throws the install message when the `openai` package cannot be resolved from this module. */

@@ -26,6 +26,13 @@ export interface RetryPolicy {
    * timed-out attempt costs a whole timeout.
    */
   maxTimeoutAttempts: number;
+  /**
+   * Attempts at most when the replies are empty (no text, no reasoning, not
+   * cut), independent of `maxAttempts`: an empty reply is asked for once more
+   * even with retries off, and a model that keeps answering nothing is a
+   * failed call, not an answer.
+   */
+  maxEmptyAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
   maxTotalWaitMs: number;
@@ -38,6 +45,7 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   maxAttempts: 4,
   maxTimeoutAttempts: 2,
+  maxEmptyAttempts: 2,
   baseDelayMs: 500,
   maxDelayMs: 20_000,
   maxTotalWaitMs: 60_000,
@@ -46,7 +54,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 /** Fill a partial policy from the defaults, rejecting nonsensical values early. */
 export function resolveRetryPolicy(partial: Partial<RetryPolicy> = {}): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY, ...dropUndefined(partial) };
-  for (const key of ['maxAttempts', 'maxTimeoutAttempts'] as const) {
+  for (const key of ['maxAttempts', 'maxTimeoutAttempts', 'maxEmptyAttempts'] as const) {
     if (!Number.isInteger(policy[key]) || policy[key] < 1) {
       throw new ReponavError('BAD_INPUT', `Retry ${key} must be an integer >= 1, got ${policy[key]}`);
     }
@@ -58,7 +66,27 @@ export function resolveRetryPolicy(partial: Partial<RetryPolicy> = {}): RetryPol
 }
 
 /** What went wrong with one attempt, in transport terms. */
-export type TransportFailureKind = 'http' | 'timeout' | 'connection' | 'aborted' | 'bad-response';
+export type TransportFailureKind = 'http' | 'timeout' | 'connection' | 'aborted' | 'bad-response' | 'empty-reply';
+
+/**
+ * Why a model call failed, in one word a caller can switch on (the
+ * `cause` detail of every `LLM_ERROR` a provider throws): `rate-limited` (429),
+ * `server-error` (5xx), `rejected` (another 4xx: the request was refused),
+ * `auth` (401/403), `not-found` (404), `timeout`, `connection`,
+ * `bad-response` (not a completion), `empty-reply` (only empty replies),
+ * `aborted` (the caller's signal, e.g. a deadline).
+ */
+export type LlmFailureCause =
+  | 'rate-limited'
+  | 'server-error'
+  | 'rejected'
+  | 'auth'
+  | 'not-found'
+  | 'timeout'
+  | 'connection'
+  | 'bad-response'
+  | 'empty-reply'
+  | 'aborted';
 
 /**
  * One failed attempt, as reported by a provider. `message` must already be
@@ -92,6 +120,7 @@ export class LlmTransportError extends Error {
  */
 export function isRetryable(error: LlmTransportError): boolean {
   if (error.kind === 'aborted' || error.kind === 'bad-response') return false;
+  if (error.kind === 'empty-reply') return true;
   if (error.shouldRetry !== undefined) return error.shouldRetry;
   if (error.kind === 'timeout' || error.kind === 'connection') return true;
   const status = error.status ?? 0;
@@ -162,6 +191,7 @@ export async function withRetry<T>(
   const aborted = ctx.aborted ?? ((attempts: number) => abortedError(ctx, attempts));
   let waited = 0;
   let timeouts = 0;
+  let empties = 0;
   for (let n = 1; ; n++) {
     if (ctx.signal?.aborted) throw aborted(n - 1);
     try {
@@ -171,11 +201,14 @@ export async function withRetry<T>(
       const error = raw instanceof LlmTransportError ? raw : unexpected(raw);
       if (error.kind === 'aborted' || ctx.signal?.aborted) throw aborted(n);
       if (!isRetryable(error)) throw fail(error, n, 'not retryable');
-      if (n >= policy.maxAttempts) throw fail(error, n, `gave up after ${n} attempts`);
+      if (error.kind === 'empty-reply') {
+        if (++empties >= policy.maxEmptyAttempts) throw fail(error, n, `${empties} empty repl${empties === 1 ? 'y' : 'ies'} in a row`);
+      } else if (n - empties >= policy.maxAttempts) throw fail(error, n, `gave up after ${n} attempts`);
       if (error.kind === 'timeout' && ++timeouts >= Math.min(policy.maxTimeoutAttempts, policy.maxAttempts)) {
         throw fail(error, n, `gave up after ${timeouts} timed-out attempt${timeouts === 1 ? '' : 's'}`);
       }
-      const delay = Math.max(error.retryAfterMs ?? 0, backoffDelay(n, policy, ctx.random));
+      // An empty reply is the model's, not the server's load: ask again at once.
+      const delay = error.kind === 'empty-reply' ? 0 : Math.max(error.retryAfterMs ?? 0, backoffDelay(n, policy, ctx.random));
       if (waited + delay > policy.maxTotalWaitMs) {
         const why = error.retryAfterMs !== undefined && error.retryAfterMs >= delay
           ? `server asked to retry after ${formatMs(error.retryAfterMs)}, beyond the retry wait budget of ${formatMs(policy.maxTotalWaitMs)}`
@@ -216,6 +249,7 @@ function unexpected(error: unknown): LlmTransportError {
 function abortedError(ctx: RetryContext, attempts: number): ReponavError {
   return new ReponavError('LLM_ERROR', `LLM request to ${ctx.modelId} at ${ctx.baseUrl} aborted by caller`, {
     aborted: true,
+    cause: 'aborted',
     model: ctx.modelId,
     baseUrl: ctx.baseUrl,
     attempts,
@@ -234,6 +268,7 @@ function hint(error: LlmTransportError, ctx: RetryContext): string {
   }
   if (error.kind === 'connection') return `Could not reach ${ctx.baseUrl}; check the base URL and that the server is running.`;
   if (error.kind === 'bad-response') return 'The server answered with something that is not a valid completion; check that the base URL points at the right API.';
+  if (error.kind === 'empty-reply') return 'The model answered with nothing; check the model name, its context length and that the server returns the reply in content (or reasoning_content).';
   switch (error.status) {
     case 400: return 'The server rejected the request; check that the model supports the parameters used (max tokens, JSON mode, stop sequences).';
     case 401: return 'Authentication failed; check the API key (apiKey / apiKeyEnv in the model config, or the provider key environment variable).';
@@ -257,12 +292,44 @@ export function toLlmError(error: LlmTransportError, ctx: RetryContext, attempts
     `LLM call to ${ctx.modelId} at ${ctx.baseUrl} failed (${status}; ${why}): ${truncate(error.message, 300)}. ` +
     hint(error, ctx);
   return new ReponavError('LLM_ERROR', message, {
+    cause: failureCause(error),
     status: error.status,
     kind: error.kind,
     model: ctx.modelId,
     baseUrl: ctx.baseUrl,
     attempts,
   });
+}
+
+/** The {@link LlmFailureCause} of a final transport failure. */
+export function failureCause(error: LlmTransportError): LlmFailureCause {
+  switch (error.kind) {
+    case 'timeout':
+    case 'connection':
+    case 'bad-response':
+    case 'empty-reply':
+    case 'aborted':
+      return error.kind;
+    case 'http': {
+      const status = error.status ?? 0;
+      if (status === 429) return 'rate-limited';
+      if (status === 401 || status === 403) return 'auth';
+      if (status === 404) return 'not-found';
+      return status >= 500 ? 'server-error' : 'rejected';
+    }
+  }
+}
+
+/**
+ * The cause of a failed model call, or null when `error` is not one (a
+ * budget stop, a bug). Callers use it to tell an outage from an answer:
+ * any non-null value means the model produced nothing usable.
+ */
+export function llmFailureCause(error: unknown): LlmFailureCause | null {
+  if (!isReponavError(error, 'LLM_ERROR')) return null;
+  if (error.details?.aborted === true) return 'aborted';
+  const cause = error.details?.cause;
+  return typeof cause === 'string' ? (cause as LlmFailureCause) : 'bad-response';
 }
 
 /** Replace every occurrence of each secret with a marker (no-op for empty secrets). */

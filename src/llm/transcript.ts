@@ -9,6 +9,7 @@ import { basename, dirname } from 'node:path';
 import { ReponavError, isReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
+import { isCutReason } from './reply-text.js';
 
 /** Bumped if the line format ever changes incompatibly. */
 export const TRANSCRIPT_VERSION = 1;
@@ -187,7 +188,9 @@ export function createReplayModel(file: string, options: ReplayModelOptions = {}
       }
       const index = served.get(hash) ?? 0;
       served.set(hash, index + 1);
-      return structuredClone(answers[Math.min(index, answers.length - 1)]!);
+      const answer = structuredClone(answers[Math.min(index, answers.length - 1)]!);
+      // Transcripts recorded before `cut` existed carry only the provider's finish reason.
+      return { ...answer, cut: answer.cut ?? isCutReason(answer.finishReason) };
     },
   };
 }

@@ -147,13 +147,12 @@ describe('reponav ask', () => {
     expect(json.citations.map((c: any) => c.text)).toEqual(['shop/pricing.py:13-15']);
   });
 
-  it('an empty final answer, twice: a marked fallback with stop reason answer-empty in --json', async () => {
+  it('an empty final answer, twice: the model call failed (cause empty-reply), stop reason llm-error, nothing on stdout', async () => {
     llm.push('planning', planReply(['FindFunction', { name: 'with_tax' }]));
     llm.push('evaluation', evalReply(80));
     llm.push('answer', '', '');
-    const json = JSON.parse(await run(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:fake', '--iterations', '1', '--json', '-q']));
-    expect(json).toMatchObject({ stopReason: 'answer-empty', fallback: true });
-    expect(json.answer).toMatch(/^No answer could be written \(the model replied with nothing twice\)\.\nThis is a fallback, not an answer/);
+    const out = run(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:fake', '--iterations', '1', '--json', '-q']);
+    await expect(out).rejects.toMatchObject({ code: 'LLM_ERROR', message: expect.stringMatching(/^No answer \(stopped: llm-error\): .*2 empty replies in a row/) });
   });
 
   it('--embedder makes SemanticSearch dense, as in the paper: the tool fuses lexical and dense hits from the embeddings server', async () => {

@@ -177,20 +177,19 @@ describe('localize: reply styles of real models', () => {
     await keep('localize-wrong-argument', run);
   });
 
-  it('an empty reply is a format error the model sees, and the run goes on', async () => {
+  it('an empty reply is asked for again by the client, and the run goes on', async () => {
     const run = await localize([{ content: '' }, answerTurn(ANSWER.files, ANSWER.functions)]);
     expect(run.json).toMatchObject({ stopReason: 'answered' });
-    expect(run.trace.steps[0].observation).toMatch(/^Format error: Your reply was empty/);
+    expect(run.json.stats.steps).toBe(1);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('persistently empty replies stop the run early, report why even with -q, and exit non-zero', async () => {
     const run = await localize(Array.from({ length: 8 }, () => ({ content: '' })));
-    expect(run.json).toMatchObject({ stopReason: 'empty-replies', answerSource: 'none', found_files: [] });
-    expect(run.json.stats.steps).toBe(3);
-    expect(server.requests).toHaveLength(3);
-    expect(run.stderr).toMatch(/^empty-replies \(answer none\) after 3 steps/);
-    expect(run.error).toMatchObject({ code: 'LLM_ERROR', message: expect.stringMatching(/no valid answer \(stopped: empty-replies\)/) });
-    await keep('localize-empty-persistent', run);
+    expect(run.json).toBeNull();
+    expect(server.requests).toHaveLength(2);
+    expect(run.error).toMatchObject({ code: 'LLM_ERROR', message: expect.stringMatching(/empty-reply; 2 empty replies in a row/) });
+    expect(run.trace).toMatchObject({ stopReason: 'llm-error', steps: [] });
   });
 
   it('persistently the same format error (prose, no action) stops the run early', async () => {

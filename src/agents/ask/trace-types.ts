@@ -97,8 +97,14 @@ export interface RoleCallRecord {
   ok: boolean;
   /** Why not: the parse problem or the transport/budget error. */
   error?: string;
-  /** What the reader did beyond the plain protocol (e.g. took the first of several JSON objects). */
+  /** What the reader did beyond the plain protocol (e.g. took the first of several JSON objects), and what the client noted (a request profile learned, tokens counted locally). */
   note?: string;
+  /** The reply stopped at the output length limit (any provider). */
+  cut?: boolean;
+  /** Reasoning the reply carried (a `<think>` block or the endpoint's reasoning field); never parsed. */
+  reasoning?: string;
+  /** `local` when the endpoint reported no usage and the tokens were counted locally. */
+  tokensCounted?: 'local';
 }
 
 /** One MCTS iteration, for replaying the search step by step. */

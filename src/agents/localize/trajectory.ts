@@ -62,8 +62,14 @@ export interface TrajectoryStep {
   usage: { inputTokens: number; outputTokens: number; costUsd: number | null };
   modelMs: number;
   toolMs: number;
-  /** The server's finish reason (`stop`, `length`, …) when it sent one. */
+  /** The server's finish reason (`stop`, `length`, `max_tokens`, …) when it sent one. */
   finishReason?: string;
+  /** The reply stopped at the output length limit (any provider). */
+  cut?: boolean;
+  /** Reasoning the reply carried (a `<think>` block or the endpoint's reasoning field); never read as an action. */
+  reasoning?: string;
+  /** What the model client noted (a request profile learned from the endpoint, tokens counted locally). */
+  notes?: string[];
   /** Files this step read (shell cat/head/tail/sed/nl, list_symbols). */
   inspected?: string[];
 }

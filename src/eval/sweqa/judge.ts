@@ -7,7 +7,7 @@
  */
 import type { ChatMessage, ChatModel } from '../../llm/index.js';
 import { isReponavError } from '../../errors.js';
-import { JUDGE_DIMENSIONS, parseJudgeReply, type DimensionScores } from './judge-parser.js';
+import { JUDGE_DIMENSIONS, parseJudgeReply, type DimensionScores, type JudgeParse } from './judge-parser.js';
 
 /** The judge prompt's system message (tagged like the ask roles, so transcripts show who spoke). */
 export const JUDGE_SYSTEM = `[role: judge]
@@ -73,13 +73,15 @@ async function judgeOnce(judge: ChatModel, input: { question: string; reference:
   let flags: string[] = [];
   for (const attempt of [1, 2]) {
     let text: string;
+    let cut: boolean;
     try {
-      text = (await judge.complete({ messages, temperature: 0, responseFormat: 'json', maxTokens: 300 })).text;
+      ({ text, cut } = await judge.complete({ messages, temperature: 0, responseFormat: 'json', maxTokens: 300 }));
     } catch (error) {
       if (isReponavError(error, 'BUDGET_EXCEEDED')) throw error;
       return { judge: judge.id, ok: false, scores: null, total: null, flags, error: error instanceof Error ? error.message : String(error), attempts: attempt };
     }
-    const parsed = parseJudgeReply(text);
+    // A cut reply is never scored, even when what is left parses: its last score may be cut ("reasoning": 1 of 15).
+    const parsed: JudgeParse = cut ? { ok: false, error: 'the reply was cut off at the length limit', flags: [] } : parseJudgeReply(text);
     if (parsed.ok) return { judge: judge.id, ok: true, scores: parsed.scores, total: parsed.total, flags: parsed.flags, attempts: attempt };
     lastError = parsed.error;
     flags = parsed.flags;
