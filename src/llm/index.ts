@@ -52,6 +52,7 @@ export {
   type ModelConfig,
   type ModelFactoryDeps,
   type ModelProvider,
+  type ModelRole,
   type ResolvedModelConfig,
 } from './model-config.js';
 export {

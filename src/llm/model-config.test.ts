@@ -52,6 +52,16 @@ describe('resolveModelConfig', () => {
     expect(overridden).toMatchObject({ baseUrl: 'https://cfg.example.com/v1', apiKey: 'sk-c', apiKeySource: 'config' });
   });
 
+  it('gives judges their own base URL and key: REPONAV_LLM_* redirects the answering model only', () => {
+    const env = { REPONAV_LLM_BASE_URL: 'http://127.0.0.1:8000/v1', REPONAV_LLM_API_KEY: 'local', OPENAI_API_KEY: 'sk-hosted', REPONAV_LLM_MODEL: 'qwen' };
+    expect(resolveModelConfig({}, env)).toMatchObject({ baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'local', model: 'qwen' });
+    const judge = resolveModelConfig({ model: 'openai:gpt-4o' }, env, 'judge');
+    expect(judge).toMatchObject({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-hosted', apiKeySource: 'env:OPENAI_API_KEY' });
+    const local = resolveModelConfig({ model: 'openai-compatible:j' }, { ...env, REPONAV_JUDGE_BASE_URL: 'http://127.0.0.1:9000/v1', REPONAV_JUDGE_API_KEY: 'jk' }, 'judge');
+    expect(local).toMatchObject({ baseUrl: 'http://127.0.0.1:9000/v1', apiKey: 'jk', apiKeySource: 'env:REPONAV_JUDGE_API_KEY' });
+    expect(thrown(() => resolveModelConfig({}, env, 'judge')).message).toMatch(/No LLM model configured/);
+  });
+
   it('maps ollama: to the local OpenAI-compatible endpoint with no key and without the OpenAI key', () => {
     const r = resolveModelConfig({ model: 'ollama:qwen2.5-coder' }, { OPENAI_API_KEY: 'sk-openai' });
     expect(r).toMatchObject({ provider: 'openai-compatible', label: 'ollama', model: 'qwen2.5-coder', baseUrl: 'http://127.0.0.1:11434/v1', apiKeySource: 'none' });

@@ -65,6 +65,16 @@ export const ModelConfigSchema = z
 export type ModelConfig = z.input<typeof ModelConfigSchema>;
 
 /**
+ * Whose model this is, which picks its environment variables: the answering
+ * model reads `REPONAV_LLM_MODEL`, `REPONAV_LLM_BASE_URL`, `REPONAV_LLM_API_KEY`,
+ * `REPONAV_LLM_MAX_TOKENS_FIELD`, `REPONAV_LLM_SEND_TEMPERATURE`; a judge reads
+ * `REPONAV_JUDGE_BASE_URL`, `REPONAV_JUDGE_API_KEY`, `REPONAV_JUDGE_MAX_TOKENS_FIELD`,
+ * `REPONAV_JUDGE_SEND_TEMPERATURE` and never the `REPONAV_LLM_*` ones, so a local
+ * answering model and hosted `openai:` judges can be configured together.
+ */
+export type ModelRole = 'answer' | 'judge';
+
+/**
  * A fully resolved config. Contains the API key: never log or serialize it
  * whole; `apiKeySource` says where the key came from for diagnostics.
  */
@@ -88,6 +98,8 @@ export interface ResolvedModelConfig {
 export interface ModelFactoryDeps {
   /** Environment to read defaults from. Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /** Which environment variables configure this model (see {@link ModelRole}). Default `answer`. */
+  role?: ModelRole;
   logger?: Logger;
   fetch?: typeof fetch;
 }
@@ -128,18 +140,19 @@ export function parseModelSpec(spec: string): { alias?: string; name: string } {
  * for an invalid shape and `ReponavError('LLM_ERROR')` for a missing model,
  * transcript or API key (naming the variables that would supply it).
  *
- * Precedence: config field > `REPONAV_LLM_*` > provider alias default >
+ * Precedence: config field > `REPONAV_LLM_*` (a judge: `REPONAV_JUDGE_*`) > provider alias default >
  * provider environment (`OPENAI_*`, `ANTHROPIC_*`) > built-in default.
  * An API key is optional only for loopback servers (localhost, 127.x, ::1).
  */
-export function resolveModelConfig(config: ModelConfig = {}, env: Record<string, string | undefined> = process.env): ResolvedModelConfig {
+export function resolveModelConfig(config: ModelConfig = {}, env: Record<string, string | undefined> = process.env, role: ModelRole = 'answer'): ResolvedModelConfig {
+  const prefix = role === 'judge' ? 'REPONAV_JUDGE_' : 'REPONAV_LLM_';
   const parsed = ModelConfigSchema.safeParse(config);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new ReponavError('BAD_INPUT', `Invalid model config: ${issues}`, { issues: parsed.error.issues });
   }
   const c = parsed.data;
-  const spec = c.model ?? nonEmpty(env.REPONAV_LLM_MODEL);
+  const spec = c.model ?? (role === 'answer' ? nonEmpty(env.REPONAV_LLM_MODEL) : undefined);
   const { alias: aliasName, name } = spec ? parseModelSpec(spec) : { alias: undefined, name: '' };
   const alias = aliasName ? ALIASES[aliasName] : undefined;
   if (alias && c.provider && alias.provider !== c.provider) {
@@ -156,7 +169,7 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
     retry,
     prices: createPriceTable(c.prices),
     transcriptPath: c.transcriptPath,
-    requestProfile: requestProfileOf(c, env),
+    requestProfile: requestProfileOf(c, env, prefix),
   };
 
   if (provider === 'replay') {
@@ -182,10 +195,10 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
       keyEnvs = ['ANTHROPIC_API_KEY'];
       break;
     case 'openai-compatible':
-      baseUrl = c.baseUrl ?? nonEmpty(env.REPONAV_LLM_BASE_URL) ?? alias?.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL;
+      baseUrl = c.baseUrl ?? nonEmpty(env[`${prefix}BASE_URL`]) ?? alias?.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL;
       label = alias?.label ?? (hostOf(baseUrl) === 'api.openai.com' ? 'openai' : 'openai-compatible');
       // The OpenAI key is never sent to an alias host it was not meant for (ollama, openrouter).
-      keyEnvs = ['REPONAV_LLM_API_KEY', ...(alias ? (alias.keyEnv ? [alias.keyEnv] : []) : ['OPENAI_API_KEY'])];
+      keyEnvs = [`${prefix}API_KEY`, ...(alias ? (alias.keyEnv ? [alias.keyEnv] : []) : ['OPENAI_API_KEY'])];
       break;
     default:
       return unhandledProvider(provider);
@@ -235,7 +248,7 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
  */
 export function createChatModel(config: ModelConfig = {}, deps: ModelFactoryDeps = {}): ChatModel {
   const logger = deps.logger ?? silentLogger;
-  const r = resolveModelConfig(config, deps.env ?? process.env);
+  const r = resolveModelConfig(config, deps.env ?? process.env, deps.role);
   const common = { model: r.model, apiKey: r.apiKey, timeoutMs: r.timeoutMs, retry: r.retry, prices: r.prices, logger, fetch: deps.fetch };
   let model: ChatModel;
   switch (r.provider) {
@@ -259,22 +272,22 @@ function unhandledProvider(provider: never): never {
   throw new ReponavError('BAD_INPUT', `Unknown model provider ${String(provider)}; the providers are ${MODEL_PROVIDERS.join(', ')}.`);
 }
 
-/** `maxTokensField` / `sendTemperature` from the config, else `REPONAV_LLM_MAX_TOKENS_FIELD` / `REPONAV_LLM_SEND_TEMPERATURE`. */
-function requestProfileOf(c: z.output<typeof ModelConfigSchema>, env: Record<string, string | undefined>): RequestProfileOverrides {
+/** `maxTokensField` / `sendTemperature` from the config, else `<prefix>MAX_TOKENS_FIELD` / `<prefix>SEND_TEMPERATURE`. */
+function requestProfileOf(c: z.output<typeof ModelConfigSchema>, env: Record<string, string | undefined>, prefix: string): RequestProfileOverrides {
   const out: RequestProfileOverrides = {};
-  const field = c.maxTokensField ?? nonEmpty(env.REPONAV_LLM_MAX_TOKENS_FIELD);
+  const field = c.maxTokensField ?? nonEmpty(env[`${prefix}MAX_TOKENS_FIELD`]);
   if (field !== undefined) {
     if (field !== 'max_tokens' && field !== 'max_completion_tokens') {
-      throw new ReponavError('BAD_INPUT', `REPONAV_LLM_MAX_TOKENS_FIELD must be max_tokens or max_completion_tokens, got ${field}`);
+      throw new ReponavError('BAD_INPUT', `${prefix}MAX_TOKENS_FIELD must be max_tokens or max_completion_tokens, got ${field}`);
     }
     out.maxTokensField = field;
   }
-  const temperature = c.sendTemperature ?? nonEmpty(env.REPONAV_LLM_SEND_TEMPERATURE)?.toLowerCase();
+  const temperature = c.sendTemperature ?? nonEmpty(env[`${prefix}SEND_TEMPERATURE`])?.toLowerCase();
   if (temperature !== undefined) {
     if (typeof temperature === 'boolean') out.sendTemperature = temperature;
     else if (['1', 'true', 'yes'].includes(temperature)) out.sendTemperature = true;
     else if (['0', 'false', 'no'].includes(temperature)) out.sendTemperature = false;
-    else throw new ReponavError('BAD_INPUT', `REPONAV_LLM_SEND_TEMPERATURE must be true or false, got ${temperature}`);
+    else throw new ReponavError('BAD_INPUT', `${prefix}SEND_TEMPERATURE must be true or false, got ${temperature}`);
   }
   return out;
 }

@@ -26,6 +26,8 @@ beforeEach(async () => {
   llm = await startScriptedLlm({ usage: { inputTokens: 100, outputTokens: 50 } });
   process.env.REPONAV_CACHE_DIR = join(dir, 'cache');
   process.env.REPONAV_LLM_BASE_URL = llm.server.openaiBaseUrl;
+  // Judges do not follow REPONAV_LLM_BASE_URL: they have their own variable.
+  process.env.REPONAV_JUDGE_BASE_URL = llm.server.openaiBaseUrl;
   delete process.env.REPONAV_LLM_MODEL;
 });
 afterEach(async () => {

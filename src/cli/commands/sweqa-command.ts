@@ -94,7 +94,8 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
       const answerConfig: ModelConfig = { ...(opts.model ? { model: opts.model } : {}), ...transcript('answer'), ...limits };
       const judgeConfigs: ModelConfig[] = opts.judges.map((spec, i) => ({ model: spec, ...transcript(`judge-${i + 1}`), ...limits }));
       const model = createChatModel(answerConfig, { logger });
-      const judges = judgeConfigs.map((config) => createChatModel(config, { logger }));
+      // Judges read REPONAV_JUDGE_*, never REPONAV_LLM_*: a local answering model must not redirect hosted judges.
+      const judges = judgeConfigs.map((config) => createChatModel(config, { logger, role: 'judge' }));
       const controller = new AbortController();
       const signal = deps.signal ?? controller.signal;
       const onSigint = (): void => {
