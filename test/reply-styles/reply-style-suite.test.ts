@@ -33,12 +33,21 @@ const STYLES: Style[] = [
   { name: 'inline <think> holding a drafted reply', write: (text) => ({ text: styles.think('```answer\n{"files": ["shop/__init__.py"]}\n```\n{"score": 10}', text) }) },
   { name: 'reasoning_content only', write: (text) => replies.reasoningOnly(text), only: 'openai' },
   { name: 'thinking block and the text', write: (text) => ({ text, reasoning: 'Let me think: {"score": 10}' }), only: 'anthropic' },
+  { name: 'native tool calls', write: (text) => nativeCall(text) },
   { name: 'cut once', write: (text, n) => (n === 1 ? replies.cut(text.slice(0, 12)) : { text }) },
   { name: 'no usage', write: (text) => replies.noUsage(text) },
   { name: 'o-series endpoint refusing max_tokens and temperature', write: (text) => ({ text }), rejects: ['max_tokens', 'temperature'], only: 'openai' },
   { name: 'empty always', write: () => replies.empty() },
   { name: '429 with Retry-After then 500s', write: () => ({ status: 500 }) },
 ];
+
+/** The reply as a native tool call (`tool_calls` / `tool_use`) when it is a tool block; JSON replies stay text. */
+function nativeCall(text: string): StyledReply {
+  const block = /```tool\n([\s\S]*?)\n```/.exec(text);
+  if (!block) return { text };
+  const { tool, args } = JSON.parse(block[1]!) as { tool: string; args: Record<string, unknown> };
+  return replies.toolCall(tool, args);
+}
 
 const PROVIDERS: WireProvider[] = ['openai', 'anthropic'];
 
@@ -113,7 +122,7 @@ describe.each(PROVIDERS)('%s endpoint: reply styles', (provider) => {
     const clean = (request: ScriptedRequest) =>
       request.body.messages.slice(2).some((m: { role: string; content: string }) => m.role === 'user' && m.content.includes('shop/cart.py')) ? ANSWER : TOOL;
 
-    async function localize(style: Style): Promise<Run> {
+    async function localize(style: Style, extra: string[] = []): Promise<Run> {
       server = await startScriptedLlmServer({ rejects: style.rejects });
       script(style, clean);
       let stdout = '';
@@ -124,7 +133,7 @@ describe.each(PROVIDERS)('%s endpoint: reply styles', (provider) => {
       try {
         await program.parseAsync([
           'node', 'reponav', 'localize', '--repo', repo.root, '--issue', 'Applying SAVE10 twice doubles the discount.', '--index-path', repo.indexPath('suite'),
-          ...modelArgs(provider), '--llm-retries', '3', '--max-steps', '6', '--json', '-q', '--trace', trace,
+          ...modelArgs(provider), '--llm-retries', '3', '--max-steps', '6', '--json', '-q', '--trace', trace, ...extra,
         ]);
       } catch (caught) {
         error = caught as Run['error'];
@@ -153,6 +162,13 @@ describe.each(PROVIDERS)('%s endpoint: reply styles', (provider) => {
       // localize sends no output limit unless asked, so only the temperature is refused and learned.
       if (name.startsWith('o-series')) expect(steps[0]!.notes).toEqual([expect.stringMatching(/omitting temperature/)]);
       expect(run.trace.stats.totalTokens).toBeGreaterThan(0);
+    });
+
+    it('a hang past --llm-timeout', async () => {
+      const run = await localize({ name: 'hang', write: () => replies.hang(5_000) }, ['--llm-timeout', '0.2', '--llm-retries', '0']);
+      expect(run.error).toMatchObject({ code: 'LLM_ERROR', message: expect.stringMatching(/timed out/) });
+      expect(run.stdout).toBe('');
+      expect(run.trace).toMatchObject({ stopReason: 'llm-error', answerSource: 'none' });
     });
   });
 
