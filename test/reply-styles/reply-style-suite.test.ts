@@ -5,16 +5,17 @@
  * the exit (an error or not), the stop reason and what the run saved (the
  * trace). No row may end in a success-looking result that is wrong.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerAskCommand } from '../../src/cli/commands/ask-command.js';
 import { registerLocalizeCommand } from '../../src/cli/commands/localize-command.js';
+import { registerSweqaCommand } from '../../src/cli/commands/sweqa-command.js';
 import { silentLogger } from '../../src/logger.js';
 import { createFixtureRepo, type FixtureRepo } from '../agents-localize/agent-fixture.js';
-import { writeFixtureFiles } from '../agents-ask/helpers/fixture-repo.js';
+import { createFixtureGitRepo, writeFixtureFiles } from '../agents-ask/helpers/fixture-repo.js';
 import { replies, startScriptedLlmServer, styles, type ScriptedLlmServer, type ScriptedRequest, type StyledReply, type WireProvider } from '../helpers/scripted-llm-server.js';
 
 /** How a style writes one reply, given the clean text of that reply. `undefined` keeps the scripted default. */
@@ -234,6 +235,70 @@ describe.each(PROVIDERS)('%s endpoint: reply styles', (provider) => {
       if (name === 'cut once') expect(calls[0]).toMatchObject({ ok: false, cut: true });
       if (name === 'no usage') expect(calls.every((c) => c.tokensCounted === 'local')).toBe(true);
       if (name.startsWith('o-series')) expect(calls[0]!.note).toMatch(/max_completion_tokens.*temperature/);
+    });
+  });
+  describe('eval sweqa', () => {
+    const SWEQA_ROWS = rows.filter((r) => ['clean', 'inline <think> holding a drafted reply', 'reasoning_content only', 'thinking block and the text', 'empty always', '429 with Retry-After then 500s'].includes(r.name));
+    const SCORES = { correctness: 15, completeness: 14, relevance: 16, clarity: 15, reasoning: 14, total: 74 };
+    const ANSWER = '`with_tax` (shop/pricing.py:13-15) adds tax at `TAX_RATE`.';
+    const clean = (request: ScriptedRequest) => (/^\[role: judge\]/.test(request.prompt) ? JSON.stringify(SCORES) : ANSWER);
+    let questions: string;
+    let repos: string;
+    beforeAll(() => {
+      repos = join(dir, `sweqa-repos-${provider}`);
+      mkdirSync(repos, { recursive: true });
+      const sha = createFixtureGitRepo(repos, 'acme/shop');
+      questions = join(dir, `q-${provider}.jsonl`);
+      writeFileSync(questions, `${JSON.stringify({ id: 'q1', repo: 'acme/shop', commit_short: sha.slice(0, 7), qtype_first_word: 'where', question: 'Where is tax added?', answer: 'with_tax' })}\n`);
+    });
+    beforeEach(() => {
+      process.env.REPONAV_CACHE_DIR = join(dir, 'cache');
+      delete process.env.REPONAV_LLM_MODEL;
+    });
+
+    async function sweqa(out: string): Promise<{ error: Run['error']; summary: any; records: any[] }> {
+      Object.assign(process.env, envFor(provider), { REPONAV_JUDGE_BASE_URL: server.openaiBaseUrl, REPONAV_JUDGE_API_KEY: 'test-key' });
+      const program = new Command('reponav').exitOverride();
+      registerSweqaCommand(program.command('eval'), { signal: new AbortController().signal });
+      vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      let error: Run['error'] = null;
+      try {
+        await program.parseAsync([
+          'node', 'reponav', 'eval', 'sweqa', '--questions', questions, '--repos', repos, ...modelArgs(provider),
+          '--judges', provider === 'anthropic' ? 'anthropic:judge' : 'openai-compatible:judge', '--method', 'rag', '--out', out, '--index-dir', join(dir, `sweqa-index-${provider}`),
+        ]);
+      } catch (caught) {
+        error = caught as Run['error'];
+      } finally {
+        vi.restoreAllMocks();
+      }
+      const records = readFileSync(join(out, 'answers.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      return { error, summary: readTrace(join(out, 'summary.json')), records };
+    }
+
+    it.each(SWEQA_ROWS.map((s) => [s.name, s] as const))('%s', async (name, style) => {
+      server = await startScriptedLlmServer({ rejects: style.rejects });
+      script(style, clean);
+      const out = join(dir, `sweqa-out-${++runs}`);
+      const run = await sweqa(out);
+      if (name === 'empty always' || name.startsWith('429')) {
+        // An outage is an error record, never judged; a resume with the model repaired answers it again.
+        // The run itself completes (exit 0): the summary counts and names the error.
+        expect(run.error).toBeNull();
+        expect(run.summary.errors).toEqual([{ id: 'q1', reason: expect.stringMatching(/^llm-error: /) }]);
+        expect(run.records.at(-1)).toMatchObject({ id: 'q1', status: 'error', reason: expect.stringMatching(/^llm-error/) });
+        expect(run.summary.counts).toMatchObject({ ok: 0, errors: 1 });
+        expect(server.requests.some((r) => /^\[role: judge\]/.test(r.prompt))).toBe(false);
+        server.setDefault((request) => ({ text: clean(request) }));
+        const resumed = await sweqa(out);
+        expect(resumed.records.at(-1)).toMatchObject({ id: 'q1', status: 'ok', total: 74 });
+        expect(resumed.summary.counts).toMatchObject({ ok: 1, errors: 0 });
+        return;
+      }
+      expect(run.error).toBeNull();
+      expect(run.records.at(-1)).toMatchObject({ id: 'q1', status: 'ok', total: 74 });
+      expect(run.summary.counts).toMatchObject({ ok: 1, errors: 0 });
     });
   });
 });
