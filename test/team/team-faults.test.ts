@@ -49,7 +49,7 @@ describe('team server faults', () => {
     procs.push(first);
     // A 3 s lease, renewed while the build runs; expired leases are found every second (--maintenance 1).
     expect(cli(['fleet', 'add', 'big', big, '--groups', 'g', '--lease', '3', '--pg', db.url]).status).toBe(0);
-    await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-index' AND state = 'active'")).length > 0, 20_000, first.log);
+    await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'active'")).length > 0, 20_000, first.log);
     first.kill9();
     const killedAt = Date.now();
     // It died mid-job: no shard is registered and the store holds no finished file.
@@ -58,7 +58,7 @@ describe('team server faults', () => {
     procs.push(second);
     await waitFor(async () => (await readyCommits(db.url)).get('big')?.length === 1, 40_000, second.log);
     const recoveredMs = Date.now() - killedAt;
-    const [job] = await sql(db.url, "SELECT state, retry_count, output FROM reponav_queue.job WHERE name = 'reponav-index'");
+    const [job] = await sql(db.url, "SELECT state, retry_count, output FROM reponav_queue.job WHERE name = 'reponav-build'");
     expect(job.state).toBe('completed');
     expect(job.retry_count).toBeGreaterThanOrEqual(1);
     expect(job.output.result).toBe('built');
