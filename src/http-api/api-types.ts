@@ -31,7 +31,7 @@ export interface InfoResponse {
   /** Set by the team server (`reponav serve`): who is signed in and the freshness of each visible repository. */
   team?: {
     token: string;
-    repositories: Array<{ name: string; branch: string; servedCommit: string | null; newestSeenCommit: string | null; lagCommits: number }>;
+    repositories: Array<{ name: string; branch: string; servedCommit: string | null; headCommit: string | null; lagCommits: number }>;
   };
 }
 

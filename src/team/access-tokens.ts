@@ -4,7 +4,9 @@
  * when they share a group.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
 import { ReponavError } from '../errors.js';
+import { GroupSchema } from './catalog.js';
 import type { Queryable } from './pg-database.js';
 
 /** Who a valid token is. */
@@ -12,6 +14,12 @@ export interface Principal {
   tokenName: string;
   groups: string[];
 }
+
+/** A token's name and groups, validated like catalog groups. */
+const TokenSchema = z.strictObject({
+  name: z.string().trim().min(1, 'a token needs a name').max(200, 'at most 200 characters'),
+  groups: z.array(GroupSchema).min(1, 'a token needs at least one access group (--groups a,b)'),
+});
 
 /** Tokens start with this, so a leaked one is recognisable by secret scanners. */
 const PREFIX = 'rnv_';
@@ -23,10 +31,27 @@ export function hashToken(token: string): string {
 
 /** Creates a token for `groups`; returns the token itself (it is not stored and cannot be shown again). */
 export async function createToken(db: Queryable, name: string, groups: readonly string[]): Promise<string> {
-  if (groups.length === 0) throw new ReponavError('BAD_INPUT', 'A token needs at least one access group (--groups a,b).');
+  const parsed = TokenSchema.safeParse({ name, groups: [...groups] });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ReponavError('BAD_INPUT', `Invalid token ${String(issue.path[0] ?? 'field')}: ${issue.message}.`);
+  }
   const token = PREFIX + randomBytes(24).toString('base64url');
   await db.query('INSERT INTO reponav.tokens(name, hash, groups) VALUES ($1, $2, $3)', [name, hashToken(token), [...new Set(groups)].sort()]);
   return token;
+}
+
+/** A token as fleet token list shows it (never the token itself). */
+export interface TokenInfo {
+  name: string;
+  groups: string[];
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** Every token, oldest first (revoked ones too, marked). */
+export async function listTokens(db: Queryable): Promise<TokenInfo[]> {
+  return (await db.query<TokenInfo>('SELECT name, groups, created_at AS "createdAt", revoked_at AS "revokedAt" FROM reponav.tokens ORDER BY id')).rows;
 }
 
 /** Revokes every token called `name`; returns how many. */

@@ -1,15 +1,18 @@
 /**
- * Freshness: a poller that asks each catalog repository for its tracked
- * branch's head (`git ls-remote`) and, for a commit not seen before, records
- * it and enqueues its build in one transaction — so a commit is never seen
- * without a job, and any number of pollers enqueue it once.
+ * Freshness: the branch head is whatever git answers (`git ls-remote` of the
+ * tracked branch), never the order events arrived in. A check records git's
+ * answer (the check that started last wins) and queues the head's build when
+ * it has no ready shard — again on later checks after a failure, waiting
+ * longer each time — so a lost event, a failed build or a lost shard is
+ * repaired by the next poll. A webhook's commit is only a reason to check now.
  */
 import type { Logger } from '../logger.js';
-import { listRepos } from './catalog.js';
+import { listRepos, type CatalogRepo } from './catalog.js';
 import { remoteHead } from './git-fetch.js';
-import type { EnqueueOptions, IndexJob, JobQueue } from './job-queue.js';
-import type { TeamDatabase } from './pg-database.js';
-import { recordSeen } from './shard-registry.js';
+import { retryWaitSeconds, type EnqueueOptions, type IndexJob, type JobQueue } from './job-queue.js';
+import type { Queryable } from './pg-database.js';
+import { commitState, recordHead, recordHeadError } from './shard-registry.js';
+import { SCHEMA_VERSION } from '../index/index.js';
 
 /** What one poll pass did. */
 export interface PollResult {
@@ -19,29 +22,75 @@ export interface PollResult {
   failed: { repo: string; reason: string }[];
 }
 
-/** Records `commit` of `repo` as seen and enqueues its build when it is new; true when it was new. */
-export async function noteCommit(db: TeamDatabase, queue: JobQueue, job: IndexJob, options: EnqueueOptions = {}): Promise<boolean> {
-  return db.transaction(async (client) => {
-    if (!(await recordSeen(client, job.repo, job.commit))) return false;
-    await queue.enqueue(job, options, client);
-    return true;
-  });
+/** What checking one branch head found. */
+export interface HeadCheck {
+  /** The head by git, or null when it could not be read. */
+  head: string | null;
+  /** A build of the head was queued by this check. */
+  enqueued: boolean;
+  /** Why the head could not be read. */
+  error?: string;
+  /** False when a check that started later had already recorded its answer. */
+  current: boolean;
+}
+
+export interface CheckOptions extends EnqueueOptions {
+  logger: Logger;
+  /** Queue a failed head now instead of after its backoff (fleet sync). */
+  now?: boolean;
+}
+
+/** Asks git for `repo`'s branch head, records it and queues its build when it has no ready shard. */
+export async function checkHead(db: Queryable, queue: JobQueue, repo: CatalogRepo, options: CheckOptions): Promise<HeadCheck> {
+  // Database time, taken before git answers: of two checks, the one that started later read the newer branch.
+  const checkedAt = (await db.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0].t;
+  let head: string | null;
+  try {
+    head = await remoteHead(repo.url, repo.branch);
+    if (head === null) throw new Error(`branch '${repo.branch}' does not exist`);
+  } catch (error) {
+    const reason = (error as Error).message.replace(/\.$/, '');
+    const previous = await recordHeadError(db, repo.name, reason, checkedAt);
+    // Once per new reason, not on every poll; fleet list shows it until a check succeeds.
+    if (previous !== reason) options.logger.warn(`poll ${repo.name}: ${reason}`);
+    return { head: null, enqueued: false, error: reason, current: true };
+  }
+  const record = await recordHead(db, repo.name, head, checkedAt);
+  if (!record.current) return { head, enqueued: false, current: false };
+  return { head, enqueued: await ensureBuilt(db, queue, { repo: repo.name, commit: head }, options), current: true };
+}
+
+/**
+ * Queues the build of `job`'s commit unless it is ready or a build is already
+ * waiting or running; after failed builds, not before the backoff of
+ * retryWaitSeconds has passed (unless `now`). True when a job was queued.
+ */
+export async function ensureBuilt(db: Queryable, queue: JobQueue, job: IndexJob, options: CheckOptions): Promise<boolean> {
+  const state = await commitState(db, job.repo, job.commit);
+  if (state?.state === 'ready' && state.schemaVersion === SCHEMA_VERSION && !job.force) return false;
+  let startAfterSeconds = 0;
+  if (!options.now) {
+    const failures = await queue.failures(job.repo, job.commit);
+    if (failures.count > 0 && failures.lastAt) {
+      const waited = (Date.now() - new Date(failures.lastAt).getTime()) / 1000;
+      startAfterSeconds = Math.max(0, retryWaitSeconds(failures.count) - waited);
+    }
+  }
+  const id = await queue.enqueue(job, { leaseSeconds: options.leaseSeconds, retryLimit: options.retryLimit, startAfterSeconds, now: options.now });
+  if (id) options.logger.info(`${job.repo}@${job.commit.slice(0, 12)}: build queued${startAfterSeconds > 0 ? ` to start in ${Math.round(startAfterSeconds)} s (after earlier failures)` : ''}`);
+  return id !== null;
 }
 
 /** One pass over the catalog (or the named repositories). */
-export async function pollOnce(db: TeamDatabase, queue: JobQueue, options: EnqueueOptions & { repos?: readonly string[]; logger: Logger }): Promise<PollResult> {
+export async function pollOnce(db: Queryable, queue: JobQueue, options: CheckOptions & { repos?: readonly string[] }): Promise<PollResult> {
   const repos = (await listRepos(db)).filter((r) => !options.repos || options.repos.includes(r.name));
   const result: PollResult = { checked: 0, enqueued: [], failed: [] };
   for (const repo of repos) {
     try {
-      const head = await remoteHead(repo.url, repo.branch);
+      const check = await checkHead(db, queue, repo, options);
       result.checked++;
-      if (head === null) {
-        result.failed.push({ repo: repo.name, reason: `branch '${repo.branch}' does not exist` });
-        continue;
-      }
-      const job = { repo: repo.name, commit: head };
-      if (await noteCommit(db, queue, job, options)) result.enqueued.push(job);
+      if (check.error) result.failed.push({ repo: repo.name, reason: check.error });
+      else if (check.enqueued && check.head) result.enqueued.push({ repo: repo.name, commit: check.head });
     } catch (error) {
       result.failed.push({ repo: repo.name, reason: (error as Error).message });
       options.logger.warn(`poll ${repo.name}: ${(error as Error).message}`);
@@ -50,15 +99,26 @@ export async function pollOnce(db: TeamDatabase, queue: JobQueue, options: Enque
   return result;
 }
 
-/** Polls every `intervalMs` until stopped (a pass never overlaps the previous one). */
-export function startPoller(db: TeamDatabase, queue: JobQueue, options: EnqueueOptions & { intervalMs: number; logger: Logger }): { stop(): void } {
+/**
+ * Takes part in the cluster-wide poll: every `intervalMs` this worker asks for
+ * the current slot's pass (pg-boss keeps one job per slot, however many
+ * workers ask) and runs it when it takes it — so a pass costs one check per
+ * repository whatever the number of workers.
+ */
+export function startPoller(db: Queryable, queue: JobQueue, options: CheckOptions & { intervalMs: number }): { stop(): void } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const pass = async () => {
     if (stopped) return;
     try {
-      const result = await pollOnce(db, queue, options);
-      for (const job of result.enqueued) options.logger.info(`new commit ${job.commit.slice(0, 12)} on ${job.repo}: job queued`);
+      await queue.requestPollPass(options.intervalMs / 1000);
+      const id = await queue.takePollPass();
+      if (id) {
+        const started = Date.now();
+        const result = await pollOnce(db, queue, options);
+        await queue.completePollPass(id);
+        options.logger.debug(`poll pass: ${result.checked} checked, ${result.enqueued.length} queued, ${result.failed.length} unreadable in ${Date.now() - started} ms`);
+      }
     } catch (error) {
       options.logger.warn(`poll failed: ${(error as Error).message}`);
     }

@@ -13,10 +13,15 @@ export interface CatalogRepo {
   url: string;
   branch: string;
   groups: string[];
+  /** The branch head by git's last answer (set by the poller; absent on input). */
+  headCommit?: string | null;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/;
 const GROUP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** An access group, as catalog entries and tokens both take it. */
+export const GroupSchema = z.string().regex(GROUP, 'a group is letters, digits and . _ - (at most 64)');
 
 /** The fields of `fleet add`, validated (names and groups are ASCII words; a branch is a git ref name). */
 export const CatalogRepoSchema = z.object({
@@ -27,7 +32,7 @@ export const CatalogRepoSchema = z.object({
     .min(1)
     .max(200)
     .refine((b) => !/(^[-/.])|\.\.|[\s~^:?*[\\]|@\{|\/$|\.lock$/.test(b), 'not a valid branch name'),
-  groups: z.array(z.string().regex(GROUP, 'a group is letters, digits and . _ - (at most 64)')).min(1, 'give at least one access group'),
+  groups: z.array(GroupSchema).min(1, 'give at least one access group'),
 });
 
 /** Adds a repository, or updates its URL, branch and groups when the name exists. */
@@ -56,12 +61,12 @@ export async function removeRepo(db: Queryable, name: string): Promise<boolean> 
 export async function listRepos(db: Queryable, groups?: readonly string[]): Promise<CatalogRepo[]> {
   const rows =
     groups === undefined
-      ? await db.query<CatalogRepo>('SELECT name, url, branch, groups FROM reponav.repos ORDER BY name')
-      : await db.query<CatalogRepo>('SELECT name, url, branch, groups FROM reponav.repos WHERE groups && $1::text[] ORDER BY name', [groups]);
+      ? await db.query<CatalogRepo>('SELECT name, url, branch, groups, head_commit AS "headCommit" FROM reponav.repos ORDER BY name')
+      : await db.query<CatalogRepo>('SELECT name, url, branch, groups, head_commit AS "headCommit" FROM reponav.repos WHERE groups && $1::text[] ORDER BY name', [groups]);
   return rows.rows;
 }
 
 /** One repository, or null. */
 export async function getRepo(db: Queryable, name: string): Promise<CatalogRepo | null> {
-  return (await db.query<CatalogRepo>('SELECT name, url, branch, groups FROM reponav.repos WHERE name = $1', [name])).rows[0] ?? null;
+  return (await db.query<CatalogRepo>('SELECT name, url, branch, groups, head_commit AS "headCommit" FROM reponav.repos WHERE name = $1', [name])).rows[0] ?? null;
 }

@@ -5,13 +5,13 @@
  * a half-written file.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ReponavError } from '../errors.js';
-import { checksumMismatch, type ShardStore, type StoredShard } from './shard-store.js';
+import { checksumMismatch, repoPrefix, type ShardStore, type StoredShard } from './shard-store.js';
 
 /** Copies `from` to `to` through a temporary file renamed into place; returns the bytes' SHA-256 and size. */
 async function copyAtomically(from: string, to: string): Promise<StoredShard & { commit(): Promise<void>; abort(): Promise<void> }> {
@@ -78,5 +78,22 @@ export class FolderShardStore implements ShardStore {
 
   async delete(location: string): Promise<void> {
     await rm(this.pathOf(location), { force: true });
+  }
+
+  async deleteRepo(repo: string): Promise<number> {
+    const dir = this.pathOf(repoPrefix(repo));
+    const files = await readdir(dir).catch(() => [] as string[]);
+    await rm(dir, { recursive: true, force: true });
+    return files.filter((f) => f.endsWith('.db')).length;
+  }
+
+  async check(): Promise<string | null> {
+    try {
+      await mkdir(this.root, { recursive: true });
+      await access(this.root, constants.R_OK | constants.W_OK);
+      return null;
+    } catch (error) {
+      return `${this.root} cannot be read and written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    }
   }
 }

@@ -9,13 +9,55 @@ import type { Logger } from '../logger.js';
 import { QUEUE_SCHEMA } from './migrations.js';
 import type { Queryable, TeamDatabase } from './pg-database.js';
 
-/** The queue's name. */
-export const INDEX_QUEUE = 'reponav-index';
+/**
+ * The build queue's name. Its policy is pg-boss's `stately`: at most one job
+ * per state (queued, retrying, active) for one singleton key, the key being
+ * `repo@commit`, so any number of pollers, webhooks and `fleet rebuild`s
+ * queue a commit's build once.
+ */
+export const INDEX_QUEUE = 'reponav-build';
+/** The poll queue: one job per poll interval cluster-wide (pg-boss throttling by singletonSeconds), taken by one worker. */
+export const POLL_QUEUE = 'reponav-poll';
 
 /** One job: build the shard of `repo` at `commit`. */
 export interface IndexJob {
   repo: string;
   commit: string;
+  /** Build even when the commit is ready or no longer the branch head (fleet rebuild, a broken shard). */
+  force?: boolean;
+}
+
+/** A job as fleet jobs shows it. */
+export interface JobRow {
+  id: string;
+  state: 'created' | 'retry' | 'active' | 'completed' | 'failed' | 'cancelled';
+  repo: string;
+  commit: string;
+  retryCount: number;
+  retryLimit: number;
+  createdOn: Date;
+  startedOn: Date | null;
+  completedOn: Date | null;
+  startAfter: Date;
+  /** When an active job's lease runs out. */
+  expiresAt: Date | null;
+  /** The error of a failed or retrying job (the worker's message, or pg-boss's when the lease ran out). */
+  error: string | null;
+}
+
+const JOB_COLUMNS = `id, state::text AS state, data->>'repo' AS repo, data->>'commit' AS commit, retry_count AS "retryCount", retry_limit AS "retryLimit",
+  created_on AS "createdOn", started_on AS "startedOn", completed_on AS "completedOn", start_after AS "startAfter",
+  CASE WHEN state = 'active' THEN started_on + expire_in END AS "expiresAt",
+  CASE WHEN state IN ('retry', 'failed') THEN COALESCE(output->>'message', output->'value'->>'message', output::text) END AS error`;
+
+/** The singleton key of a commit's build. */
+export function buildKey(repo: string, commit: string): string {
+  return `${repo}@${commit}`;
+}
+
+/** How long a poll waits before queueing a commit whose builds failed `failures` times: 1 min, 2, 4 … up to 1 h. */
+export function retryWaitSeconds(failures: number): number {
+  return failures <= 0 ? 0 : Math.min(3600, 60 * 2 ** (failures - 1));
 }
 
 /** A job taken by a worker: its id and how long its lease lasts. */
@@ -33,12 +75,20 @@ export interface EnqueueOptions {
   retryLimit?: number;
 }
 
-/** Default lease of a job: long enough for a large repository's first build. */
-export const DEFAULT_LEASE_SECONDS = 900;
+/**
+ * Default lease of a job. Short because it is renewed every third of it while
+ * the build runs: a dead worker's job is retried about a minute later.
+ */
+export const DEFAULT_LEASE_SECONDS = 60;
+/** Default tries of one build job after the first (5 s, then 10 s, then 20 s later, with jitter); later polls queue a new job with a longer wait. */
+export const DEFAULT_RETRY_LIMIT = 3;
 
 /** The queue over one team database. */
 export class JobQueue {
-  private constructor(private readonly boss: PgBoss) {}
+  private constructor(
+    private readonly boss: PgBoss,
+    private readonly db: Queryable,
+  ) {}
 
   /**
    * Connects to the queue. `supervise` (workers) also runs pg-boss's
@@ -56,26 +106,103 @@ export class JobQueue {
     });
     boss.on('error', (error: Error) => logger.warn(`job queue: ${error.message}`));
     await boss.start();
-    if (options.install) await boss.createQueue(INDEX_QUEUE, { name: INDEX_QUEUE, policy: 'standard' });
-    return new JobQueue(boss);
+    if (options.install) {
+      await boss.createQueue(INDEX_QUEUE, { name: INDEX_QUEUE, policy: 'stately' });
+      await boss.createQueue(POLL_QUEUE, { name: POLL_QUEUE, policy: 'standard' });
+    }
+    return new JobQueue(boss, db);
   }
 
-  /** Adds a job; returns its id. With `via` (a transaction's client) the job is added in that transaction. */
-  async enqueue(job: IndexJob, options: EnqueueOptions = {}, via?: Queryable): Promise<string | null> {
-    return this.boss.send(INDEX_QUEUE, job, {
-      ...(via ? { db: { executeSql: (text: string, values: unknown[]) => via.query(text, values) } } : {}),
-      retryLimit: options.retryLimit ?? 5,
-      retryDelay: 2,
+  /**
+   * Adds a commit's build unless one is already queued, retrying or running
+   * (returns null then); returns the job's id. With `via` (a transaction's
+   * client) the job is added in that transaction; `startAfterSeconds` delays it;
+   * `now` first cancels a build of the commit still waiting out its backoff.
+   */
+  async enqueue(job: IndexJob, options: EnqueueOptions & { startAfterSeconds?: number; now?: boolean } = {}, via?: Queryable): Promise<string | null> {
+    const db = via ?? this.db;
+    const key = buildKey(job.repo, job.commit);
+    if (options.now) {
+      // A build waiting out its backoff is cancelled and queued again to start now (fleet sync).
+      const waiting = await db.query<{ id: string }>(`SELECT id FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry') AND start_after > now()`, [INDEX_QUEUE, key]);
+      if (waiting.rows.length > 0) await this.boss.cancel(INDEX_QUEUE, waiting.rows.map((r) => r.id), { db: { executeSql: (text: string, values: unknown[]) => db.query(text, values) } });
+    }
+    const pending = await db.query(`SELECT 1 FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' LIMIT 1`, [INDEX_QUEUE, key]);
+    if (pending.rows.length > 0) return null;
+    return this.boss.send(INDEX_QUEUE, { repo: job.repo, commit: job.commit, ...(job.force ? { force: true } : {}) }, {
+      db: { executeSql: (text: string, values: unknown[]) => db.query(text, values) },
+      singletonKey: key,
+      retryLimit: options.retryLimit ?? DEFAULT_RETRY_LIMIT,
+      retryDelay: 5,
       retryBackoff: true,
       expireInSeconds: options.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+      ...(options.startAfterSeconds ? { startAfter: Math.max(1, Math.round(options.startAfterSeconds)) } : {}),
     });
+  }
+
+  /**
+   * The failed build jobs of a commit since its last completed one, and when
+   * the last failed: later polls wait longer after each (see retryWaitSeconds).
+   */
+  async failures(repo: string, commit: string): Promise<{ count: number; lastAt: Date | null }> {
+    const rows = await this.db.query<{ count: number; lastAt: Date | null }>(
+      `SELECT count(*)::int AS count, max(completed_on) AS "lastAt" FROM ${QUEUE_SCHEMA}.job
+       WHERE name = $1 AND singleton_key = $2 AND state = 'failed'
+         AND created_on > COALESCE((SELECT max(completed_on) FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2 AND state = 'completed'), '-infinity')`,
+      [INDEX_QUEUE, buildKey(repo, commit)],
+    );
+    return rows.rows[0];
   }
 
   /** Takes the next job (SKIP LOCKED), or null when none is waiting. */
   async take(): Promise<TakenJob | null> {
     const [job] = (await this.boss.fetch<IndexJob>(INDEX_QUEUE, { batchSize: 1, includeMetadata: true })) as PgBoss.JobWithMetadata<IndexJob>[];
     if (!job) return null;
-    return { id: job.id, repo: job.data.repo, commit: job.data.commit, leaseSeconds: job.expireInSeconds, retryCount: job.retryCount };
+    return { id: job.id, repo: job.data.repo, commit: job.data.commit, force: job.data.force, leaseSeconds: job.expireInSeconds, retryCount: job.retryCount };
+  }
+
+  /**
+   * Asks for a poll pass in the current `intervalSeconds` slot: pg-boss keeps
+   * one job per slot (singletonSeconds), so however many workers ask, one pass
+   * runs per interval cluster-wide.
+   */
+  async requestPollPass(intervalSeconds: number): Promise<void> {
+    await this.boss.send(POLL_QUEUE, {}, { singletonKey: 'pass', singletonSeconds: Math.max(1, Math.round(intervalSeconds)), retryLimit: 0, expireInSeconds: 600 });
+  }
+
+  /** Takes the waiting poll pass, if any. */
+  async takePollPass(): Promise<string | null> {
+    const [job] = await this.boss.fetch(POLL_QUEUE, { batchSize: 1 });
+    return job ? job.id : null;
+  }
+
+  async completePollPass(id: string): Promise<void> {
+    await this.boss.complete(POLL_QUEUE, id);
+  }
+
+  /** Jobs of the build queue in `states` (newest first, at most `limit`). */
+  async jobs(states: readonly JobRow['state'][], limit = 200): Promise<JobRow[]> {
+    const rows = await this.db.query<JobRow>(
+      `SELECT ${JOB_COLUMNS} FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state::text = ANY($2) ORDER BY created_on DESC LIMIT $3`,
+      [INDEX_QUEUE, states, limit],
+    );
+    return rows.rows;
+  }
+
+  /** The newest build job of each repository (what fleet list shows as its last error and retries left). */
+  async latestJobs(): Promise<Map<string, JobRow>> {
+    const rows = await this.db.query<JobRow>(
+      `SELECT DISTINCT ON (data->>'repo') ${JOB_COLUMNS} FROM ${QUEUE_SCHEMA}.job WHERE name = $1 ORDER BY data->>'repo', created_on DESC`,
+      [INDEX_QUEUE],
+    );
+    return new Map(rows.rows.map((r) => [r.repo, r]));
+  }
+
+  /** Cancels every waiting or running build of `repo` (fleet remove). */
+  async cancelRepo(repo: string): Promise<number> {
+    const ids = (await this.db.query<{ id: string }>(`SELECT id FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND data->>'repo' = $2 AND state < 'completed'`, [INDEX_QUEUE, repo])).rows.map((r) => r.id);
+    if (ids.length > 0) await this.boss.cancel(INDEX_QUEUE, ids);
+    return ids.length;
   }
 
   /**
@@ -97,6 +224,7 @@ export class JobQueue {
     await this.boss.complete(INDEX_QUEUE, id, output);
   }
 
+  /** Fails the job (pg-boss retries it after its backoff until its retries are spent). */
   async fail(id: string, error: Error): Promise<void> {
     await this.boss.fail(INDEX_QUEUE, id, { message: error.message });
   }

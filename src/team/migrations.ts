@@ -78,6 +78,28 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'branch heads by git, build errors, broken shards, pins',
+    sql: `
+      -- The tracked branch's head as git last answered (ls-remote), and why it could not be read.
+      ALTER TABLE reponav.repos
+        ADD COLUMN head_commit text,
+        ADD COLUMN head_checked_at timestamptz,
+        ADD COLUMN head_error text,
+        ADD COLUMN head_error_at timestamptz;
+      -- head_at: when git last said this commit is the branch head; what is served is the ready commit with the latest.
+      ALTER TABLE reponav.commits
+        ADD COLUMN head_at timestamptz,
+        ADD COLUMN broken_reason text,
+        ADD COLUMN pinned_at timestamptz,
+        DROP CONSTRAINT commits_state_check,
+        ADD CONSTRAINT commits_state_check CHECK (state IN ('queued', 'ready', 'broken'));
+      UPDATE reponav.commits SET head_at = seen_at;
+      UPDATE reponav.repos r SET head_commit = (SELECT c.commit FROM reponav.commits c WHERE c.repo = r.name ORDER BY c.seq DESC LIMIT 1);
+      CREATE INDEX commits_head ON reponav.commits (repo, head_at DESC NULLS LAST) WHERE state = 'ready';
+    `,
+  },
 ];
 
 /** The schema version this build of reponav needs. */

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { ReponavError } from '../errors.js';
 import type { TeamDatabase } from './pg-database.js';
-import { checksumMismatch, type ShardStore, type StoredShard } from './shard-store.js';
+import { checksumMismatch, repoPrefix, type ShardStore, type StoredShard } from './shard-store.js';
 
 const PART_BYTES = 1024 * 1024;
 
@@ -66,5 +66,16 @@ export class PgShardStore implements ShardStore {
 
   async delete(location: string): Promise<void> {
     await this.db.query('DELETE FROM reponav.shard_chunks WHERE location = $1', [location]);
+  }
+
+  async deleteRepo(repo: string): Promise<number> {
+    const result = await this.db.query("DELETE FROM reponav.shard_chunks WHERE starts_with(location, $1) AND part = 0 RETURNING 1", [repoPrefix(repo)]);
+    await this.db.query('DELETE FROM reponav.shard_chunks WHERE starts_with(location, $1)', [repoPrefix(repo)]);
+    return result.rowCount ?? 0;
+  }
+
+  async check(): Promise<string | null> {
+    await this.db.query('SELECT 1 FROM reponav.shard_chunks LIMIT 1', [], 0);
+    return null;
   }
 }

@@ -1,17 +1,18 @@
 /**
  * `POST /webhook` on the team server: a push event (GitHub's shape: `ref`,
  * `after`, `repository` with its name and clone URLs), signed with a shared
- * secret (`X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body>`), records
- * the new head of a tracked branch and enqueues its build in one transaction
- * — the same step as the poller's, so a commit seen by both is built once.
- * The poller stays the safety net for a lost delivery.
+ * secret (`X-Hub-Signature-256: sha256=<HMAC-SHA256 of the body>`), is a hint:
+ * it makes the server ask git for the tracked branch's real head now (the
+ * poller's step, so a commit seen by both is built once). The pushed commit
+ * itself is never recorded as the head: a late or out-of-order delivery
+ * cannot put back an older commit. The poller stays the safety net for a lost delivery.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { readBodyText, sendJson } from '../http-api/index.js';
 import type { Logger } from '../logger.js';
-import { noteCommit } from './branch-poller.js';
+import { checkHead } from './branch-poller.js';
 import { listRepos, type CatalogRepo } from './catalog.js';
 import type { EnqueueOptions, JobQueue } from './job-queue.js';
 import type { TeamDatabase } from './pg-database.js';
@@ -101,11 +102,15 @@ export async function handlePushWebhook(options: PushWebhookOptions, req: Incomi
   if (ZERO_COMMIT.test(commit)) return sendJson(res, 202, { ignored: 'the branch was deleted', repos: tracked.map((r) => r.name) });
   const queued: string[] = [];
   const seen: string[] = [];
+  const notHead: { repo: string; head: string }[] = [];
+  const unreadable: { repo: string; reason: string }[] = [];
   for (const repo of tracked) {
-    if (await noteCommit(options.db, options.queue, { repo: repo.name, commit }, options.enqueue)) {
-      queued.push(repo.name);
-      options.logger.info(`webhook: new commit ${commit.slice(0, 12)} on ${repo.name}: job queued`);
-    } else seen.push(repo.name);
+    const check = await checkHead(options.db, options.queue, repo, { ...options.enqueue, logger: options.logger });
+    if (check.error) unreadable.push({ repo: repo.name, reason: check.error });
+    else if (check.head !== commit) notHead.push({ repo: repo.name, head: check.head! });
+    if (check.enqueued) queued.push(repo.name);
+    else if (!check.error && check.head === commit) seen.push(repo.name);
   }
-  return sendJson(res, 202, { commit, queued, alreadySeen: seen });
+  options.logger.info(`webhook: push of ${commit.slice(0, 12)} to ${tracked.map((r) => r.name).join(', ')}: ${queued.length} queued, ${notHead.length} not the head, ${unreadable.length} unreadable`);
+  return sendJson(res, 202, { commit, queued, alreadySeen: seen, ...(notHead.length ? { notHead } : {}), ...(unreadable.length ? { unreadable } : {}) });
 }

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import { mirrorWithCommit } from './git-fetch.js';
 import type { ShardRecord } from './shard-registry.js';
 import type { ShardStore } from './shard-store.js';
+import { folderKey } from './work-folders.js';
 
 /** The file a build produced, ready to upload. */
 export interface BuiltFile {
@@ -23,10 +24,6 @@ export interface BuiltFile {
   startedFrom: 'local' | 'store' | 'scratch';
 }
 
-/** Folder-safe form of a repository name. */
-function key(repo: string): string {
-  return repo.replace(/\//g, '+');
-}
 
 /**
  * Builds `repo` at `commit` from `url` in `workDir`; returns a snapshot file
@@ -37,8 +34,8 @@ export async function buildShard(
   job: { repo: string; url: string; commit: string },
   options: { workDir: string; store: ShardStore; previous: ShardRecord | null; logger: Logger; signal?: AbortSignal },
 ): Promise<BuiltFile> {
-  const gitDir = join(options.workDir, 'git', `${key(job.repo)}.git`);
-  const indexPath = join(options.workDir, 'index', `${key(job.repo)}.db`);
+  const gitDir = join(options.workDir, 'git', `${folderKey(job.repo)}.git`);
+  const indexPath = join(options.workDir, 'index', `${folderKey(job.repo)}.db`);
   await mirrorWithCommit(job.url, gitDir, job.commit, options.signal);
   let startedFrom: BuiltFile['startedFrom'] = 'local';
   if (!existsSync(indexPath)) {
@@ -60,7 +57,7 @@ export async function buildShard(
   } finally {
     index.close();
   }
-  const out = join(options.workDir, 'out', `${key(job.repo)}-${job.commit}-${process.pid}.db`);
+  const out = join(options.workDir, 'out', `${folderKey(job.repo)}-${job.commit}-${process.pid}.db`);
   await mkdir(join(options.workDir, 'out'), { recursive: true });
   await rm(out, { force: true });
   snapshotIndex(indexPath, out);

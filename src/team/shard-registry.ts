@@ -25,10 +25,79 @@ export interface ShardRecord {
 const SHARD_COLUMNS = `repo, commit, seq::float8 AS "seq", schema_version AS "schemaVersion", size_bytes::float8 AS "sizeBytes",
   sha256, location, built_at AS "builtAt"`;
 
-/** Records that `commit` was seen on `repo`'s branch; true when it is new (then it needs a job). */
+/** Records that `commit` was seen on `repo` (a commit named by a rebuild, not a head); true when it is new. */
 export async function recordSeen(db: Queryable, repo: string, commit: string): Promise<boolean> {
   const result = await db.query('INSERT INTO reponav.commits(repo, commit) VALUES ($1, $2) ON CONFLICT DO NOTHING', [repo, commit]);
   return (result.rowCount ?? 0) > 0;
+}
+
+/** What recording one answer of git about a branch head did. */
+export interface HeadRecord {
+  /** False when a check that started later already recorded its answer (this one is stale and changed nothing). */
+  current: boolean;
+  /** True when the commit had not been seen before. */
+  isNew: boolean;
+}
+
+/**
+ * Records git's answer that `commit` is `repo`'s branch head, as read by a
+ * check that started at `checkedAt` (database time). The check that started
+ * last wins, so a slow check can never put back an older head; the commit's
+ * `head_at` moves forward, and what is served is the ready commit with the
+ * latest `head_at` — the order git moved the branch in, not the order events arrived.
+ */
+export async function recordHead(db: Queryable, repo: string, commit: string, checkedAt: Date): Promise<HeadRecord> {
+  const result = await db.query<{ inserted: boolean }>(
+    `WITH r AS (
+       UPDATE reponav.repos SET head_commit = $2, head_checked_at = $3, head_error = NULL, head_error_at = NULL
+       WHERE name = $1 AND (head_checked_at IS NULL OR head_checked_at <= $3) RETURNING name
+     )
+     INSERT INTO reponav.commits(repo, commit, head_at) SELECT name, $2, $3 FROM r
+     ON CONFLICT (repo, commit) DO UPDATE SET head_at = GREATEST(reponav.commits.head_at, excluded.head_at)
+     RETURNING (xmax = 0) AS inserted`,
+    [repo, commit, checkedAt],
+  );
+  const row = result.rows[0];
+  return { current: !!row, isNew: !!row?.inserted };
+}
+
+/** Records that `repo`'s branch head could not be read (shown by fleet list and index_status until a check succeeds); returns the error recorded before. */
+export async function recordHeadError(db: Queryable, repo: string, message: string, checkedAt: Date): Promise<string | null> {
+  const rows = await db.query<{ previous: string | null }>(
+    `UPDATE reponav.repos r SET head_error = $2, head_error_at = $3, head_checked_at = $3
+     FROM (SELECT head_error FROM reponav.repos WHERE name = $1) old
+     WHERE r.name = $1 AND (r.head_checked_at IS NULL OR r.head_checked_at <= $3) RETURNING old.head_error AS previous`,
+    [repo, message.slice(0, 2000), checkedAt],
+  );
+  return rows.rows[0]?.previous ?? null;
+}
+
+/** The state of one commit's row, or null when it was never seen. */
+export async function commitState(db: Queryable, repo: string, commit: string): Promise<{ state: 'queued' | 'ready' | 'broken'; schemaVersion: number | null } | null> {
+  const rows = await db.query<{ state: 'queued' | 'ready' | 'broken'; schemaVersion: number | null }>(
+    'SELECT state, schema_version AS "schemaVersion" FROM reponav.commits WHERE repo = $1 AND commit = $2',
+    [repo, commit],
+  );
+  return rows.rows[0] ?? null;
+}
+
+/**
+ * Marks the shard at `location` broken (missing from the store or failing its
+ * checksum): it is no longer served, and the next ready commit is; false when
+ * it was not ready (another server marked it first, or it was rebuilt).
+ */
+export async function markBroken(db: Queryable, repo: string, location: string, reason: string): Promise<boolean> {
+  const result = await db.query(`UPDATE reponav.commits SET state = 'broken', broken_reason = $3 WHERE repo = $1 AND location = $2 AND state = 'ready'`, [
+    repo,
+    location,
+    reason.slice(0, 2000),
+  ]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** Notes that a client asked for `commit` by name (retention keeps pinned commits). */
+export async function notePinned(db: Queryable, repo: string, commit: string): Promise<void> {
+  await db.query(`UPDATE reponav.commits SET pinned_at = now() WHERE repo = $1 AND commit = $2 AND (pinned_at IS NULL OR pinned_at < now() - interval '1 minute')`, [repo, commit]);
 }
 
 /** The shard's record as a worker writes it. */
@@ -50,16 +119,19 @@ export interface BuiltShard {
  * commit got there first (the caller then deletes its own upload) or the
  * repository was removed meanwhile.
  */
-export async function markReady(db: Queryable, shard: BuiltShard): Promise<boolean> {
-  const result = await db.query(
-    `UPDATE reponav.commits SET state = 'ready', schema_version = $3, size_bytes = $4, sha256 = $5, location = $6,
-       built_at = now(), built_by = $7, build_ms = $8, parsed_files = $9
-     WHERE repo = $1 AND commit = $2 AND (state <> 'ready' OR schema_version <> $3)`,
-    [shard.repo, shard.commit, shard.schemaVersion, shard.sizeBytes, shard.sha256, shard.location, shard.builtBy, shard.buildMs, shard.parsedFiles],
+export async function markReady(db: Queryable, shard: BuiltShard, replace = false): Promise<{ won: boolean; replaced: string | null }> {
+  const result = await db.query<{ old: string | null }>(
+    `WITH old AS (SELECT location FROM reponav.commits WHERE repo = $1 AND commit = $2 FOR UPDATE)
+     UPDATE reponav.commits c SET state = 'ready', schema_version = $3, size_bytes = $4, sha256 = $5, location = $6,
+       built_at = now(), built_by = $7, build_ms = $8, parsed_files = $9, broken_reason = NULL
+     FROM old WHERE c.repo = $1 AND c.commit = $2 AND (c.state <> 'ready' OR c.schema_version <> $3 OR $10)
+     RETURNING old.location AS old`,
+    [shard.repo, shard.commit, shard.schemaVersion, shard.sizeBytes, shard.sha256, shard.location, shard.builtBy, shard.buildMs, shard.parsedFiles, replace],
   );
-  if ((result.rowCount ?? 0) === 0) return false;
+  if ((result.rowCount ?? 0) === 0) return { won: false, replaced: null };
   await db.query('SELECT pg_notify($1, $2)', [SHARD_READY_CHANNEL, shard.repo]);
-  return true;
+  const old = result.rows[0].old;
+  return { won: true, replaced: old && old !== shard.location ? old : null };
 }
 
 /** The ready shard of `commit` (a full id), or null. */
@@ -81,26 +153,38 @@ export async function readyShardsByPrefix(db: Queryable, repo: string, prefix: s
   return rows.rows;
 }
 
-/** The ready shard of the newest commit seen that has one (what a server answers from by default), or null. */
+/**
+ * The shard a server answers from by default: of the ready commits, the one
+ * git named the branch head most recently (so a commit that is no longer the
+ * head — force-pushed away, or only ever reported late — is never promoted
+ * over a newer head), or null.
+ */
 export async function newestReadyShard(db: Queryable, repo: string, schemaVersion: number): Promise<ShardRecord | null> {
   const rows = await db.query<ShardRecord>(
-    `SELECT ${SHARD_COLUMNS} FROM reponav.commits WHERE repo = $1 AND state = 'ready' AND schema_version = $2 ORDER BY seq DESC LIMIT 1`,
+    `SELECT ${SHARD_COLUMNS} FROM reponav.commits WHERE repo = $1 AND state = 'ready' AND schema_version = $2 AND head_at IS NOT NULL
+     ORDER BY head_at DESC, seq DESC LIMIT 1`,
     [repo, schemaVersion],
   );
   return rows.rows[0] ?? null;
 }
 
-/** Freshness of one repository: what is served, what was seen last, and how far behind. */
+/** Freshness of one repository: what is served, what git says the branch head is, and how far behind. */
 export interface RepoFreshness {
   repo: string;
   branch: string;
   servedCommit: string | null;
   servedBuiltAt: Date | null;
-  newestSeenCommit: string | null;
-  newestSeenAt: Date | null;
-  /** Commits seen after the served one. */
+  /** The branch head by git's last answer (ls-remote), or null before the first successful check. */
+  headCommit: string | null;
+  headCheckedAt: Date | null;
+  /** Why the last check of the branch head failed (null when it succeeded). */
+  headError: string | null;
+  headErrorAt: Date | null;
+  /** The head commit's row: queued (not built yet, or failed), ready, broken (its shard was lost). */
+  headState: 'queued' | 'ready' | 'broken' | null;
+  /** Branch heads git reported after the served one (0 when the head is served). */
   lagCommits: number;
-  /** Seconds since the oldest commit seen after the served one was seen (0 when none). */
+  /** Seconds since the first head after the served one was reported (0 when none). */
   lagSeconds: number;
 }
 
@@ -109,20 +193,30 @@ export async function freshness(db: Queryable, repos: readonly string[], schemaV
   if (repos.length === 0) return [];
   const rows = await db.query<RepoFreshness>(
     `WITH served AS (
-       SELECT DISTINCT ON (repo) repo, commit, seq, built_at FROM reponav.commits
-       WHERE repo = ANY($1) AND state = 'ready' AND schema_version = $2 ORDER BY repo, seq DESC
-     ), newest AS (
-       SELECT DISTINCT ON (repo) repo, commit, seen_at FROM reponav.commits WHERE repo = ANY($1) ORDER BY repo, seq DESC
+       SELECT DISTINCT ON (repo) repo, commit, head_at, built_at FROM reponav.commits
+       WHERE repo = ANY($1) AND state = 'ready' AND schema_version = $2 AND head_at IS NOT NULL ORDER BY repo, head_at DESC, seq DESC
      )
      SELECT r.name AS repo, r.branch, s.commit AS "servedCommit", s.built_at AS "servedBuiltAt",
-            n.commit AS "newestSeenCommit", n.seen_at AS "newestSeenAt",
-            (SELECT count(*)::int FROM reponav.commits c WHERE c.repo = r.name AND c.seq > COALESCE(s.seq, 0)) AS "lagCommits",
-            COALESCE((SELECT extract(epoch FROM now() - min(c.seen_at))::float8 FROM reponav.commits c
-                      WHERE c.repo = r.name AND c.seq > COALESCE(s.seq, 0)), 0) AS "lagSeconds"
-     FROM reponav.repos r LEFT JOIN served s ON s.repo = r.name LEFT JOIN newest n ON n.repo = r.name
+            r.head_commit AS "headCommit", r.head_checked_at AS "headCheckedAt", r.head_error AS "headError", r.head_error_at AS "headErrorAt",
+            h.state AS "headState",
+            (SELECT count(*)::int FROM reponav.commits c WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity')) AS "lagCommits",
+            COALESCE((SELECT extract(epoch FROM now() - min(c.head_at))::float8 FROM reponav.commits c
+                      WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity')), 0) AS "lagSeconds"
+     FROM reponav.repos r LEFT JOIN served s ON s.repo = r.name LEFT JOIN reponav.commits h ON h.repo = r.name AND h.commit = r.head_commit
      WHERE r.name = ANY($1)`,
     [repos, schemaVersion],
   );
   const byName = new Map(rows.rows.map((r) => [r.repo, r]));
   return repos.flatMap((name) => (byName.has(name) ? [byName.get(name)!] : []));
+}
+
+/** One line of a repository's freshness: `served X; branch head Y; up to date` (or the lag, or why the head is unknown). */
+export function freshnessText(r: RepoFreshness): string {
+  const served = r.servedCommit ? `served ${r.servedCommit.slice(0, 12)}` : 'not indexed yet';
+  if (r.headError) return `${served}; error: the branch head could not be read (${r.headError})`;
+  const head = r.headCommit ? `branch head ${r.headCommit.slice(0, 12)}` : 'branch head not read yet';
+  if (r.headCommit && r.servedCommit === r.headCommit) return `${served}; ${head}; up to date`;
+  const lag = r.lagCommits > 0 ? `lag ${r.lagCommits} commit${r.lagCommits === 1 ? '' : 's'}, ${Math.round(r.lagSeconds)} s` : 'behind';
+  const building = r.headState === 'broken' ? 'its shard was lost, rebuild queued' : r.headCommit ? 'the head is being built' : '';
+  return `${served}; ${head}; ${lag}${building ? ` (${building})` : ''}`;
 }

@@ -25,11 +25,20 @@ export interface ShardStore {
   get(location: string, sha256: string, destPath: string): Promise<void>;
   /** Deletes a shard (absent is fine). */
   delete(location: string): Promise<void>;
+  /** Deletes every shard of `repo` (fleet remove); returns how many. */
+  deleteRepo(repo: string): Promise<number>;
+  /** Null when the store can be read and written, else what is wrong (for /healthz). */
+  check(): Promise<string | null>;
 }
 
 /** A fresh location for a build of `repo` at `commit` (unique per build, so two builds never overwrite each other). */
 export function shardLocation(repo: string, commit: string): string {
-  return `${repo.replace(/\//g, '+')}/${commit}-${randomBytes(4).toString('hex')}.db`;
+  return `${repoPrefix(repo)}${commit}-${randomBytes(4).toString('hex')}.db`;
+}
+
+/** The location prefix of every shard of `repo`. */
+export function repoPrefix(repo: string): string {
+  return `${repo.replace(/\//g, '+')}/`;
 }
 
 /** SHA-256 and size of a file. */
@@ -47,6 +56,6 @@ export async function fileDigest(path: string): Promise<StoredShard> {
 export function checksumMismatch(location: string, expected: string, actual: string): ReponavError {
   return new ReponavError(
     'INDEX_CORRUPT',
-    `Shard ${location} failed its checksum (expected ${expected.slice(0, 12)}…, got ${actual.slice(0, 12)}…); it was not used. Rebuild it with: reponav fleet sync --rebuild.`,
+    `Shard ${location} failed its checksum (expected ${expected.slice(0, 12)}…, got ${actual.slice(0, 12)}…); it was not used.`,
   );
 }

@@ -4,14 +4,17 @@
  * "unknown repo" answer naming only visible ones), the shard is the newest
  * ready commit of the tracked branch or the commit the call names, and every
  * answer says which commit answered. index_status answers from the registry:
- * served commit, newest commit seen, lag.
+ * served commit, the branch head by git, lag. A shard missing from the store or
+ * failing its checksum is reported, marked broken and rebuilt, and the previous
+ * ready commit answers meanwhile.
  */
+import { ReponavError } from '../errors.js';
 import { SCHEMA_VERSION } from '../index/index.js';
 import type { CallRouter, RoutedResult } from '../server/index.js';
 import { RepositorySet, type AnyToolDefinition, type ToolCallResult } from '../tools/index.js';
 import type { Queryable } from './pg-database.js';
-import type { ShardCache } from './shard-cache.js';
-import { freshness, newestReadyShard, readyShardsByPrefix, type RepoFreshness, type ShardRecord } from './shard-registry.js';
+import type { ShardCache, ShardLease } from './shard-cache.js';
+import { freshness, freshnessText, newestReadyShard, notePinned, readyShardsByPrefix, type RepoFreshness, type ShardRecord } from './shard-registry.js';
 
 /** The extra argument every tool takes on the team server. */
 export const COMMIT_ARGUMENT = {
@@ -35,11 +38,25 @@ export function teamInstructions(visible: readonly string[]): string {
     visible.length === 0
       ? 'No repository is visible to this token.'
       : `This server navigates ${visible.length} repositor${visible.length === 1 ? 'y' : 'ies'}: ${visible.join(', ')}. Pass repo with one of these names${visible.length === 1 ? ' (or omit it)' : ''}.`;
-  return `${repos} Start with search, then list_symbols and view_code. Answers come from the newest indexed commit of each repository's tracked branch (pass commit to pin one); each answer ends with the commit it came from. index_status shows the served commit, the newest commit seen and the lag.`;
+  return `${repos} Start with search, then list_symbols and view_code. Answers come from the newest indexed commit of each repository's tracked branch (pass commit to pin one); each answer ends with the commit it came from. index_status shows the served commit, the branch head and the lag.`;
+}
+
+/** Called when a shard turns out missing or corrupt: mark it broken (no longer served) and queue its rebuild. */
+export type ShardRepair = (shard: ShardRecord, error: ReponavError) => Promise<void>;
+
+/** True for a download that failed because of the shard itself (absent from the store, or not matching its checksum). */
+export function isShardLoss(error: unknown): error is ReponavError {
+  return error instanceof ReponavError && (error.code === 'INDEX_MISSING' || error.code === 'INDEX_CORRUPT');
+}
+
+/** The sentence reporting a lost shard, naming the repository and the commit. */
+export function shardLossText(shard: ShardRecord, error: ReponavError): string {
+  const what = error.code === 'INDEX_CORRUPT' ? 'is corrupt (it failed its checksum)' : 'is missing from the shard store';
+  return `The index of ${shard.repo} at commit ${shard.commit.slice(0, 12)} ${what}; a rebuild is queued.`;
 }
 
 /** A router over `visible` repositories (those of the caller's token). */
-export function teamRouter(db: Queryable, cache: ShardCache, visible: readonly string[]): CallRouter {
+export function teamRouter(db: Queryable, cache: ShardCache, visible: readonly string[], repair?: ShardRepair): CallRouter {
   return {
     instructions: teamInstructions(visible),
     extraInput: COMMIT_ARGUMENT,
@@ -54,12 +71,28 @@ export function teamRouter(db: Queryable, cache: ShardCache, visible: readonly s
       const repo = named ?? (visible.length === 1 ? visible[0] : undefined);
       if (repo === undefined) return failure(noRepoText(visible));
       if (commit !== undefined && !isCommitArgument(commit)) return failure(BAD_COMMIT_TEXT, 'INVALID_ARGUMENTS');
-      const shard = await pickShard(db, repo, commit as string | undefined);
+      let shard = await pickShard(db, repo, commit as string | undefined);
       if ('error' in shard) return failure(shard.error, 'INDEX_MISSING');
-      const lease = await cache.acquire(shard);
+      if (commit !== undefined) await notePinned(db, repo, shard.commit);
+      let lost = '';
+      let lease: ShardLease | undefined;
+      // A lost shard is reported, marked broken (so it is not served) and rebuilt; the previous ready commit answers meanwhile.
+      for (let tries = 0; !lease; tries++) {
+        try {
+          lease = await cache.acquire(shard);
+        } catch (error) {
+          if (!isShardLoss(error) || !repair || tries >= 3) throw error;
+          await repair(shard, error);
+          lost += `${lost ? ' ' : ''}${shardLossText(shard, error)}`;
+          if (commit !== undefined) return failure(`${lost} Call again once it is rebuilt (index_status), or omit commit to use the served one.`, 'INDEX_MISSING');
+          const previous = await pickShard(db, repo, undefined);
+          if ('error' in previous) return failure(`${lost} No other commit of ${repo} is ready.`, 'INDEX_MISSING');
+          shard = previous;
+        }
+      }
       try {
         const result = await run(new RepositorySet([lease.handle]), { ...args, repo });
-        const note = `[answered from ${repo} at commit ${shard.commit}]`;
+        const note = `${lost ? `[${lost} Answered from the previous ready commit meanwhile.]\n` : ''}[answered from ${repo} at commit ${shard.commit}]`;
         return { ...result, text: `${result.text}\n${note}`, meta: { 'reponav/repo': repo, 'reponav/commit': shard.commit } };
       } finally {
         lease.release();
@@ -88,7 +121,15 @@ export function isCommitArgument(commit: unknown): commit is string {
 /** The shard that answers for `repo`: the newest ready one of the tracked branch, or the one `commit` names. */
 export async function pickShard(db: Queryable, repo: string, commit: string | undefined): Promise<ShardRecord | { error: string }> {
   if (commit === undefined) {
-    return (await newestReadyShard(db, repo, SCHEMA_VERSION)) ?? { error: `Repository '${repo}' has no index yet; a worker builds it after its branch is polled. Call index_status to follow it.` };
+    const newest = await newestReadyShard(db, repo, SCHEMA_VERSION);
+    if (newest) return newest;
+    const [f] = await freshness(db, [repo], SCHEMA_VERSION);
+    const why = f?.headError
+      ? `its branch head could not be read (${f.headError})`
+      : f?.headCommit
+        ? `the build of its branch head ${f.headCommit.slice(0, 12)} is queued`
+        : 'its branch has not been read yet';
+    return { error: `Repository '${repo}' has no index yet: ${why}. Call index_status to follow it.` };
   }
   const found = await readyShardsByPrefix(db, repo, commit.toLowerCase(), SCHEMA_VERSION);
   if (found.length === 1) return found[0];
@@ -97,19 +138,16 @@ export async function pickShard(db: Queryable, repo: string, commit: string | un
 }
 
 function statusResult(rows: RepoFreshness[], visible: readonly string[]): ToolCallResult {
-  const lines = rows.map((r) => {
-    const served = r.servedCommit ? `served ${r.servedCommit.slice(0, 12)}` : 'not indexed yet';
-    const seen = r.newestSeenCommit ? `newest seen ${r.newestSeenCommit.slice(0, 12)}` : 'no commit seen yet';
-    const lag = r.lagCommits === 0 ? 'up to date' : `lag ${r.lagCommits} commit${r.lagCommits === 1 ? '' : 's'}, ${Math.round(r.lagSeconds)} s`;
-    return `${r.repo} (${r.branch}): ${served}; ${seen}; ${lag}`;
-  });
+  const lines = rows.map((r) => `${r.repo} (${r.branch}): ${freshnessText(r)}`);
   const data = {
     repositories: [...visible],
     statuses: rows.map((r) => ({
       repository: r.repo,
       branch: r.branch,
       servedCommit: r.servedCommit,
-      newestSeenCommit: r.newestSeenCommit,
+      headCommit: r.headCommit,
+      upToDate: !!r.headCommit && r.servedCommit === r.headCommit && !r.headError,
+      headError: r.headError,
       lagCommits: r.lagCommits,
       lagSeconds: Math.round(r.lagSeconds * 10) / 10,
     })),

@@ -30,10 +30,10 @@ import { startHeartbeat } from './heartbeats.js';
 import { JobQueue, type EnqueueOptions } from './job-queue.js';
 import type { TeamDatabase } from './pg-database.js';
 import { ShardCache } from './shard-cache.js';
-import { freshness, newestReadyShard, SHARD_READY_CHANNEL } from './shard-registry.js';
+import { freshness, markBroken, newestReadyShard, SHARD_READY_CHANNEL, type ShardRecord } from './shard-registry.js';
 import type { ShardStore } from './shard-store.js';
 import { handlePushWebhook } from './push-webhook.js';
-import { teamRouter } from './team-router.js';
+import { shardLossText, teamRouter } from './team-router.js';
 import { createTeamWeb, sessionToken } from './team-web.js';
 
 export interface TeamServerOptions {
@@ -85,7 +85,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   const mcp = createMcpHandler(
     () => {
       const current = scope.getStore()!;
-      const router = teamRouter(db, cache, current.visible);
+      const router = teamRouter(db, cache, current.visible, repair);
       const route = router.route;
       router.route = (tool, args, run) => {
         const repo = (args as { repo?: unknown } | undefined)?.repo;
@@ -99,17 +99,26 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   const serveMcp = toNodeHandler(mcp, { maxRequestBodySize: 1024 * 1024, onerror: (error) => logger.error(`MCP request failed: ${error.message}`) });
   let requests = 0;
   const web = createTeamWeb({ db, cache, logger, version: options.version ?? '0.0.0', assetsDir: options.assetsDir });
-  const queue = options.webhook ? await JobQueue.open(db, logger) : null;
+  // The queue takes the webhook's checks and the rebuilds of lost shards.
+  const queue = await JobQueue.open(db, logger);
+  const repair = async (shard: ShardRecord, error: ReponavError) => {
+    const marked = await markBroken(db, shard.repo, shard.location, error.message);
+    await queue.enqueue({ repo: shard.repo, commit: shard.commit, force: true }, options.webhook?.enqueue ?? {});
+    if (marked) logger.warn(`${shardLossText(shard, error)} (${error.message})`);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
-    if (path === '/healthz') return sendJson(res, 200, { ok: true, id });
+    if (path === '/healthz') {
+      const problems = await healthProblems(db, options.store);
+      return sendJson(res, problems.length ? 503 : 200, problems.length ? { ok: false, id, problems } : { ok: true, id });
+    }
     // The same Host/Origin rules as the single-user MCP server; the token is checked against the database below.
     const refusal = checkRequest({ host: req.headers.host, origin: browserOrigin(req) }, { host: options.host, allowedOrigins: options.allowedOrigins });
     if (refusal) return sendJson(res, refusal.status, { error: refusal.message });
     if (path === '/webhook') {
-      if (!queue || !options.webhook) return sendJson(res, 404, { error: 'The webhook is off; start reponav serve with a webhook secret.' });
+      if (!options.webhook) return sendJson(res, 404, { error: 'The webhook is off; start reponav serve with a webhook secret.' });
       return handlePushWebhook({ db, queue, secret: options.webhook.secret, enqueue: options.webhook.enqueue, logger }, req, res);
     }
     if (path === '/login') return web.login(req, res, (token) => authenticate(db, token));
@@ -166,7 +175,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       listener.stop();
       await heartbeat.stop();
       await mcp.close().catch(() => undefined);
-      await queue?.close();
+      await queue.close();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
@@ -174,6 +183,19 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       await cache.close();
     },
   };
+}
+
+/** What keeps this server from answering: PostgreSQL unreachable, the shard store unreadable (empty when healthy). */
+async function healthProblems(db: TeamDatabase, store: ShardStore): Promise<string[]> {
+  const problems: string[] = [];
+  try {
+    await db.query('SELECT 1', [], 0);
+  } catch (error) {
+    problems.push(`PostgreSQL: ${(error as Error).message.replace(/\.$/, '')}`);
+  }
+  const storeProblem = await store.check().catch((error: Error) => error.message);
+  if (storeProblem) problems.push(`shard store ${store.description}: ${storeProblem}`);
+  return problems;
 }
 
 /**

@@ -70,7 +70,12 @@ export function sessionToken(req: IncomingMessage): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join('='));
+    if (name !== SESSION_COOKIE) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      throw new ApiError(400, `The ${SESSION_COOKIE} cookie is not valid %-encoding; sign in again at /login.`, 'BAD_INPUT');
+    }
   }
   return undefined;
 }
@@ -117,7 +122,7 @@ export function createTeamWeb(options: TeamWebOptions): TeamWeb {
           repositories: visible.map((name) => ({ name, root: '' })),
           team: {
             token: principal.tokenName,
-            repositories: rows.map((r) => ({ name: r.repo, branch: r.branch, servedCommit: r.servedCommit, newestSeenCommit: r.newestSeenCommit, lagCommits: r.lagCommits })),
+            repositories: rows.map((r) => ({ name: r.repo, branch: r.branch, servedCommit: r.servedCommit, headCommit: r.headCommit, lagCommits: r.lagCommits })),
           },
         };
         return sendJson(res, 200, info);

@@ -10,15 +10,18 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { SCHEMA_VERSION } from '../index/index.js';
+import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { startPoller } from './branch-poller.js';
-import { getRepo } from './catalog.js';
+import { getRepo, listRepos } from './catalog.js';
 import { startHeartbeat } from './heartbeats.js';
 import type { EnqueueOptions, JobQueue, TakenJob } from './job-queue.js';
 import type { TeamDatabase } from './pg-database.js';
 import { buildShard } from './shard-builder.js';
 import { markReady, newestReadyShard, readyShard } from './shard-registry.js';
+import { applyRetention, DEFAULT_RETENTION, type RetentionRule } from './retention.js';
 import { shardLocation, type ShardStore } from './shard-store.js';
+import { sweepRemoved } from './work-folders.js';
 
 export interface WorkerOptions {
   db: TeamDatabase;
@@ -33,13 +36,16 @@ export interface WorkerOptions {
   pollMs?: number;
   /** Lease and retries of the jobs this worker's poller enqueues. */
   enqueue?: EnqueueOptions;
+  /** Which old shards to keep after each build (default DEFAULT_RETENTION). */
+  retention?: RetentionRule;
 }
 
 /** What a finished job reports (stored as the job's output). */
 export interface JobOutcome {
   repo: string;
   commit: string;
-  result: 'built' | 'already-built' | 'lost-race' | 'repo-removed';
+  /** superseded: the commit is no longer the branch head by git's last answer, so it was not built (it would never be served). */
+  result: 'built' | 'already-built' | 'lost-race' | 'repo-removed' | 'superseded';
   parsedFiles?: number;
   startedFrom?: string;
   buildMs?: number;
@@ -49,12 +55,15 @@ export interface JobOutcome {
 /** The build was abandoned because the job is no longer this worker's: it must not be completed or failed here. */
 class LeaseLost extends Error {}
 
+/** The worker was stopped mid-build: the job is failed at once so pg-boss gives it to another worker after its first retry delay. */
+class WorkerStopped extends Error {}
+
 /** A running worker. */
 export interface RunningWorker {
   readonly id: string;
   /** Jobs finished by this worker, by result. */
   readonly done: Record<string, number>;
-  /** Stops taking jobs, waits for the current one, stops beating. */
+  /** Stops taking jobs, aborts the current build and gives its job back to the queue (retried elsewhere within ~10 s), stops beating. */
   stop(): Promise<void>;
 }
 
@@ -65,11 +74,22 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const done: Record<string, number> = {};
   let current: TakenJob | null = null;
   let stopped = false;
-  const heartbeat = startHeartbeat(options.db, { id, kind: 'worker' }, () => ({ job: current ? `${current.repo}@${current.commit.slice(0, 12)}` : null, done }), logger);
+  const stopping = new AbortController();
+  const heartbeat = startHeartbeat(
+    options.db,
+    { id, kind: 'worker' },
+    () => ({ job: current ? `${current.repo}@${current.commit.slice(0, 12)}` : null, jobId: current?.id ?? null, done }),
+    logger,
+  );
   const poller = options.pollMs ? startPoller(options.db, options.queue, { intervalMs: options.pollMs, logger, ...options.enqueue }) : null;
 
+  let sweptAt = 0;
   const loop = (async () => {
     while (!stopped) {
+      if (Date.now() - sweptAt > (options.pollMs || 30_000)) {
+        sweptAt = Date.now();
+        await sweep(options).catch((error: Error) => logger.warn(`sweeping ${options.workDir}: ${error.message}`));
+      }
       let job: TakenJob | null = null;
       try {
         job = await options.queue.take();
@@ -82,11 +102,19 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       }
       current = job;
       try {
-        const outcome = await runJob(job, id, options);
+        const outcome = await runJob(job, id, options, stopping.signal);
         done[outcome.result] = (done[outcome.result] ?? 0) + 1;
         logger.info(`${job.repo}@${job.commit.slice(0, 12)}: ${outcome.result}${outcome.buildMs !== undefined ? ` in ${outcome.buildMs} ms (${outcome.parsedFiles} files parsed, from ${outcome.startedFrom})` : ''}`);
         await options.queue.complete(job.id, outcome).catch((error: Error) => logger.warn(`completing job ${job!.id}: ${error.message}`));
+        if (outcome.result === 'built') {
+          await applyRetention(options.db, options.store, job.repo, options.retention ?? DEFAULT_RETENTION, logger).catch((error: Error) => logger.warn(`retention of ${job!.repo}: ${error.message}`));
+        }
       } catch (error) {
+        if (error instanceof WorkerStopped) {
+          logger.warn(`${job.repo}@${job.commit.slice(0, 12)} given back to the queue: ${error.message}`);
+          await options.queue.fail(job.id, error).catch((e: Error) => logger.warn(`giving back job ${job!.id}: ${e.message}`));
+          continue;
+        }
         if (error instanceof LeaseLost) {
           done.abandoned = (done.abandoned ?? 0) + 1;
           logger.warn(`${job.repo}@${job.commit.slice(0, 12)} abandoned: ${error.message}`);
@@ -107,35 +135,50 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     async stop() {
       stopped = true;
       poller?.stop();
+      stopping.abort(new WorkerStopped('the worker was stopped mid-build'));
       await loop;
       await heartbeat.stop();
     },
   };
 }
 
+/** Deletes this worker's mirrors and indexes of repositories removed from the catalog. */
+async function sweep(options: WorkerOptions): Promise<void> {
+  const removed = sweepRemoved(options.workDir, (await listRepos(options.db)).map((r) => r.name));
+  if (removed.length > 0) options.logger.info(`removed the local mirrors of ${removed.join(', ')} (no longer in the catalog)`);
+}
+
 /** One job, abandoned when its lease runs out. */
-async function runJob(job: TakenJob, builtBy: string, options: WorkerOptions): Promise<JobOutcome> {
+async function runJob(job: TakenJob, builtBy: string, options: WorkerOptions, stopping: AbortSignal): Promise<JobOutcome> {
   const { db, store, logger } = options;
   const base = { repo: job.repo, commit: job.commit };
   const repo = await getRepo(db, job.repo);
   if (!repo) return { ...base, result: 'repo-removed' };
-  if (await readyShard(db, job.repo, job.commit, SCHEMA_VERSION)) return { ...base, result: 'already-built' };
+  if (!job.force) {
+    if (await readyShard(db, job.repo, job.commit, SCHEMA_VERSION)) return { ...base, result: 'already-built' };
+    if (repo.headCommit && repo.headCommit !== job.commit) return { ...base, result: 'superseded' };
+  }
   const lease = keepLease(job, options);
+  const signal = AbortSignal.any([lease.signal, stopping]);
   const started = Date.now();
   try {
     const previous = await newestReadyShard(db, job.repo, SCHEMA_VERSION);
-    const built = await buildShard({ repo: job.repo, url: repo.url, commit: job.commit }, { workDir: options.workDir, store, previous, logger, signal: lease.signal });
-    lease.signal.throwIfAborted();
+    const built = await naming(`building in ${options.workDir}`, () =>
+      buildShard({ repo: job.repo, url: repo.url, commit: job.commit }, { workDir: options.workDir, store, previous, logger, signal }),
+    );
+    signal.throwIfAborted();
     const location = shardLocation(job.repo, job.commit);
     try {
-      const stored = await store.put(built.path, location);
-      lease.signal.throwIfAborted();
+      const stored = await naming(`uploading to ${store.description}`, () => store.put(built.path, location));
+      signal.throwIfAborted();
       const buildMs = Date.now() - started;
-      const won = await db.transaction((client) => markReady(client, { ...base, schemaVersion: SCHEMA_VERSION, ...stored, location, builtBy, buildMs, parsedFiles: built.parsedFiles }));
+      const shard = { ...base, schemaVersion: SCHEMA_VERSION, ...stored, location, builtBy, buildMs, parsedFiles: built.parsedFiles };
+      const { won, replaced } = await db.transaction((client) => markReady(client, shard, !!job.force));
       if (!won) {
         await store.delete(location);
         return { ...base, result: 'lost-race' };
       }
+      if (replaced) await store.delete(replaced).catch((error: Error) => logger.warn(`deleting the replaced shard ${replaced}: ${error.message}`));
       return { ...base, result: 'built', parsedFiles: built.parsedFiles, startedFrom: built.startedFrom, buildMs, sizeBytes: stored.sizeBytes };
     } catch (error) {
       await store.delete(location).catch(() => undefined);
@@ -144,9 +187,23 @@ async function runJob(job: TakenJob, builtBy: string, options: WorkerOptions): P
       await rm(built.path, { force: true });
     }
   } catch (error) {
-    throw lease.signal.aborted ? lease.signal.reason : error;
+    throw signal.aborted ? signal.reason : error;
   } finally {
     lease.stop();
+  }
+}
+
+/** Runs `work`; a full disk's error names where it happened (Node's ENOSPC of a stream write names no path). */
+async function naming<T>(where: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      const path = (error as NodeJS.ErrnoException).path;
+      throw new ReponavError('INDEX_UNAVAILABLE', `No space left on device while ${where}${path ? ` (${path})` : ''}; free space there, then run reponav fleet sync.`);
+    }
+    throw error;
   }
 }
 

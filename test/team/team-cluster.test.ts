@@ -94,7 +94,7 @@ describe('team server: two workers, two servers', () => {
     ]);
     for (const r of rows) expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
     const listed = cli(['fleet', 'list', '--pg', db.url]);
-    expect(listed.stdout).toMatch(/alpha-app\s+main\s+groups=alpha\s+served=[0-9a-f]{12}\s+newest=[0-9a-f]{12}\s+lag=0/);
+    expect(listed.stdout).toMatch(/alpha-app\s+main\s+ready\s+groups=alpha\s+served=([0-9a-f]{12})\s+head=\1\s+lag=0/);
     expect(listed.stdout).toMatch(/^worker .* \(beat/m);
     expect(listed.stdout).toMatch(/^server .* \(beat/m);
   });
@@ -196,7 +196,7 @@ describe('team server: two workers, two servers', () => {
     // Poll interval 1 s; the build of a one-file change is the rest.
     expect(servedAfterMs).toBeLessThan(20_000);
     const status = await call(client, 'index_status', { repo: 'alpha-lib' });
-    expect(status.text).toBe(`alpha-lib (main): served ${after.slice(0, 12)}; newest seen ${after.slice(0, 12)}; up to date`);
+    expect(status.text).toBe(`alpha-lib (main): served ${after.slice(0, 12)}; branch head ${after.slice(0, 12)}; up to date`);
     const old = await call(client, 'find_function', { repo: 'alpha-lib', name: 'freshly_pushed', commit: before.slice(0, 10) });
     expect(old.text).toContain(`No function named 'freshly_pushed'`);
     expect(old.text).toContain(`[answered from alpha-lib at commit ${before}]`);

@@ -1,13 +1,17 @@
 /**
  * Faults on the team server, as separate processes: `kill -9` of a worker in
  * the middle of a job (its lease expires and another worker completes the
- * job; nothing half-built becomes visible) and of a server in the middle of a
- * request (the client's retry is answered by the other server, identically).
+ * job; nothing half-built becomes visible), also with the default lease
+ * (`fleet jobs` marks the job of a worker that stopped heart-beating); SIGTERM
+ * of a worker mid-build (the job goes back to the queue at once); `kill -9` of
+ * a server in the middle of a request (the client's retry is answered by the
+ * other server, identically).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   cli,
+  commitFiles,
   createDatabase,
   fixtureRepo,
   git,
@@ -49,7 +53,7 @@ describe('team server faults', () => {
     procs.push(first);
     // A 3 s lease, renewed while the build runs; expired leases are found every second (--maintenance 1).
     expect(cli(['fleet', 'add', 'big', big, '--groups', 'g', '--lease', '3', '--pg', db.url]).status).toBe(0);
-    await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-index' AND state = 'active'")).length > 0, 20_000, first.log);
+    await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'active'")).length > 0, 20_000, first.log);
     first.kill9();
     const killedAt = Date.now();
     // It died mid-job: no shard is registered and the store holds no finished file.
@@ -58,14 +62,59 @@ describe('team server faults', () => {
     procs.push(second);
     await waitFor(async () => (await readyCommits(db.url)).get('big')?.length === 1, 40_000, second.log);
     const recoveredMs = Date.now() - killedAt;
-    const [job] = await sql(db.url, "SELECT state, retry_count, output FROM reponav_queue.job WHERE name = 'reponav-index'");
+    const [job] = await sql(db.url, "SELECT state, retry_count, output FROM reponav_queue.job WHERE name = 'reponav-build'");
     expect(job.state).toBe('completed');
     expect(job.retry_count).toBeGreaterThanOrEqual(1);
     expect(job.output.result).toBe('built');
     const [row] = await sql(db.url, 'SELECT built_by FROM reponav.commits');
     expect(row.built_by).toContain(`-${second.child.pid}-`);
     expect(recoveredMs).toBeLessThan(40_000);
+    await second.stop();
   });
+
+  it('SIGTERM of a worker mid-build: it exits within seconds and its job goes back to the queue for another worker', async () => {
+    // 250 new files: a build long enough to be interrupted.
+    const head = commitFiles(big, pythonModules('more', 250), 'more modules');
+    const first = spawnWorker(db.url, store(), `${temp.dir}/w3`, ['--poll', '0']);
+    procs.push(first);
+    expect(cli(['fleet', 'sync', '--pg', db.url]).status).toBe(0);
+    await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'active'")).length > 0, 20_000, first.log);
+    const stoppedAt = Date.now();
+    first.child.kill('SIGTERM');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+    expect(Date.now() - stoppedAt).toBeLessThan(4_000);
+    expect(first.log()).toContain(`big@${head.slice(0, 12)} given back to the queue: the worker was stopped mid-build`);
+    const [job] = await sql(db.url, "SELECT state, output->>'message' AS error FROM reponav_queue.job WHERE name = 'reponav-build' AND singleton_key = $1 AND state <> 'completed'", [`big@${head}`]);
+    expect(job).toEqual({ state: 'retry', error: 'the worker was stopped mid-build' });
+    const second = spawnWorker(db.url, store(), `${temp.dir}/w4`, ['--poll', '0']);
+    procs.push(second);
+    await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'completed' AND output->>'result' = 'built' AND created_on > now() - interval '2 minutes' AND singleton_key = $1 AND retry_count = 1", [`big@${head}`])).length > 0, 40_000, second.log);
+    await second.stop();
+  });
+
+  it('kill -9 with the default lease (60 s): fleet jobs marks the job of the silent worker, another worker redoes it within about a minute', async () => {
+    const head = commitFiles(big, pythonModules('extra', 250), 'extra modules');
+    const first = spawnWorker(db.url, store(), `${temp.dir}/w5`, ['--poll', '0']);
+    procs.push(first);
+    // No --lease: the default.
+    expect(cli(['fleet', 'sync', '--pg', db.url]).status).toBe(0);
+    await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'active'")).length > 0, 20_000, first.log);
+    first.kill9();
+    const killedAt = Date.now();
+    const second = spawnWorker(db.url, store(), `${temp.dir}/w6`, ['--poll', '0']);
+    procs.push(second);
+    // Heartbeats are 5 s apart; after 15 s without one the job's worker counts as gone.
+    const jobs = await waitFor(() => {
+      const out = cli(['fleet', 'jobs', '--pg', db.url]).stdout;
+      return /active\s+big@\S+\s+try 1 of 4\s+worker stopped heart-beating; lease ends in \d+ s, then it is retried/.test(out) ? out : null;
+    }, 30_000);
+    expect(jobs).toContain(`big@${head.slice(0, 12)}`);
+    await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'completed' AND output->>'result' = 'built' AND singleton_key = $1 AND retry_count = 1 AND completed_on > now() - interval '30 seconds'", [`big@${head}`])).length > 0, 110_000, second.log);
+    const recoveredMs = Date.now() - killedAt;
+    expect(recoveredMs).toBeGreaterThan(40_000);
+    expect(recoveredMs).toBeLessThan(100_000);
+    await second.stop();
+  }, 150_000);
 
   it('kill -9 of a server mid-request: the retry through the other server gets the same answer', async () => {
     const servers = await Promise.all([spawnServer(db.url, store(), `${temp.dir}/s1`, ['--verbose']), spawnServer(db.url, store(), `${temp.dir}/s2`)]);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { FolderShardStore } from '../../src/team/folder-shard-store.js';
 import { migrate } from '../../src/team/migrations.js';
+import { JobQueue } from '../../src/team/job-queue.js';
 import { TeamDatabase } from '../../src/team/pg-database.js';
 import { startTeamServer, type RunningTeamServer } from '../../src/team/team-server.js';
 import { createDatabase } from './team-harness.js';
@@ -25,6 +26,8 @@ beforeAll(async () => {
   created = await createDatabase();
   db = new TeamDatabase(created.url, silentLogger);
   await migrate(db);
+  // As fleet migrate does: the server queues rebuilds of lost shards, so the queue's schema must exist.
+  await (await JobQueue.open(db, silentLogger, { install: true })).close();
   server = await startTeamServer({
     db,
     store: new FolderShardStore(join(temp, 'store')),

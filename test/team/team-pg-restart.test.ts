@@ -85,7 +85,7 @@ describe('PostgreSQL restart', () => {
     // Each commit seen is built once; no job failed for good; nothing is left queued.
     const commits = await sql(url, 'SELECT repo, commit, state FROM reponav.commits ORDER BY repo, seq');
     expect(commits.map((c) => c.state)).toEqual(['ready', 'ready', 'ready', 'ready']);
-    const jobs = await sql(url, "SELECT data->>'repo' AS repo, data->>'commit' AS commit, state, output->>'result' AS result FROM reponav_queue.job WHERE name = 'reponav-index'");
+    const jobs = await sql(url, "SELECT data->>'repo' AS repo, data->>'commit' AS commit, state, output->>'result' AS result FROM reponav_queue.job WHERE name = 'reponav-build'");
     expect(jobs.filter((j) => j.state === 'failed')).toEqual([]);
     await waitFor(async () => (await sql(url, "SELECT 1 FROM reponav_queue.job WHERE state NOT IN ('completed')")).length === 0, 20_000);
     const perCommit = new Map<string, number>();

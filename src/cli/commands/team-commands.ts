@@ -1,44 +1,28 @@
 /**
- * The team server's commands: `reponav fleet …` (migrations, catalog, tokens,
- * sync), `reponav worker` and `reponav serve`. The team code (and with it
+ * The team server's long-running commands: `reponav worker` and `reponav
+ * serve` (`reponav fleet …` is in fleet-commands.ts). The team code (and with it
  * the PostgreSQL driver and the job queue) is imported only when one of these
  * runs, so no other command needs or loads PostgreSQL.
  */
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import { cliLogger } from '../cli-context.js';
+import { createStderrLogger } from '../../logger.js';
 import { readPackageVersion } from '../package-info.js';
-import { collect, commaList, fileSize, port, seconds } from '../option-parsers.js';
+import { collect, fileSize, port, seconds } from '../option-parsers.js';
+import { PG_HELP, type CommonOptions, type Team, type TeamDb } from './team-cli-support.js';
 
-type Team = typeof import('../../team/index.js');
+/** Retention defaults of reponav worker (DEFAULT_RETENTION in src/team/retention.ts, repeated so --help needs no team code). */
+const DEFAULT_KEEP = 5;
+const DEFAULT_PINNED_DAYS = 7;
 
-interface CommonOptions {
-  pg?: string;
-  quiet?: boolean;
-  verbose?: boolean;
-}
-
-const PG_HELP = 'PostgreSQL URL (default: $REPONAV_PG_URL)';
-
-/** Loads the team layer, opens the database and checks its schema (unless `migrating`), runs `work`, closes. */
-async function withTeam<T>(options: CommonOptions, work: (team: Team, db: InstanceType<Team['TeamDatabase']>, logger: Logger) => Promise<T>, migrating = false): Promise<T> {
-  const team = await import('../../team/index.js');
-  const logger = cliLogger(options);
-  // A one-shot command gives up on an unreachable database after a few seconds (workers and servers wait longer).
-  const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { retryMs: 3_000 });
-  try {
-    if (!migrating) await team.requireMigrated(db);
-    return await work(team, db, logger);
-  } finally {
-    await db.close();
-  }
-}
-
-function print(line: string): void {
-  process.stdout.write(`${line}\n`);
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('Give a whole number of at least 1.');
+  return n;
 }
 
 /** Waits for SIGINT/SIGTERM, then runs `stop` once. */
@@ -59,102 +43,19 @@ function keepAlive(logger: Logger): void {
   process.on('unhandledRejection', (reason) => logger.warn(`unhandled: ${reason instanceof Error ? reason.message : String(reason)}`));
 }
 
-/** Registers `reponav fleet`. */
-export function registerFleetCommand(program: Command): void {
-  const fleet = program.command('fleet').description('manage the team server: database migrations, the repository catalog, tokens, branch sync');
-  const common = (c: Command) => c.option('--pg <url>', PG_HELP).option('-q, --quiet', 'log only errors').option('--verbose', 'log debug messages');
-
-  common(fleet.command('migrate').description('create or upgrade the team database schema (ours and the job queue\'s)')).action(async (options: CommonOptions) =>
-    withTeam(
-      options,
-      async (team, db, logger) => {
-        const applied = await team.migrate(db);
-        const queue = await team.JobQueue.open(db, logger, { install: true });
-        await queue.close();
-        print(applied.length ? `applied migrations ${applied.join(', ')}; schema version ${team.TEAM_SCHEMA_VERSION}` : `schema is up to date (version ${team.TEAM_SCHEMA_VERSION})`);
-      },
-      true,
-    ),
-  );
-
-  common(
-    fleet
-      .command('add <name> <url>')
-      .description('add a repository (a clone URL or a path git can fetch) to the catalog, or update it, and queue its first build')
-      .option('--branch <branch>', 'the tracked branch', 'main')
-      .requiredOption('--groups <groups>', 'access groups that may see it, comma-separated', commaList('group'))
-      .option('--lease <seconds>', 'job lease: a build still running this long is retried by another worker', seconds)
-      .option('--no-sync', 'do not read the branch head and queue a build now'),
-  ).action(async (name: string, url: string, options: CommonOptions & { branch: string; groups: string[]; lease?: number; sync: boolean }) =>
-    withTeam(options, async (team, db, logger) => {
-      const what = await team.addRepo(db, { name, url, branch: options.branch, groups: options.groups });
-      print(`${what} ${name} (${options.branch}; groups ${options.groups.join(', ')})`);
-      if (options.sync) await syncAndPrint(team, db, logger, [name], options.lease);
-    }),
-  );
-
-  common(fleet.command('remove <name>').description('remove a repository from the catalog (its shard records go with it)')).action(async (name: string, options: CommonOptions) =>
-    withTeam(options, async (team, db) => {
-      if (!(await team.removeRepo(db, name))) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
-      print(`removed ${name}`);
-    }),
-  );
-
-  common(fleet.command('list').description('the catalog with served commit, newest commit seen and lag; live workers and servers; queued jobs').option('--json', 'print JSON')).action(
-    async (options: CommonOptions & { json?: boolean }) =>
-      withTeam(options, async (team, db, logger) => {
-        const repos = await team.listRepos(db);
-        const { SCHEMA_VERSION } = await import('../../index/index.js');
-        const fresh = new Map((await team.freshness(db, repos.map((r) => r.name), SCHEMA_VERSION)).map((f) => [f.repo, f]));
-        const nodes = await team.liveNodes(db);
-        const queue = await team.JobQueue.open(db, logger);
-        const jobs = await queue.counts();
-        await queue.close();
-        if (options.json) {
-          print(JSON.stringify({ repositories: repos.map((r) => ({ ...r, ...fresh.get(r.name) })), nodes, jobs }, null, 2));
-          return;
-        }
-        for (const r of repos) {
-          const f = fresh.get(r.name);
-          const served = f?.servedCommit ? f.servedCommit.slice(0, 12) : '-';
-          const seen = f?.newestSeenCommit ? f.newestSeenCommit.slice(0, 12) : '-';
-          print(`${r.name}  ${r.branch}  groups=${r.groups.join(',')}  served=${served}  newest=${seen}  lag=${f?.lagCommits ?? 0}`);
-        }
-        print(`${repos.length} repositories; jobs: ${Object.entries(jobs).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-        for (const n of nodes) print(`${n.kind} ${n.id} (beat ${Math.round((Date.now() - new Date(n.beatAt).getTime()) / 1000)} s ago) ${JSON.stringify(n.info)}`);
-      }),
-  );
-
-  common(
-    fleet
-      .command('sync [names...]')
-      .description('read the tracked branch heads now and queue builds of new commits (all repositories, or those named)')
-      .option('--lease <seconds>', 'job lease of the queued builds', seconds),
-  ).action(async (names: string[], options: CommonOptions & { lease?: number }) =>
-    withTeam(options, async (team, db, logger) => syncAndPrint(team, db, logger, names.length ? names : undefined, options.lease)),
-  );
-
-  const token = fleet.command('token').description('create or revoke bearer tokens for reponav serve');
-  common(
-    token
-      .command('create <name>')
-      .description('create a token limited to access groups; prints it once (only its hash is stored)')
-      .requiredOption('--groups <groups>', 'access groups, comma-separated', commaList('group')),
-  ).action(async (name: string, options: CommonOptions & { groups: string[] }) => withTeam(options, async (team, db) => print(await team.createToken(db, name, options.groups))));
-  common(token.command('revoke <name>').description('revoke every token with this name')).action(async (name: string, options: CommonOptions) =>
-    withTeam(options, async (team, db) => print(`revoked ${await team.revokeToken(db, name)} token(s)`)),
-  );
+/** Log level of the long-running processes: one line per job and per problem by default. */
+function processLogger(options: CommonOptions): Logger {
+  return createStderrLogger(options.verbose ? 'debug' : options.quiet ? 'error' : 'info');
 }
 
-async function syncAndPrint(team: Team, db: InstanceType<Team['TeamDatabase']>, logger: Logger, names: string[] | undefined, lease: number | undefined): Promise<void> {
-  const queue = await team.JobQueue.open(db, logger);
+/** Checks the schema, saying every few seconds that it is still waiting while PostgreSQL does not answer. */
+async function waitForDatabase(team: Team, db: TeamDb, logger: Logger): Promise<void> {
+  const started = Date.now();
+  const timer = setInterval(() => logger.warn(`waiting for PostgreSQL at ${team.redactUrl(db.url)} (${Math.round((Date.now() - started) / 1000)} s so far)…`), 5_000);
   try {
-    const result = await team.pollOnce(db, queue, { repos: names, logger, leaseSeconds: lease });
-    for (const job of result.enqueued) print(`queued ${job.repo}@${job.commit.slice(0, 12)}`);
-    for (const f of result.failed) print(`could not read ${f.repo}: ${f.reason}`);
-    print(`checked ${result.checked}, queued ${result.enqueued.length}`);
+    await team.requireMigrated(db);
   } finally {
-    await queue.close();
+    clearInterval(timer);
   }
 }
 
@@ -165,28 +66,34 @@ export function registerWorkerCommand(program: Command): void {
     .description('take index jobs from the team queue: fetch, build or update the shard, upload, register (runs until stopped)')
     .option('--pg <url>', PG_HELP)
     .option('--store <store>', 'shard store: postgres, or a folder shared by workers and servers (default: $REPONAV_SHARD_STORE)')
-    .option('--work-dir <dir>', 'this worker\'s own folder for git mirrors and commit indexes (default: <cache>/team-worker-<pid>)')
+    .option('--work-dir <dir>', "this worker's own folder for git mirrors and commit indexes (default: <cache>/team-worker-<host>, kept across restarts)")
     .option('--poll <seconds>', 'poll tracked branches this often (0: never)', seconds, 30)
-    .option('--lease <seconds>', 'lease of the jobs this worker\'s poller queues', seconds)
+    .option('--lease <seconds>', "lease of the jobs this worker's poller queues (default 60, renewed every third while a build runs)", seconds)
+    .option('--retries <n>', "retries of a failed build this worker's poller queues, before later polls queue it again (default 3)", (v: string) => positiveInt(String(Number(v) + 1)) - 1)
     .option('--maintenance <seconds>', 'how often expired leases are detected and retried', seconds, 30)
+    .option('--keep <n>', 'retention: ready commits kept per branch (older shards are deleted)', positiveInt, DEFAULT_KEEP)
+    .option('--keep-pinned-days <days>', 'retention: also keep commits a client named in this many days', positiveInt, DEFAULT_PINNED_DAYS)
     .option('-q, --quiet', 'log only errors')
     .option('--verbose', 'log debug messages')
-    .action(async (options: CommonOptions & { store?: string; workDir?: string; poll: number; lease?: number; maintenance: number }) => {
+    .action(async (options: CommonOptions & { store?: string; workDir?: string; poll: number; lease?: number; retries?: number; maintenance: number; keep: number; keepPinnedDays: number }) => {
       const team = await import('../../team/index.js');
       const { cacheDirectory } = await import('../../index/index.js');
-      const logger = cliLogger({ ...options, quiet: options.quiet, verbose: options.verbose });
+      const logger = processLogger(options);
       keepAlive(logger);
       const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { applicationName: 'reponav-worker' });
-      await team.requireMigrated(db);
+      await waitForDatabase(team, db, logger);
       const store = team.openShardStore(options.store, db);
       const queue = await team.JobQueue.open(db, logger, { supervise: true, maintenanceSeconds: Math.max(1, Math.round(options.maintenance)) });
-      const workDir = options.workDir ?? join(cacheDirectory(), `team-worker-${process.pid}`);
-      const worker = team.startWorker({ db, queue, store, workDir, logger, pollMs: options.poll * 1000, enqueue: { leaseSeconds: options.lease } });
-      process.stderr.write(`reponav worker ${worker.id} on ${team.redactUrl(db.url)}, store ${store.description}\n`);
+      // Stable per host, so a restarted worker keeps its mirrors; half-built outputs of a crashed run are removed.
+      const workDir = team.claimFolder(options.workDir ?? join(cacheDirectory(), `team-worker-${hostname()}`), ['out']);
+      const retention = { keep: options.keep, pinnedDays: options.keepPinnedDays };
+      const worker = team.startWorker({ db, queue, store, workDir, logger, pollMs: options.poll * 1000, enqueue: { leaseSeconds: options.lease, retryLimit: options.retries }, retention });
+      process.stderr.write(`reponav worker ${worker.id} on ${team.redactUrl(db.url)}, store ${store.description}, work folder ${workDir}\n`);
       await untilSignal(async () => {
         await worker.stop();
         await queue.close();
         await db.close();
+        team.releaseFolder(workDir);
       });
     });
 }
@@ -200,7 +107,7 @@ export function registerServeCommand(program: Command): void {
     .option('--store <store>', 'shard store: postgres, or the shared folder (default: $REPONAV_SHARD_STORE)')
     .option('--port <port>', 'port (0: any free port)', port, 7744)
     .option('--host <host>', 'bind address', '127.0.0.1')
-    .option('--cache-dir <dir>', 'local shard cache folder, emptied at start (default: <cache>/team-serve-<pid>)')
+    .option('--cache-dir <dir>', 'local shard cache folder, emptied at start (default: <cache>/team-serve-<host>)')
     // Option objects so --help shows '2g' and 'none', not 2147483648 and [].
     .addOption(new Option('--cache-size <size>', 'largest total size of cached shards (e.g. 500m, 4g)').argParser(fileSize).default(2 * 1024 ** 3, '2g'))
     .addOption(new Option('--allow-origin <origin>', 'also accept requests from this browser Origin (repeatable; others are refused with 403)').argParser(collect).default([], 'none'))
@@ -211,16 +118,16 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; allowOrigin: string[]; webhookSecretFile?: string; lease?: number }) => {
       const team = await import('../../team/index.js');
       const { cacheDirectory } = await import('../../index/index.js');
-      const logger = cliLogger(options);
+      const logger = processLogger(options);
       keepAlive(logger);
       const secret = webhookSecret(options.webhookSecretFile, process.env[team.WEBHOOK_SECRET_ENV]);
       const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { applicationName: 'reponav-serve', max: 8 });
-      await team.requireMigrated(db);
+      await waitForDatabase(team, db, logger);
       const store = team.openShardStore(options.store, db);
       const server = await team.startTeamServer({
         db,
         store,
-        cacheDir: options.cacheDir ?? join(cacheDirectory(), `team-serve-${process.pid}`),
+        cacheDir: team.claimFolder(options.cacheDir ?? join(cacheDirectory(), `team-serve-${hostname()}`)),
         cacheBytes: options.cacheSize,
         port: options.port,
         host: options.host,

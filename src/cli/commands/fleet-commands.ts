@@ -1,0 +1,234 @@
+/**
+ * `reponav fleet …`: migrations, the repository catalog, tokens, branch sync,
+ * rebuilds, and what the fleet is doing (list, jobs).
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { ReponavError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { commaList, seconds } from '../option-parsers.js';
+import { ago, PG_HELP, print, withTeam, type CommonOptions, type Team, type TeamDb } from './team-cli-support.js';
+
+const RETRIES_HELP = 'retries of a failed build before later polls take over (default 3)';
+
+/** Queue settings of the builds a command queues. */
+interface QueueFlags {
+  lease?: number;
+  retries?: number;
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('Give a whole number (0 or more).');
+  return n;
+}
+
+const STORE_HELP = 'shard store: postgres, or the shared folder (default: $REPONAV_SHARD_STORE)';
+
+/** Registers `reponav fleet`. */
+export function registerFleetCommand(program: Command): void {
+  const fleet = program.command('fleet').description('manage the team server: database migrations, the repository catalog, tokens, branch sync, rebuilds, jobs');
+  const common = (c: Command) => c.option('--pg <url>', PG_HELP).option('-q, --quiet', 'log only errors').option('--verbose', 'log debug messages');
+
+  common(fleet.command('migrate').description("create or upgrade the team database schema (ours and the job queue's)")).action(async (options: CommonOptions) =>
+    withTeam(
+      options,
+      async (team, db, logger) => {
+        const applied = await team.migrate(db);
+        const queue = await team.JobQueue.open(db, logger, { install: true });
+        await queue.close();
+        print(applied.length ? `applied migrations ${applied.join(', ')}; schema version ${team.TEAM_SCHEMA_VERSION}` : `schema is up to date (version ${team.TEAM_SCHEMA_VERSION})`);
+      },
+      true,
+    ),
+  );
+
+  common(
+    fleet
+      .command('add <name> <url>')
+      .description('add a repository (a clone URL or a path git can fetch) to the catalog, or update it, and queue its first build')
+      .option('--branch <branch>', 'the tracked branch', 'main')
+      .requiredOption('--groups <groups>', 'access groups that may see it, comma-separated', commaList('group'))
+      .option('--lease <seconds>', 'job lease: a build whose worker stops renewing it this long is retried by another worker', seconds)
+      .option('--retries <n>', RETRIES_HELP, count)
+      .option('--no-sync', "do not read the branch head now (the workers' next poll pass reads it and queues the build)"),
+  ).action(async (name: string, url: string, options: CommonOptions & QueueFlags & { branch: string; groups: string[]; sync: boolean }) =>
+    withTeam(options, async (team, db, logger) => {
+      const what = await team.addRepo(db, { name, url, branch: options.branch, groups: options.groups });
+      print(`${what} ${name} (${options.branch}; groups ${options.groups.join(', ')})`);
+      if (options.sync) await syncAndPrint(team, db, logger, [name], options);
+    }),
+  );
+
+  common(
+    fleet
+      .command('remove <name>')
+      .description("remove a repository: its queued builds, its shards in the store, its registry rows (workers delete their mirrors of it at their next sweep)")
+      .option('--store <store>', STORE_HELP),
+  ).action(async (name: string, options: CommonOptions & { store?: string }) =>
+    withTeam(options, async (team, db, logger) => {
+      const store = team.openShardStore(options.store, db);
+      const queue = await team.JobQueue.open(db, logger);
+      try {
+        const removed = await team.removeRepoEverywhere(db, queue, store, name);
+        if (!removed) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
+        print(`removed ${name}: ${removed.shards} shard(s) deleted from ${store.description}, ${removed.jobs} job(s) cancelled`);
+      } finally {
+        await queue.close();
+      }
+    }),
+  );
+
+  common(fleet.command('list').description('per repository: served commit, branch head, lag, state, last error, retries left; live workers and servers; jobs').option('--json', 'print JSON')).action(
+    async (options: CommonOptions & { json?: boolean }) => withTeam(options, async (team, db, logger) => listFleet(team, db, logger, !!options.json)),
+  );
+
+  common(fleet.command('jobs').description('failed, waiting and running build jobs with their worker and error').option('--json', 'print JSON').option('--all', 'also completed jobs')).action(
+    async (options: CommonOptions & { json?: boolean; all?: boolean }) => withTeam(options, async (team, db, logger) => listJobs(team, db, logger, options)),
+  );
+
+  common(
+    fleet
+      .command('sync [names...]')
+      .description('read the tracked branch heads now and queue builds of heads without a ready shard, failed ones included (all repositories, or those named)')
+      .option('--lease <seconds>', 'job lease of the queued builds', seconds)
+      .option('--retries <n>', RETRIES_HELP, count),
+  ).action(async (names: string[], options: CommonOptions & QueueFlags) =>
+    withTeam(options, async (team, db, logger) => syncAndPrint(team, db, logger, names.length ? names : undefined, options)),
+  );
+
+  common(
+    fleet
+      .command('rebuild <name>')
+      .description('build a repository again now: its branch head, or --commit (a full id, or a prefix of a commit it has seen), even when a shard exists')
+      .option('--commit <sha>', 'the commit to rebuild')
+      .option('--lease <seconds>', 'job lease of the queued build', seconds)
+      .option('--retries <n>', RETRIES_HELP, count),
+  ).action(async (name: string, options: CommonOptions & QueueFlags & { commit?: string }) =>
+    withTeam(options, async (team, db, logger) => {
+      const repo = await team.getRepo(db, name);
+      if (!repo) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
+      const commit = await rebuildTarget(db, repo, options.commit);
+      await team.recordSeen(db, name, commit);
+      const queue = await team.JobQueue.open(db, logger);
+      try {
+        const queued = await queue.enqueue({ repo: name, commit, force: true }, { leaseSeconds: options.lease, retryLimit: options.retries });
+        print(queued ? `queued a rebuild of ${name}@${commit.slice(0, 12)}` : `a build of ${name}@${commit.slice(0, 12)} is already queued or running`);
+      } finally {
+        await queue.close();
+      }
+    }),
+  );
+
+  const token = fleet.command('token').description('create, list or revoke bearer tokens for reponav serve');
+  common(
+    token
+      .command('create <name>')
+      .description('create a token limited to access groups; prints it once (only its hash is stored)')
+      .requiredOption('--groups <groups>', 'access groups, comma-separated', commaList('group')),
+  ).action(async (name: string, options: CommonOptions & { groups: string[] }) => withTeam(options, async (team, db) => print(await team.createToken(db, name, options.groups))));
+  common(token.command('list').description('every token by name, groups and age (never the token itself)').option('--json', 'print JSON')).action(async (options: CommonOptions & { json?: boolean }) =>
+    withTeam(options, async (team, db) => {
+      const tokens = await team.listTokens(db);
+      if (options.json) return print(JSON.stringify(tokens, null, 2));
+      for (const t of tokens) print(`${t.name}  groups=${t.groups.join(',')}  created ${ago(t.createdAt)}${t.revokedAt ? `  revoked ${ago(t.revokedAt)}` : ''}`);
+      print(`${tokens.filter((t) => !t.revokedAt).length} active token(s), ${tokens.filter((t) => t.revokedAt).length} revoked`);
+    }),
+  );
+  common(token.command('revoke <name>').description('revoke every token with this name')).action(async (name: string, options: CommonOptions) =>
+    withTeam(options, async (team, db) => print(`revoked ${await team.revokeToken(db, name)} token(s)`)),
+  );
+}
+
+/** The full commit a rebuild names: the branch head, or a seen commit by full id or unique prefix (a full id not seen yet is taken as given). */
+async function rebuildTarget(db: TeamDb, repo: { name: string; headCommit?: string | null }, commit: string | undefined): Promise<string> {
+  if (commit === undefined) {
+    if (!repo.headCommit) throw new ReponavError('BAD_INPUT', `The branch head of '${repo.name}' has not been read yet; run reponav fleet sync ${repo.name} first, or give --commit.`);
+    return repo.headCommit;
+  }
+  if (!/^[0-9a-f]{7,40}$/i.test(commit)) throw new ReponavError('BAD_INPUT', `--commit must be 7 to 40 hex digits, not '${commit.slice(0, 60)}'.`);
+  const found = (await db.query<{ commit: string }>('SELECT commit FROM reponav.commits WHERE repo = $1 AND commit LIKE $2 || \'%\' LIMIT 2', [repo.name, commit.toLowerCase()])).rows;
+  if (found.length === 1) return found[0].commit;
+  if (found.length > 1) throw new ReponavError('BAD_INPUT', `Commit prefix '${commit}' is ambiguous in '${repo.name}'; give more digits.`);
+  if (commit.length === 40) return commit.toLowerCase();
+  throw new ReponavError('BAD_INPUT', `No commit of '${repo.name}' starts with '${commit}'; give the full 40-digit id.`);
+}
+
+async function syncAndPrint(team: Team, db: TeamDb, logger: Logger, names: string[] | undefined, flags: QueueFlags): Promise<void> {
+  const queue = await team.JobQueue.open(db, logger);
+  try {
+    const result = await team.pollOnce(db, queue, { repos: names, logger, leaseSeconds: flags.lease, retryLimit: flags.retries, now: true });
+    for (const job of result.enqueued) print(`queued ${job.repo}@${job.commit.slice(0, 12)}`);
+    for (const f of result.failed) print(`could not read ${f.repo}: ${f.reason}`);
+    print(`checked ${result.checked}, queued ${result.enqueued.length}`);
+  } finally {
+    await queue.close();
+  }
+}
+
+/** One repository's state word: error (head unreadable), failed (its build failed for good), building, ready (up to date), behind, new. */
+function repoState(f: import('../../team/index.js').RepoFreshness | undefined, job: import('../../team/index.js').JobRow | undefined): string {
+  if (!f) return 'new';
+  if (f.headError) return 'error';
+  if (f.headCommit && f.servedCommit === f.headCommit) return 'ready';
+  if (job && job.commit === f.headCommit) return job.state === 'failed' ? 'failed' : job.state === 'retry' ? 'retrying' : job.state === 'completed' ? 'behind' : 'building';
+  return f.headCommit ? 'behind' : 'new';
+}
+
+async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean): Promise<void> {
+  const repos = await team.listRepos(db);
+  const { SCHEMA_VERSION } = await import('../../index/index.js');
+  const fresh = new Map((await team.freshness(db, repos.map((r) => r.name), SCHEMA_VERSION)).map((f) => [f.repo, f]));
+  const nodes = await team.liveNodes(db);
+  const queue = await team.JobQueue.open(db, logger);
+  const jobs = await queue.counts();
+  const latest = await queue.latestJobs();
+  await queue.close();
+  const rows = repos.map((r) => {
+    const f = fresh.get(r.name);
+    const job = latest.get(r.name);
+    const state = repoState(f, job);
+    const buildError = job && (job.state === 'failed' || job.state === 'retry') ? { message: job.error, at: job.completedOn ?? job.startAfter } : null;
+    const lastError = f?.headError ? { message: `branch head unreadable: ${f.headError}`, at: f.headErrorAt } : buildError;
+    const retriesLeft = job && job.state !== 'completed' ? Math.max(0, job.retryLimit - job.retryCount) : null;
+    return {
+      name: r.name, url: r.url, branch: r.branch, groups: r.groups, state,
+      servedCommit: f?.servedCommit ?? null, headCommit: f?.headCommit ?? null, headCheckedAt: f?.headCheckedAt ?? null,
+      lagCommits: f?.headError ? null : (f?.lagCommits ?? 0), lagSeconds: f?.headError ? null : Math.round(f?.lagSeconds ?? 0),
+      lastError, retriesLeft, job: job ? { id: job.id, state: job.state, commit: job.commit } : null,
+    };
+  });
+  if (json) return print(JSON.stringify({ repositories: rows, nodes, jobs }, null, 2));
+  for (const r of rows) {
+    const short = (c: string | null) => (c ? c.slice(0, 12) : '-');
+    const lag = r.lagCommits === null ? 'lag=?' : `lag=${r.lagCommits}${r.lagCommits ? ` (${r.lagSeconds} s)` : ''}`;
+    const error = r.lastError ? `  error: ${r.lastError.message} (${ago(r.lastError.at)})` : '';
+    const retries = r.retriesLeft !== null && r.state !== 'ready' ? `  retries left ${r.retriesLeft}` : '';
+    print(`${r.name}  ${r.branch}  ${r.state}  groups=${r.groups.join(',')}  served=${short(r.servedCommit)}  head=${short(r.headCommit)}  ${lag}${retries}${error}`);
+  }
+  print(`${repos.length} repositories; jobs: ${Object.entries(jobs).map(([k, v]) => `${k} ${v}`).join(', ')} (details: reponav fleet jobs)`);
+  for (const n of nodes) print(`${n.kind} ${n.id} (beat ${ago(n.beatAt)}) ${JSON.stringify(n.info)}`);
+}
+
+async function listJobs(team: Team, db: TeamDb, logger: Logger, options: { json?: boolean; all?: boolean }): Promise<void> {
+  const queue = await team.JobQueue.open(db, logger);
+  const jobs = await queue.jobs(options.all ? ['created', 'retry', 'active', 'failed', 'completed'] : ['created', 'retry', 'active', 'failed']);
+  await queue.close();
+  // Who runs an active job: the worker whose last heartbeat names it; none beating means the worker is gone and the lease will run out.
+  const nodes = await team.liveNodes(db, 15);
+  const runner = new Map(nodes.flatMap((n) => (typeof n.info.jobId === 'string' ? [[n.info.jobId, n.id] as const] : [])));
+  const rows = jobs.map((j) => ({ ...j, worker: runner.get(j.id) ?? null, workerGone: j.state === 'active' && !runner.has(j.id) }));
+  if (options.json) return print(JSON.stringify({ jobs: rows }, null, 2));
+  for (const j of rows) {
+    const what = `${j.state.padEnd(9)} ${j.repo}@${j.commit.slice(0, 12)}  try ${j.retryCount + 1} of ${j.retryLimit + 1}`;
+    const where =
+      j.state === 'active'
+        ? j.workerGone
+          ? `  worker stopped heart-beating; lease ends ${j.expiresAt ? `in ${Math.max(0, Math.round((new Date(j.expiresAt).getTime() - Date.now()) / 1000))} s` : 'soon'}, then it is retried`
+          : `  on ${j.worker}`
+        : j.state === 'retry' || j.state === 'created'
+          ? `  starts ${new Date(j.startAfter).getTime() > Date.now() ? `in ${Math.round((new Date(j.startAfter).getTime() - Date.now()) / 1000)} s` : 'now'}`
+          : `  ${j.state === 'failed' ? 'failed' : 'done'} ${ago(j.completedOn)}`;
+    print(`${what}${where}${j.error ? `  error: ${j.error}` : ''}`);
+  }
+  print(`${rows.length} job(s)${rows.some((j) => j.state === 'failed') ? '; queue failed ones again with: reponav fleet sync' : ''}`);
+}

@@ -1,0 +1,148 @@
+/**
+ * Failures are visible from the CLI and the endpoints, as separate processes:
+ * an unreadable repository is `error` (not `lag=0`), a full shard store names
+ * its path per repository and recovers with `fleet sync`, `/healthz` says
+ * what is wrong, a bad cookie is 400, `fleet list | …` survives a closed
+ * pipe, tokens are validated and listed, "no index yet" says the build is
+ * queued, workers log each job at the default level and say when they wait
+ * for PostgreSQL.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, CLI, cli, createDatabase, fixtureRepo, havePrivatePostgres, mcpClient, readyCommits, spawnCli, spawnServer, startPrivatePostgres, tempDir, waitFor, type Proc } from './team-harness.js';
+
+const temp = tempDir('reponav-team-vis-');
+let db: Awaited<ReturnType<typeof createDatabase>>;
+const procs: Proc[] = [];
+let server: Awaited<ReturnType<typeof spawnServer>>;
+let token = '';
+const store = () => `${temp.dir}/store`;
+const isRoot = process.getuid?.() === 0;
+
+beforeAll(async () => {
+  db = await createDatabase();
+  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url]).stdout.trim();
+  server = await spawnServer(db.url, store(), `${temp.dir}/cache`);
+  procs.push(server);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(procs.map((p) => p.stop()));
+  spawnSync('umount', [`${temp.dir}/small`]);
+  await db?.drop();
+  temp.remove();
+});
+
+const listed = (name: string) => (JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[]).find((r) => r.name === name);
+
+describe('failures are visible', () => {
+  it('an unreadable repository is error with its reason, not lag=0', () => {
+    const sync = cli(['fleet', 'add', 'ghost', `${temp.dir}/no-such-repo`, '--groups', 'g', '--pg', db.url]);
+    expect(sync.stdout).toMatch(/could not read ghost: git ls-remote failed: .*no-such-repo/);
+    const row = listed('ghost');
+    expect(row).toMatchObject({ state: 'error', lagCommits: null, servedCommit: null });
+    expect(row.lastError.message).toMatch(/^branch head unreadable: git ls-remote failed/);
+    expect(cli(['fleet', 'list', '--pg', db.url]).stdout).toMatch(/ghost\s+main\s+error\s+.*lag=\?.*error: branch head unreadable: git ls-remote failed/);
+    expect(cli(['fleet', 'remove', 'ghost', '--store', store(), '--pg', db.url]).status).toBe(0);
+  });
+
+  it('says the build is queued when a repository has no index yet', async () => {
+    fixtureRepo(temp.dir, 'fresh', { 'f.py': 'def f():\n    return 1\n' });
+    expect(cli(['fleet', 'add', 'fresh', `${temp.dir}/fresh`, '--groups', 'g', '--pg', db.url]).status).toBe(0);
+    const answer = await call(await mcpClient(server.mcpUrl, token), 'find_function', { repo: 'fresh', name: 'f' });
+    expect(answer.isError).toBe(true);
+    expect(answer.text).toMatch(/^Repository 'fresh' has no index yet: the build of its branch head [0-9a-f]{12} is queued\. Call index_status to follow it\.$/);
+  });
+
+  it('a worker logs one line per job at the default level', async () => {
+    const worker = spawnCli(['worker', '--pg', db.url, '--store', store(), '--work-dir', `${temp.dir}/w1`, '--poll', '0']);
+    procs.push(worker);
+    await waitFor(async () => (await readyCommits(db.url)).get('fresh')?.length === 1, 30_000, worker.log);
+    await waitFor(() => /fresh@[0-9a-f]{12}: built in \d+ ms/.test(worker.log()), 5_000, worker.log);
+    await worker.stop();
+  });
+
+  it.runIf(isRoot)('a full shard store: the error names where, per repository; fleet sync recovers once space is freed', async () => {
+    const small = `${temp.dir}/small`;
+    mkdirSync(small);
+    expect(spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', small]).status).toBe(0);
+    // Leave almost no space.
+    spawnSync('dd', ['if=/dev/zero', `of=${small}/filler`, 'bs=4k', 'count=1000'], { stdio: 'ignore' });
+    fixtureRepo(temp.dir, 'tight', { 'big.py': 'def big():\n    return 1\n' });
+    expect(cli(['fleet', 'add', 'tight', `${temp.dir}/tight`, '--groups', 'g', '--retries', '0', '--pg', db.url]).status).toBe(0);
+    const worker = spawnCli(['worker', '--pg', db.url, '--store', small, '--work-dir', `${temp.dir}/w2`, '--poll', '0']);
+    procs.push(worker);
+    await waitFor(() => listed('tight')?.state === 'failed', 30_000, worker.log);
+    expect(listed('tight').lastError.message).toBe(`No space left on device while uploading to folder:${small}; free space there, then run reponav fleet sync.`);
+    rmSync(`${small}/filler`);
+    expect(cli(['fleet', 'sync', '--pg', db.url]).stdout).toContain('queued tight@');
+    await waitFor(() => listed('tight')?.state === 'ready', 30_000, worker.log);
+    await worker.stop();
+  });
+
+  it('/healthz says what is wrong with the shard store', async () => {
+    writeFileSync(`${temp.dir}/not-a-folder`, '');
+    const broken = await spawnServer(db.url, `${temp.dir}/not-a-folder/store`, `${temp.dir}/cache2`);
+    procs.push(broken);
+    const res = await fetch(`${broken.base}/healthz`);
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body.problems).toHaveLength(1);
+    expect(body.problems[0]).toMatch(/^shard store folder:.*not-a-folder\/store: .* cannot be read and written \(ENOTDIR\)$/);
+    expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+    await broken.stop();
+  });
+
+  it.runIf(havePrivatePostgres())('/healthz with PostgreSQL stopped is 503 naming PostgreSQL', async () => {
+    const pg = await startPrivatePostgres();
+    try {
+      const url = `${pg.url}/postgres`;
+      expect(cli(['fleet', 'migrate', '--pg', url]).status).toBe(0);
+      const own = await spawnServer(url, store(), `${temp.dir}/cache3`);
+      procs.push(own);
+      expect((await fetch(`${own.base}/healthz`)).status).toBe(200);
+      pg.stop();
+      const res = await fetch(`${own.base}/healthz`);
+      expect(res.status).toBe(503);
+      expect((await res.json()).problems[0]).toMatch(/^PostgreSQL: PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres is unreachable/);
+      await own.stop();
+    } finally {
+      pg.destroy();
+    }
+  });
+
+  it('a cookie with bad %-escaping is 400 in one sentence, without a stack trace', async () => {
+    const res = await fetch(`${server.base}/api/info`, { headers: { Cookie: 'reponav_token=%E0%A4%A' } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe('The reponav_token cookie is not valid %-encoding; sign in again at /login.');
+    expect(server.log()).not.toContain('URIError');
+  });
+
+  it('fleet list into a closed pipe ends quietly', () => {
+    const result = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" fleet list --pg '${db.url}' | true`], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('token names and groups are validated like the catalog, and tokens are listed', () => {
+    const badGroup = cli(['fleet', 'token', 'create', 'mallory', '--groups', "alpha'--", '--pg', db.url]);
+    expect(badGroup.status).not.toBe(0);
+    expect(badGroup.stderr.trim()).toMatch(/^(error: )?Invalid token groups: a group is letters, digits and \. _ - \(at most 64\)\.$/);
+    const noName = cli(['fleet', 'token', 'create', '', '--groups', 'g', '--pg', db.url]);
+    expect(noName.status).not.toBe(0);
+    expect(noName.stderr.trim()).toMatch(/Invalid token name: a token needs a name\.$/);
+    cli(['fleet', 'token', 'revoke', 't', '--pg', db.url]);
+    const list = cli(['fleet', 'token', 'list', '--pg', db.url]).stdout;
+    expect(list).toMatch(/^t {2}groups=g {2}created \d+ s ago {2}revoked \d+ s ago\n0 active token\(s\), 1 revoked\n$/);
+    expect(list).not.toContain('rnv_');
+  });
+
+  it('a worker waiting for its database says so every few seconds', async () => {
+    const worker = spawnCli(['worker', '--pg', 'postgres://postgres@127.0.0.1:1/nowhere', '--store', store(), '--work-dir', `${temp.dir}/w3`]);
+    procs.push(worker);
+    await waitFor(() => /waiting for PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/nowhere \(\d+ s so far\)/.test(worker.log()), 9_000, worker.log);
+    await worker.stop();
+  });
+});
