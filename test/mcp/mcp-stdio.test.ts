@@ -41,6 +41,8 @@ describe.each<Era>(['modern', 'legacy'])('reponav mcp over stdio (spawned built 
     expect((await call(client, 'search', { query: 'apply tax to the order total' })).text).toContain('[FILE] shop/pricing.py');
     expect((await call(client, 'view_code', { symbol: 'Store.Put' })).text).toContain('30 | func (s *Store) Put(order Order) {');
     expect((await call(client, 'index_status', {})).text).toContain(`Repository 'tools-repo': `);
+    // The bundled CLI parses callers' files again for find_references (a lazily loaded parser entry).
+    expect((await call(client, 'find_references', { name: 'send_receipt' })).text).toContain('shop/service.py:27 in OrderService.checkout [same file]');
   });
 
   it('refuses a misspelled argument naming the closest one, lists closed schemas, and takes numeric strings', async () => {
