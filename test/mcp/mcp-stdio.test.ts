@@ -110,8 +110,11 @@ describe('reponav mcp --tools / --exclude-tools', () => {
       expect(await listed(['--exclude-tools', 'reindex, index_status'])).toEqual(DEFAULT_MCP_TOOLS.filter((n) => n !== 'reindex' && n !== 'index_status'));
       expect(await listed([], { REPONAV_MCP_TOOLS: 'find_references,regex_search' })).toEqual(['find_references', 'regex_search']);
       const refused = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--repo', copy.root, '--tools', 'search,grep'], { env, encoding: 'utf8' });
-      expect(refused.status).toBe(1);
+      expect(refused.status).toBe(2);
       expect(refused.stderr).toMatch(/^error: Unknown tool 'grep'; the tools are search, /);
+      const none = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--repo', copy.root, '--tools', 'search', '--exclude-tools', 'search'], { env, encoding: 'utf8' });
+      expect(none.status).toBe(2);
+      expect(none.stderr).toMatch(/^error: No tool is left to offer: --tools search with --exclude-tools search; /);
     } finally {
       copy.cleanup();
     }
