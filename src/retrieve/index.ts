@@ -12,3 +12,4 @@ export { STOPWORDS } from './stopwords.js';
 export { fileGraph, pageRank, rankedFiles, MAX_DEFINITIONS_PER_CALL, type FileGraph } from './file-centrality.js';
 /** Types only: the provisional scan itself is loaded on demand (tools/provisional-answer.ts). */
 export type { ProvisionalFile, ProvisionalResult } from './provisional-search.js';
+export { isTestPath } from './path-prior.js';

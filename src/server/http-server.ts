@@ -58,18 +58,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
   const serve = toNodeHandler(mcp, {
     maxRequestBodySize: MAX_HTTP_BODY_BYTES,
-    onerror: (error) => logger.error(`MCP HTTP request failed: ${error.message}`),
+    // A client that goes away mid-request is routine (timeouts, cancelled calls): one debug line, not an error.
+    onerror: (error) => (isAbort(error) ? logger.debug(`MCP HTTP request aborted: ${error.message}`) : logger.error(`MCP HTTP request failed: ${error.message}`)),
   });
   let inFlight = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const origin = header(req, 'origin');
-    // A CORS preflight carries no Authorization header; it is checked for Host and Origin only.
-    const guard: GuardConfig = req.method === 'OPTIONS' ? { ...options, token: undefined } : options;
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const oauth = isOAuthPath(path);
+    // A CORS preflight carries no Authorization header; it is checked for Host and Origin only. So is an OAuth
+    // discovery or registration request: answering it 401 reads to a client as "OAuth offered, registration refused".
+    const guard: GuardConfig = req.method === 'OPTIONS' || oauth ? { ...options, token: undefined } : options;
     const refusal = checkRequest({ host: header(req, 'host'), origin, authorization: header(req, 'authorization') }, guard);
     if (refusal) return sendError(res, refusal.status, refusal.message, refusal.headers);
     if (origin !== undefined) corsHeaders(res, origin);
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (oauth) return sendError(res, 404, NO_OAUTH_MESSAGE);
     if (path !== MCP_PATH) return sendError(res, 404, `Not found; the MCP endpoint is ${MCP_PATH}.`);
     if (req.method === 'OPTIONS') {
       res.writeHead(204).end();
@@ -119,6 +123,23 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       });
     },
   };
+}
+
+/** The answer to OAuth discovery and registration: not offered, so clients use the configured header. */
+export const NO_OAUTH_MESSAGE = 'Not found: this server offers no OAuth; send the configured Authorization: Bearer <token> header.';
+
+/**
+ * OAuth's well-known metadata (RFC 9728 protected resource, RFC 8414
+ * authorization server, OpenID configuration, with or without a path suffix)
+ * and the endpoints a client tries when it finds none (`/register`, `/authorize`, `/token`).
+ */
+export function isOAuthPath(path: string): boolean {
+  return /^\/\.well-known\/(oauth-protected-resource|oauth-authorization-server|openid-configuration)(\/|$)/.test(path) || ['/register', '/authorize', '/token'].includes(path);
+}
+
+/** An error that only says the client went away. */
+function isAbort(error: Error & { code?: string }): boolean {
+  return error.code === 'ECONNRESET' || error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.name === 'AbortError' || /\baborted\b/i.test(error.message);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -7,6 +7,7 @@ export {
   DEFAULT_INDEX_WAIT_MS,
   DEFAULT_TOOLS_WORD,
   OPT_IN_TOOLS,
+  offeredTools,
   openMcpService,
   serveStdio,
   type McpService,
@@ -25,3 +26,4 @@ export {
   type GuardRefusal,
 } from './http-guard.js';
 export { hostnameOf } from './http-guard.js';
+export { answerStartupFailure, STARTUP_FAILURE_CODE } from './startup-failure.js';

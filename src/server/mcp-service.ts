@@ -53,7 +53,7 @@ export const OPT_IN_TOOLS: readonly string[] = ['semantic_search', 'changed_file
 /** The word in `include` that stands for the default set (`--tools default,changed_files,diff`). */
 export const DEFAULT_TOOLS_WORD = 'default';
 
-/** The registry options for `options.tools` (see McpServiceOptions.tools). Throws BAD_INPUT for an unknown tool name. */
+/** The registry options for `options.tools` (see McpServiceOptions.tools). Throws BAD_INPUT for an unknown tool name, or when no tool is left. */
 export function offeredTools(options: Pick<McpServiceOptions, 'tools' | 'embedder' | 'fuse'>): ToolRegistryOptions {
   const named = options.tools?.include;
   const exclude = [...(options.tools?.exclude ?? [])];
@@ -68,6 +68,10 @@ export function offeredTools(options: Pick<McpServiceOptions, 'tools' | 'embedde
   // `default` in the list expands to the default set; without the word the list is exactly the tools named.
   const include = named?.includes(DEFAULT_TOOLS_WORD) ? [...new Set([...defaults, ...named.filter((n) => n !== DEFAULT_TOOLS_WORD)])] : named;
   if (include === undefined) for (const name of optIn) if (!exclude.includes(name)) exclude.push(name);
+  const left = TOOL_NAMES.filter((name) => (include === undefined || include.includes(name)) && !exclude.includes(name));
+  if (left.length === 0) {
+    throw new ReponavError('BAD_INPUT', `No tool is left to offer: --tools ${(include ?? []).join(',') || '(all)'} with --exclude-tools ${(options.tools?.exclude ?? []).join(',')}; drop one of the names from --exclude-tools.`);
+  }
   return { include, exclude };
 }
 

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
 
@@ -50,6 +52,24 @@ describe('find_class and find_function', () => {
     expect((await h.call('find_class', { name: 'Calculator' })).text).toBe(
       "No class named 'Calculator'.\nSimilar class names: PriceCalculator (shop/pricing.py:12)",
     );
+  });
+
+  it('lists the methods an exact top-level match would hide, library code before tests, with the total', async () => {
+    mkdirSync(join(h.copy.root, 'tests'), { recursive: true });
+    writeFileSync(join(h.copy.root, 'tests', 'helper.py'), 'def report_warning(msg):\n    return msg\n\n\nclass FakeYDL:\n    def report_warning(self, msg):\n        return msg\n');
+    writeFileSync(
+      join(h.copy.root, 'shop', 'warnings.py'),
+      'class Reporter:\n    def report_warning(self, msg):\n        def report_warning(inner):\n            return inner\n        return report_warning(msg)\n',
+    );
+    const r = await h.call('find_function', { name: 'report_warning' });
+    expect(r.text.split('\n').filter((line) => !line.startsWith('    '))).toEqual([
+      "4 functions matching 'report_warning': 1 by exact qualified name, then 3 by qualified-name suffix (library code before tests):",
+      'tests/helper.py:1-2 report_warning (function)',
+      'shop/warnings.py:2-5 Reporter.report_warning (method)',
+      'shop/warnings.py:3-4 Reporter.report_warning.report_warning (function)',
+      'tests/helper.py:6-7 FakeYDL.report_warning (method)',
+    ]);
+    expect(r.data).toMatchObject({ tier: 'exact', total: 4, tierCount: 1 });
   });
 
   it('returns JSON data with the tier and the matches', async () => {

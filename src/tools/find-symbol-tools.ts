@@ -7,7 +7,7 @@ import type { IndexStore, SymbolRow } from '../index/index.js';
 import { cleanSignature } from '../scaffold/index.js';
 import { displayPath, formatNameList } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
-import { CATEGORY_KINDS, lookupSymbols, similarSymbols, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
+import { CATEGORY_KINDS, lookupSymbols, similarSymbols, sortForListing, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
 import { budgetArg, described, filePatternArg, MAX_NAME_CHARS, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
 
@@ -31,7 +31,11 @@ export interface FindSymbolData {
   category: 'class' | 'function';
   query: SymbolQuery;
   tier: MatchTier | null;
+  /** Every match: those of `tier`, then (after an exact match) those by qualified-name suffix. */
   total: number;
+  /** How many of `total` matched by `tier`; the rest matched by qualified-name suffix. */
+  tierCount: number;
+  /** Library code before tests, shallowest names first (see sortForListing); the first `limit`. */
   matches: FoundSymbol[];
   /** When nothing matched: similar names of the same category. */
   suggestions: Array<{ path: string; qualifiedName: string; kind: string; startLine: number }>;
@@ -105,7 +109,8 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
     description:
       `Where a ${noun} (${kinds}) is defined, by name: path, line span, signature, doc` +
       (category === 'class' ? ', bases and members' : '') +
-      '. Exact matching: qualified name (`Cart.checkout`), then suffix (`checkout`), then case-insensitive; ' +
+      '. Exact matching: qualified name (`Cart.checkout`), then suffix (`checkout`), then case-insensitive; an exact ' +
+      'top-level match is followed by the methods of that name; ' +
       '`path/file.py:Name` picks a file. Use when you know the name; otherwise search.',
     get inputSchema() {
       return findInput();
@@ -117,13 +122,16 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
       const lookup = lookupSymbols(store, args.name, { category, pathFilter });
       const limit = args.limit ?? 20;
       const fileSymbols = new Map<string, SymbolRow[]>();
+      // An exact top-level match comes first; the methods of that name follow instead of being hidden.
+      const listed = [...sortForListing(lookup.matches), ...sortForListing(lookup.alsoNamed)];
       const data: FindSymbolData = {
         name: args.name,
         category,
         query: lookup.query,
         tier: lookup.tier,
-        total: lookup.matches.length,
-        matches: lookup.matches.slice(0, limit).map((s) => toFound(store, s, category, fileSymbols)),
+        total: listed.length,
+        tierCount: lookup.matches.length,
+        matches: listed.slice(0, limit).map((s) => toFound(store, s, category, fileSymbols)),
         suggestions: [],
         otherCategory: [],
         filePattern: pathFilter ? args.file_pattern! : null,
@@ -153,7 +161,13 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
         return lines.join('\n');
       }
       const plural = data.total === 1 ? noun : category === 'class' ? 'classes' : 'functions';
-      const head = [`${data.total} ${plural} matching '${data.query.name}' by ${describeTier(data.tier!)}${where ? ` in ${where}` : ''}:`];
+      const also = data.total - data.tierCount;
+      const scope = `${data.total} ${plural} matching '${data.query.name}'${where ? ` in ${where}` : ''}`;
+      const head = [
+        also > 0
+          ? `${scope}: ${data.tierCount} by ${describeTier(data.tier!)}, then ${also} by qualified-name suffix (library code before tests):`
+          : `${data.total} ${plural} matching '${data.query.name}' by ${describeTier(data.tier!)}${where ? ` in ${where}` : ''}:`,
+      ];
       const blocks = data.matches.map((m) => {
         const lines = [`${displayPath(m.path)}:${m.startLine}-${m.endLine} ${m.qualifiedName} (${m.kind})`];
         lines.push(`    ${clipLine(m.signature || `${m.kind} ${m.qualifiedName}`, 300)}`);

@@ -10,6 +10,7 @@
 import { ReponavError } from '../errors.js';
 import { symbolsNamed, symbolsWithNameContaining, type IndexStore, type SymbolRow } from '../index/index.js';
 import type { SymbolKind } from '../parse/index.js';
+import { isTestPath } from '../retrieve/index.js';
 import { MAX_NAME_CHARS } from './tool-args.js';
 
 /** Which kinds a lookup considers. */
@@ -71,6 +72,12 @@ export interface SymbolLookupResult {
   query: SymbolQuery;
   tier: MatchTier | null;
   matches: SymbolRow[];
+  /**
+   * With an `exact` tier: the symbols that end with the name as a qualified
+   * suffix (`YoutubeDL.report_warning` beside a top-level `report_warning`),
+   * which the exact match would otherwise hide; by path then line. Empty otherwise.
+   */
+  alsoNamed: SymbolRow[];
 }
 
 /** Runs the tiered lookup over one index. */
@@ -90,9 +97,11 @@ export function lookupSymbols(store: IndexStore, raw: string, options: SymbolLoo
   ];
   for (const [tier, test] of tiers) {
     const matches = candidates.filter(test);
-    if (matches.length > 0) return { query, tier, matches: sortSymbols(matches) };
+    if (matches.length === 0) continue;
+    const alsoNamed = tier === 'exact' ? sortSymbols(candidates.filter(tiers[1][1])) : [];
+    return { query, tier, matches: sortSymbols(matches), alsoNamed };
   }
-  return { query, tier: null, matches: [] };
+  return { query, tier: null, matches: [], alsoNamed: [] };
 }
 
 /**
@@ -128,6 +137,18 @@ function moduleQualifiedMatch(wanted: string, symbol: SymbolRow): boolean {
 /** True when a path hint is absent or names this path (equal, or a `/`-aligned suffix). */
 export function pathHintMatches(hint: string | null, path: string): boolean {
   return hint === null || path === hint || path.endsWith('/' + hint);
+}
+
+/**
+ * The order a listing shows symbols in: library code before tests, then the
+ * shallowest qualified names (methods before functions nested in them), then
+ * by path and line.
+ */
+export function sortForListing(symbols: readonly SymbolRow[]): SymbolRow[] {
+  const depth = (s: SymbolRow) => s.qualifiedName.split('.').length;
+  return [...symbols].sort(
+    (a, b) => Number(isTestPath(a.path)) - Number(isTestPath(b.path)) || depth(a) - depth(b) || compare(a.path, b.path) || a.startLine - b.startLine,
+  );
 }
 
 /** By path, then start line, then qualified name. */

@@ -126,6 +126,14 @@ describe('usage errors', () => {
     expect(line).not.toContain('unknown command');
   });
 
+  it('`find method NAME` points at the kind it means, with the name', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    const line = expectOneSentenceError(runCli(['find', 'method', 'checkout', '--repo', root], { cacheDir }), 2);
+    expect(line).toContain('run `reponav find function checkout`');
+    expect(line).not.toContain('find function method');
+    expect(expectOneSentenceError(runCli(['find', 'struct', 'Order', '--repo', root], { cacheDir }), 2)).toContain('run `reponav find class Order`');
+  });
+
   it('a query that starts with a dash gets the -- hint, and after -- it is searched', () => {
     const { root, cacheDir } = copyIndexFixture();
     const line = expectOneSentenceError(runCli(['search', '--max-file-size is ignored by reserve', '--repo', root], { cacheDir }), 2);

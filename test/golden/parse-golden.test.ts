@@ -8,17 +8,17 @@
  *   UPDATE_GOLDEN=1 npx vitest run test/golden
  * then review the diff of test/golden/expected/ by eye: the goldens are the spec.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseSource } from '../../src/parse/parse-source.js';
 import { resolveImport } from '../../src/parse/resolve-imports.js';
 import { renderParsed } from './render-parsed.js';
+import { expectGolden } from './golden-file.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/languages/', import.meta.url));
 const EXPECTED = fileURLToPath(new URL('./expected/', import.meta.url));
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 function listFiles(dir: string): string[] {
   const out: string[] = [];
@@ -56,15 +56,7 @@ describe('parse golden snapshots', () => {
 
   for (const name of fixtures) {
     it(`matches expected/${name}.txt`, async () => {
-      const actual = await renderFixture(name);
-      const expectedPath = join(EXPECTED, `${name}.txt`);
-      if (UPDATE) {
-        mkdirSync(EXPECTED, { recursive: true });
-        writeFileSync(expectedPath, actual);
-        return;
-      }
-      if (!existsSync(expectedPath)) throw new Error(`missing ${expectedPath}: run with UPDATE_GOLDEN=1 and review it`);
-      expect(actual).toBe(readFileSync(expectedPath, 'utf8'));
+      expectGolden(join(EXPECTED, `${name}.txt`), await renderFixture(name));
     });
   }
 });

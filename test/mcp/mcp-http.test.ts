@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningHttpServer } from '../../src/server/http-server.js';
+import { NO_OAUTH_MESSAGE, startHttpServer, type RunningHttpServer } from '../../src/server/http-server.js';
 import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
 import { call, connectHttp, MODERN_PROTOCOL, type ConnectedClient, type Era, DEFAULT_MCP_TOOLS } from './mcp-client.js';
 import { expectStrictArguments } from './strict-arguments.js';
@@ -191,6 +191,20 @@ describe('HTTP access rules', () => {
     await expect(startHttpServer({ port: 0, host: '0.0.0.0', token: 'short', createSession: () => service.createSession() })).rejects.toThrow(
       'The token must be at least 16 characters',
     );
+  });
+
+  it('answers OAuth discovery and registration 404 without a token, so clients fall back to the configured header', async () => {
+    const http = await startHttpServer({ port: 0, host: '0.0.0.0', token, createSession: () => service.createSession() });
+    try {
+      for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/register']) {
+        const answer = await fetch(`http://127.0.0.1:${http.port}${path}`, { method: path === '/register' ? 'POST' : 'GET' });
+        expect(answer.status, path).toBe(404);
+        expect(((await answer.json()) as { error: { message: string } }).error.message).toBe(NO_OAUTH_MESSAGE);
+      }
+      expect((await rawPost(http.port, '/mcp', {})).status).toBe(401);
+    } finally {
+      await http.close();
+    }
   });
 
   it('requires the bearer token on a non-loopback host', async () => {

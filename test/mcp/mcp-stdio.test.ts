@@ -41,6 +41,8 @@ describe.each<Era>(['modern', 'legacy'])('reponav mcp over stdio (spawned built 
     expect((await call(client, 'search', { query: 'apply tax to the order total' })).text).toContain('[FILE] shop/pricing.py');
     expect((await call(client, 'view_code', { symbol: 'Store.Put' })).text).toContain('30 | func (s *Store) Put(order Order) {');
     expect((await call(client, 'index_status', {})).text).toContain(`Repository 'tools-repo': `);
+    // The bundled CLI parses callers' files again for find_references (a lazily loaded parser entry).
+    expect((await call(client, 'find_references', { name: 'send_receipt' })).text).toContain('shop/service.py:27 in OrderService.checkout [same file]');
   });
 
   it('refuses a misspelled argument naming the closest one, lists closed schemas, and takes numeric strings', async () => {
@@ -108,8 +110,11 @@ describe('reponav mcp --tools / --exclude-tools', () => {
       expect(await listed(['--exclude-tools', 'reindex, index_status'])).toEqual(DEFAULT_MCP_TOOLS.filter((n) => n !== 'reindex' && n !== 'index_status'));
       expect(await listed([], { REPONAV_MCP_TOOLS: 'find_references,regex_search' })).toEqual(['find_references', 'regex_search']);
       const refused = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--repo', copy.root, '--tools', 'search,grep'], { env, encoding: 'utf8' });
-      expect(refused.status).toBe(1);
+      expect(refused.status).toBe(2);
       expect(refused.stderr).toMatch(/^error: Unknown tool 'grep'; the tools are search, /);
+      const none = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--repo', copy.root, '--tools', 'search', '--exclude-tools', 'search'], { env, encoding: 'utf8' });
+      expect(none.status).toBe(2);
+      expect(none.stderr).toMatch(/^error: No tool is left to offer: --tools search with --exclude-tools search; /);
     } finally {
       copy.cleanup();
     }

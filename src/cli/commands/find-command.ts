@@ -7,6 +7,12 @@ import { findClassTool, findFunctionTool } from '../../tools/single/index.js';
 import { wholeNumber } from '../option-parsers.js';
 import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 
+/** Words for a kind that are not `class` or `function`, and the kind each means. */
+const KIND_WORDS: Readonly<Record<string, 'class' | 'function'>> = {
+  method: 'function', func: 'function', fn: 'function', def: 'function', fun: 'function', procedure: 'function',
+  struct: 'class', interface: 'class', type: 'class', enum: 'class', trait: 'class', module: 'class', object: 'class',
+};
+
 interface FindCommandOptions extends ToolCommandOptions {
   filePattern?: string;
   limit?: number;
@@ -21,8 +27,12 @@ export function registerFindCommand(program: Command): Command {
   // `reponav find toJson` (no kind) would otherwise read "unknown command 'toJson'", which sends
   // a user or an agent to --help for what one sentence can say.
   find.on('command:*', (operands: string[]) => {
-    const name = /^[\w.:/$-]+$/.test(operands[0] ?? '') ? operands[0] : 'NAME';
-    find.error(`error: find takes a kind before the name: run \`reponav find function ${name}\` or \`reponav find class ${name}\``, { exitCode: 2, code: 'reponav.find.kind' });
+    // `find method foo` names a kind in other words: point at the kind it means, with its name.
+    const meant = KIND_WORDS[operands[0]?.toLowerCase() ?? ''];
+    const given = meant && operands[1] !== undefined ? operands[1] : operands[0];
+    const name = /^[\w.:/$-]+$/.test(given ?? '') ? given : 'NAME';
+    const hint = meant ? `run \`reponav find ${meant} ${name}\`` : `run \`reponav find function ${name}\` or \`reponav find class ${name}\``;
+    find.error(`error: find takes a kind (class or function) before the name: ${hint}`, { exitCode: 2, code: 'reponav.find.kind' });
   });
   const kinds = [
     ['class', findClassTool, 'classes, interfaces, structs, enums, traits and modules named NAME (e.g. Cart, shop.models.Order)'],

@@ -3,16 +3,19 @@
  * stdio (default) or Streamable HTTP. stdout belongs to the protocol in stdio
  * mode: everything human-readable goes to stderr.
  */
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { ReponavError } from '../../errors.js';
+import { isReponavError, ReponavError } from '../../errors.js';
 import { startHttpServer, type RunningHttpServer } from '../../server/index.js';
-import { DEFAULT_INDEX_WAIT_MS, openMcpService, serveStdio, type McpService } from '../../server/index.js';
+import { answerStartupFailure, DEFAULT_INDEX_WAIT_MS, offeredTools, openMcpService, serveStdio, type McpService, type McpServiceOptions } from '../../server/index.js';
 import { cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { keepProcessAlive } from '../process-exit.js';
 import { collect, commaList, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { createEmbedder } from '../../retrieve/dense/index.js';
+import { clientSnippet, MCP_CLIENTS, mcpClientOf } from '../mcp-client-config.js';
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'> {
   repo: string[];
@@ -29,6 +32,7 @@ interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel
   excludeTools?: string[];
   quiet?: boolean;
   verbose?: boolean;
+  printConfig?: string;
 }
 
 /** A comma-separated list from an environment variable (MCP client configs set `env`, not flags, more easily). */
@@ -38,6 +42,47 @@ function envList(name: string): string[] | undefined {
     .map((s) => s.trim())
     .filter(Boolean);
   return items.length > 0 ? items : undefined;
+}
+
+/**
+ * Runs the server's start-up; over stdio, a failure (an index that cannot be
+ * opened, a native module built for another Node) is also answered to the
+ * client's first request before the error goes on to stderr and the exit code,
+ * so the client shows the reason instead of "Connection closed".
+ */
+async function startOrTellClient<T>(options: McpCommandOptions, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (caught) {
+    if (options.http !== undefined) throw caught;
+    const error = isReponavError(caught) ? caught : (await import('../../index/index.js')).describeOpenFailure(null, caught);
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    await answerStartupFailure(message);
+    throw error;
+  }
+}
+
+/**
+ * Prints the snippet for `--print-config CLIENT` on stdout (where it goes on
+ * stderr): this Node and this script by absolute path, the repositories as
+ * absolute paths, the tool choice and the cache folder of this invocation.
+ */
+function printClientConfig(options: McpCommandOptions): void {
+  const client = mcpClientOf(options.printConfig!);
+  const repos = (options.repo.length > 0 ? options.repo : ['.']).map((path) => resolve(path));
+  const args = ['mcp', ...repos.flatMap((path) => ['--repo', path])];
+  if (options.commit !== undefined) args.push('--commit', options.commit);
+  if (options.tools) args.push('--tools', options.tools.join(','));
+  if (options.excludeTools) args.push('--exclude-tools', options.excludeTools.join(','));
+  const cache = process.env.REPONAV_CACHE_DIR;
+  const snippet = clientSnippet(client, {
+    node: process.execPath,
+    script: realpathSync(process.argv[1]),
+    args,
+    env: cache ? { REPONAV_CACHE_DIR: resolve(cache) } : {},
+  });
+  process.stdout.write(`${snippet.text}\n`);
+  process.stderr.write(`${snippet.where}\n`);
 }
 
 /**
@@ -66,28 +111,38 @@ export function registerMcpCommand(program: Command): Command {
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
     .option('--tools <names>', 'offer only these tools, comma-separated (default: $REPONAV_MCP_TOOLS, else all)', commaList('tool name'))
     .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
+    .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}) and exit`)
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr');
   addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
   return command.action(async (options: McpCommandOptions) => {
+      if (options.printConfig !== undefined) return printClientConfig(options);
+      const tools = { include: options.tools ?? envList('REPONAV_MCP_TOOLS'), exclude: options.excludeTools ?? envList('REPONAV_MCP_EXCLUDE_TOOLS') };
+      try {
+        // Only whether an embedder is set matters here (it decides whether semantic_search is offered by default).
+        offeredTools({ tools, embedder: options.embedder ? ({} as McpServiceOptions['embedder']) : undefined });
+      } catch (error) {
+        // A tool choice that names no tool, or an unknown one, is a usage error: nothing was started.
+        command.error(`error: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 2, code: 'reponav.mcp.tools' });
+      }
       const logger = cliLogger(options);
       const token = options.token ?? process.env.REPONAV_MCP_TOKEN ?? undefined;
       const paths = options.repo.length > 0 ? options.repo : ['.'];
       if (options.commit !== undefined && paths.length > 1) {
         throw new ReponavError('BAD_INPUT', `--commit serves one repository, but ${paths.length} --repo paths were given; start one server per commit.`);
       }
-      const service: McpService = await openMcpService({
+      const service: McpService = await startOrTellClient(options, () => openMcpService({
         repositories: paths.map((path) => ({ path, commit: options.commit })),
         logger,
         budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
         indexWaitMs: options.indexWait * 1000,
         maxFileBytes: options.maxFileSize,
-        tools: { include: options.tools ?? envList('REPONAV_MCP_TOOLS'), exclude: options.excludeTools ?? envList('REPONAV_MCP_EXCLUDE_TOOLS') },
+        tools,
         // Chunks are embedded lazily, on the first search of each repository.
         embedder: options.embedder
           ? createEmbedder({ kind: options.embedder, model: options.embedModel, baseUrl: options.embedBaseUrl, logger })
           : undefined,
-      });
+      }));
       const names = service.context.repositories
         .all()
         .map((r) => `${r.name}=${r.root}`)
