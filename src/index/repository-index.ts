@@ -199,6 +199,11 @@ export class RepositoryIndex {
     return this.source.root;
   }
 
+  /** The settings this index is (or will be) built with. */
+  get settings(): IndexSettings {
+    return this.sourceOptions;
+  }
+
   /**
    * Brings the index in line with the source; concurrent callers in this
    * process share one run. Across processes one writer runs at a time: while

@@ -10,3 +10,5 @@ export type { ChunkHit, ChunkKind, FileCandidate, RankedSymbol, RetrievalResult 
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
 export { STOPWORDS } from './stopwords.js';
 export { fileGraph, pageRank, rankedFiles, MAX_DEFINITIONS_PER_CALL, type FileGraph } from './file-centrality.js';
+/** Types only: the provisional scan itself is loaded on demand (tools/provisional-answer.ts). */
+export type { ProvisionalFile, ProvisionalResult } from './provisional-search.js';

@@ -214,17 +214,3 @@ function previewOf(root: string, path: string, term: string | undefined): { line
     return { line: null, preview: null };
   }
 }
-
-/** The text form: marked provisional in its first line, one file a line with its best line. */
-export function renderProvisional(result: ProvisionalResult, repository: string): string {
-  const out = [
-    `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. These files come from a plain ` +
-      'text scan for the query words (no symbols, no scaffold); search again shortly for the full answer.',
-  ];
-  if (result.files.length === 0) out.push('No source file contains the query words.');
-  for (const file of result.files) {
-    out.push(`[FILE] ${file.path} (matches: ${file.matches}; words: ${file.terms.slice(0, 6).join(', ')})`);
-    if (file.line !== null) out.push(`    L${file.line}: ${file.preview}`);
-  }
-  return out.join('\n');
-}

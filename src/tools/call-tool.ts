@@ -10,9 +10,9 @@ import { silentLogger } from '../logger.js';
 import { enforceBudget, resolveBudget } from './output-budget.js';
 import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolEnvironment, ToolRegistry } from './tool-types.js';
-import type { RepositoryHandle } from './repository-set.js';
-import { pathFilterOf } from './tool-args.js';
 import { prepareArgs } from './strict-args.js';
+import { neverIndexed } from './provisional-answer.js';
+import type { FreshnessResult } from './repository-set.js';
 
 /** A registry of exactly one tool: what a CLI command that runs that tool needs. */
 export function singleToolRegistry(tool: AnyToolDefinition): ToolRegistry {
@@ -36,7 +36,8 @@ export function formatArgumentError(toolName: string, error: $ZodError): string 
  * failures all come back as `{ isError: true, text: <one actionable message> }`.
  * Before the handler runs, the chosen repository is refreshed (unless the tool
  * is `as-is`); if that takes longer than `context.indexWaitMs`, the answer says
- * indexing is under way (not an error) and the index keeps building.
+ * indexing is under way (not an error) and the index keeps building, or, for a
+ * tool with a `provisional` answer on a tree not yet indexed, is that answer.
  */
 export async function callTool(registry: ToolRegistry, name: string, args: unknown, context: ToolContext): Promise<ToolCallResult> {
   const logger = context.logger ?? silentLogger;
@@ -52,11 +53,17 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
   try {
     const all = tool.repositoryOmitted === 'all' && (input.repo === undefined || input.repo === '');
     const repository = all ? context.repositories.all()[0] : context.repositories.select(input.repo as string | undefined);
+    const budgetTokens = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
+    const env: ToolEnvironment = { repository, context, budgetTokens, logger };
     if ((tool.freshness ?? 'fresh') === 'fresh') {
-      const fresh = await freshenForCall(repository, context);
+      // Another process builds the first index: a tool that can answer before it does so at once.
+      const elsewhere = context.firstIndexElsewhere === true && tool.provisional !== undefined && neverIndexed(repository.index);
+      const fresh: FreshnessResult = elsewhere ? { state: 'indexing', progress: null } : await freshenForCall(repository, context);
       if (fresh.state === 'indexing') {
-        const provisional = await provisionalAnswer(tool, repository, input, context);
-        if (provisional) return provisional;
+        if (tool.provisional && neverIndexed(repository.index)) {
+          const answer = await tool.provisional(input, env);
+          return { isError: false, text: enforceBudget(answer.text, budgetTokens), data: answer.data };
+        }
         const p = fresh.progress;
         return {
           isError: false,
@@ -65,8 +72,6 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
         };
       }
     }
-    const budgetTokens = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
-    const env: ToolEnvironment = { repository, context, budgetTokens, logger };
     const data = await tool.run(input, env);
     const text = enforceBudget(tool.render(data, env), budgetTokens);
     return { text, isError: false, data: tool.toJson ? tool.toJson(data, env) : data };
@@ -76,31 +81,6 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
     logger.error(`tool ${tool.name} failed: ${caught instanceof Error ? (caught.stack ?? message) : message}`);
     return error('INTERNAL', `Internal error in ${tool.name}: ${message}. The server keeps running; try again or report this.`);
   }
-}
-
-/**
- * While a working tree's first index is still being built, a search answers
- * from a provisional text scan (marked so in its text and data) instead of
- * "call again"; null for other tools, commits and indexes that exist already.
- */
-async function provisionalAnswer(
-  tool: AnyToolDefinition,
-  repository: RepositoryHandle,
-  input: Record<string, unknown>,
-  context: ToolContext,
-): Promise<ToolCallResult | null> {
-  if (tool.name !== 'search' && tool.name !== 'snippet_search') return null;
-  const index = repository.index;
-  if (index.source.mode !== 'worktree' || index.store.getMeta('indexed') !== null) return null;
-  // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only when a search comes before any index exists
-  const { provisionalSearch, renderProvisional } = await import('../retrieve/provisional-search.js');
-  const result = await provisionalSearch(index.root, String(input.query), { pathFilter: pathFilterOf(input.file_pattern as string | undefined) });
-  const budget = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
-  return {
-    isError: false,
-    text: enforceBudget(renderProvisional(result, repository.name), budget),
-    data: { provisional: true, query: result.query, provisionalFiles: result.files, repository: repository.name },
-  };
 }
 
 function error(code: string, text: string): ToolCallResult {

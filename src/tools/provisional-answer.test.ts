@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import * as z from '../zod-mini.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, copyIndexFixture } from '../../test/cli/harness.js';
+import { cleanupTempDirs, copyIndexFixture, put } from '../../test/cli/harness.js';
+import { estimateTokens } from '../budget/index.js';
+import { renderProvisional } from './provisional-answer.js';
 import { searchOutputSchema } from './output-schemas.js';
 import { RepositorySet } from './repository-set.js';
 import { callTool, createToolRegistry } from './tool-registry.js';
@@ -31,6 +33,29 @@ describe('search while the first index is being built (index-wait elapsed)', () 
     } finally {
       await repositories.close();
     }
+  });
+
+  it('keeps the provisional answer within the call budget, with one [TRUNCATED] line', async () => {
+    const fixture = copyIndexFixture();
+    for (let i = 0; i < 40; i++) put(fixture.root, `gen/reserve_${i}.py`, `def reserve_stock_copies_${i}():\n    # reserve stock copies for order ${i}\n    return ${i}\n`);
+    const repositories = await RepositorySet.open([{ path: fixture.root, indexPath: join(fixture.dir, 'index', 'i.db') }]);
+    try {
+      const result = await callTool(createToolRegistry(), 'search', { query: 'reserve stock copies', budget_tokens: 100 }, { repositories, indexWaitMs: 0 });
+      expect(result.text.split('\n')[0]).toMatch(/^\[PROVISIONAL\]/);
+      expect(estimateTokens(result.text)).toBeLessThanOrEqual(100);
+      expect(result.text.split('\n').at(-1)).toMatch(/^\[TRUNCATED\] \d+ files left out to stay within 100 tokens$/);
+      await repositories.select().refresh();
+    } finally {
+      await repositories.close();
+    }
+  });
+
+  it('renders the scan marked provisional, one block a file, and says when nothing matched', () => {
+    const files = [{ path: 'inventory/stock.py', score: 3, matches: 4, terms: ['stock', 'reserve'], line: 12, preview: 'def reserve(self):' }];
+    const text = renderProvisional(files, 'shop', 1500);
+    expect(text.split('\n')[0]).toMatch(/^\[PROVISIONAL\] 'shop' has no index yet/);
+    expect(text).toContain('[FILE] inventory/stock.py (matches: 4; words: stock, reserve)\n    L12: def reserve(self):');
+    expect(renderProvisional([], 'shop', 1500)).toContain('No source file contains the query words.');
   });
 
   it('other tools still answer "indexing, call again"', async () => {

@@ -23,6 +23,7 @@ import { sortHits } from '../scaffold/index.js';
 import { cleanSignature } from '../scaffold/index.js';
 import { displayPath, formatScore } from '../scaffold/index.js';
 import { clipLine, renderBlocks } from './output-budget.js';
+import { provisionalSearchAnswer } from './provisional-answer.js';
 import { LineCache } from './source-lines.js';
 import { budgetArg, filePatternArg, pathFilterOf, queryArg, repoArg, topKArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition, ToolEnvironment } from './tool-types.js';
@@ -99,6 +100,7 @@ export const searchTool: ToolDefinition<z.infer<ReturnType<typeof searchInput>>,
     return searchOutputSchema();
   },
   defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
+  provisional: provisionalSearchAnswer,
   async run(args, env) {
     const search = await runToolSearch(env, args.query, args.file_pattern);
     const parseTop = env.context.scaffold?.parseTop ?? DEFAULT_SCAFFOLD_OPTIONS.parseTop;
@@ -142,6 +144,7 @@ export const snippetSearchTool: ToolDefinition<z.infer<ReturnType<typeof snippet
     return snippetInput();
   },
   defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
+  provisional: provisionalSearchAnswer,
   async run(args, env) {
     const search = await runToolSearch(env, args.query, args.file_pattern);
     return { search, topK: args.top_k ?? 10, lines: new LineCache(env.repository.index.store) };

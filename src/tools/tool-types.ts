@@ -80,6 +80,18 @@ export interface ToolContext {
   embedder?: Embedder;
   /** Scaffold knobs for `search` (ablations); its budget always comes from the call's budget. */
   scaffold?: Omit<ScaffoldOptions, 'budgetTokens'>;
+  /**
+   * The first index of a never-indexed working tree is being built by another
+   * process (the CLI starts a detached `reponav index`): a tool with a
+   * provisional answer gives it at once instead of indexing within this call.
+   */
+  firstIndexElsewhere?: boolean;
+}
+
+/** A rendered answer and its machine form. */
+export interface ToolAnswer {
+  text: string;
+  data: unknown;
 }
 
 /** What a tool's handler sees: its repository (already fresh unless `freshness: 'as-is'`) and its budget. */
@@ -112,6 +124,13 @@ export interface ToolDefinition<Args = any, Data = any> {
   freshness?: 'fresh' | 'as-is';
   /** Runs the tool. Throw ReponavError for bad input: it becomes a tool error with its message. */
   run(args: Args, env: ToolEnvironment): Promise<Data> | Data;
+  /**
+   * Optional: the answer while a working tree's first index is still being
+   * built (the call stopped waiting for it, or another process builds it), in
+   * place of "call again". Marked provisional in its text and data; its text
+   * stays within `env.budgetTokens` like render's.
+   */
+  provisional?(args: Args, env: ToolEnvironment): Promise<ToolAnswer>;
   /** The text an agent reads; must stay within `env.budgetTokens` and say what it left out. */
   render(data: Data, env: ToolEnvironment): string;
   /** The machine form (CLI `--json`); default: `data` itself. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../../src/index/repository-index.js';
 import { WriterLock } from '../../src/index/writer-lock.js';
 import { PROVISIONAL_MIN_FILES } from '../../src/cli/provisional-answer.js';
+import { estimateTokens } from '../../src/budget/index.js';
 import { cleanupTempDirs, copyIndexFixture, ensureBuilt, put, runCli } from './harness.js';
 
 beforeAll(ensureBuilt, 300_000);
@@ -41,6 +42,14 @@ describe('reponav search on a never-indexed tree', () => {
     expect(json.code).toBe(0);
     const data = JSON.parse(json.stdout) as { provisional?: boolean; provisionalFiles?: { path: string }[] };
     if (data.provisional) expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
+
+    // The provisional answer is the search tool's, through callTool: it honours --budget-tokens.
+    const small = runCli(['search', 'reserve stock copies helper', '--repo', fixture.root, '--index-path', indexPath, '--budget-tokens', '100'], { cacheDir: fixture.cacheDir });
+    expect(small.code).toBe(0);
+    if (small.stdout.startsWith('[PROVISIONAL]')) {
+      expect(estimateTokens(small.stdout.trimEnd())).toBeLessThanOrEqual(100);
+      expect(small.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\[TRUNCATED\] \d+ files left out to stay within 100 tokens$/);
+    }
 
     await waitForIndex(fixture.root, indexPath);
     const later = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });

@@ -19,7 +19,7 @@ import { DEFAULT_MAX_BUDGET_TOKENS } from '../../tools/index.js';
 import { openRepository, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 import { runToolCommand } from './symbols-command.js';
-import { answerProvisionally } from '../provisional-answer.js';
+import { indexInBackground } from '../provisional-answer.js';
 
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
@@ -54,25 +54,23 @@ export function registerSearchCommand(program: Command): void {
     const format = options.json ? 'json' : options.format;
     // One open for both steps: a CLI process pays every open's schema check and statements.
     const repository = await openRepository(options);
+    let elsewhere = false;
     try {
       // A never-indexed working tree answers now from a text scan while its index builds (not with dense retrieval).
-      if (!options.embedder && (await answerProvisionally(repository, options, query, { json: format === 'json', pathFilter }))) {
-        repository.close();
-        return;
-      }
+      elsewhere = !options.embedder && (await indexInBackground(repository, options));
     } catch (error) {
       repository.close();
       throw error;
     }
     const args = { query, budget_tokens: budgetTokens, ...(options.filePattern ? { file_pattern: options.filePattern } : {}) };
     await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? snippetSearchTool : searchTool, () => args, async (repository, logger) => {
-      const { fuse } = await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
+      const { fuse } = elsewhere ? { fuse: undefined } : await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
       return {
         registry: format === 'file-only' || format === 'inline' ? interfaceRegistry(format) : undefined,
-        context: { fuse },
+        context: { fuse, firstIndexElsewhere: elsewhere },
         budgets: { maxTokens: Math.max(budgetTokens, DEFAULT_MAX_BUDGET_TOKENS) },
       };
-    }, repository);
+    }, { repository, refresh: !elsewhere });
   });
 }
 

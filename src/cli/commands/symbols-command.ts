@@ -13,7 +13,7 @@ import type { RepositoryIndex } from '../../index/index.js';
 import type { Logger } from '../../logger.js';
 import { listSymbolsTool, runToolOnce, singleToolRegistry, type AnyToolDefinition, type RunToolOnceOptions } from '../../tools/single/index.js';
 import { tokenBudget } from '../option-parsers.js';
-import { openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
+import { cliLogger, openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 
 /** Options every tool-backed command accepts. */
 export interface ToolCommandOptions extends RepositoryCommandOptions {
@@ -56,17 +56,21 @@ const TOOL_ERROR_CODES = new Set<string>(['BAD_INPUT', 'PATH_OUTSIDE_ROOT', 'FIL
  * message, which the CLI entry point prints as `error: <message>` (exit 1).
  * `setup` may give the call its own registry or retrieval context (the search
  * command's interfaces and dense fusion); `opened`, a repository the caller
- * opened and did not refresh, is used instead of opening it again. The
- * repository is always closed.
+ * opened and did not refresh, is used instead of opening it again (and not
+ * refreshed when `opened.refresh` is false). The repository is always closed.
  */
 export async function runToolCommand(
   options: ToolCommandOptions,
   tool: AnyToolDefinition,
   buildArgs: (repository: RepositoryIndex) => Record<string, unknown>,
   setup?: (repository: RepositoryIndex, logger: Logger) => Promise<Pick<RunToolOnceOptions, 'registry' | 'context' | 'budgets'>>,
-  opened?: RepositoryIndex,
+  opened?: { repository: RepositoryIndex; refresh: boolean },
 ): Promise<void> {
-  const { repository, report, logger } = await openFreshRepository(options, undefined, opened);
+  // Not refreshed: another process builds the first index and the tool answers provisionally.
+  const { repository, report, logger } =
+    opened && !opened.refresh
+      ? { repository: opened.repository, report: undefined, logger: cliLogger(options) }
+      : await openFreshRepository(options, undefined, opened?.repository);
   try {
     const args = buildArgs(repository);
     if (options.budgetTokens !== undefined) args.budget_tokens = options.budgetTokens;

@@ -1,0 +1,44 @@
+/**
+ * The answer of `search` and `snippet_search` while a working tree's first
+ * index is still being built: files ranked by a plain text scan of the tree
+ * (retrieve/provisional-search.ts), marked provisional in the first line of
+ * the text and in the data, and cut to the call's budget like every answer.
+ */
+import type { RepositoryIndex } from '../index/index.js';
+import type { ProvisionalFile } from '../retrieve/index.js';
+import { renderBlocks } from './output-budget.js';
+import { pathFilterOf } from './tool-args.js';
+import type { ToolAnswer, ToolEnvironment } from './tool-types.js';
+
+/** True while `index` is a working tree whose first index has not completed: what a provisional answer stands in for. */
+export function neverIndexed(index: RepositoryIndex): boolean {
+  return index.source.mode === 'worktree' && index.store.getMeta('indexed') === null;
+}
+
+/** The provisional answer to a search for `query` (within `file_pattern`). */
+export async function provisionalSearchAnswer(args: { query: string; file_pattern?: string }, env: ToolEnvironment): Promise<ToolAnswer> {
+  const index = env.repository.index;
+  // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only when a search comes before any index exists
+  const { provisionalSearch } = await import('../retrieve/provisional-search.js');
+  const result = await provisionalSearch(index.root, args.query, { pathFilter: pathFilterOf(args.file_pattern), maxFileBytes: index.settings.maxFileBytes });
+  const name = env.repository.name;
+  return {
+    text: renderProvisional(result.files, name, env.budgetTokens),
+    data: { provisional: true, query: result.query, provisionalFiles: result.files, repository: name },
+  };
+}
+
+/** The text form: marked provisional in its first line, then one block per file (best first) with its best line. */
+export function renderProvisional(files: readonly ProvisionalFile[], repository: string, budgetTokens: number): string {
+  const head = [
+    `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. These files come from a plain ` +
+      'text scan for the query words (no symbols, no scaffold); search again shortly for the full answer.',
+  ];
+  if (files.length === 0) head.push('No source file contains the query words.');
+  const blocks = files.map((file) => {
+    const lines = [`[FILE] ${file.path} (matches: ${file.matches}; words: ${file.terms.slice(0, 6).join(', ')})`];
+    if (file.line !== null) lines.push(`    L${file.line}: ${file.preview}`);
+    return lines;
+  });
+  return renderBlocks(head, blocks, budgetTokens, { singular: 'file', plural: 'files' });
+}
