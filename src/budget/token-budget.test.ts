@@ -2,15 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { estimateTokens, fitUnits, LineAccumulator, lineCost, truncationLine } from './token-budget.js';
 
 describe('estimateTokens', () => {
-  it('is ceil(chars / 4)', () => {
+  it('counts pieces (a word per 5 letters, 1-3 digits, a punctuation run per 2 characters, a non-ASCII character) times 1.3', () => {
     expect(estimateTokens('')).toBe(0);
-    expect(estimateTokens('abc')).toBe(1);
-    expect(estimateTokens('abcd')).toBe(1);
-    expect(estimateTokens('abcde')).toBe(2);
+    expect(estimateTokens('abc')).toBe(2); // 1 piece
+    expect(estimateTokens('abcdef')).toBe(3); // 2
+    expect(estimateTokens('getUserName')).toBe(4); // get, User, Name
+    expect(estimateTokens('1234567')).toBe(4); // 123, 456, 7
+    expect(estimateTokens('a, b')).toBe(4); // a , b
+    expect(estimateTokens('日本')).toBe(3); // 2
+    expect(estimateTokens('x = 1')).toBe(4); // x = 1
   });
 
   it('summed line costs never underestimate the joined text', () => {
-    const lines = ['a', 'bb', 'ccc', 'dddd', 'eeeee', ''];
+    const lines = ['a', 'bb ', ' ccc', '    dddd', 'eeeee  ', '', '  ', '12 | x)', '→ é'];
     const summed = lines.reduce((n, l) => n + lineCost(l), 0);
     expect(summed).toBeGreaterThanOrEqual(estimateTokens(lines.join('\n')));
   });
@@ -18,8 +22,8 @@ describe('estimateTokens', () => {
 
 describe('LineAccumulator', () => {
   it('stop mode refuses every unit after the first misfit', () => {
-    const acc = new LineAccumulator(3, 'stop');
-    expect(acc.offer(['12345678901'])).toBe(true); // 3 tokens with its newline
+    const acc = new LineAccumulator(7, 'stop');
+    expect(acc.offer(['12345678901'])).toBe(true); // 4 pieces and its newline: ceil(5 x 1.3) = 7 tokens
     expect(acc.offer(['x'.repeat(40)])).toBe(false);
     expect(acc.offer([''])).toBe(false);
     expect(acc.unitsLeftOut).toBe(2);
@@ -27,7 +31,7 @@ describe('LineAccumulator', () => {
   });
 
   it('skip mode lets a smaller later unit in', () => {
-    const acc = new LineAccumulator(4, 'skip');
+    const acc = new LineAccumulator(6, 'skip');
     expect(acc.offer(['abc'])).toBe(true);
     expect(acc.offer(['x'.repeat(40)])).toBe(false);
     expect(acc.offer(['def'])).toBe(true);

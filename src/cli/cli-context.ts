@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Logger } from '../logger.js';
 import { createStderrLogger } from '../logger.js';
@@ -37,10 +38,20 @@ export function repositoryArgument(path: string, options: { repo?: string }, com
   return options.repo;
 }
 
+/**
+ * True when `folder` is where the command runs: there, as for git, a subfolder
+ * of a work tree means the work tree (a folder named explicitly is its own root).
+ */
+export function standsIn(folder: string): boolean {
+  return resolve(folder) === process.cwd();
+}
+
 /** Opens the repository a command names, without refreshing its index. */
 export function openRepository(options: RepositoryCommandOptions, path?: string): Promise<RepositoryIndex> {
-  return RepositoryIndex.open(path ?? options.repo ?? '.', {
+  const folder = path ?? options.repo ?? '.';
+  return RepositoryIndex.open(folder, {
     commit: options.commit,
+    findWorkTreeRoot: standsIn(folder),
     indexPath: options.indexPath,
     maxFileBytes: options.maxFileBytes,
     logger: cliLogger(options),

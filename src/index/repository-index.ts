@@ -30,6 +30,8 @@ export interface OpenRepositoryOptions {
    */
   maxFileBytes?: number;
   excludeDirectories?: string[];
+  /** A folder inside a git work tree stands for that work tree (see WorktreeSourceOptions.findWorkTreeRoot). */
+  findWorkTreeRoot?: boolean;
   /** Never create, rebuild or write the index (`status`); refresh() is refused. */
   readonly?: boolean;
   logger?: Logger;
@@ -151,7 +153,7 @@ export class RepositoryIndex {
   static async open(path: string, options: OpenRepositoryOptions = {}): Promise<RepositoryIndex> {
     const logger = options.logger ?? silentLogger;
     const given = { maxFileBytes: options.maxFileBytes, excludeDirectories: options.excludeDirectories };
-    let source: RepositorySource = options.commit ? await GitCommitSource.open(path, options.commit, given) : await WorktreeSource.open(path, given);
+    let source: RepositorySource = options.commit ? await GitCommitSource.open(path, options.commit, given) : await WorktreeSource.open(path, { ...given, findWorkTreeRoot: options.findWorkTreeRoot });
     const indexPath = options.indexPath ?? defaultIndexPath(realpathSync(source.root), source.mode);
     // Only reponav's own cache may be overwritten whatever is there; a path the user gave may hold their data.
     const access = { owned: options.indexPath === undefined, readonly: !!options.readonly };

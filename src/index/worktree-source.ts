@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'no
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { Ignore } from 'ignore';
+import { refuseGitDirectory, workTreeRoot } from './work-tree-root.js';
 import { ReponavError } from '../errors.js';
 import { quotedPath } from './display-path.js';
 import {
@@ -27,6 +28,12 @@ import { WorktreeChanges } from './worktree-changes.js';
 export interface WorktreeSourceOptions extends SourceOptions {
   /** Ask git what changed since the last run (default true); false: list everything each time. */
   useGit?: boolean;
+  /**
+   * A folder inside a git work tree stands for that work tree (as for git):
+   * for a command run in the folder it stands in, where the user named no
+   * other. Off, the folder given is the root (a sample inside a repository).
+   */
+  findWorkTreeRoot?: boolean;
 }
 
 /**
@@ -74,7 +81,9 @@ export class WorktreeSource implements RepositorySource {
     } catch {
       throw new ReponavError('BAD_INPUT', `Cannot read repository folder ${quotedPath(path)}: it does not exist or is not a directory.`);
     }
-    return new WorktreeSource(root, options);
+    // A subfolder of a git work tree is that work tree (as for git); a git directory is refused.
+    refuseGitDirectory(root);
+    return new WorktreeSource(options.findWorkTreeRoot ? workTreeRoot(root) : root, options);
   }
 
   async list(): Promise<SourceListing> {

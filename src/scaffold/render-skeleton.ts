@@ -218,12 +218,13 @@ export function buildSkeletonJson(file: SkeletonInput, options: SkeletonOptions 
   };
   if (estimateTokens(JSON.stringify(json)) <= budget) return json;
   // Worst-case count so the digits of the final count cannot push it over.
-  let chars = JSON.stringify({ ...json, symbols: [], symbolsLeftOut: symbols.length }).length;
+  // Pieces do not span the JSON's commas and brackets' neighbours by more than one token each: +1 per symbol.
+  let used = estimateTokens(JSON.stringify({ ...json, symbols: [], symbolsLeftOut: symbols.length }));
   let kept = 0;
   for (const symbol of symbols) {
-    const extra = JSON.stringify(symbol).length + (kept > 0 ? 1 : 0);
-    if (Math.ceil((chars + extra) / 4) > budget) break;
-    chars += extra;
+    const extra = estimateTokens(JSON.stringify(symbol)) + 2;
+    if (used + extra > budget) break;
+    used += extra;
     kept++;
   }
   return { ...json, symbols: symbols.slice(0, kept), symbolsLeftOut: symbols.length - kept };

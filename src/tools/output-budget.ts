@@ -1,9 +1,10 @@
 /**
- * Budgets for tool outputs. Every tool answer is cut to its budget (estimated
- * tokens, 4 characters each, as in the scaffold layer) and says what was left
- * out, so an agent can always tell a short answer from a cut one.
+ * Budgets for tool outputs. Every tool answer is cut to its budget (o200k
+ * tokens as budget/token-budget.ts estimates them, as in the scaffold layer)
+ * and says what was left out, so an agent can always tell a short answer from
+ * a cut one.
  */
-import { estimateTokens, fitUnits, truncationLine, type CutCount } from '../budget/index.js';
+import { estimateTokens, fitUnits, lineCost, truncationLine, type CutCount } from '../budget/index.js';
 import type { ToolBudgets } from './tool-types.js';
 
 /** Smallest budget a call may ask for: below it no answer fits with its truncation note. */
@@ -49,10 +50,19 @@ export function numberLines(lines: readonly string[], firstLine: number, width: 
 export function enforceBudget(text: string, budgetTokens: number): string {
   if (estimateTokens(text) <= budgetTokens) return text;
   const note = (left: number) => `[TRUNCATED] ${left} characters left out to stay within ${budgetTokens} tokens`;
-  const room = Math.max(0, budgetTokens * 4 - note(text.length).length - 1);
-  let cut = text.slice(0, room);
+  const room = Math.max(0, budgetTokens - lineCost(note(text.length)));
+  // The longest prefix within room (the estimate grows with the prefix; the check below makes sure).
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (estimateTokens(text.slice(0, middle)) <= room) low = middle;
+    else high = middle - 1;
+  }
+  let cut = text.slice(0, low);
   const newline = cut.lastIndexOf('\n');
-  if (newline > room / 2) cut = cut.slice(0, newline);
+  if (newline > low / 2) cut = cut.slice(0, newline);
+  while (cut.length > 0 && estimateTokens(`${cut}\n${note(text.length - cut.length)}`) > budgetTokens) cut = cut.slice(0, Math.floor(cut.length * 0.9));
   return `${cut}\n${note(text.length - cut.length)}`;
 }
 

@@ -49,7 +49,7 @@ export const repoArg = () =>
 export const budgetArg = () =>
   described(
     z.optional(wholeNumberArg('budget_tokens', 100, 100_000)),
-    'Answer size cap in tokens (≈4 characters); longer answers end with [TRUNCATED].',
+    'Answer size cap in tokens (o200k); longer answers end with [TRUNCATED].',
   );
 
 /** `file_pattern`: a glob restricting results to some files. */

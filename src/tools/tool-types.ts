@@ -43,7 +43,7 @@ export interface ToolProgress {
   message: string;
 }
 
-/** Output budgets, in estimated tokens (ceil(characters / 4); see scaffold/token-budget.ts). */
+/** Output budgets, in o200k tokens as budget/token-budget.ts estimates them. */
 export interface ToolBudgets {
   /** Overrides every tool's built-in default. */
   defaultTokens?: number;

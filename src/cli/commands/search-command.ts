@@ -42,7 +42,7 @@ export function registerSearchCommand(program: Command): void {
     .option('--index-path <file>', 'where the SQLite index lives')
     .addOption(new Option('--format <format>', 'output interface').choices([...INTERFACE_MODES]).default('scaffold'))
     .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
-    .option('--budget-tokens <n>', `output budget in estimated tokens (about 4 characters each, 100 to ${MAX_SEARCH_BUDGET})`, searchBudget, 1500)
+    .option('--budget-tokens <n>', `output budget in o200k tokens (estimated from above; 100 to ${MAX_SEARCH_BUDGET})`, searchBudget, 1500)
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
   addHiddenAlias(command, '--budget <tokens>', '--budget-tokens <n>', searchBudget);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { displayPath, RepositoryIndex, type IndexStatus } from '../../index/index.js';
-import { cliLogger, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
+import { cliLogger, printJson, repositoryArgument, standsIn, type RepositoryCommandOptions } from '../cli-context.js';
 
 /** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */
 export function registerStatusCommand(program: Command): void {
@@ -15,7 +15,8 @@ export function registerStatusCommand(program: Command): void {
     .option('-v, --verbose', 'list every failed or stale file (default: the first 10 of each)')
     .action(async (path: string, options: RepositoryCommandOptions, command: Command) => {
       // Read-only: status never creates, rebuilds or writes an index.
-      const repository = await RepositoryIndex.open(repositoryArgument(path, options, command), { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options), readonly: true });
+      const folder = repositoryArgument(path, options, command);
+      const repository = await RepositoryIndex.open(folder, { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options), readonly: true, findWorkTreeRoot: standsIn(folder) });
       try {
         const status = await repository.status();
         if (options.json) return printJson(status);

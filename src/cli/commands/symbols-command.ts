@@ -41,7 +41,7 @@ export function addToolCommandOptions(command: Command): Command {
     .option('--repo <path>', 'repository folder', '.')
     .option('--commit <rev>', 'read the repository at this commit instead of the working tree')
     .option('--index-path <file>', 'SQLite index location (default: the user cache)')
-    .option('--budget-tokens <n>', 'output budget in estimated tokens (4 characters each)', tokenBudget())
+    .option('--budget-tokens <n>', 'output budget in o200k tokens (estimated from above)', tokenBudget())
     .option('--json', 'print the machine-readable answer as JSON')
     .option('-q, --quiet', 'only print errors on stderr (no progress bar)');
 }
