@@ -7,8 +7,9 @@
  * To accept new output after an intended change, run
  *   UPDATE_GOLDEN=1 npx vitest run test/golden
  * then review the diff of test/golden/expected/ by eye: the goldens are the spec.
+ * An update also removes expected files whose fixture folder is gone.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +53,12 @@ describe('parse golden snapshots', () => {
   it('has a fixture per supported language plus mixed', async () => {
     const { SUPPORTED_LANGUAGES } = await import('../../src/parse/languages.js');
     expect(fixtures).toEqual([...SUPPORTED_LANGUAGES, 'mixed'].sort());
+  });
+
+  it(UPDATE ? 'removes expected files that no longer have a fixture' : 'has no expected file without a fixture', () => {
+    const stale = existsSync(EXPECTED) ? readdirSync(EXPECTED).filter((file) => !fixtures.includes(file.replace(/\.txt$/, ''))) : [];
+    if (UPDATE) for (const file of stale) rmSync(join(EXPECTED, file));
+    else expect(stale, 'expected files without a fixture folder: run with UPDATE_GOLDEN=1 to remove them').toEqual([]);
   });
 
   for (const name of fixtures) {
