@@ -66,6 +66,7 @@ describe('the packed tarball', () => {
       expect(paths).toContain(needed);
     }
     expect(paths.some((p) => p.startsWith('queries/'))).toBe(true);
+    for (const grammar of ['c', 'kotlin', 'swift', 'scala']) expect(paths).toContain(`dist/grammars/tree-sitter-${grammar}.wasm`);
     expect(paths.filter((p) => p.endsWith('.map'))).toEqual([]);
     expect(paths.filter((p) => p.includes('screenshots/') || p.endsWith('.png'))).toEqual([]);
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p.endsWith('.test.js'))).toEqual([]);
@@ -74,6 +75,17 @@ describe('the packed tarball', () => {
   it('installs without the optional openai package', () => {
     expect(existsSync(join(installed, 'dist/cli/main.js'))).toBe(true);
     expect(existsSync(join(app, 'node_modules/openai'))).toBe(false);
+  });
+
+  it('parses the languages whose grammars it ships itself, without tree-sitter-wasms installed', () => {
+    expect(existsSync(join(app, 'node_modules/tree-sitter-wasms'))).toBe(false);
+    const repo = join(work, 'kotlin-repo');
+    mustRun('mkdir', ['-p', repo], work);
+    writeFileSync(join(repo, 'Cart.kt'), 'class Cart {\n    fun total(): Int = 0\n}\n');
+    writeFileSync(join(repo, 'cart.c'), 'int cart_total(void) { return 0; }\n');
+    const kotlin = mustRun(join(app, 'node_modules/.bin/reponav'), ['symbols', 'Cart.kt', '--repo', repo], app);
+    expect(kotlin.stdout).toMatch(/class Cart \[L1-3\][\s\S]*fun total\(\)/);
+    expect(mustRun(join(app, 'node_modules/.bin/reponav'), ['symbols', 'cart.c', '--repo', repo], app).stdout).toContain('cart_total');
   });
 
   it("runs the README's first command through the installed `reponav` bin", () => {
