@@ -25,8 +25,8 @@ import tseslint from 'typescript-eslint';
 /**
  * Which folders of src/ each folder may import (besides itself and the shared
  * src/errors.ts and src/logger.ts). Anything not listed is forbidden, so a new
- * upward or sideways import fails the lint. src/reponav.ts, the public facade,
- * may import every folder; no folder may import it.
+ * upward or sideways import fails the lint. The package's entries (src/reponav.ts
+ * and its subpaths) may import every folder; no folder may import them.
  */
 const LAYERS = {
   parse: [],
@@ -46,11 +46,13 @@ const LAYERS = {
   cli: ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox', 'server', 'agents/ask', 'agents/localize', 'eval', 'http-api', 'team'],
 };
 const FOLDERS = Object.keys(LAYERS);
+/** The package's entry files (package.json "exports"): `reponav`, `reponav/mcp`, `reponav/agents`, `reponav/dense`, `reponav/team`. */
+const ENTRIES = ['./src/reponav.ts', './src/reponav-mcp.ts', './src/reponav-agents.ts', './src/reponav-dense.ts', './src/reponav-team.ts'];
 
 const layerZones = [
   ...FOLDERS.map((folder) => ({
     target: `./src/${folder}`,
-    from: [...FOLDERS.filter((other) => other !== folder && !LAYERS[folder].includes(other)).map((other) => `./src/${other}`), './src/reponav.ts'],
+    from: [...FOLDERS.filter((other) => other !== folder && !LAYERS[folder].includes(other)).map((other) => `./src/${other}`), ...ENTRIES],
     message: `src/${folder} may import only ${LAYERS[folder].length ? LAYERS[folder].map((f) => `src/${f}`).join(', ') : 'nothing above it'} (see LAYERS in eslint.config.js and docs/architecture.md).`,
   })),
   {

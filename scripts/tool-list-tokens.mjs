@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { openMcpService } from '../dist/reponav.js';
+import { openMcpService } from '../dist/reponav-mcp.js';
 
 const toolsArg = process.argv.indexOf('--tools');
 const include = toolsArg === -1 ? undefined : process.argv[toolsArg + 1].split(',');

@@ -1,7 +1,10 @@
 /**
- * reponav's public library API. Everything a program needs to open an index,
- * search it, render what an agent sees, and call the agent tools; anything not
- * exported here is internal and may change.
+ * reponav's public library API, root entry: open an index, search it, render
+ * what an agent sees, and call the agent tools. It loads neither the MCP SDK,
+ * nor the agents and model clients, nor dense retrieval, nor PostgreSQL: those
+ * have their own entries, `reponav/mcp`, `reponav/agents`, `reponav/dense` and
+ * `reponav/team`. Anything not
+ * exported from an entry is internal and may change.
  *
  * @example
  * ```ts
@@ -37,14 +40,4 @@ export {
 export { BUILTIN_TOOLS, callTool, createToolRegistry, RepositorySet, TOOL_NAMES, type ToolCallResult, type ToolName } from './tools/index.js';
 export { ReponavError, isReponavError, type ReponavErrorCode } from './errors.js';
 export { createStderrLogger, silentLogger, type Logger, type LogLevel } from './logger.js';
-export { openMcpService, createMcpServer, serveStdio, startHttpServer } from './server/index.js';
-export {
-  createEmbedder,
-  ensureEmbeddings,
-  denseSearch,
-  type Embedder,
-  type EmbedderSettings,
-} from './retrieve/dense/index.js';
 export { createDenseFusion, reciprocalRankFusion, normalizedScoreFusion, type FusionMethod } from './retrieve/index.js';
-export { askQuestion, type AskTrace } from './agents/ask/index.js';
-export { createChatModel, type ChatModel, type ChatMessage, type ChatResponse } from './llm/index.js';

@@ -301,9 +301,25 @@ export function languageSpec(id: string): LanguageSpec {
   return spec;
 }
 
-/** Absolute path of the grammar wasm for a language id. */
+/**
+ * Absolute path of the grammar wasm for a language id. The grammars taken from
+ * tree-sitter-wasms (a development dependency) are shipped in `dist/grammars/`
+ * by the build (scripts/copy-grammars.mjs); a checkout that has not been built
+ * reads them from the package itself. Both `src/parse/` and `dist/*` sit two
+ * levels below the package root.
+ */
 export function wasmPath(id: string): string {
-  return createRequire(import.meta.url).resolve(languageSpec(id).wasmModule);
+  const module = languageSpec(id).wasmModule;
+  if (module.startsWith(WASMS)) {
+    const shipped = fileURLToPath(new URL(`../../dist/grammars/${module.slice(WASMS.length)}`, import.meta.url));
+    if (existsSync(shipped)) return shipped;
+  }
+  return createRequire(import.meta.url).resolve(module);
+}
+
+/** The grammar files the build copies into `dist/grammars/` (those of tree-sitter-wasms). */
+export function shippedGrammarFiles(): string[] {
+  return SPECS.filter((spec) => spec.wasmModule.startsWith(WASMS)).map((spec) => spec.wasmModule.slice(WASMS.length));
 }
 
 /**

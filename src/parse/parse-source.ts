@@ -7,17 +7,34 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { buildSymbols } from './build-symbols.js';
 import { captureFacts } from './capture-facts.js';
 import { loadGrammar } from './grammar-loader.js';
-import { languageForPath, languageSpec } from './languages.js';
+import { languageForPath, languageSpec, type LanguageId } from './languages.js';
 import { lineStartsOf } from './line-starts.js';
 import { isolateErrors } from './recover-blocks.js';
 import type { ParsedFile } from './symbol-model.js';
 
 /**
- * Languages whose syntax errors are isolated by layout (see recover-blocks.ts):
- * every brace or `end` language. Python is not: its grammar already recovers
- * by indentation.
+ * Whether a language's syntax errors are isolated by layout (see recover-blocks.ts):
+ * every brace or `end` language. Python is not: its grammar already recovers by
+ * indentation; nor is Bash. One entry per language, so a new one must say.
  */
-const ISOLATE_ERRORS = new Set(['javascript', 'typescript', 'tsx', 'java', 'go', 'rust', 'c', 'cpp', 'csharp', 'ruby', 'php', 'kotlin', 'swift', 'scala']);
+const ISOLATE_ERRORS: Readonly<Record<LanguageId, boolean>> = {
+  python: false,
+  javascript: true,
+  typescript: true,
+  tsx: true,
+  java: true,
+  go: true,
+  rust: true,
+  c: true,
+  cpp: true,
+  csharp: true,
+  ruby: true,
+  php: true,
+  kotlin: true,
+  swift: true,
+  scala: true,
+  bash: false,
+};
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
@@ -94,7 +111,7 @@ async function parseDecoded(path: string, bytes: Uint8Array, result: ParsedFile,
     result.imports = facts.imports;
     result.symbols = buildSymbols({ facts, source: text, lineStarts, spec });
     result.status = result.errorCount > 0 ? 'partial' : 'ok';
-    if (result.errorCount > 0 && ISOLATE_ERRORS.has(language)) {
+    if (result.errorCount > 0 && ISOLATE_ERRORS[spec.id]) {
       // The broken pieces blanked out: same lines and offsets, so spans stay true.
       const isolated = isolateErrors(grammar.parser, text, lineStarts);
       const retry = isolated === null ? null : grammar.parser.parse(isolated);

@@ -2,9 +2,10 @@
  * Golden tests: every renderer on the two hand-built examples, compared with the
  * files in src/scaffold/__golden__/. To refresh after an intended change, run
  *   UPDATE_GOLDEN=1 npx vitest run src/scaffold
- * and review the diff of __golden__ by eye before committing.
+ * and review the diff of __golden__ by eye before committing; an update also
+ * removes golden files that no test writes any more.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +28,35 @@ import { estimateTokens } from '../budget/token-budget.js';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '__golden__');
 
+const examples = [
+  { name: 'python', result: pythonResult, files: pythonFiles },
+  { name: 'typescript', result: typescriptResult, files: typescriptFiles },
+] as const;
+
+/** Every golden file a test below writes: an update removes the others. */
+const GOLDEN_FILES = new Set([
+  ...examples.flatMap(({ name }) =>
+    [
+      'scaffold.txt',
+      'scaffold-no-anchors.txt',
+      'scaffold-no-glimpse.txt',
+      'scaffold-no-targets.txt',
+      'scaffold-no-cue.txt',
+      'scaffold-budget-120.txt',
+      'scaffold.json',
+      'snippet.txt',
+      'file-only.txt',
+      'inline.txt',
+    ].map((suffix) => `${name}.${suffix}`),
+  ),
+  'python.skeleton.txt',
+  'python.skeleton.json',
+  'typescript.skeleton.txt',
+  'typescript.skeleton-budget-90.txt',
+]);
+
 function expectGolden(name: string, actual: string): void {
+  expect(GOLDEN_FILES.has(name), `${name} is missing from GOLDEN_FILES`).toBe(true);
   const file = join(GOLDEN_DIR, name);
   const text = `${actual}\n`;
   if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
@@ -39,10 +68,11 @@ function expectGolden(name: string, actual: string): void {
   expect(text).toBe(readFileSync(file, 'utf8'));
 }
 
-const examples = [
-  { name: 'python', result: pythonResult, files: pythonFiles },
-  { name: 'typescript', result: typescriptResult, files: typescriptFiles },
-] as const;
+it(process.env.UPDATE_GOLDEN === '1' ? 'removes golden files no test writes' : 'has no golden file that no test writes', () => {
+  const stale = existsSync(GOLDEN_DIR) ? readdirSync(GOLDEN_DIR).filter((file) => !file.endsWith('.md') && !GOLDEN_FILES.has(file)) : [];
+  if (process.env.UPDATE_GOLDEN === '1') for (const file of stale) rmSync(join(GOLDEN_DIR, file));
+  else expect(stale, 'golden files no test writes: run with UPDATE_GOLDEN=1 to remove them').toEqual([]);
+});
 
 describe.each(examples)('golden: $name example', ({ name, result, files }) => {
   it('scaffold', () => {

@@ -7,8 +7,9 @@
  * To accept new output after an intended change, run
  *   UPDATE_GOLDEN=1 npx vitest run test/golden
  * then review the diff of test/golden/expected/ by eye: the goldens are the spec.
+ * An update also removes expected files whose fixture folder is gone.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import { expectGolden } from './golden-file.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/languages/', import.meta.url));
 const EXPECTED = fileURLToPath(new URL('./expected/', import.meta.url));
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
 function listFiles(dir: string): string[] {
   const out: string[] = [];
@@ -52,6 +54,12 @@ describe('parse golden snapshots', () => {
   it('has a fixture per supported language plus mixed', async () => {
     const { SUPPORTED_LANGUAGES } = await import('../../src/parse/languages.js');
     expect(fixtures).toEqual([...SUPPORTED_LANGUAGES, 'mixed'].sort());
+  });
+
+  it(UPDATE ? 'removes expected files that no longer have a fixture' : 'has no expected file without a fixture', () => {
+    const stale = existsSync(EXPECTED) ? readdirSync(EXPECTED).filter((file) => file.endsWith('.txt') && !fixtures.includes(file.slice(0, -'.txt'.length))) : [];
+    if (UPDATE) for (const file of stale) rmSync(join(EXPECTED, file));
+    else expect(stale, 'expected files without a fixture folder: run with UPDATE_GOLDEN=1 to remove them').toEqual([]);
   });
 
   for (const name of fixtures) {

@@ -66,6 +66,7 @@ describe('the packed tarball', () => {
       expect(paths).toContain(needed);
     }
     expect(paths.some((p) => p.startsWith('queries/'))).toBe(true);
+    for (const grammar of ['c', 'kotlin', 'swift', 'scala']) expect(paths).toContain(`dist/grammars/tree-sitter-${grammar}.wasm`);
     expect(paths.filter((p) => p.endsWith('.map'))).toEqual([]);
     expect(paths.filter((p) => p.includes('screenshots/') || p.endsWith('.png'))).toEqual([]);
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p.endsWith('.test.js'))).toEqual([]);
@@ -74,6 +75,17 @@ describe('the packed tarball', () => {
   it('installs without the optional openai package', () => {
     expect(existsSync(join(installed, 'dist/cli/main.js'))).toBe(true);
     expect(existsSync(join(app, 'node_modules/openai'))).toBe(false);
+  });
+
+  it('parses the languages whose grammars it ships itself, without tree-sitter-wasms installed', () => {
+    expect(existsSync(join(app, 'node_modules/tree-sitter-wasms'))).toBe(false);
+    const repo = join(work, 'kotlin-repo');
+    mustRun('mkdir', ['-p', repo], work);
+    writeFileSync(join(repo, 'Cart.kt'), 'class Cart {\n    fun total(): Int = 0\n}\n');
+    writeFileSync(join(repo, 'cart.c'), 'int cart_total(void) { return 0; }\n');
+    const kotlin = mustRun(join(app, 'node_modules/.bin/reponav'), ['symbols', 'Cart.kt', '--repo', repo], app);
+    expect(kotlin.stdout).toMatch(/class Cart \[L1-3\][\s\S]*fun total\(\)/);
+    expect(mustRun(join(app, 'node_modules/.bin/reponav'), ['symbols', 'cart.c', '--repo', repo], app).stdout).toContain('cart_total');
   });
 
   it("runs the README's first command through the installed `reponav` bin", () => {
@@ -117,4 +129,44 @@ describe('the packed tarball', () => {
     expect(result.stderr).toContain('npm install openai@6');
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('says how to install pg and pg-boss when a team command needs them (a single-user install has neither)', () => {
+    expect(existsSync(join(app, 'node_modules/pg'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/pg-boss'))).toBe(false);
+    const result = run(join(app, 'node_modules/.bin/reponav'), ['fleet', 'list', '--pg', 'postgres://127.0.0.1:9/none'], app);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('npm install pg@8 pg-boss@10');
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('type-checks in a strict TypeScript consumer that checks library types (skipLibCheck false)', () => {
+    // The consumer's own @types/node, as any TypeScript project on Node.js has; everything else comes from the install.
+    cpSync(join(PROJECT_ROOT, 'node_modules/@types/node'), join(app, 'node_modules/@types/node'), { recursive: true });
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, skipLibCheck: false, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'] },
+        files: ['consumer.ts'],
+      }),
+    );
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      [
+        "import { RepositoryIndex, searchRepository, renderSearchResult, callTool, createToolRegistry, type SearchResult } from 'reponav';",
+        "import { openMcpService } from 'reponav/mcp';",
+        "import { askQuestion, createChatModel } from 'reponav/agents';",
+        "import { createEmbedder } from 'reponav/dense';",
+        'export async function main(): Promise<string> {',
+        "  const repo = await RepositoryIndex.open('.');",
+        "  const result: SearchResult = await searchRepository(repo.store, 'retry');",
+        '  void [callTool, createToolRegistry, openMcpService, askQuestion, createChatModel, createEmbedder];',
+        "  return renderSearchResult(repo.store, result, 'scaffold');",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const tsc = run(process.execPath, [join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 300_000);
 });

@@ -3,6 +3,7 @@
  * opening its database, printing to stdout (a closed pipe, as in
  * `fleet list | head`, ends the command quietly instead of with EPIPE).
  */
+import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { cliLogger } from '../cli-context.js';
 
@@ -31,9 +32,34 @@ export function print(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** The team server's PostgreSQL driver and job queue: optional peers, absent from a single-user install. */
+const TEAM_PACKAGES = ['pg', 'pg-boss'];
+
+/**
+ * The team layer. When `pg` or `pg-boss` is not installed the import fails; the
+ * command then stops with one sentence naming the install command instead of a
+ * module-resolution stack.
+ */
+export async function loadTeam(): Promise<Team> {
+  try {
+    return await import('../../team/index.js');
+  } catch (error) {
+    const code = (error as { code?: string })?.code;
+    const message = error instanceof Error ? error.message : String(error);
+    const missing = TEAM_PACKAGES.find((name) => message.includes(`'${name}'`) || message.includes(`"${name}"`));
+    if (!missing || (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND')) throw error;
+    throw new ReponavError(
+      'INSTALLATION_INCOMPLETE',
+      `The team server (fleet, worker, serve) needs the optional packages pg and pg-boss, and ${missing} is not installed: ` +
+        'run `npm install pg@8 pg-boss@10` next to reponav (`npm install -g pg@8 pg-boss@10` for a global install).',
+      { missingPackage: missing },
+    );
+  }
+}
+
 /** Loads the team layer, opens the database and checks its schema (unless `migrating`), runs `work`, closes. */
 export async function withTeam<T>(options: CommonOptions, work: (team: Team, db: TeamDb, logger: Logger) => Promise<T>, migrating = false): Promise<T> {
-  const team = await import('../../team/index.js');
+  const team = await loadTeam();
   const logger = cliLogger(options);
   // A one-shot command gives up on an unreachable database after a few seconds (workers and servers wait longer).
   const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { retryMs: 3_000 });

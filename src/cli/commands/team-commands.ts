@@ -13,7 +13,7 @@ import type { Logger } from '../../logger.js';
 import { createStderrLogger } from '../../logger.js';
 import { readPackageVersion } from '../package-info.js';
 import { collect, fileSize, port, seconds } from '../option-parsers.js';
-import { PG_HELP, type CommonOptions, type Team, type TeamDb } from './team-cli-support.js';
+import { loadTeam, PG_HELP, type CommonOptions, type Team, type TeamDb } from './team-cli-support.js';
 
 /** Retention defaults of reponav worker (DEFAULT_RETENTION in src/team/retention.ts, repeated so --help needs no team code). */
 const DEFAULT_KEEP = 5;
@@ -76,7 +76,7 @@ export function registerWorkerCommand(program: Command): void {
     .option('-q, --quiet', 'log only errors')
     .option('--verbose', 'log debug messages')
     .action(async (options: CommonOptions & { store?: string; workDir?: string; poll: number; lease?: number; retries?: number; maintenance: number; keep: number; keepPinnedDays: number }) => {
-      const team = await import('../../team/index.js');
+      const team = await loadTeam();
       const { cacheDirectory } = await import('../../index/index.js');
       const logger = processLogger(options);
       keepAlive(logger);
@@ -116,7 +116,7 @@ export function registerServeCommand(program: Command): void {
     .option('-q, --quiet', 'log only errors')
     .option('--verbose', 'log debug messages')
     .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; allowOrigin: string[]; webhookSecretFile?: string; lease?: number }) => {
-      const team = await import('../../team/index.js');
+      const team = await loadTeam();
       const { cacheDirectory } = await import('../../index/index.js');
       const logger = processLogger(options);
       keepAlive(logger);

@@ -1,0 +1,8 @@
+/**
+ * `reponav/team`: the team server on PostgreSQL — a catalog of repositories
+ * indexed by workers and answered over MCP by stateless servers with
+ * per-group bearer tokens (docs/team-server.md). Needs the `pg` and `pg-boss`
+ * packages, which a single-user install does not.
+ */
+export { startTeamServer, startWorker, TeamDatabase, migrate, resolvePgUrl } from './team/index.js';
+export type { RunningTeamServer, TeamServerOptions, RunningWorker, WorkerOptions } from './team/index.js';
