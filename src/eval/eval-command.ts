@@ -125,6 +125,7 @@ interface LocbenchCliOptions {
   order: 'commit-date' | 'file';
   configJson?: string;
   concurrency?: number;
+  allowChangedSettings?: boolean;
 }
 
 /** Label for a summary file: its folder name for `…/summary.json`, else the file name without extension. */
@@ -156,6 +157,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
     .addOption(new Option('--order <order>', 'order within a repository').choices(['commit-date', 'file']).default('commit-date'))
     .option('--config-json <json>', 'localizer settings as a JSON object (recorded in the summary)')
     .option('--concurrency <n>', 'instances localized at once (useful in agent mode; retrieval runs one at a time)', parseNonNegativeInt, 1)
+    .option('--allow-changed-settings', 'resume an output folder whose recorded settings differ (the differences are recorded in run.json)')
     .action(async (opts: LocbenchCliOptions) => {
       const config: LocbenchLocalizerConfig = {
         mode: opts.mode,
@@ -180,6 +182,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
               localizerConfig: config,
               order: opts.order,
               concurrency: Math.max(1, opts.concurrency ?? 1),
+              ...(opts.allowChangedSettings ? { allowChangedSettings: true } : {}),
               signal: (runSignal = signal),
               logger: deps.logger,
             },

@@ -42,6 +42,12 @@ export interface InstanceLocalizer {
   /** Index gitDir at commit (re-using the previous commit's index) and localize the query. */
   localize(input: LocalizeInput): Promise<LocalizationPrediction & { timings?: Record<string, number>; raw_hits?: RawChunkHit[]; raw_hits_deep?: RawChunkHit[] }>;
   close?(): Promise<void>;
+  /**
+   * What can change a prediction beyond the config as given: e.g. the model
+   * actually used (also when it came from the environment), its provider and
+   * base URL host, the effective defaults. Recorded in run.json and checked on resume.
+   */
+  readonly runFacts?: Record<string, unknown>;
 }
 
 /** `retrieval` (index + rank, no model; default) or `agent` (an LLM agent drives the tools). */

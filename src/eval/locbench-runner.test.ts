@@ -208,7 +208,8 @@ describe('runLocbench', () => {
     await runLocbench({ ...options, only: ['i-old'], localizerConfig: { settings: { alpha: 0.5 } } }, new FakeLocalizer());
     await expect(
       runLocbench({ ...options, localizerConfig: { settings: { alpha: 0.7 } } }, new FakeLocalizer()),
-    ).rejects.toSatisfy((e) => isReponavError(e, 'BAD_INPUT'));
+    ).rejects.toSatisfy((e) => isReponavError(e, 'BAD_INPUT') && /\(localizerConfig\.settings\.alpha: 0\.5 → 0\.7\)/.test(e.message));
+    await expect(runLocbench({ ...options, localizerConfig: { settings: { alpha: 0.5 } }, reponavRevision: 'other' }, new FakeLocalizer())).rejects.toThrow(/reponav: .* → "other"/);
   });
 
   it('reports progress', async () => {

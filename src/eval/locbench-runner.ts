@@ -9,8 +9,10 @@
  * - `skipped.jsonl` — this invocation's skips with reasons (malformed input
  *   line, unknown repo, unknown commit, localizer error); rewritten each run, so
  *   skipped instances are retried on the next;
- * - `run.json` — the localizer config; resuming with a different one is refused
- *   (mixing configs in one predictions file would corrupt the numbers);
+ * - `run.json` — the localizer config, the localizer's facts (model, provider,
+ *   base URL host, effective defaults) and the reponav revision; resuming with
+ *   any difference is refused, naming it (mixing configs in one predictions
+ *   file would corrupt the numbers), unless `allowChangedSettings`, which is recorded;
  * - `summary.json` / `summary.md` — written at the end, also when interrupted.
  *
  * Order: instances are grouped by repository (first appearance in the file),
@@ -23,7 +25,7 @@
  * by streaming `predictions.jsonl` back.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -34,6 +36,7 @@ import { silentProgress, type ProgressReporter } from './progress-reporter.js';
 import { dedupePrediction, readFinishedInstanceIds, type PredictionRecord } from './prediction-file.js';
 import { buildSummary, getReponavRevision, renderSummaryMarkdown, type LocbenchSummary, type SkipRecord } from './report.js';
 import { commitTimestamps, existingCommits, findRepoGitDir } from './repo-lookup.js';
+import { checkResumeSettings, type AllowedChange } from './run-settings.js';
 import { scorePredictions } from './score-predictions.js';
 
 /** Options of {@link runLocbench}. */
@@ -60,6 +63,10 @@ export interface LocbenchRunOptions {
   /** Instances localized at once (default 1); the localizer must be safe to call concurrently. */
   concurrency?: number;
   logger?: Logger;
+  /** Resume even when the recorded settings differ (the differences are recorded in run.json). */
+  allowChangedSettings?: boolean;
+  /** The reponav revision to record; default: read from the package's git checkout. */
+  reponavRevision?: string | null;
 }
 
 /** Observers of a run (all optional). */
@@ -117,26 +124,34 @@ function selectInstances(all: readonly LocbenchInstance[], options: LocbenchRunO
   return selected;
 }
 
-/** Refuses to resume into an output dir made with another localizer config; records ours otherwise. */
-function checkRunConfig(path: string, config: LocbenchLocalizerConfig, hasPredictions: boolean): void {
-  const wanted = JSON.stringify(config);
+/** Everything run.json records and a resume compares (besides `updatedAt` and `allowedChanges`). */
+interface RecordedRun {
+  localizerConfig: LocbenchLocalizerConfig;
+  /** The localizer's own facts (model, provider, base URL host, effective defaults). */
+  facts: Record<string, unknown>;
+  /** The reponav revision (git short hash; null outside a checkout). */
+  reponav: string | null;
+}
+
+/**
+ * Refuses to resume into an output dir whose recorded run differs in any
+ * setting (eval/run-settings.ts names each difference) unless `allow`; records ours.
+ */
+function checkRunConfig(path: string, run: RecordedRun, hasPredictions: boolean, allow: boolean): void {
+  let allowedChanges: AllowedChange[] = [];
   if (hasPredictions && fileExists(path)) {
-    let previous: unknown;
+    let previous: Record<string, unknown> | undefined;
     try {
-      previous = (JSON.parse(readFileSync(path, 'utf8')) as { localizerConfig?: unknown }).localizerConfig;
+      previous = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
     } catch {
       previous = undefined;
     }
-    if (previous !== undefined && JSON.stringify(previous) !== wanted) {
-      throw new ReponavError(
-        'BAD_INPUT',
-        `the output directory holds predictions made with another localizer config (${JSON.stringify(previous)}); ` +
-          'use another --out, or delete that directory to start over',
-        { path, previous, wanted: config },
-      );
+    if (previous !== undefined) {
+      allowedChanges = checkResumeSettings({ folder: dirname(path), previous, current: { ...run }, ignore: ['updatedAt'], allow });
     }
   }
-  writeFileSync(path, `${JSON.stringify({ localizerConfig: config, updatedAt: new Date().toISOString() }, null, 2)}\n`);
+  const recorded = { ...run, ...(allowedChanges.length > 0 ? { allowedChanges } : {}), updatedAt: new Date().toISOString() };
+  writeFileSync(path, `${JSON.stringify(recorded, null, 2)}\n`);
 }
 
 interface PlannedInstance {
@@ -224,7 +239,8 @@ export async function runLocbench(
   const { instances, malformed } = await readLocbenchInstances(options.instancesPath);
   const selected = selectInstances(instances, options, logger);
   const finished = await readFinishedInstanceIds(paths.predictions);
-  checkRunConfig(paths.run, localizerConfig, finished.size > 0);
+  const reponav = options.reponavRevision !== undefined ? { revision: options.reponavRevision, dirty: null } : await getReponavRevision();
+  checkRunConfig(paths.run, { localizerConfig, facts: localizer.runFacts ?? {}, reponav: reponav.revision }, finished.size > 0, options.allowChangedSettings ?? false);
 
   const skipped: SkipRecord[] = [];
   const skipLog = JsonlAppender.open(paths.skipped, { truncate: true });
@@ -324,6 +340,7 @@ export async function runLocbench(
         ...(options.limit !== undefined ? { limit: options.limit } : {}),
         ...(options.only && options.only.length > 0 ? { only: [...options.only] } : {}),
         reposDir: resolve(options.reposDir),
+        ...(localizer.runFacts ? { facts: localizer.runFacts } : {}),
         ...options.extraConfig,
       },
       source: { instances: resolve(options.instancesPath), predictions: paths.predictions },
@@ -331,7 +348,7 @@ export async function runLocbench(
       interrupted,
       notAttempted,
       totalWallMs: Date.now() - startedAt,
-      reponav: await getReponavRevision(),
+      reponav,
     });
     const markdown = renderSummaryMarkdown(summary);
     writeFileSync(paths.summaryJson, `${JSON.stringify(summary, null, 2)}\n`);

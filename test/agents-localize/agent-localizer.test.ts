@@ -155,4 +155,42 @@ describe('agent localizer (LocBench agent mode)', () => {
       }
     }
   });
+
+  it('records the model taken from REPONAV_LLM_MODEL and refuses a resume with another; an all-empty model is an error, retried on resume', async () => {
+    const reposDir = join(repo.dir, 'repos-facts');
+    mkdirSync(reposDir, { recursive: true });
+    symlinkSync(repo.root, join(reposDir, 'acme+shop'));
+    const instances = join(repo.dir, 'instances-facts.jsonl');
+    writeFileSync(
+      instances,
+      `${JSON.stringify({ instance_id: 'shop-1', repo: 'acme/shop', base_commit: repo.first, problem_statement: 'Discount SAVE10 applied twice', edit_functions: ['shop/cart.py:Cart.apply_discount'] })}\n`,
+    );
+    const out = join(repo.dir, 'eval-facts');
+    const config = { mode: 'agent' as const, interface: 'reponav', settings: { indexDir: join(repo.dir, 'indexes') } };
+    const runWith = async (modelName: string, extra: { allowChangedSettings?: boolean } = {}) => {
+      const env = { REPONAV_LLM_MODEL: `openai-compatible:${modelName}`, REPONAV_LLM_BASE_URL: server.openaiBaseUrl };
+      const localizer = await createAgentLocalizer(config, { env, viewTempRoot: repo.dir });
+      try {
+        return await runLocbench({ instancesPath: instances, reposDir, outDir: out, mode: 'agent', localizerConfig: config, ...extra }, localizer);
+      } finally {
+        await localizer.close();
+      }
+    };
+    // Only empty replies: no prediction is written, the instance is an llm error, tried again next time.
+    server.setHandler(() => ({ content: '' }));
+    const down = await runWith('model-a');
+    expect(down.predictedThisRun).toBe(0);
+    expect(down.summary.counts.skippedByReason).toEqual({ 'localizer-error': 1 });
+    expect(readFileSync(join(out, 'skipped.jsonl'), 'utf8')).toContain('the model replied with nothing to all 3 calls');
+    server.setHandler(undefined);
+    server.enqueue(answerTurn(['shop/cart.py'], ['shop/cart.py:Cart.apply_discount']));
+    const up = await runWith('model-a');
+    expect(up.predictedThisRun).toBe(1);
+    const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+    expect(run.facts).toMatchObject({ model: 'openai-compatible:model-a', provider: 'openai-compatible', baseUrlHost: new URL(server.openaiBaseUrl).host, interface: 'reponav', effective: { maxSteps: 30 } });
+    await expect(runWith('model-b')).rejects.toThrow(/holds a run made with other settings \(facts\.model: "openai-compatible:model-a" → "openai-compatible:model-b"\)/);
+    const allowed = await runWith('model-b', { allowChangedSettings: true });
+    expect(allowed.resumed).toBe(1);
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).allowedChanges[0].differences).toEqual(['facts.model: "openai-compatible:model-a" → "openai-compatible:model-b"']);
+  });
 });

@@ -9,13 +9,22 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ReponavError } from '../../errors.js';
-import { createChatModel, ModelConfigSchema, UsageMeter, withUsageMeter, type ChatModel, type ModelConfig } from '../../llm/index.js';
+import {
+  createChatModel,
+  ModelConfigSchema,
+  resolveModelConfig,
+  UsageMeter,
+  withUsageMeter,
+  type ChatModel,
+  type ModelConfig,
+  type ResolvedModelConfig,
+} from '../../llm/index.js';
 import { CommitIndexPool } from '../../index/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { createEmbedder, EMBEDDER_KINDS } from '../../retrieve/dense/index.js';
 import { CommitViewCache } from '../../sandbox/index.js';
 import { resolveAgentInterface } from './agent-interfaces.js';
-import { runLocalizationAgent } from './agent-loop.js';
+import { DEFAULT_MAX_STEPS, DEFAULT_MAX_TOKENS, runLocalizationAgent } from './agent-loop.js';
 import { openAgentWorkspace } from './agent-workspace.js';
 import type { Trajectory } from './trajectory.js';
 
@@ -112,6 +121,13 @@ export interface AgentLocalizer {
   localize(input: AgentLocalizeInput): Promise<AgentPrediction>;
   readonly meter: UsageMeter;
   readonly model: ChatModel;
+  /**
+   * What can change a prediction beyond the settings as given: the model used
+   * (also when it came from REPONAV_LLM_MODEL), its provider and base URL host,
+   * the interface and the effective budgets and defaults. The harness records
+   * it in run.json and refuses a resume that differs.
+   */
+  readonly runFacts: Record<string, unknown>;
   /** Closes the index pool and removes the materialised views. */
   close(): Promise<void>;
 }
@@ -142,6 +158,7 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
   const modelConfig: ModelConfig = typeof settings.model === 'string' ? { model: settings.model } : (settings.model ?? {});
   const meter = deps.meter ?? new UsageMeter({ maxCostUsd: settings.maxUsd, maxTokens: settings.maxTotalTokens }, { logger });
   const model = withUsageMeter(createChatModel(modelConfig, { env: deps.env, logger }), meter);
+  const runFacts = agentRunFacts(model.id, resolveModelConfig(modelConfig, deps.env ?? process.env), iface.name, settings);
   const views = new CommitViewCache({ logger, tempRoot: deps.viewTempRoot, keepIdle: 2 });
   const indexes = new CommitIndexPool({ indexDir: settings.indexDir, logger });
   const embedder = settings.embedder ? createEmbedder({ ...settings.embedder, logger, env: deps.env }) : undefined;
@@ -150,6 +167,7 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
   return {
     meter,
     model,
+    runFacts,
     async localize(input) {
       const started = performance.now();
       const pooled = iface.indexTools.length > 0 ? await indexes.acquire(input.gitDir, input.repo, input.commit) : null;
@@ -192,6 +210,10 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
         pooled?.release();
       }
       if (settings.traceDir) await writeTrace(settings.traceDir, input.instanceId, { instanceId: input.instanceId, repo: input.repo, commit: input.commit, ...trajectory });
+      // A model that only ever replied with nothing is down: an error (retried on resume), never an empty prediction.
+      if (trajectory.stopReason === 'empty-replies' && trajectory.steps.every((s) => s.assistant.trim() === '')) {
+        throw new ReponavError('LLM_ERROR', `the model replied with nothing to all ${trajectory.steps.length} calls`, { stopReason: trajectory.stopReason });
+      }
       if (trajectory.stopReason === 'llm-error' || trajectory.stopReason === 'spend-budget') {
         throw new ReponavError(trajectory.stopReason === 'spend-budget' ? 'BUDGET_EXCEEDED' : 'LLM_ERROR', trajectory.error ?? trajectory.stopReason, {
           stopReason: trajectory.stopReason,
@@ -208,6 +230,35 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
     async close() {
       await indexes.close();
       await views.close();
+    },
+  };
+}
+
+/** See {@link AgentLocalizer.runFacts}. Paths and run-wide spend caps are left out: they change no prediction. */
+function agentRunFacts(modelId: string, resolved: ResolvedModelConfig, interfaceName: string, settings: AgentSettings): Record<string, unknown> {
+  let baseUrlHost: string | null = null;
+  try {
+    baseUrlHost = resolved.provider === 'replay' ? null : new URL(resolved.baseUrl).host;
+  } catch {
+    baseUrlHost = null;
+  }
+  return {
+    model: modelId,
+    provider: resolved.provider,
+    baseUrlHost,
+    interface: interfaceName,
+    effective: {
+      maxSteps: settings.maxSteps ?? DEFAULT_MAX_STEPS,
+      maxTokens: settings.maxTokens ?? DEFAULT_MAX_TOKENS,
+      maxOutputTokens: settings.maxOutputTokens ?? null,
+      temperature: settings.temperature ?? 0,
+      maxPredictions: settings.maxPredictions ?? 50,
+      toolBudgetTokens: settings.toolBudgetTokens ?? null,
+      shellTimeoutMs: settings.shellTimeoutMs ?? null,
+      shellMaxOutputChars: settings.shellMaxOutputChars ?? null,
+      allowAnyCommand: settings.allowAnyCommand ?? false,
+      deadlineSeconds: settings.deadlineSeconds ?? null,
+      embedder: settings.embedder ?? null,
     },
   };
 }
