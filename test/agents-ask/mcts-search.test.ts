@@ -145,19 +145,23 @@ describe('MCTS search', () => {
     expect(prompt).toMatch(/Tried by sibling branches[^\n]*\n- FindFunction\(name="with_tax"\) — score 10\/100; found: shop\/pricing\.py:13-15 \(with_tax\)/);
   });
 
-  it('ends the search when UCT selects a Finish node and answers from its path', async () => {
+  it('ends the search in the iteration a Finish passes its checks (no sibling after it runs) and answers from its path', async () => {
     llm.push(
       'planning',
       planReply(['FindFunction', { name: 'with_tax' }], ['FindClass', { name: 'Cart' }]),
       planReply(['Finish', { reason: 'with_tax is the answer' }], ['FindCodeSnippet', { text: 'TAX_RATE' }]),
     );
-    llm.push('evaluation', evalReply(70), evalReply(20), evalReply(95), evalReply(30));
+    llm.push('evaluation', evalReply(70), evalReply(20), evalReply(92), evalReply(30));
     llm.push('answer', '`with_tax` (shop/pricing.py:13-15) multiplies by `TAX_RATE`.');
     const result = await askQuestion({ question: 'Where is tax added?', model: llm.model(), repositories: repo.repositories, settings: { iterations: 10, maxChildren: 2, ...noPlateau } });
     const { trace } = result;
     expect(result.stopReason).toBe('finish');
     const finish = trace.nodes.find((n) => n.action?.type === 'Finish')!;
-    expect(trace.iterations.at(-1)!.selectedId).toBe(finish.id);
+    expect(finish).toMatchObject({ createdAt: 2, score: 92, finishCheck: { passed: true, reason: null } });
+    expect(trace.iterationsRun).toBe(2);
+    expect(trace.iterations.at(-1)!.selectedId).toBe(1);
+    expect(trace.nodes.some((n) => n.action?.type === 'FindCodeSnippet')).toBe(false);
+    expect(llm.of('evaluation')).toHaveLength(3);
     expect(trace.answerPath).toEqual([0, 1, finish.id]);
     expect(trace.answerEvidence[0]).toMatchObject({ path: 'shop/pricing.py', startLine: 13, endLine: 15, symbol: 'with_tax' });
     expect(result.answer).toBe('`with_tax` (shop/pricing.py:13-15) multiplies by `TAX_RATE`.');
@@ -167,5 +171,24 @@ describe('MCTS search', () => {
     const answerPrompt = llm.of('answer')[0]!.prompt;
     expect(answerPrompt).toContain('[E1] shop/pricing.py:13-15 (with_tax)');
     expect(answerPrompt).toContain('15 |     return round(amount * (1 + TAX_RATE), 2)');
+  });
+
+  it('a Finish that fails its checks is scored down, closed, and the search goes on', async () => {
+    llm.push(
+      'planning',
+      planReply(['FindFunction', { name: 'with_tax' }], ['FindClass', { name: 'Cart' }]),
+      planReply(['Finish', { reason: 'probably enough' }]),
+      planReply(['FindCodeSnippet', { text: 'TAX_RATE' }]),
+    );
+    llm.push('evaluation', evalReply(70), evalReply(20), evalReply(40), evalReply(60));
+    const result = await askQuestion({ question: 'Where is tax added?', model: llm.model(), repositories: repo.repositories, settings: { iterations: 3, maxChildren: 2, ...noPlateau } });
+    const { trace } = result;
+    expect(result.stopReason).toBe('iterations');
+    const finish = trace.nodes.find((n) => n.action?.type === 'Finish')!;
+    expect(finish).toMatchObject({ score: 40, valueSum: 0, exhausted: true, finishCheck: { passed: false, reason: 'Evaluation scored it 40, below 75' } });
+    expect(trace.iterationsRun).toBe(3);
+    expect(trace.iterations.every((it) => it.selectedId !== finish.id)).toBe(true);
+    expect(trace.nodes.map((n) => n.action?.type ?? 'root')).toEqual(['root', 'FindFunction', 'FindClass', 'Finish', 'FindCodeSnippet']);
+    expect(trace.answerPath).not.toContain(finish.id);
   });
 });

@@ -49,6 +49,11 @@ export const AskSettingsSchema = z
     ragTopK: z.number().int().min(1).max(100),
     /** Max output tokens per role call (answers get twice this). */
     maxReplyTokens: z.number().int().positive(),
+    /**
+     * A Finish ends the search when its Evaluation score is at least this (0–100) and its path holds
+     * evidence; a Finish below it is scored down (value 0) and closed, and the search goes on.
+     */
+    finishMinScore: z.number().min(0).max(100),
   })
   .strict();
 
@@ -75,6 +80,8 @@ export const DEFAULT_ASK_SETTINGS: Readonly<AskSettings> = Object.freeze({
   excerptLines: 30,
   ragTopK: 8,
   maxReplyTokens: 1200,
+  // The start of the rubric's "good" band (75-89): the evidence answers the question.
+  finishMinScore: 75,
 });
 
 /**

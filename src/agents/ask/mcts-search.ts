@@ -1,15 +1,18 @@
 /**
  * The Monte-Carlo tree search of DeepRepoQA. One iteration:
  *
- *  1. Selection — UCT from the root to a node that can be expanded (or a
- *     Finish node: choosing Finish ends the search);
+ *  1. Selection — UCT from the root to a node that can be expanded;
  *  2. Expansion — Perception analyses the node's trajectory and its sibling
  *     branches, Planning proposes up to `maxChildren` new actions (deduped;
  *     rejected proposals get one corrective round). An expansion that
  *     creates no child closes its node (fully expanded) and selection runs
  *     again in the same iteration, so no iteration ends without progress;
  *  3. Simulation — each new child is executed (tool call → evidence) and
- *     scored by Evaluation; that one-step score is its value;
+ *     scored by Evaluation; that one-step score is its value. A Finish child
+ *     ends the search at once (as in the paper: choosing Finish ends it) when
+ *     it passes the checks — Evaluation scored it at least `finishMinScore`
+ *     and its path holds evidence; one that fails them is scored down (value
+ *     0), closed, and the search goes on;
  *  4. Back-propagation — the value and one visit go to every ancestor.
  *
  * The loop ends on Finish, the iteration limit, a budget (leaving the answer
@@ -91,12 +94,12 @@ export async function runMctsSearch(env: SearchEnvironment): Promise<SearchOutco
         const { node, path } = selected;
         current.selectedId = node.id;
         current.path = path.map((n) => n.id);
-        if (node.action?.type === 'Finish') {
-          finish = node;
-          stopReason = 'finish';
-        } else if (canExpand(node, limits)) {
-          await expand(env, tree, node, iteration, current);
-          if (current.createdIds.length === 0 && node.exhausted) {
+        if (canExpand(node, limits)) {
+          const finished = await expand(env, tree, node, iteration, current);
+          if (finished) {
+            finish = finished;
+            stopReason = 'finish';
+          } else if (current.createdIds.length === 0 && node.exhausted) {
             (current.closedIds ??= []).push(node.id);
             const budgetStop = rt.budget.searchStop();
             if (budgetStop) throw new SearchStop(budgetStop);
@@ -131,8 +134,12 @@ function closeIteration(record: TraceIteration, tree: SearchTree, rt: RoleRuntim
   record.elapsedMs = rt.budget.elapsedMs();
 }
 
-/** Expansion and one-step simulation of every new child, with back-propagation. */
-async function expand(env: SearchEnvironment, tree: SearchTree, node: TraceNode, iteration: number, record: TraceIteration): Promise<void> {
+/**
+ * Expansion and one-step simulation of every new child, with back-propagation.
+ * Returns the Finish child that passed its checks (the search ends; no
+ * further child of this expansion is run), else null.
+ */
+async function expand(env: SearchEnvironment, tree: SearchTree, node: TraceNode, iteration: number, record: TraceIteration): Promise<TraceNode | null> {
   const { settings, rt, question } = env;
   const maxTokens = settings.maxReplyTokens;
   const perceived = await perceive(rt, { question, tree, node, iteration, temperature: 0, maxTokens });
@@ -145,7 +152,7 @@ async function expand(env: SearchEnvironment, tree: SearchTree, node: TraceNode,
   if (planned.accepted.length === 0) {
     // Nothing new to try from here: close the node so selection looks elsewhere.
     node.exhausted = true;
-    return;
+    return null;
   }
   for (const action of planned.accepted) {
     // Check before each child: one expansion must not eat the answer reserve.
@@ -163,8 +170,26 @@ async function expand(env: SearchEnvironment, tree: SearchTree, node: TraceNode,
       child.score = evaluated.evaluation.score;
       child.evaluation = { rationale: evaluated.evaluation.rationale, followUp: evaluated.evaluation.follow_up };
     }
+    if (action.type === 'Finish') {
+      const reason = finishProblem(tree, child, settings.finishMinScore);
+      child.finishCheck = { passed: reason === null, reason };
+      child.exhausted = true;
+      // A Finish that fails its checks is scored down: its branch must not look like an answer.
+      tree.backpropagate(child, reason === null ? (child.score ?? 0) : 0);
+      if (reason === null) return child;
+      continue;
+    }
     tree.backpropagate(child, child.score ?? 0);
   }
+  return null;
+}
+
+/** Why a Finish may not end the search, or null when it may. */
+function finishProblem(tree: SearchTree, finish: TraceNode, minScore: number): string | null {
+  if (tree.pathEvidence(finish).length === 0) return 'no evidence on its path';
+  if (finish.score === null) return 'Evaluation gave it no score';
+  if (finish.score < minScore) return `Evaluation scored it ${finish.score}, below ${minScore}`;
+  return null;
 }
 
 function addTokens(node: TraceNode, tokens: RoleTokens): void {

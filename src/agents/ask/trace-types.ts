@@ -76,6 +76,8 @@ export interface TraceNode {
   rejected: Array<{ type: string; args: unknown; reason: string }>;
   /** Tokens spent on model calls attributed to this node. */
   tokens: { input: number; output: number };
+  /** Finish nodes: whether it passed the checks that end the search, and why not (absent in older traces). */
+  finishCheck?: { passed: boolean; reason: string | null };
 }
 
 /** Which role a model call served. */

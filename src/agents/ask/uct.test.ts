@@ -69,7 +69,7 @@ describe('selection and back-propagation', () => {
     expect(selectNode(tree, limits)).toBeNull();
   });
 
-  it('stops at a Finish node and never expands one or a node at the depth limit', () => {
+  it('never selects or expands a Finish node (one that passed ended the search; one that failed is closed), nor a node at the depth limit', () => {
     const tree = new SearchTree();
     const a = grow(tree, 0, 'a', 50);
     const finish = parseAction('Finish', { reason: 'enough' });
@@ -80,7 +80,8 @@ describe('selection and back-propagation', () => {
     tree.root.exhausted = true;
     a.exhausted = true;
     expect(canExpand(f, limits)).toBe(false);
-    expect(selectNode(tree, limits)!.node.id).toBe(f.id);
+    expect(isOpen(tree, f, limits)).toBe(false);
+    expect(selectNode(tree, limits)).toBeNull();
     const deep = tree.addChild(tree.root, action('deep'), 1);
     deep.depth = limits.maxDepth;
     expect(canExpand(deep, limits)).toBe(false);

@@ -1,7 +1,9 @@
 /**
  * UCT selection (Kocsis & Szepesvári): from the root, descend to the child
  * maximising  mean/100 + c·√(ln N_parent / N_child)  until reaching a node
- * that can still be expanded, a Finish node, or a dead end. Values are
+ * that can still be expanded, or a dead end. A Finish node is never
+ * selected: one that passed its checks ended the search when it was
+ * evaluated (mcts-search.ts), one that failed them is closed. Values are
  * scores on 0–100, scaled to 0–1 here so the constant keeps its usual range.
  */
 import type { SearchTree } from './search-tree.js';
@@ -36,18 +38,14 @@ export function canExpand(node: TraceNode, limits: SelectionLimits): boolean {
   return node.action?.type !== 'Finish' && !node.exhausted && node.childIds.length < limits.maxChildren && node.depth < limits.maxDepth;
 }
 
-/**
- * A subtree is open when selection can still do something useful in it:
- * it holds an expandable node or a Finish node (choosing Finish ends the search).
- */
+/** A subtree is open when selection can still do something useful in it: it holds an expandable node. */
 export function isOpen(tree: SearchTree, node: TraceNode, limits: SelectionLimits): boolean {
-  if (node.action?.type === 'Finish' || canExpand(node, limits)) return true;
+  if (canExpand(node, limits)) return true;
   return tree.children(node).some((child) => isOpen(tree, child, limits));
 }
 
 /**
- * Selection. Returns the node where this iteration acts (expand it, or stop
- * on it when it is a Finish node) and the root-to-node path, or null when
+ * Selection. Returns the node where this iteration acts (expands) and the root-to-node path, or null when
  * the whole tree is closed. Among children only open subtrees compete; ties
  * go to the older child (lower id), so runs are deterministic.
  */
@@ -56,7 +54,7 @@ export function selectNode(tree: SearchTree, limits: SelectionLimits): { node: T
   if (!isOpen(tree, node, limits)) return null;
   const path = [node];
   for (;;) {
-    if (node.action?.type === 'Finish' || canExpand(node, limits)) return { node, path };
+    if (canExpand(node, limits)) return { node, path };
     const open = tree.children(node).filter((child) => isOpen(tree, child, limits));
     if (open.length === 0) return { node, path };
     let best = open[0]!;
