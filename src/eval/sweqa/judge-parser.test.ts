@@ -51,4 +51,12 @@ describe('parseJudgeReply', () => {
   it('scoreValue reads the usual spellings', () => {
     expect([scoreValue(3), scoreValue('7/20'), scoreValue({ value: '9' }), scoreValue('n/a'), scoreValue(null)]).toEqual([3, 7, 9, null, null]);
   });
+
+  it('refuses a JSON object that is never closed instead of reading the cut fragment', () => {
+    const cut = parseJudgeReply('{"correctness": 16, "completeness": 12, "relevance": 18, "clarity": 14, "reasoning": 1');
+    expect(cut).toMatchObject({ ok: false, error: 'the JSON object is not closed (a cut reply)' });
+    // A brace inside a string does not count, and prose scores without any object still parse.
+    expect(parseJudgeReply('{"note": "}", "correctness": 1, "completeness": 2, "relevance": 3, "clarity": 4, "reasoning": 5}').ok).toBe(true);
+    expect(parseJudgeReply('Correctness: 10\nCompleteness: 10\nRelevance: 10\nClarity: 10\nReasoning: 10').ok).toBe(true);
+  });
 });

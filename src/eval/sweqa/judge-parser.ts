@@ -93,11 +93,14 @@ function fromText(text: string, found: Partial<Record<JudgeDimension | 'total', 
  * missing. Scores are rounded to integers and clamped to 1–20 (flag
  * `clamped:<dim>`); a missing total is computed (`total-computed`), a stated
  * total that disagrees with the sum is replaced (`total-mismatch`), and
- * recovery from prose is flagged (`from-text`). Fails only when a dimension
- * cannot be found at all.
+ * recovery from prose is flagged (`from-text`). Fails when a dimension
+ * cannot be found at all, and for a JSON object that is never closed (a cut
+ * reply is never scored from its fragment).
  */
 export function parseJudgeReply(text: string): JudgeParse {
   const flags: string[] = [];
+  // An object that never closes is a cut reply whatever the endpoint said: its last number may be cut too.
+  if (unterminatedObject(text)) return { ok: false, error: 'the JSON object is not closed (a cut reply)', flags };
   const found: Partial<Record<JudgeDimension | 'total', number>> = {};
   const json = parseJsonReply(text, z.record(z.string(), z.unknown()));
   if (json.ok) fromObject(json.value, found);
@@ -119,4 +122,25 @@ export function parseJudgeReply(text: string): JudgeParse {
   if (found.total === undefined) flags.push('total-computed');
   else if (Math.round(found.total) !== total) flags.push(`total-mismatch(${found.total}→${total})`);
   return { ok: true, scores, total, flags };
+}
+
+/** True when the text opens a JSON object (outside strings) that it never closes. */
+function unterminatedObject(text: string): boolean {
+  const start = text.indexOf('{');
+  if (start < 0) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}') {
+      depth--;
+      if (depth === 0) return false;
+    }
+  }
+  return true;
 }

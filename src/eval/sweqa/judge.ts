@@ -2,12 +2,13 @@
  * The SWE-QA judge: one or more models compare a candidate answer with the
  * reference on correctness, completeness, relevance, clarity and reasoning
  * (1–20 each, total 100), answering JSON only. Replies are parsed robustly
- * (judge-parser.ts); an unusable reply gets one corrective retry; the final
+ * (judge-parser.ts); a reply cut at the length limit is never parsed, and it
+ * or an unusable reply gets one retry with a longer limit; the final
  * scores are the mean over the judges that produced usable scores.
  */
-import type { ChatMessage, ChatModel } from '../../llm/index.js';
+import type { ChatMessage, ChatModel, ChatResponse } from '../../llm/index.js';
 import { isReponavError } from '../../errors.js';
-import { JUDGE_DIMENSIONS, parseJudgeReply, type DimensionScores, type JudgeParse } from './judge-parser.js';
+import { JUDGE_DIMENSIONS, parseJudgeReply, type DimensionScores } from './judge-parser.js';
 
 /** The judge prompt's system message (tagged like the ask roles, so transcripts show who spoke). */
 export const JUDGE_SYSTEM = `[role: judge]
@@ -66,24 +67,42 @@ export async function judgeAnswer(judges: readonly ChatModel[], input: { questio
   return { verdicts, scores, total: round(usable.reduce((s, v) => s + v.total!, 0) / usable.length) };
 }
 
+/** Output-token limit of a judge call, and of the one re-ask (a longer limit, for a reply that was cut or unusable). */
+export const JUDGE_MAX_TOKENS = { first: 300, retry: 800 } as const;
+
+/**
+ * One judge: a reply cut at the length limit is never parsed (a fragment
+ * such as `"reasoning": 1` of a cut `14` would be scored), and it or an
+ * unusable reply is asked once more with a longer limit; a second failure
+ * leaves the verdict unusable (`ok: false`).
+ */
 async function judgeOnce(judge: ChatModel, input: { question: string; reference: string; candidate: string }): Promise<JudgeVerdict> {
   const base = judgeMessages(input.question, input.reference, input.candidate);
   let messages = base;
   let lastError = '';
   let flags: string[] = [];
+  const errors: string[] = [];
   for (const attempt of [1, 2]) {
-    let text: string;
-    let cut: boolean;
+    let reply: ChatResponse;
     try {
-      ({ text, cut } = await judge.complete({ messages, temperature: 0, responseFormat: 'json', maxTokens: 300 }));
+      reply = await judge.complete({ messages, temperature: 0, responseFormat: 'json', maxTokens: attempt === 1 ? JUDGE_MAX_TOKENS.first : JUDGE_MAX_TOKENS.retry });
     } catch (error) {
       if (isReponavError(error, 'BUDGET_EXCEEDED')) throw error;
       return { judge: judge.id, ok: false, scores: null, total: null, flags, error: error instanceof Error ? error.message : String(error), attempts: attempt };
     }
-    // A cut reply is never scored, even when what is left parses: its last score may be cut ("reasoning": 1 of 15).
-    const parsed: JudgeParse = cut ? { ok: false, error: 'the reply was cut off at the length limit', flags: [] } : parseJudgeReply(text);
+    const text = reply.text;
+    if (reply.cut) {
+      lastError = 'the reply was cut off at the length limit';
+      errors.push(lastError);
+      flags = [];
+      // Asked afresh with room to finish: the cut fragment is not shown back, nothing is read from it.
+      messages = base;
+      continue;
+    }
+    const parsed = parseJudgeReply(text);
     if (parsed.ok) return { judge: judge.id, ok: true, scores: parsed.scores, total: parsed.total, flags: parsed.flags, attempts: attempt };
     lastError = parsed.error;
+    errors.push(lastError);
     flags = parsed.flags;
     messages = [
       ...base,
@@ -91,7 +110,8 @@ async function judgeOnce(judge: ChatModel, input: { question: string; reference:
       { role: 'user', content: `Your reply could not be used (${parsed.error}). Reply again with only the JSON object: {"correctness": n, "completeness": n, "relevance": n, "clarity": n, "reasoning": n, "total": n}, each n from 1 to 20.` },
     ];
   }
-  return { judge: judge.id, ok: false, scores: null, total: null, flags, error: lastError, attempts: 2 };
+  const error = errors.length === 2 && errors[0] === errors[1] ? `${lastError} (twice)` : errors.join('; then ');
+  return { judge: judge.id, ok: false, scores: null, total: null, flags, error, attempts: 2 };
 }
 
 function round(n: number): number {
