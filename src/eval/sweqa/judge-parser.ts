@@ -7,7 +7,7 @@
  * summary can say how much of the scoring needed it.
  */
 import { z } from 'zod';
-import { parseJsonReply } from '../../llm/index.js';
+import { jsonObjectSpans, parseJsonReply } from '../../llm/index.js';
 
 /** The five SWE-QA judging dimensions, in report order. */
 export const JUDGE_DIMENSIONS = ['correctness', 'completeness', 'relevance', 'clarity', 'reasoning'] as const;
@@ -126,21 +126,9 @@ export function parseJudgeReply(text: string): JudgeParse {
 
 /** True when the text opens a JSON object (outside strings) that it never closes. */
 function unterminatedObject(text: string): boolean {
-  const start = text.indexOf('{');
-  if (start < 0) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}') {
-      depth--;
-      if (depth === 0) return false;
-    }
-  }
-  return true;
+  const open = text.indexOf('{');
+  if (open < 0) return false;
+  // The first balanced span starts at the first brace exactly when that brace is closed.
+  const first = jsonObjectSpans(text).next();
+  return first.done === true || !text.startsWith(first.value, open);
 }
