@@ -81,21 +81,32 @@ export async function ensureBuilt(db: Queryable, queue: JobQueue, job: IndexJob,
   return id !== null;
 }
 
-/** One pass over the catalog (or the named repositories). */
+/** How many branch heads one pass checks at once (each check waits mostly on git and PostgreSQL round trips). */
+const CHECKS_AT_ONCE = 8;
+
+/** One pass over the catalog (or the named repositories), CHECKS_AT_ONCE repositories at a time. */
 export async function pollOnce(db: Queryable, queue: JobQueue, options: CheckOptions & { repos?: readonly string[] }): Promise<PollResult> {
   const repos = (await listRepos(db)).filter((r) => !options.repos || options.repos.includes(r.name));
   const result: PollResult = { checked: 0, enqueued: [], failed: [] };
-  for (const repo of repos) {
-    try {
-      const check = await checkHead(db, queue, repo, options);
-      result.checked++;
-      if (check.error) result.failed.push({ repo: repo.name, reason: check.error });
-      else if (check.enqueued && check.head) result.enqueued.push({ repo: repo.name, commit: check.head });
-    } catch (error) {
-      result.failed.push({ repo: repo.name, reason: (error as Error).message });
-      options.logger.warn(`poll ${repo.name}: ${(error as Error).message}`);
+  let next = 0;
+  const lane = async () => {
+    while (next < repos.length) {
+      const repo = repos[next++];
+      try {
+        const check = await checkHead(db, queue, repo, options);
+        result.checked++;
+        if (check.error) result.failed.push({ repo: repo.name, reason: check.error });
+        else if (check.enqueued && check.head) result.enqueued.push({ repo: repo.name, commit: check.head });
+      } catch (error) {
+        result.failed.push({ repo: repo.name, reason: (error as Error).message });
+        options.logger.warn(`poll ${repo.name}: ${(error as Error).message}`);
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, repos.length) }, lane));
+  // Lanes finish in any order; listings read better by name.
+  result.enqueued.sort((a, b) => a.repo.localeCompare(b.repo));
+  result.failed.sort((a, b) => a.repo.localeCompare(b.repo));
   return result;
 }
 

@@ -142,7 +142,7 @@ describe('failures are visible', () => {
   it('a worker waiting for its database says so every few seconds', async () => {
     const worker = spawnCli(['worker', '--pg', 'postgres://postgres@127.0.0.1:1/nowhere', '--store', store(), '--work-dir', `${temp.dir}/w3`]);
     procs.push(worker);
-    await waitFor(() => /waiting for PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/nowhere \(\d+ s so far\)/.test(worker.log()), 9_000, worker.log);
+    await waitFor(() => /waiting for PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/nowhere \(\d+ s so far\)/.test(worker.log()), 20_000, worker.log);
     await worker.stop();
   });
 });
