@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPT_IN_TOOLS } from '../../src/server/index.js';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 import { call, connectHttp, connectStdio, getDefaultEnvironment } from '../mcp/mcp-client.js';
 import { findBlock, PROJECT_ROOT, readDoc } from './readme.js';
@@ -29,8 +30,8 @@ const bin = join(work, 'bin');
 const defaultCache = join(work, 'default-cache');
 const snippetCache = join(work, 'snippet-cache');
 const readme = readDoc();
-/** What a server with no embedder offers: every tool but the dense-only semantic_search. */
-const DEFAULT_TOOLS = TOOL_NAMES.filter((name) => name !== 'semantic_search');
+/** What a server offers without --tools: every tool but the opt-in ones (semantic_search, the git history tools). */
+const DEFAULT_TOOLS = TOOL_NAMES.filter((name) => !OPT_IN_TOOLS.includes(name));
 const started: ChildProcess[] = [];
 
 /** Replaces the README's placeholders with this machine's values. */
