@@ -8,8 +8,9 @@ import { findClassTool, findFunctionTool } from './find-symbol-tools.js';
 import { indexStatusTool, reindexTool } from './index-tools.js';
 import { listSymbolsTool } from './list-symbols-tool.js';
 import { regexSearchTool } from './regex-search-tool.js';
-import { searchTool, semanticSearchTool, snippetSearchTool } from './search-tools.js';
-import type { AnyToolDefinition } from './tool-types.js';
+import { renderInterface } from '../scaffold/index.js';
+import { searchTool, semanticSearchTool, snippetSearchTool, type ScaffoldData } from './search-tools.js';
+import type { AnyToolDefinition, ToolDefinition } from './tool-types.js';
 import { viewCodeTool } from './view-code-tool.js';
 import { listFilesTool } from './list-files-tool.js';
 import { repoMapTool } from './repo-map-tool.js';
@@ -37,3 +38,16 @@ export const BUILTIN_TOOLS: readonly AnyToolDefinition[] = Object.freeze([
   indexStatusTool,
   reindexTool,
 ]);
+
+/**
+ * The built-in tools with `search` rendering an RQ2 comparison interface
+ * (File-Only: the ranked files; Inline: files with their hits) instead of the
+ * scaffold — for `search --format` and the agent's ablation interfaces.
+ */
+export function toolsWithSearchInterface(format: 'file-only' | 'inline'): AnyToolDefinition[] {
+  const search: ToolDefinition<unknown, ScaffoldData> = {
+    ...searchTool,
+    render: ({ search: { result }, files }, env) => renderInterface(format, result, files, { budgetTokens: env.budgetTokens }),
+  };
+  return BUILTIN_TOOLS.map((tool) => (tool.name === 'search' ? search : tool));
+}

@@ -2,7 +2,7 @@
  * Public surface of the tool layer: one registry of tools used by the MCP
  * server, the CLI and the agents, and the one way to call them.
  */
-export { BUILTIN_TOOLS } from './builtin-tools.js';
+export { BUILTIN_TOOLS, toolsWithSearchInterface } from './builtin-tools.js';
 export { callTool, createToolRegistry, formatArgumentError, type ToolRegistry, type ToolRegistryOptions } from './tool-registry.js';
 export { singleToolRegistry } from './call-tool.js';
 export {

@@ -123,7 +123,9 @@ describe('agent localizer (LocBench agent mode)', () => {
     await expect(
       createAgentLocalizer({ settings: { model: { model: 'openai:gpt-4o-mini', apiKey: 'sk-x' } } }, { env: {} }),
     ).rejects.toThrow(/API keys/);
-    await expect(createAgentLocalizer({ interface: 'grep', settings: settings() }, { env: {} })).rejects.toThrow(/bash, snippet, snippet\+listsym, reponav/);
+    await expect(createAgentLocalizer({ interface: 'grep', settings: settings() }, { env: {} })).rejects.toThrow(
+      /bash, snippet, snippet\+listsym, reponav, file-only, inline-scaffold, reponav-no-anchors, reponav-no-glimpse, reponav-no-targets/,
+    );
   });
 
   it('runs through the LocBench harness when injected as its agent factory', async () => {
@@ -192,5 +194,28 @@ describe('agent localizer (LocBench agent mode)', () => {
     const allowed = await runWith('model-b', { allowChangedSettings: true });
     expect(allowed.resumed).toBe(1);
     expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).allowedChanges[0].differences).toEqual(['facts.model: "openai-compatible:model-a" → "openai-compatible:model-b"']);
+  });
+
+  it.each([
+    // The control: the full scaffold shows the blocks the ablations take away.
+    ['reponav', (text: string) => expect(text).toMatch(/\[ANCHORS\][\s\S]*CANDIDATE_TARGETS/)],
+    ['file-only', (text: string) => expect(text).not.toMatch(/\[ANCHORS\]|\[GLIMPSE\]|CANDIDATE_TARGETS/)],
+    ['inline-scaffold', (text: string) => expect(text).not.toMatch(/\[ANCHORS\]|\[GLIMPSE\]|CANDIDATE_TARGETS/)],
+    ['reponav-no-anchors', (text: string) => expect(text).not.toContain('[ANCHORS]')],
+  ] as const)('runs the RQ2 ablation %s as an agent interface, with search rendering that view', async (name, check) => {
+    const localizer = await createAgentLocalizer({ interface: name, settings: settings() }, { env: {}, viewTempRoot: repo.dir });
+    server.enqueue(toolTurn('search', { query: 'discount applied twice' }), answerTurn(['shop/cart.py'], ['shop/cart.py:Cart.apply_discount']));
+    try {
+      const result = await localizer.localize(input(`shop-${name}`, repo.first, 'Discount SAVE10 applied twice'));
+      expect(result.found_files).toEqual(['shop/cart.py']);
+      expect(localizer.runFacts.interface).toBe(name);
+      const observation = server.requests.at(-1)!.body.messages.at(-1).content as string;
+      expect(observation).toContain('shop/cart.py');
+      check(observation);
+      const system = server.requests.at(-1)!.body.messages[0].content as string;
+      expect(system).toContain('You have exactly these tools: bash, search, list_symbols.');
+    } finally {
+      await localizer.close();
+    }
   });
 });

@@ -16,7 +16,7 @@ import type { AgentInterface } from './agent-interfaces.js';
 import { checkAnswerAgainstRepository } from './answer-check.js';
 import { emptyAnswer, normalizePath, salvageLocations, toRankedAnswer, type AnswerInput, type RankedAnswer } from './answer-format.js';
 import { buildSystemPrompt, buildTaskMessage } from './system-prompt.js';
-import { renderShellSpec, renderToolSpec, withoutHiddenArguments } from './tool-specs.js';
+import { interfaceToolSpecs, withoutHiddenArguments } from './tool-specs.js';
 import { computeStats, recentlyInspected, type AnswerSource, type StopReason, type Trajectory, type TrajectoryStep } from './trajectory.js';
 
 /** Default step budget (model calls per run). */
@@ -95,12 +95,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
   if (!(maxSteps >= 1) || (maxTokens !== null && !(maxTokens >= 1))) {
     throw new ReponavError('BAD_INPUT', `Agent budgets must be positive (maxSteps ${maxSteps}, maxTokens ${maxTokens}).`);
   }
-  const specs = [renderShellSpec(shell)];
-  for (const name of iface.indexTools) {
-    const tool = options.tools?.registry.get(name);
-    if (!tool) throw new ReponavError('BAD_INPUT', `The ${iface.name} interface needs the '${name}' tool, but no tool registry with it was given.`);
-    specs.push(renderToolSpec(tool));
-  }
+  const specs = interfaceToolSpecs(iface, shell, options.tools?.registry);
 
   const started = performance.now();
   const startedAt = new Date().toISOString();

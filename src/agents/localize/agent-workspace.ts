@@ -7,7 +7,7 @@
 import { RepositoryIndex } from '../../index/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Embedder } from '../../retrieve/dense/index.js';
-import { createToolRegistry, RepositorySet, type ToolBudgets, type ToolContext, type ToolRegistry } from '../../tools/index.js';
+import { createToolRegistry, RepositorySet, toolsWithSearchInterface, type ToolBudgets, type ToolContext, type ToolRegistry } from '../../tools/index.js';
 import { CommitViewCache, openWorktreeView, SafeShell, type RepositoryView } from '../../sandbox/index.js';
 import type { AgentInterface } from './agent-interfaces.js';
 
@@ -88,8 +88,16 @@ export async function openAgentWorkspace(options: AgentWorkspaceOptions): Promis
         index = opened;
       }
       indexMs = performance.now() - indexStarted;
-      const registry = createToolRegistry({ include: options.iface.indexTools });
-      const context: ToolContext = { repositories: RepositorySet.of([index]), logger, budgets: options.toolBudgets, ...(options.embedder ? { embedder: options.embedder } : {}) };
+      const view = options.iface.search;
+      const registry = createToolRegistry({ include: options.iface.indexTools, ...(view && view.render !== 'scaffold' ? { tools: toolsWithSearchInterface(view.render) } : {}) });
+      const context: ToolContext = {
+        repositories: RepositorySet.of([index]),
+        logger,
+        budgets: options.toolBudgets,
+        ...(options.embedder ? { embedder: options.embedder } : {}),
+        // The scaffold ablations: the same search with blocks switched off.
+        ...(view?.render === 'scaffold' ? { scaffold: { ...view.blocks } } : {}),
+      };
       tools = { registry, context };
     }
     return { view, shell, tools, viewMs, indexMs, close };
@@ -98,3 +106,4 @@ export async function openAgentWorkspace(options: AgentWorkspaceOptions): Promis
     throw error;
   }
 }
+

@@ -6,7 +6,10 @@
  * (output budgets are fixed per experiment, so interfaces compare fairly).
  */
 import { z } from 'zod';
-import type { AnyToolDefinition } from '../../tools/index.js';
+import { ReponavError } from '../../errors.js';
+import type { AnyToolDefinition, ToolRegistry } from '../../tools/index.js';
+import type { AgentInterface } from './agent-interfaces.js';
+import { agentToolDescription } from './agent-tool-descriptions.js';
 
 /** Arguments the agent never sees or sets. */
 export const HIDDEN_ARGUMENTS: readonly string[] = ['repo', 'budget_tokens'];
@@ -27,16 +30,17 @@ export function withoutHiddenArguments(args: unknown): unknown {
 
 /**
  * One tool as Markdown for the system prompt: a `### name` heading, the
- * definition's description, and its visible arguments with type, whether
- * required, and their own descriptions.
+ * description (default the definition's; the agent passes one naming only
+ * its interface's tools, see agent-tool-descriptions.ts), and its visible
+ * arguments with type, whether required, and their own descriptions.
  */
-export function renderToolSpec(tool: AnyToolDefinition): string {
+export function renderToolSpec(tool: AnyToolDefinition, description: string = tool.description): string {
   const schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, JsonSchemaProperty>;
     required?: string[];
   };
   const required = new Set(schema.required ?? []);
-  const lines = [`### ${tool.name}`, tool.description, 'Arguments:'];
+  const lines = [`### ${tool.name}`, description, 'Arguments:'];
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (HIDDEN_ARGUMENTS.includes(name)) continue;
     const type = Array.isArray(property.type) ? property.type.join(' | ') : (property.type ?? 'any');
@@ -77,4 +81,19 @@ export function renderShellSpec(shell: ShellDescription): string {
       'and anything that writes (sed needs -n and may not use -i; find may not use -exec or -delete).',
     limits,
   ].join('\n');
+}
+
+/**
+ * The tool section of an interface's prompt: the shell, then each index tool
+ * with the description for that interface (naming only its tools). Throws
+ * BAD_INPUT when the registry lacks a tool the interface needs.
+ */
+export function interfaceToolSpecs(iface: AgentInterface, shell: ShellDescription, registry: ToolRegistry | undefined): string[] {
+  const specs = [renderShellSpec(shell)];
+  for (const name of iface.indexTools) {
+    const tool = registry?.get(name);
+    if (!tool) throw new ReponavError('BAD_INPUT', `The ${iface.name} interface needs the '${name}' tool, but no tool registry with it was given.`);
+    specs.push(renderToolSpec(tool, agentToolDescription(name, iface) ?? tool.description));
+  }
+  return specs;
 }

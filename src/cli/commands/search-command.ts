@@ -10,11 +10,9 @@ import { ReponavError } from '../../errors.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { wholeNumber } from '../option-parsers.js';
 import { compilePathPattern } from '../../index/index.js';
-import { INTERFACE_MODES, renderInterface, type InterfaceMode } from '../../scaffold/index.js';
-import { BUILTIN_TOOLS } from '../../tools/index.js';
-import { searchTool, snippetSearchTool, type ScaffoldData } from '../../tools/index.js';
-import { createToolRegistry, type ToolRegistry } from '../../tools/index.js';
-import type { ToolDefinition } from '../../tools/index.js';
+import { INTERFACE_MODES, type InterfaceMode } from '../../scaffold/index.js';
+import { searchTool, snippetSearchTool } from '../../tools/index.js';
+import { createToolRegistry, toolsWithSearchInterface } from '../../tools/index.js';
 import { DEFAULT_MAX_BUDGET_TOKENS } from '../../tools/index.js';
 import { openRepository, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
@@ -66,21 +64,12 @@ export function registerSearchCommand(program: Command): void {
     await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? snippetSearchTool : searchTool, () => args, async (repository, logger) => {
       const { fuse } = elsewhere ? { fuse: undefined } : await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
       return {
-        registry: format === 'file-only' || format === 'inline' ? interfaceRegistry(format) : undefined,
+        registry: format === 'file-only' || format === 'inline' ? createToolRegistry({ tools: toolsWithSearchInterface(format) }) : undefined,
         context: { fuse, firstIndexElsewhere: elsewhere },
         budgets: { maxTokens: Math.max(budgetTokens, DEFAULT_MAX_BUDGET_TOKENS) },
       };
     }, { repository, refresh: !elsewhere });
   });
-}
-
-/** The built-in tools with `search` rendering a comparison interface instead of the scaffold. */
-function interfaceRegistry(format: 'file-only' | 'inline'): ToolRegistry {
-  const search: ToolDefinition<unknown, ScaffoldData> = {
-    ...searchTool,
-    render: ({ search: { result }, files }, env) => renderInterface(format, result, files, { budgetTokens: env.budgetTokens }),
-  };
-  return createToolRegistry({ tools: BUILTIN_TOOLS.map((tool) => (tool.name === 'search' ? search : tool)) });
 }
 
 async function readStdin(): Promise<string> {
