@@ -183,7 +183,8 @@ describe('agent localizer (LocBench agent mode)', () => {
     const down = await runWith('model-a');
     expect(down.predictedThisRun).toBe(0);
     expect(down.summary.counts.skippedByReason).toEqual({ 'localizer-error': 1 });
-    expect(readFileSync(join(out, 'skipped.jsonl'), 'utf8')).toContain('the model replied with nothing to all 3 calls');
+    // The client reports an endpoint that only replies empty as a failed call (or the agent does, after 3 empty steps).
+    expect(readFileSync(join(out, 'skipped.jsonl'), 'utf8')).toMatch(/empty replies in a row|the model replied with nothing/);
     server.setHandler(undefined);
     server.enqueue(answerTurn(['shop/cart.py'], ['shop/cart.py:Cart.apply_discount']));
     const up = await runWith('model-a');
