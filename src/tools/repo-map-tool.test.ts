@@ -9,8 +9,8 @@ describe('repo_map', () => {
   afterAll(async () => h.close());
 
   it('is deterministic and ranks every parsed file once', async () => {
-    const a = await h.call('repo_map', {});
-    const b = await h.call('repo_map', {});
+    const a = await h.call('repo_map', { budget_tokens: 3000 });
+    const b = await h.call('repo_map', { budget_tokens: 3000 });
     expect(a.text).toBe(b.text);
     const data = a.data as { files: Array<{ path: string; rank: number }>; totalFiles: number; truncated: boolean };
     expect(data.truncated).toBe(false);

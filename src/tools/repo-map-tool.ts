@@ -164,7 +164,8 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
     ];
     if (focus.unresolved.length > 0) head.push(`(focus not found, ignored: ${focus.unresolved.join(', ')})`);
     // Room kept for the folder summary and the truncation line.
-    const reserve = Math.min(200, Math.floor(env.budgetTokens * 0.15));
+    const worstNote = `[TRUNCATED] ${order.length} files left out to stay within ${env.budgetTokens} tokens; ask with focus, file_pattern or a larger budget_tokens.`;
+    const reserve = Math.max(lineCost(worstNote), Math.min(200, Math.floor(env.budgetTokens * 0.15)));
     let used = head.reduce((sum, line) => sum + lineCost(line), 0);
     const lines = [...head];
     const files: MapFile[] = [];
