@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// repo_map benchmark: index a tree once, then time the repo_map tool through callTool (the path an MCP
+// server takes) warm, with no focus and with a focus, beside the search tool on a few queries in the
+// same process, and print p50/p95 and the ratio to search. The first repo_map call of the process
+// (which builds the file graph) is printed apart; later calls reuse the graph until the index changes.
+//
+// Usage:
+//   node bench/repo-map-bench.mjs TREE [--runs N] [--index DIR]
+//   node bench/repo-map-bench.mjs GITDIR --commit REV [--runs N] [--index DIR]
+// --index DIR keeps the index there and reuses it on the next run. Needs `npm run build` first.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
+
+const USAGE = `
+node bench/repo-map-bench.mjs TREE|GITDIR [--commit REV] [--runs N] [--index DIR]
+  Times repo_map (no focus, and focused) warm against the search tool in the same run.`;
+
+const { values, positionals } = parseBenchArgs({
+  usage: USAGE,
+  options: { commit: { type: 'string' }, runs: { type: 'string' }, index: { type: 'string' } },
+  minPositionals: 1,
+  maxPositionals: 1,
+});
+const runs = wholeNumber(USAGE, 'runs', values.runs) ?? 30;
+const target = resolve(positionals[0]);
+const { RepositorySet, callTool, createToolRegistry } = await import('../dist/reponav.js');
+
+const work = values.index ? resolve(values.index) : mkdtempSync(join(tmpdir(), 'reponav-map-bench-'));
+const repositories = await RepositorySet.open([{ path: target, commit: values.commit, indexPath: join(work, 'index.db') }]);
+const registry = createToolRegistry();
+const context = { repositories };
+const started = performance.now();
+await repositories.select().refresh();
+const indexMs = performance.now() - started;
+const status = repositories.select().index.store.counts();
+
+async function timed(name, args) {
+  const t = performance.now();
+  const result = await callTool(registry, name, args, context);
+  const ms = performance.now() - t;
+  if (result.isError) throw new Error(`${name} failed: ${result.text}`);
+  return { ms, result };
+}
+
+const percentile = (xs, p) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+const first = await timed('repo_map', {});
+const firstMap = first.result.data;
+// A focus: the best-ranked file of the unfocused map and one symbol of it.
+const focusFile = firstMap.files[0]?.path;
+const focusSymbol = firstMap.files[1]?.symbols[0]?.qualifiedName;
+const focus = [focusFile, focusSymbol].filter(Boolean);
+const queries = ['retry logic for HTTP requests', 'parse the configuration file', 'where is the cache invalidated', 'convert a datetime to a timestamp'];
+for (const query of queries) await timed('search', { query }); // warm-up, untimed
+
+const series = { 'repo_map': [], 'repo_map 2000': [], 'repo_map focus': [], search: [] };
+for (let i = 0; i < runs; i++) {
+  series['repo_map'].push((await timed('repo_map', {})).ms);
+  series['repo_map 2000'].push((await timed('repo_map', { budget_tokens: 2000 })).ms);
+  series['repo_map focus'].push((await timed('repo_map', { focus })).ms);
+  series.search.push((await timed('search', { query: queries[i % queries.length] })).ms);
+}
+
+const out = (line) => process.stdout.write(`${line}\n`);
+out(`tree: ${target}${values.commit ? ` @ ${values.commit}` : ''}`);
+out(`indexed files: ${status.files}, symbols: ${status.symbols}; refresh ${(indexMs / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+out(`first repo_map of the process (builds the file graph): ${first.ms.toFixed(0)} ms; ranked files: ${firstMap.totalFiles}; shown at 1000 tokens: ${firstMap.files.length}`);
+out(`focus: ${JSON.stringify(focus)}; warm runs: ${runs} each, interleaved`);
+out('| call | p50 ms | p95 ms | p95 / search p95 |');
+out('|---|---:|---:|---:|');
+const searchP95 = percentile(series.search, 95);
+for (const [name, xs] of Object.entries(series)) {
+  out(`| ${name} | ${percentile(xs, 50).toFixed(1)} | ${percentile(xs, 95).toFixed(1)} | ${(percentile(xs, 95) / searchP95).toFixed(2)} |`);
+}
+await repositories.close();
+if (!values.index) rmSync(work, { recursive: true, force: true });
