@@ -3,6 +3,7 @@
 // server takes) warm, with no focus and with a focus, beside the search tool on a few queries in the
 // same process, and print p50/p95 and the ratio to search. The first repo_map call of the process
 // (which builds the file graph) is printed apart; later calls reuse the graph until the index changes.
+// The freshness check every tool call starts with is timed alone too, to tell it from the tool's own work.
 //
 // Usage:
 //   node bench/repo-map-bench.mjs TREE [--runs N] [--index DIR]
@@ -58,12 +59,16 @@ const focus = [focusFile, focusSymbol].filter(Boolean);
 const queries = ['retry logic for HTTP requests', 'parse the configuration file', 'where is the cache invalidated', 'convert a datetime to a timestamp'];
 for (const query of queries) await timed('search', { query }); // warm-up, untimed
 
-const series = { 'repo_map': [], 'repo_map 2000': [], 'repo_map focus': [], search: [] };
+const series = { 'repo_map': [], 'repo_map 2000': [], 'repo_map focus': [], search: [], 'freshness check alone': [] };
 for (let i = 0; i < runs; i++) {
   series['repo_map'].push((await timed('repo_map', {})).ms);
   series['repo_map 2000'].push((await timed('repo_map', { budget_tokens: 2000 })).ms);
   series['repo_map focus'].push((await timed('repo_map', { focus })).ms);
   series.search.push((await timed('search', { query: queries[i % queries.length] })).ms);
+  // What every tool call pays before its handler runs: the no-change check of the tree.
+  const t = performance.now();
+  await repositories.select().refresh();
+  series['freshness check alone'].push(performance.now() - t);
 }
 
 const out = (line) => process.stdout.write(`${line}\n`);
