@@ -4,7 +4,7 @@
  * personalised toward some files. The graph is built once per index state
  * (kept per store and index generation) so a warm call only iterates.
  */
-import { graphInputs, indexGeneration, type IndexStore } from '../index/index.js';
+import { graphInputs, indexGeneration, mapSymbolsOf, type IndexStore, type MapSymbolRow } from '../index/index.js';
 
 /** A call to a name defined in more files than this links to none of them (`get`, `run`, `__init__`). */
 export const MAX_DEFINITIONS_PER_CALL = 8;
@@ -39,6 +39,12 @@ export interface FileGraph {
   baseRanks: Float64Array;
   /** File indexes by baseRanks, best first (rankedFiles of baseRanks). */
   baseOrder: number[];
+  /**
+   * Map lines' symbol rows by path, read on first use: the graph belongs to
+   * one index state, so rows kept with it are never stale, and the central
+   * files every map shows are read once.
+   */
+  symbolRows: Map<string, MapSymbolRow[]>;
 }
 
 const graphs = new WeakMap<IndexStore, { generation: string; graph: FileGraph }>();
@@ -112,6 +118,7 @@ function buildGraph(store: IndexStore): FileGraph {
     callersOfName,
     baseRanks: new Float64Array(0),
     baseOrder: [],
+    symbolRows: new Map(),
   };
   graph.baseRanks = pageRank(graph, null);
   graph.baseOrder = rankedFiles(graph, graph.baseRanks);
@@ -185,6 +192,19 @@ export function pageRank(graph: FileGraph, focus: readonly number[] | null): Flo
     if (delta < tolerance) break;
   }
   return rank;
+}
+
+/** Most files whose symbol rows a graph keeps (the central files of every map fit many times over). */
+const MAX_KEPT_SYMBOL_FILES = 2000;
+
+/** The map symbol rows of `path` in the index state `graph` was built from (see FileGraph.symbolRows). */
+export function mapSymbolRows(graph: FileGraph, store: IndexStore, path: string): MapSymbolRow[] {
+  let rows = graph.symbolRows.get(path);
+  if (!rows) {
+    rows = mapSymbolsOf(store, path);
+    if (graph.symbolRows.size < MAX_KEPT_SYMBOL_FILES) graph.symbolRows.set(path, rows);
+  }
+  return rows;
 }
 
 /** File indexes by rank, best first; equal ranks by path. */

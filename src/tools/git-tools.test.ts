@@ -25,7 +25,7 @@ describe('git tools on a working tree', () => {
     }
     const strict = await h.call('changed_files', { form: 'HEAD' });
     expect(strict).toMatchObject({ isError: true, errorCode: 'INVALID_ARGUMENTS' });
-    expect(strict.text).toContain('"form"');
+    expect(strict.text).toContain("Unknown argument 'form' (did you mean 'from'?)");
   });
 
   it('name unknown revisions and refuse option-like ones', async () => {

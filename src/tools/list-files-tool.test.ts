@@ -45,7 +45,7 @@ describe('list_files', () => {
     expect(await h.call('list_files', { path: 'nope' })).toMatchObject({ isError: true, errorCode: 'FILE_NOT_FOUND' });
     const strict = await h.call('list_files', { dept: 2 });
     expect(strict).toMatchObject({ isError: true, errorCode: 'INVALID_ARGUMENTS' });
-    expect(strict.text).toContain('"dept"');
+    expect(strict.text).toContain("Unknown argument 'dept' (did you mean 'depth'?)");
   });
 
   it('stays within a small budget', async () => {

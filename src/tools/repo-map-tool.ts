@@ -5,8 +5,8 @@
  * the files that do not fit summarised by folder. Deterministic; ties by path.
  */
 import * as z from '../zod-mini.js';
-import { displayPath, mapSymbolsOf, type MapSymbolRow } from '../index/index.js';
-import { fileGraph, pageRank, rankedFiles, type FileGraph } from '../retrieve/index.js';
+import { displayPath, type MapSymbolRow } from '../index/index.js';
+import { fileGraph, mapSymbolRows, pageRank, rankedFiles, type FileGraph } from '../retrieve/index.js';
 import { lineCost } from '../budget/index.js';
 import { clipLine } from './output-budget.js';
 import { lookupSymbols } from './symbol-lookup.js';
@@ -175,7 +175,7 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
       const i = order[position];
       const path = graph.paths[i];
       const perFile = position < 10 ? 8 : position < 40 ? 4 : 2;
-      const { shown, leftOut } = chooseSymbols(mapSymbolsOf(store, path), graph, perFile);
+      const { shown, leftOut } = chooseSymbols(mapSymbolRows(graph, store, path), graph, perFile);
       const file: MapFile = {
         path,
         rank: position + 1,
