@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import { getReport, getTrace, postReport, postTrace, type DocumentApiContext } from './document-api.js';
 import { ApiError, sendApiError, sendJson, toApiError } from './http-io.js';
-import { getCode, getFiles, getInfo, getOutline, getSearch, type RepositoryApiContext } from './repository-api.js';
+import { getChanges, getCode, getFiles, getInfo, getMap, getOutline, getSearch, type RepositoryApiContext } from './repository-api.js';
 import type { AnsweredFrom } from './api-types.js';
 
 /** Everything the handlers share. */
@@ -30,6 +30,8 @@ const ROUTES: Readonly<Record<string, Partial<Record<'GET' | 'POST', Handler>>>>
   '/api/search': { GET: (ctx, params) => getSearch(ctx, params) },
   '/api/code': { GET: (ctx, params) => getCode(ctx, params) },
   '/api/symbols': { GET: (ctx, params) => getOutline(ctx, params) },
+  '/api/map': { GET: (ctx, params) => getMap(ctx, params) },
+  '/api/changes': { GET: (ctx, params) => getChanges(ctx, params) },
   '/api/trace': { GET: (ctx, params) => getTrace(ctx, params), POST: (_ctx, _params, req) => postTrace(req) },
   '/api/report': { GET: (ctx, params) => getReport(ctx, params), POST: (_ctx, _params, req) => postReport(req) },
 };

@@ -8,6 +8,7 @@ import type { SymbolKind } from '../parse/index.js';
 import type { AskTrace } from '../agents/ask/index.js';
 import type { AnalysisDocument, LocbenchSummary } from '../eval/index.js';
 import type { SweqaSummary } from '../eval/sweqa/index.js';
+import type { ChangedFilesData, RepoMapData } from '../tools/index.js';
 
 /** Every error answer: one sentence the page shows as it is. */
 export interface ApiErrorBody {
@@ -126,3 +127,16 @@ export type LoadedReport =
 
 /** `GET /api/report?path=` or `POST /api/report`. */
 export type ReportResponse = LoadedReport;
+
+/** `GET /api/map?focus=&budget=&repo=`: the repo_map tool's machine form, its text and the repository. */
+export interface MapResponse extends RepoMapData {
+  repo: string;
+  /** The map exactly as the repo_map tool renders it for an agent. */
+  text: string;
+}
+
+/** `GET /api/changes?from=&to=&repo=`: the changed_files tool's machine form, its text and the repository. */
+export interface ChangesResponse extends ChangedFilesData {
+  repo: string;
+  text: string;
+}

@@ -5,9 +5,9 @@
  * error becomes an ApiError with a fitting status.
  */
 import { callTool, type ToolRegistry } from '../tools/index.js';
-import type { ViewData } from '../tools/index.js';
+import type { ChangedFilesData, RepoMapData, ViewData } from '../tools/index.js';
 import type { ToolContext } from '../tools/index.js';
-import type { CodeResponse, FilesResponse, InfoResponse, OutlineResponse, SearchResponse } from './api-types.js';
+import type { ChangesResponse, CodeResponse, FilesResponse, InfoResponse, MapResponse, OutlineResponse, SearchResponse } from './api-types.js';
 import { ApiError, statusForCode } from './http-io.js';
 
 /** What every repository handler needs. */
@@ -80,6 +80,35 @@ export async function getOutline(ctx: RepositoryApiContext, params: URLSearchPar
   const path = required(params, 'path', 'a file path (path)');
   const { data, text, repo } = await runTool<Omit<OutlineResponse, 'repo' | 'text'>>(ctx, 'list_symbols', {
     file: path,
+    budget_tokens: PAGE_BUDGET_TOKENS,
+    ...repoArg(params),
+  });
+  return { repo, text, ...data };
+}
+
+/** `GET /api/map?focus=a,b&budget=`: the repository map (repo_map), centred on the comma-separated focus when given. */
+export async function getMap(ctx: RepositoryApiContext, params: URLSearchParams): Promise<MapResponse> {
+  const focus = (optional(params, 'focus') ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  const budget = optional(params, 'budget');
+  if (budget !== undefined && !/^\d{3,6}$/.test(budget)) throw new ApiError(400, `budget must be a number of tokens (100 or more), not '${budget.slice(0, 40)}'.`, 'BAD_INPUT');
+  const { data, text, repo } = await runTool<RepoMapData>(ctx, 'repo_map', {
+    ...(focus.length > 0 ? { focus } : {}),
+    budget_tokens: budget !== undefined ? Number(budget) : PAGE_BUDGET_TOKENS,
+    ...repoArg(params),
+  });
+  return { repo, text, ...data };
+}
+
+/** `GET /api/changes?from=&to=`: the changed files with their symbol changes (changed_files). */
+export async function getChanges(ctx: RepositoryApiContext, params: URLSearchParams): Promise<ChangesResponse> {
+  const from = optional(params, 'from');
+  const to = optional(params, 'to');
+  const { data, text, repo } = await runTool<ChangedFilesData>(ctx, 'changed_files', {
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
     budget_tokens: PAGE_BUDGET_TOKENS,
     ...repoArg(params),
   });

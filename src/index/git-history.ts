@@ -82,8 +82,8 @@ function run(context: GitContext, args: string[], allowStatus: readonly number[]
 
 /** The git context of a source; throws NOT_A_GIT_REPOSITORY for a folder outside any git repository. */
 export function gitContextOf(source: RepositorySource): GitContext {
-  if (source.mode === 'commit') return { gitDir: source.root, workTree: null, commit: source.commit, prefix: '' };
   const gitDir = findGitDir(source.root);
+  if (gitDir && source.mode === 'commit') return { gitDir, workTree: null, commit: source.commit, prefix: '' };
   if (!gitDir) {
     throw new ReponavError('NOT_A_GIT_REPOSITORY', `${quotedPath(source.root)} is not a git repository, so there is no history or change to show; the other tools work without git.`);
   }

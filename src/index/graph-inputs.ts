@@ -49,3 +49,31 @@ export function graphInputs(store: IndexStore): GraphInputs {
   }
   return { paths, imports, defines, calls: callSets.map((s) => [...s].sort()) };
 }
+
+/** A symbol as the repository map shows it (no body facts: callees and bases are not read). */
+export interface MapSymbolRow {
+  name: string;
+  qualifiedName: string;
+  kind: string;
+  parent: string | null;
+  startLine: number;
+  endLine: number;
+  signature: string;
+}
+
+const mapStatements = new WeakMap<object, import('better-sqlite3').Statement>();
+
+/** The symbols of `path` in source order, with only what a map line needs (cheaper than symbolsOf on files with thousands). */
+export function mapSymbolsOf(store: IndexStore, path: string): MapSymbolRow[] {
+  const db = indexConnection(store);
+  let statement = mapStatements.get(db);
+  if (!statement) {
+    statement = db.prepare(
+      `SELECT s.name AS name, s.qualified_name AS qualifiedName, s.kind AS kind, s.parent AS parent, s.start_line AS startLine,
+              s.end_line AS endLine, s.signature AS signature
+       FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC, s.id`,
+    );
+    mapStatements.set(db, statement);
+  }
+  return statement.all(path) as MapSymbolRow[];
+}

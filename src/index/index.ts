@@ -33,6 +33,6 @@ export { filesContainingText, type IndexedText } from './text-queries.js';
 export { VectorStore, type StoredChunk, type VectorMatch, type VectorStoreOptions } from './vector-store.js';
 export { displayPath, quotedPath } from './display-path.js';
 export { folderChildren, notIndexedReason, resolveListingPath, symbolCounts, type FolderChild } from './folder-listing.js';
-export { graphInputs, type GraphInputs } from './graph-inputs.js';
+export { graphInputs, mapSymbolsOf, type GraphInputs, type MapSymbolRow } from './graph-inputs.js';
 export { blameLines, changedPaths, fileAt, fileDiff, fileLog, gitContextOf, historyPath, parentOf, resolveRevision, type BlameLine, type ChangeArea, type ChangedPath, type ChangeStatus, type CommitInfo, type GitContext } from './git-history.js';
 export { symbolsOfBytes, type FileSide } from './symbols-of-bytes.js';

@@ -4,7 +4,7 @@
  * personalised toward some files. The graph is built once per index state
  * (kept per store and index generation) so a warm call only iterates.
  */
-import { graphInputs, indexGeneration, type IndexStore } from '../index/index.js';
+import { graphInputs, indexGeneration, mapSymbolsOf, type IndexStore, type MapSymbolRow } from '../index/index.js';
 
 /** A call to a name defined in more files than this links to none of them (`get`, `run`, `__init__`). */
 export const MAX_DEFINITIONS_PER_CALL = 8;
@@ -12,6 +12,15 @@ export const MAX_DEFINITIONS_PER_CALL = 8;
 const DAMPING = 0.85;
 const MAX_ITERATIONS = 60;
 const TOLERANCE = 1e-10;
+/**
+ * With a focus the walk restarts at the focus files, so ranks settle in fewer
+ * steps, and a focused map is computed per call (the unfocused ranks once per
+ * index state): a looser stop keeps it fast; the order of files whose ranks
+ * differ by less than this may differ from a fully converged run, which no
+ * output's determinism depends on (same input, same iterations).
+ */
+const FOCUS_MAX_ITERATIONS = 30;
+const FOCUS_TOLERANCE = 1e-7;
 
 /** The file graph in compressed rows (out-edges), with what symbol ranking needs. */
 export interface FileGraph {
@@ -28,6 +37,14 @@ export interface FileGraph {
   callersOfName: ReadonlyMap<string, number>;
   /** Ranks with no focus (uniform teleport). */
   baseRanks: Float64Array;
+  /** File indexes by baseRanks, best first (rankedFiles of baseRanks). */
+  baseOrder: number[];
+  /**
+   * Map lines' symbol rows by path, read on first use: the graph belongs to
+   * one index state, so rows kept with it are never stale, and the central
+   * files every map shows are read once.
+   */
+  symbolRows: Map<string, MapSymbolRow[]>;
 }
 
 const graphs = new WeakMap<IndexStore, { generation: string; graph: FileGraph }>();
@@ -53,74 +70,107 @@ function buildGraph(store: IndexStore): FileGraph {
       else if (list[list.length - 1] !== file) list.push(file);
     }
   });
-  // Edge weights keyed by from * n + to, summed in a fixed order (files, then names sorted). An import
-  // counts 1; calls count the square root of their summed weight, so one file calling many names of
-  // another does not drown the rest of the graph.
-  const importWeights = new Map<number, number>();
-  const callWeights = new Map<number, number>();
-  const add = (weights: Map<number, number>, from: number, to: number, w: number) => weights.set(from * n + to, (weights.get(from * n + to) ?? 0) + w);
+  const importsFrom: number[][] = paths.map(() => []);
   const importedBy = new Int32Array(n);
   for (const [from, to] of imports) {
-    add(importWeights, from, to, 1);
+    importsFrom[from].push(to);
     importedBy[to]++;
   }
+  // Edges are built file by file (rows of the compressed form come out in order, no global sort). An
+  // import counts 1; calls count the square root of their summed weight (1 / definers per name), so one
+  // file calling many names of another does not drown the rest of the graph.
   const callersOfName = new Map<string, number>();
-  calls.forEach((names, from) => {
-    for (const name of names) {
+  const outStart = new Int32Array(n + 1);
+  const outTo: number[] = [];
+  const outWeight: number[] = [];
+  const outTotal = new Float64Array(n);
+  for (let from = 0; from < n; from++) {
+    const weights = new Map<number, number>();
+    for (const to of importsFrom[from]) weights.set(to, (weights.get(to) ?? 0) + 1);
+    const called = new Map<number, number>();
+    for (const name of calls[from]) {
       const targets = definers.get(name);
       if (!targets || targets.length > MAX_DEFINITIONS_PER_CALL) continue;
       let outside = false;
       for (const to of targets) {
         if (to === from) continue;
         outside = true;
-        add(callWeights, from, to, 1 / targets.length);
+        called.set(to, (called.get(to) ?? 0) + 1 / targets.length);
       }
       if (outside) callersOfName.set(name, (callersOfName.get(name) ?? 0) + 1);
     }
-  });
-  const weights = new Map(importWeights);
-  for (const [key, w] of callWeights) weights.set(key, (weights.get(key) ?? 0) + Math.sqrt(w));
-  const keys = [...weights.keys()].sort((a, b) => a - b);
-  const outStart = new Int32Array(n + 1);
-  const outTo = new Int32Array(keys.length);
-  const outWeight = new Float64Array(keys.length);
-  const outTotal = new Float64Array(n);
-  keys.forEach((key, i) => {
-    const from = Math.floor(key / n);
-    outStart[from + 1]++;
-    outTo[i] = key % n;
-    outWeight[i] = weights.get(key)!;
-    outTotal[from] += outWeight[i];
-  });
-  for (let i = 0; i < n; i++) outStart[i + 1] += outStart[i];
+    for (const [to, w] of called) weights.set(to, (weights.get(to) ?? 0) + Math.sqrt(w));
+    for (const to of [...weights.keys()].sort((a, b) => a - b)) {
+      outTo.push(to);
+      outWeight.push(weights.get(to)!);
+      outTotal[from] += weights.get(to)!;
+    }
+    outStart[from + 1] = outTo.length;
+  }
   const graph: FileGraph = {
     paths,
     indexOf: new Map(paths.map((p, i) => [p, i])),
     outStart,
-    outTo,
-    outWeight,
+    outTo: Int32Array.from(outTo),
+    outWeight: Float64Array.from(outWeight),
     outTotal,
     importedBy,
     callersOfName,
     baseRanks: new Float64Array(0),
+    baseOrder: [],
+    symbolRows: new Map(),
   };
   graph.baseRanks = pageRank(graph, null);
+  graph.baseOrder = rankedFiles(graph, graph.baseRanks);
   return graph;
 }
 
+/** Shares of the teleport with a focus: the focus files, their direct neighbours (either direction), every file. */
+const FOCUS_SHARE = 0.6;
+const NEIGHBOUR_SHARE = 0.2;
+
 /**
- * PageRank with teleport to `focus` (file indexes, equally weighted) or, when
+ * The teleport vector: uniform without a focus; with one, FOCUS_SHARE on the
+ * focus files, NEIGHBOUR_SHARE on the files they import or call and the files
+ * that import or call them (importers get nothing from a focus file's rank
+ * otherwise), and the rest uniform, so files the focus does not reach still
+ * rank by centrality instead of tying at zero.
+ */
+function teleportOf(graph: FileGraph, focus: readonly number[] | null): Float64Array {
+  const n = graph.paths.length;
+  const teleport = new Float64Array(n);
+  if (n === 0) return teleport;
+  if (!focus || focus.length === 0) return teleport.fill(1 / n);
+  const chosen = new Set(focus);
+  const neighbours = new Set<number>();
+  for (let from = 0; from < n; from++) {
+    for (let e = graph.outStart[from]; e < graph.outStart[from + 1]; e++) {
+      const to = graph.outTo[e];
+      if (chosen.has(from) && !chosen.has(to)) neighbours.add(to);
+      else if (chosen.has(to) && !chosen.has(from)) neighbours.add(from);
+    }
+  }
+  const focusShare = neighbours.size > 0 ? FOCUS_SHARE : FOCUS_SHARE + NEIGHBOUR_SHARE;
+  teleport.fill((1 - FOCUS_SHARE - NEIGHBOUR_SHARE) / n);
+  for (const f of chosen) teleport[f] += focusShare / chosen.size;
+  for (const f of neighbours) teleport[f] += NEIGHBOUR_SHARE / neighbours.size;
+  return teleport;
+}
+
+/**
+ * PageRank with teleport to `focus` (file indexes; see teleportOf) or, when
  * null or empty, to every file; dangling files teleport the same way.
  * Deterministic: a fixed summation order and iteration count rule.
  */
 export function pageRank(graph: FileGraph, focus: readonly number[] | null): Float64Array {
   const n = graph.paths.length;
-  const teleport = new Float64Array(n);
-  if (focus && focus.length > 0) for (const f of focus) teleport[f] += 1 / focus.length;
-  else teleport.fill(n > 0 ? 1 / n : 0);
+  const teleport = teleportOf(graph, focus);
+  const focused = !!focus && focus.length > 0;
+  const maxIterations = focused ? FOCUS_MAX_ITERATIONS : MAX_ITERATIONS;
+  const tolerance = focused ? FOCUS_TOLERANCE : TOLERANCE;
   let rank = Float64Array.from(teleport);
   let next = new Float64Array(n);
-  for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+  for (let iteration = 0; iteration < maxIterations; iteration++) {
     let dangling = 0;
     next.fill(0);
     for (let from = 0; from < n; from++) {
@@ -139,9 +189,22 @@ export function pageRank(graph: FileGraph, focus: readonly number[] | null): Flo
       next[i] = value;
     }
     [rank, next] = [next, rank];
-    if (delta < TOLERANCE) break;
+    if (delta < tolerance) break;
   }
   return rank;
+}
+
+/** Most files whose symbol rows a graph keeps (the central files of every map fit many times over). */
+const MAX_KEPT_SYMBOL_FILES = 2000;
+
+/** The map symbol rows of `path` in the index state `graph` was built from (see FileGraph.symbolRows). */
+export function mapSymbolRows(graph: FileGraph, store: IndexStore, path: string): MapSymbolRow[] {
+  let rows = graph.symbolRows.get(path);
+  if (!rows) {
+    rows = mapSymbolsOf(store, path);
+    if (graph.symbolRows.size < MAX_KEPT_SYMBOL_FILES) graph.symbolRows.set(path, rows);
+  }
+  return rows;
 }
 
 /** File indexes by rank, best first; equal ranks by path. */

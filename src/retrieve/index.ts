@@ -9,7 +9,7 @@ export { parseQuery, type ParsedQuery } from './query-parser.js';
 export type { ChunkHit, ChunkKind, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
 export { STOPWORDS } from './stopwords.js';
-export { fileGraph, pageRank, rankedFiles, MAX_DEFINITIONS_PER_CALL, type FileGraph } from './file-centrality.js';
+export { fileGraph, mapSymbolRows, pageRank, rankedFiles, MAX_DEFINITIONS_PER_CALL, type FileGraph } from './file-centrality.js';
 /** Types only: the provisional scan itself is loaded on demand (tools/provisional-answer.ts). */
 export type { ProvisionalFile, ProvisionalResult } from './provisional-search.js';
 export { isTestPath } from './path-prior.js';

@@ -40,7 +40,7 @@ export const SESSION_COOKIE = 'reponav_token';
 /** How long a sign-in lasts in the browser (the token itself may be revoked sooner). */
 const SESSION_SECONDS = 12 * 3600;
 /** The API paths that answer about one repository (everything else under /api/ needs none). */
-const REPOSITORY_PATHS = new Set(['/api/files', '/api/search', '/api/code', '/api/symbols']);
+const REPOSITORY_PATHS = new Set(['/api/files', '/api/search', '/api/code', '/api/symbols', '/api/map', '/api/changes']);
 
 /** What the web view of one team server shares between requests. */
 export interface TeamWebOptions {

@@ -1,3 +1,4 @@
+import { estimateTokens } from '../budget/index.js';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositorySet } from './repository-set.js';
@@ -25,7 +26,7 @@ describe('git tools on a working tree', () => {
     }
     const strict = await h.call('changed_files', { form: 'HEAD' });
     expect(strict).toMatchObject({ isError: true, errorCode: 'INVALID_ARGUMENTS' });
-    expect(strict.text).toContain("Unknown argument 'form'");
+    expect(strict.text).toContain("Unknown argument 'form' (did you mean 'from'?)");
   });
 
   it('name unknown revisions and refuse option-like ones', async () => {
@@ -43,9 +44,10 @@ describe('git tools on a working tree', () => {
   });
 
   it('cuts a long diff to its budget and says so', async () => {
-    const r = await h.call('diff', { file: 'shop/models.py', from: 'HEAD~1', to: 'HEAD', budget_tokens: 200 });
-    expect(r.text.length).toBeLessThanOrEqual(800);
-    expect(r.text).toMatch(/\[TRUNCATED\] \d+ diff lines left out to stay within 200 tokens/);
+    // 150: the head and the note alone cost ~90 estimated tokens (o200k with the budget's safety factor).
+    const r = await h.call('diff', { file: 'shop/models.py', from: 'HEAD~1', to: 'HEAD', budget_tokens: 150 });
+    expect(estimateTokens(r.text)).toBeLessThanOrEqual(150);
+    expect(r.text).toMatch(/\ndiff --git .*\n(.*\n)*\[TRUNCATED\] \d+ diff lines left out to stay within 150 tokens/);
   });
 
   it('blame_lines refuses a start past the end of the file', async () => {

@@ -33,3 +33,7 @@ export { listSymbolsTool } from './list-symbols-tool.js';
 export { searchTool, snippetSearchTool, type ScaffoldData } from './search-tools.js';
 export { LineCache } from './source-lines.js';
 export type { ViewData } from './view-code-tool.js';
+export type { RepoMapData, MapFile, MapSymbol } from './repo-map-tool.js';
+export type { ChangedFile, ChangedFilesData } from './changed-files-tool.js';
+export type { SymbolChange } from './symbol-changes.js';
+export type { ListFilesData, ListedEntry } from './list-files-tool.js';

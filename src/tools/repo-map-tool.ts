@@ -5,9 +5,8 @@
  * the files that do not fit summarised by folder. Deterministic; ties by path.
  */
 import * as z from '../zod-mini.js';
-import type { SymbolRow } from '../index/index.js';
-import { displayPath } from '../index/index.js';
-import { fileGraph, pageRank, rankedFiles, type FileGraph } from '../retrieve/index.js';
+import { displayPath, type MapSymbolRow } from '../index/index.js';
+import { fileGraph, mapSymbolRows, pageRank, rankedFiles, type FileGraph } from '../retrieve/index.js';
 import { lineCost } from '../budget/index.js';
 import { clipLine } from './output-budget.js';
 import { lookupSymbols } from './symbol-lookup.js';
@@ -24,7 +23,7 @@ const repoMapInput = lazySchema(() =>
   z.strictObject({
     focus: described(
       z.optional(z.array(nonEmptyStringArg('focus item', MAX_NAME_CHARS)).check(z.maxLength(MAX_FOCUS, `focus takes at most ${MAX_FOCUS} files or symbols`))),
-      'Files or symbols to centre the map on (`src/cart.ts`, `Cart.checkout`): ranks are personalised toward them.',
+      'Files or symbols to centre the map on (`src/cart.ts`, `Cart.checkout`): they come first, then the files central to them.',
     ),
     file_pattern: filePatternArg(),
     repo: repoArg(),
@@ -98,9 +97,9 @@ function resolveFocus(graph: FileGraph, items: readonly string[], env: ToolEnvir
 }
 
 /** A file's symbols to show: top-level and members, most called from other files first, at most `max`, in source order. */
-function chooseSymbols(symbols: readonly SymbolRow[], graph: FileGraph, max: number): { shown: SymbolRow[]; leftOut: number } {
+function chooseSymbols(symbols: readonly MapSymbolRow[], graph: FileGraph, max: number): { shown: MapSymbolRow[]; leftOut: number } {
   const candidates = symbols.filter((s) => s.qualifiedName.split('.').length <= 2);
-  const weight = (s: SymbolRow) => (graph.callersOfName.get(s.name) ?? 0) + (s.parent === null ? 0.5 : 0) - (s.name.startsWith('_') ? 0.25 : 0);
+  const weight = (s: MapSymbolRow) => (graph.callersOfName.get(s.name) ?? 0) + (s.parent === null ? 0.5 : 0) - (s.name.startsWith('_') ? 0.25 : 0);
   const best = [...candidates].sort((a, b) => weight(b) - weight(a) || a.startLine - b.startLine || (a.qualifiedName < b.qualifiedName ? -1 : 1)).slice(0, max);
   // A shown member brings its class line, so the indentation reads right.
   const chosen = new Set(best);
@@ -157,7 +156,10 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
     const focus = args.focus && args.focus.length > 0 ? resolveFocus(graph, args.focus, env) : { files: [], unresolved: [] };
     const ranks = focus.files.length > 0 ? pageRank(graph, focus.files) : graph.baseRanks;
     const matches = pathFilterOf(args.file_pattern);
-    const order = rankedFiles(graph, ranks).filter((i) => !matches || matches(graph.paths[i]));
+    const ranked = (focus.files.length > 0 ? rankedFiles(graph, ranks) : graph.baseOrder).filter((i) => !matches || matches(graph.paths[i]));
+    // The files the caller named come first (by rank among themselves), then what the focus makes central.
+    const named = new Set(focus.files);
+    const order = [...ranked.filter((i) => named.has(i)), ...ranked.filter((i) => !named.has(i))];
     const head = [
       `[MAP] ${env.repository.name}: ${order.length} files ranked by import/call centrality` +
         (focus.files.length > 0 ? `, centred on ${args.focus!.filter((f) => !focus.unresolved.includes(f)).join(', ')}` : ''),
@@ -174,7 +176,7 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
       const i = order[position];
       const path = graph.paths[i];
       const perFile = position < 10 ? 8 : position < 40 ? 4 : 2;
-      const { shown, leftOut } = chooseSymbols(store.symbolsOf(path), graph, perFile);
+      const { shown, leftOut } = chooseSymbols(mapSymbolRows(graph, store, path), graph, perFile);
       const file: MapFile = {
         path,
         rank: position + 1,

@@ -1,5 +1,5 @@
 /**
- * The app shell: header with the repository and the four tabs, a status line
+ * The app shell: header with the repository and the five tabs, a status line
  * for indexing, the views (built once, kept while switching tabs) and the
  * code drawer. Routes live in the URL hash (`#/search?q=…`), so a view can
  * be bookmarked and the back button works.
@@ -10,6 +10,7 @@ import { apiGet, messageOf, onIndexingWait, setApiScope } from './api.js';
 import { CodePanel } from './code-panel.js';
 import { errorBox, h, replaceChildren } from './dom.js';
 import { hashFor, parseHash, setNavigator, type ViewName } from './navigation.js';
+import { OverviewView } from './overview-view.js';
 import { ReportView } from './report-view.js';
 import { SearchView } from './search-view.js';
 import { SymbolsView } from './symbols-view.js';
@@ -23,6 +24,7 @@ interface View {
 
 const TABS: Array<[ViewName, string]> = [
   ['search', 'Search'],
+  ['overview', 'Overview'],
   ['symbols', 'Symbols'],
   ['trace', 'Search trees'],
   ['reports', 'Reports'],
@@ -36,6 +38,7 @@ function start(): void {
   const codePanel = new CodePanel();
   const views: Record<ViewName, View> = {
     search: new SearchView(),
+    overview: new OverviewView(),
     symbols: new SymbolsView(),
     trace: new TraceView(),
     reports: new ReportView(),

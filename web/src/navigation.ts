@@ -14,7 +14,7 @@ export interface CodeTarget {
 }
 
 /** The tabs of the app. */
-export type ViewName = 'search' | 'symbols' | 'trace' | 'reports';
+export type ViewName = 'search' | 'overview' | 'symbols' | 'trace' | 'reports';
 
 export interface Navigator {
   openCode(target: CodeTarget): void;
@@ -46,7 +46,7 @@ export function parseSpanText(text: string): CodeTarget | null {
 /** `#/search?q=x` → view and parameters. */
 export function parseHash(hash: string): { view: ViewName; params: URLSearchParams } {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
-  const view: ViewName = path === 'symbols' || path === 'trace' || path === 'reports' ? path : 'search';
+  const view: ViewName = path === 'overview' || path === 'symbols' || path === 'trace' || path === 'reports' ? path : 'search';
   return { view, params: new URLSearchParams(query) };
 }
 
