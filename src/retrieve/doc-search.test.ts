@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { compilePathPattern } from '../index/index.js';
-import type { RepositoryIndex } from '../index/repository-index.js';
+import { indexConnection } from '../index/index-store.js';
+import { RepositoryIndex } from '../index/repository-index.js';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { documentPlacement, isDocumentationPath, mergeWithDocs } from './doc-search.js';
 import { searchRepository } from './search-repository.js';
@@ -81,6 +83,28 @@ describe('documentation search', () => {
     expect(isDocumentationPath('requirements.txt')).toBe(false);
     expect(isDocumentationPath('tests/data/notes.txt')).toBe(false);
     expect(isDocumentationPath('docs/guide/intro.txt')).toBe(true);
+  });
+});
+
+describe('the documentation corpus cache', () => {
+  it('is written beside the index, read back by another process, and a damaged file is a miss', async () => {
+    const query = 'testing client session';
+    const first = await searchRepository(repository.store, query);
+    const indexPath = indexConnection(repository.store).name;
+    const cacheFile = `${indexPath}.docs-v1.cache`;
+    expect(existsSync(cacheFile)).toBe(true);
+    const reopen = async () => {
+      const other = await RepositoryIndex.open(repository.root, { indexPath });
+      try {
+        return (await searchRepository(other.store, query)).docs;
+      } finally {
+        other.close();
+      }
+    };
+    expect(await reopen()).toEqual(first.docs);
+    const fingerprint = readFileSync(cacheFile, 'utf8').split('\n')[0];
+    writeFileSync(cacheFile, `${fingerprint}\n{"torn":`);
+    expect(await reopen()).toEqual(first.docs);
   });
 });
 

@@ -12,7 +12,7 @@
  * the code for an issue-like query, on equal terms when the query asks how
  * to use something or its file pattern selects prose files.
  */
-import { codeTokens, indexGeneration, type IndexStore } from '../index/index.js';
+import { codeTokens, indexFilesFingerprint, indexGeneration, readDerivedCache, writeDerivedCache, type IndexStore } from '../index/index.js';
 import { proseFormatOf, proseOutline, type ProseFormat } from '../parse/index.js';
 import type { QueryTerm } from './query-parser.js';
 import { isTestPath } from './path-prior.js';
@@ -56,9 +56,70 @@ function docCorpus(store: IndexStore): DocCorpus {
   const generation = indexGeneration(store);
   const cached = corpora.get(store);
   if (cached && cached.generation === generation) return cached.corpus;
-  const corpus = buildCorpus(store);
+  const corpus = loadOrBuildCorpus(store);
   corpora.set(store, { generation, corpus });
   return corpus;
+}
+
+/** Bump when what a section holds changes (tokens, weights, which files count): the cache file is keyed by the index's files only. */
+const CORPUS_FORMAT = 1;
+
+/**
+ * The corpus from the cache file beside the index when it matches the
+ * index's files, else built and stored there (index/derived-cache.ts): a
+ * one-shot CLI search would otherwise tokenize every prose file again
+ * (~1.2 s on mypy's docs on a loaded machine).
+ */
+function loadOrBuildCorpus(store: IndexStore): DocCorpus {
+  const name = `docs-v${CORPUS_FORMAT}`;
+  const fingerprint = indexFilesFingerprint(store);
+  const cached = readDerivedCache(store, name, fingerprint);
+  if (cached) {
+    const parsed = parseCorpus(cached.toString('utf8'));
+    if (parsed) return parsed;
+  }
+  const corpus = buildCorpus(store);
+  writeDerivedCache(store, name, fingerprint, serializeCorpus(corpus));
+  return corpus;
+}
+
+interface StoredCorpus {
+  paths: string[];
+  /** Per section: path index, title, start line, end line, length. */
+  sections: [number, string | null, number, number, number][];
+  /** Per token: section ids then their counts, one flat array. */
+  postings: Record<string, number[]>;
+}
+
+function serializeCorpus(corpus: DocCorpus): string {
+  const pathIndex = new Map<string, number>();
+  corpus.sections.forEach((s) => pathIndex.has(s.path) || pathIndex.set(s.path, pathIndex.size));
+  const stored: StoredCorpus = {
+    paths: [...pathIndex.keys()],
+    sections: corpus.sections.map((s) => [pathIndex.get(s.path)!, s.title, s.startLine, s.endLine, s.length]),
+    // No prototype: a token is never mistaken for an inherited property.
+    postings: Object.create(null) as Record<string, number[]>,
+  };
+  for (const [token, list] of corpus.postings) stored.postings[token] = [...list.ids, ...list.counts];
+  return JSON.stringify({ ...stored, allPaths: corpus.paths });
+}
+
+/** The stored corpus, or null when the payload is not one (a torn or foreign file is a miss). */
+function parseCorpus(text: string): DocCorpus | null {
+  try {
+    const stored = JSON.parse(text) as StoredCorpus & { allPaths: string[] };
+    const sections = stored.sections.map(([path, title, startLine, endLine, length]) => ({ path: stored.paths[path]!, title, startLine, endLine, length }));
+    const postings = new Map<string, { ids: number[]; counts: number[] }>();
+    let total = 0;
+    for (const section of sections) total += section.length;
+    for (const [token, flat] of Object.entries(stored.postings)) {
+      const half = flat.length / 2;
+      postings.set(token, { ids: flat.slice(0, half), counts: flat.slice(half) });
+    }
+    return { sections, postings, paths: stored.allPaths, averageLength: sections.length > 0 ? total / sections.length : 0 };
+  } catch {
+    return null;
+  }
 }
 
 /** True for a path the documentation search reads: a prose file that is neither a test fixture nor a pin, licence or credits list. */
