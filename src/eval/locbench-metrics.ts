@@ -229,3 +229,19 @@ export function fileToFunctionGap(metrics: LocbenchMetrics): number | null {
   const fn = metrics.function.scores['Acc@5'];
   return file === undefined || fn === undefined ? null : file - fn;
 }
+
+/** SweRank's LocBench headline metrics (Reddy et al. 2025): strict file Acc@5, module Acc@10, function Acc@10. */
+export interface SweRankMetrics {
+  fileAcc5: number | null;
+  moduleAcc10: number | null;
+  functionAcc10: number | null;
+}
+
+/** The three metrics SweRank reports on LocBench, read from `metrics` (null where a level has no instance). */
+export function sweRankMetrics(metrics: LocbenchMetrics): SweRankMetrics {
+  return {
+    fileAcc5: metrics.file.scores['Acc@5'] ?? null,
+    moduleAcc10: metrics.module.scores['Acc@10'] ?? null,
+    functionAcc10: metrics.function.scores['Acc@10'] ?? null,
+  };
+}

@@ -82,6 +82,8 @@ describe('buildSummary / renderSummaryMarkdown', () => {
     expect(md).toContain('| module |  |  | 0.000 | 0.000 |  |  | 0.000 | 0.000 | 4 |');
     expect(md).toContain('| function |  |  | 0.250 | 0.250 |  |  | 0.250 | 0.250 | 4 |');
     expect(md).toContain('File-to-function gap (file Acc@5 − function Acc@5): 0.500');
+    expect(md).toContain("SweRank's LocBench metrics (file Acc@5 / module Acc@10 / function Acc@10): 0.750 / 0.000 / 0.250");
+    expect(s.sweRank).toEqual({ fileAcc5: 0.75, moduleAcc10: 0, functionAcc10: 0.25 });
     expect(md).toContain('- z: unknown-repo — no git dir');
     expect(md).toContain('reponav abc1234');
   });

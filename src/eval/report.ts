@@ -9,7 +9,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { ReponavError } from '../errors.js';
-import { fileToFunctionGap, LEVEL_KS, LOC_LEVELS, type LocbenchMetrics, type LocLevel } from './locbench-metrics.js';
+import { fileToFunctionGap, LEVEL_KS, LOC_LEVELS, sweRankMetrics, type LocbenchMetrics, type LocLevel, type SweRankMetrics } from './locbench-metrics.js';
 import type { GroupScores, ScoredPredictions } from './score-predictions.js';
 
 const execFileAsync = promisify(execFile);
@@ -64,6 +64,8 @@ export interface LocbenchSummary {
   metricsPredictedOnly: LocbenchMetrics;
   /** file Acc@5 − function Acc@5. */
   fileToFunctionGap: number | null;
+  /** SweRank's LocBench metrics (file Acc@5, module Acc@10, function Acc@10), the published systems' table. */
+  sweRank: SweRankMetrics;
   byCategory: Record<string, GroupSummary>;
   byRepo: Record<string, GroupSummary>;
   skipped: SkipRecord[];
@@ -160,6 +162,7 @@ export function buildSummary(input: BuildSummaryInput): LocbenchSummary {
     metrics: input.scored.metrics,
     metricsPredictedOnly: input.scored.metricsPredictedOnly,
     fileToFunctionGap: fileToFunctionGap(input.scored.metrics),
+    sweRank: sweRankMetrics(input.scored.metrics),
     byCategory: withGap(input.scored.byCategory),
     byRepo: withGap(input.scored.byRepo),
     skipped,
@@ -230,6 +233,12 @@ export function renderSummaryMarkdown(summary: LocbenchSummary): string {
   out.push(`## LocBench localization${summary.interrupted ? ' (interrupted — partial)' : ''}`, '');
   out.push(renderMetricsTable(summary.metrics), '');
   out.push(`File-to-function gap (file Acc@5 − function Acc@5): ${formatMetric(summary.fileToFunctionGap)}`, '');
+  // From the metrics rather than the sweRank field: a summary written before the field existed renders the same.
+  const swe = sweRankMetrics(summary.metrics);
+  out.push(
+    `SweRank's LocBench metrics (file Acc@5 / module Acc@10 / function Acc@10): ${formatMetric(swe.fileAcc5)} / ${formatMetric(swe.moduleAcc10)} / ${formatMetric(swe.functionAcc10)}`,
+    '',
+  );
   const skipReasons = Object.entries(c.skippedByReason).map(([reason, n]) => `${reason} ${n}`).join(', ');
   out.push(
     `Instances: ${c.instances} scored, ${c.withPrediction} with predictions, ${c.missingPrediction} without (scored as misses, as LocAgent does)` +

@@ -41,7 +41,8 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
         const searched = Date.now();
         const recorded = settings.recordHits === undefined ? undefined : await recordRawHits(lease.index.store, input.query, searchOptions, result.hits, settings.recordHits);
         return {
-          found_files: result.files.slice(0, limit).map((f) => f.path),
+          // Documentation after every code file: the localizer answers an issue, where docs rank below code.
+          found_files: [...new Set([...result.files.map((f) => f.path), ...(result.docs ?? []).map((d) => d.path)])].slice(0, limit),
           found_modules: result.modules.slice(0, limit).map((m) => `${m.path}:${m.qualifiedName}`),
           found_entities: result.functions.slice(0, limit).map((f) => `${f.path}:${f.qualifiedName}`),
           timings: { indexMs: indexed - started, searchMs: searched - indexed, parsedFiles: lease.report.parsed + lease.report.reused },

@@ -106,6 +106,8 @@ const searchSettings = {
   wordVariantScope: z.enum(['all', 'missing']),
   maxTerms: z.number(),
   lexicalScorer: z.enum(['auto', 'fts5', 'postings']),
+  documents: z.enum(['auto', 'below', 'equal', 'off']),
+  maxDocuments: z.number().int().nonnegative().max(50),
   fileQueryWeights: queryWeights,
   titleFileWeight: z.number(),
   filesOnly: z.boolean(),

@@ -8,5 +8,6 @@
 export { sameFileCallGraph } from './call-graph.js';
 export { isLanguageId, LANGUAGE_IDS, languageForPath, missingLanguageAssets, SUPPORTED_LANGUAGES, type LanguageId } from './languages.js';
 export { lineStartsOf } from './line-starts.js';
+export { proseFormatOf, proseOutline, type ProseFormat } from './prose-outline.js';
 export { resolveImport } from './resolve-imports.js';
 export { TYPE_KINDS, type CodeSymbol, type ImportRecord, type ParsedFile, type ParseStatus, type SymbolKind } from './symbol-model.js';

@@ -14,7 +14,9 @@ export type SymbolKind =
   | 'type'
   | 'module'
   | 'function'
-  | 'method';
+  | 'method'
+  /** A heading of a prose file (Markdown, reStructuredText, plain text); see prose-outline.ts. Never stored in the index. */
+  | 'section';
 
 /**
  * Type-like kinds: those that can contain methods (used for qualified names and

@@ -6,7 +6,8 @@
 export { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
 export { createDenseFusion, normalizedScoreFusion, reciprocalRankFusion, type FusionMethod } from './fusion.js';
 export { parseQuery, type ParsedQuery } from './query-parser.js';
-export type { ChunkHit, ChunkKind, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
+export type { ChunkHit, ChunkKind, DocHit, DocPlacement, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
+export { isDocumentationPath, mergeWithDocs } from './doc-search.js';
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
 export { STOPWORDS } from './stopwords.js';
 export { fileGraph, mapSymbolRows, pageRank, rankedFiles, MAX_DEFINITIONS_PER_CALL, type FileGraph } from './file-centrality.js';

@@ -36,6 +36,20 @@ export interface RankedSymbol {
   score: number;
 }
 
+/** A documentation file (Markdown, RST, plain text) by its best-matching section; see doc-search.ts. */
+export interface DocHit {
+  path: string;
+  /** The section's heading path (`Testing > The Test Client`), or null for lines before any heading. */
+  section: string | null;
+  startLine: number;
+  endLine: number;
+  /** Higher is better; comparable only among the docs of one result. */
+  score: number;
+}
+
+/** Where an answer lists documentation: after all code (`below`) or merged with it by relative score (`equal`). */
+export type DocPlacement = 'below' | 'equal';
+
 /** Everything one query produced. */
 export interface RetrievalResult {
   query: string;
@@ -45,4 +59,8 @@ export interface RetrievalResult {
   hits: ChunkHit[];
   /** Aggregated files, best first. */
   files: FileCandidate[];
+  /** Documentation files, best first (none when the search did not look for any). */
+  docs?: DocHit[];
+  /** Where `docs` go in an answer (default `below`). */
+  docPlacement?: DocPlacement;
 }

@@ -18,6 +18,8 @@ import { queryContext, type UnknownNameOptions } from './known-names.js';
 import { extractLinkedLines, linkedFunctions } from './linked-lines.js';
 import { titleTerms, usesTitleFiles, withTitleFiles, type TitleFileOptions } from './title-files.js';
 import { indexedPaths, matchIndexedPaths } from './indexed-paths.js';
+import { documentPlacement, searchDocuments } from './doc-search.js';
+import type { DocHit, DocPlacement } from './retrieval-types.js';
 
 export { matchIndexedPaths } from './indexed-paths.js';
 export { isTestPath } from './path-prior.js';
@@ -108,6 +110,13 @@ export interface SearchOptions extends TitleFileOptions {
   lexicalScorer?: 'auto' | 'fts5' | 'postings';
   /** BM25 results shared across searches of one query under several settings (tuning only); see LexicalMemo. */
   lexicalMemo?: LexicalMemo;
+  /**
+   * Documentation (prose files, doc-search.ts) in the answer: `auto` (default)
+   * lets {@link documentPlacement} choose `equal` or `below`; `off` looks for none.
+   */
+  documents?: 'auto' | DocPlacement | 'off';
+  /** Documentation files returned (default 5). */
+  maxDocuments?: number;
   /** Extra retrievers (dense) fused with the lexical hits; see fusion.ts. */
   fuse?: (lexical: ChunkHit[], query: ParsedQuery) => Promise<ChunkHit[]> | ChunkHit[];
 }
@@ -180,7 +189,8 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     const title = level.titleWeight > 0 ? titleTerms(queryText, queryWeights) : [];
     if (title.length > 0) files = fuseTitleLevel(files, rank(title, new Set()), level.titleWeight);
   }
-  if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions: [], modules: [] };
+  const docs = documentsFor(store, queryText, parsedQuery, options);
+  if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions: [], modules: [] };
   const symbolFiles = level.rankSymbols ? files : chunkFiles;
   const { functions, modules } = rankSymbols(store, symbolFiles, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking }, {
     identifiers: parsedQuery.identifiers,
@@ -191,7 +201,19 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     text: parsedQuery.text,
     files,
   });
-  return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, parsedQuery, functions, modules };
+  return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions, modules };
+}
+
+/** Default number of documentation files in an answer. */
+const DEFAULT_MAX_DOCUMENTS = 5;
+
+/** The result's documentation and where it goes, per `options.documents`. */
+function documentsFor(store: IndexStore, queryText: string, parsedQuery: ParsedQuery, options: SearchOptions): { docs: DocHit[]; docPlacement: DocPlacement } {
+  const mode = options.documents ?? 'auto';
+  if (mode === 'off') return { docs: [], docPlacement: 'below' };
+  const docPlacement = mode === 'auto' ? documentPlacement(store, queryText, options.pathFilter) : mode;
+  const limit = options.maxDocuments ?? DEFAULT_MAX_DOCUMENTS;
+  return { docs: searchDocuments(store, parsedQuery.terms, { pathFilter: options.pathFilter, limit }), docPlacement };
 }
 
 /** The reference baseline: plain BM25 over function chunks with the paper's aggregation. */

@@ -5,13 +5,14 @@
  * form and every ablation show the same choices.
  */
 import type { CodeSymbol } from '../parse/index.js';
-import type { RetrievalResult } from '../retrieve/index.js';
+import { mergeWithDocs, type RetrievalResult } from '../retrieve/index.js';
 import { compareStrings, countEvidence, fileHits, sortFiles, symbolHitScores } from './hit-evidence.js';
 import { normalizeQueryTokens } from './query-token-match.js';
 import { sameFileCalls } from './same-file-calls.js';
 import type {
   ResolvedScaffoldOptions,
   ScaffoldAnchor,
+  ScaffoldDoc,
   ScaffoldFile,
   ScaffoldFileBlock,
   ScaffoldModel,
@@ -34,6 +35,7 @@ export const DEFAULT_SCAFFOLD_OPTIONS: Readonly<ResolvedScaffoldOptions> = Objec
   maxTargets: 4,
   maxNeighbours: 5,
   maxImportedBy: 2,
+  maxDocs: 3,
   budgetTokens: DEFAULT_BUDGET_TOKENS,
   anchors: true,
   glimpse: true,
@@ -118,7 +120,10 @@ export function buildScaffoldModel(
     return block;
   });
 
-  return { query: result.query, queryTokens, totalFiles: ranked.length, files: blocks, options: resolved };
+  const docs = (result.docs ?? []).slice(0, Math.max(0, resolved.maxDocs)).map((d, i) => ({ ...d, rank: i + 1 }));
+  const docPlacement = result.docPlacement ?? 'below';
+  const priority = mergeWithDocs(blocks, docs, docPlacement).map((item) => ('code' in item ? `file:${item.code.rank}` : `doc:${(item.doc as ScaffoldDoc).rank}`));
+  return { query: result.query, queryTokens, totalFiles: ranked.length, files: blocks, docs, docPlacement, priority, options: resolved };
 }
 
 function refOf(symbol: CodeSymbol, hitScore: number | null): ScaffoldSymbolRef {

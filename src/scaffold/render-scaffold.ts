@@ -51,18 +51,23 @@ interface SymbolItem {
  * in priority order — file by file in rank order, and within a file: header,
  * each anchor (with its call lines), each target, imports-by, each glimpse
  * symbol, the cue — skipping units that do not fit, so the least relevant
- * lines of the lowest-ranked files go first. Then one `[TRUNCATED]` line says
- * how many files, symbols and other lines were left out.
+ * lines of the lowest-ranked files go first. Documentation entries (`[DOCS]`)
+ * are printed after the tree and kept after every file unless the model ranks
+ * them on equal terms (`docPlacement` `equal`: printed first, kept in the
+ * model's merged order). Then one `[TRUNCATED]` line says how many files,
+ * symbols, other lines and docs were left out.
  */
 export function renderScaffoldModel(model: ScaffoldModel): string {
   const { options } = model;
-  if (model.files.length === 0) return NO_CANDIDATES_LINE;
+  if (model.files.length === 0 && model.docs.length === 0) return NO_CANDIDATES_LINE;
 
   const document: KeyedLine[] = [];
-  const units: BudgetLine[][] = [];
+  const unitsOf = new Map<string, BudgetLine[][]>();
   const symbolItems: SymbolItem[] = [];
   const otherLineKeys: Array<{ rank: number; key: string }> = [];
 
+  const docLines = docBlock(model);
+  if (model.docPlacement === 'equal') document.push(...docLines);
   const directories = [...new Set(model.files.map((f) => f.directory))];
   for (const directory of directories) {
     document.push({ key: `dir:${directory}`, text: `[DIR] ${directory}` });
@@ -70,11 +75,15 @@ export function renderScaffoldModel(model: ScaffoldModel): string {
       document.push(...fileLines(file, model));
     }
   }
+  if (model.docPlacement !== 'equal') document.push(...docLines);
   const byKey = new Map(document.map((line) => [line.key, line]));
   const line = (key: string): KeyedLine => byKey.get(key)!;
 
+  for (const doc of model.docs) unitsOf.set(`doc:${doc.rank}`, [[line('sec:docs'), line(`doc:${doc.rank}`)]]);
   for (const file of model.files) {
     const r = file.rank;
+    const units: BudgetLine[][] = [];
+    unitsOf.set(`file:${r}`, units);
     const header = [line(`dir:${file.directory}`), line(`file:${r}`)];
     units.push(header);
     if (!file.expanded) continue;
@@ -107,6 +116,8 @@ export function renderScaffoldModel(model: ScaffoldModel): string {
       otherLineKeys.push({ rank: r, key: `cue:${r}` });
     }
   }
+  // Files and docs in the model's priority order (docs last unless they rank on equal terms).
+  const units = model.priority.flatMap((key) => unitsOf.get(key) ?? []);
 
   // Files cut whole are counted as files; symbols and other lines only within
   // files still shown. `kept === null` yields the worst case (everything cut),
@@ -118,11 +129,13 @@ export function renderScaffoldModel(model: ScaffoldModel): string {
     const cutSymbols = new Set(symbolItems.filter((s) => shown(s.rank) && !keptSymbols.has(s.symbolId)).map((s) => s.symbolId));
     const cutOther = otherLineKeys.filter((o) => shown(o.rank) && !isKept(o.key)).length;
     const cutFiles = model.files.filter((f) => !isKept(`file:${f.rank}`)).length;
+    const cutDocs = model.docs.filter((d) => !isKept(`doc:${d.rank}`)).length;
     return truncationLine(
       [
         { count: cutFiles, singular: 'file', plural: 'files' },
         { count: cutSymbols.size, singular: 'symbol', plural: 'symbols' },
         { count: cutOther, singular: 'line', plural: 'lines' },
+        { count: cutDocs, singular: 'doc', plural: 'docs' },
       ],
       options.budgetTokens,
     );
@@ -132,6 +145,18 @@ export function renderScaffoldModel(model: ScaffoldModel): string {
   const kept = document.filter((l) => fit.keys.has(l.key)).map((l) => l.text);
   if (fit.truncated) kept.push(cutLine(fit.keys));
   return kept.join('\n');
+}
+
+/** The `[DOCS]` header and one `[DOC] path:start-end § section` line per doc (none when there are no docs). */
+function docBlock(model: ScaffoldModel): KeyedLine[] {
+  if (model.docs.length === 0) return [];
+  return [
+    { key: 'sec:docs', text: '[DOCS]' },
+    ...model.docs.map((d) => ({
+      key: `doc:${d.rank}`,
+      text: `  [DOC] ${displayPath(d.path)}:${d.startLine}-${d.endLine}${d.section === null ? '' : ` § ${d.section}`}`,
+    })),
+  ];
 }
 
 /** The keyed lines of one file in display order (directory header excluded). */

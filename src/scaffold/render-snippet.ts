@@ -3,7 +3,7 @@
  * with their code, no file structure. It reads the same hits as the scaffold so
  * that the interfaces differ only in presentation.
  */
-import type { RetrievalResult } from '../retrieve/index.js';
+import { mergeWithDocs, type RetrievalResult } from '../retrieve/index.js';
 import { sortHits } from './hit-evidence.js';
 import { displayPath, formatScore } from './text-format.js';
 import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
@@ -20,6 +20,8 @@ export interface SnippetOptions {
   maxLinesPerHit?: number;
   /** Default 1500 (the scaffold's), so the interfaces are compared at equal cost. */
   budgetTokens?: number;
+  /** Documentation sections shown (the result's best docs): after the code hits, or among them when the result ranks docs on equal terms. Default 3. */
+  maxDocs?: number;
 }
 
 /** Label of a file-remainder chunk, which has no symbol. */
@@ -27,7 +29,10 @@ export const FILE_CHUNK_LABEL = '<file>';
 
 /**
  * Renders the top-k hits (sorted by score, ties by path/line/chunk id) as
- * `path:start-end symbol (score)` followed by the numbered code lines. Hits are
+ * `path:start-end symbol (score)` followed by the numbered code lines, and the
+ * result's best documentation sections as `path:start-end § heading (doc,
+ * score)` with their lines: after the hits, or merged into the top k when the
+ * result ranks docs on equal terms. Hits are
  * kept whole and in rank order; the first hit that would exceed the budget and
  * all after it are left out, reported on one final `[TRUNCATED]` line.
  */
@@ -35,10 +40,21 @@ export function renderSnippets(result: RetrievalResult, options: SnippetOptions)
   const topK = options.topK ?? 10;
   const maxLines = options.maxLinesPerHit ?? 30;
   const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
-  const hits = sortHits(result.hits).slice(0, Math.max(0, topK));
-  if (hits.length === 0) return 'No chunks were retrieved for this query.';
+  const code = sortHits(result.hits);
+  const docs = (result.docs ?? []).slice(0, Math.max(0, options.maxDocs ?? 3));
+  const placement = result.docPlacement ?? 'below';
+  // Below: the top-k code hits, then the docs; on equal terms: the top k of both merged by relative score.
+  const merged = mergeWithDocs(placement === 'below' ? code.slice(0, Math.max(0, topK)) : code, docs, placement);
+  const items = placement === 'below' ? merged : merged.slice(0, Math.max(0, topK));
+  if (items.length === 0) return 'No chunks were retrieved for this query.';
 
-  const units = hits.map((hit) => {
+  const units = items.map((item) => {
+    if ('doc' in item) {
+      const doc = item.doc;
+      const header = `${displayPath(doc.path)}:${doc.startLine}-${doc.endLine}${doc.section === null ? '' : ` § ${doc.section}`} (doc, ${formatScore(doc.score)})`;
+      return [header, ...codeLines(options.readLines, doc.path, doc.startLine, doc.endLine, maxLines)];
+    }
+    const hit = item.code;
     const header = `${displayPath(hit.path)}:${hit.startLine}-${hit.endLine} ${hit.symbol ?? FILE_CHUNK_LABEL} (${formatScore(hit.score)})`;
     return [header, ...codeLines(options.readLines, hit.path, hit.startLine, hit.endLine, maxLines)];
   });

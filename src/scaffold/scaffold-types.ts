@@ -4,6 +4,7 @@
  * text and the JSON renderers read, so the two forms can never disagree.
  */
 import type { CodeSymbol, SymbolKind } from '../parse/index.js';
+import type { DocPlacement } from '../retrieve/index.js';
 
 /** What the scaffold needs to know about one parsed candidate file. */
 export interface ScaffoldFile {
@@ -31,6 +32,8 @@ export interface ScaffoldOptions {
   maxNeighbours?: number;
   /** Importers shown on the `imports-by <-` line before `(+n more)`. Default 2. */
   maxImportedBy?: number;
+  /** Documentation files listed as `[DOC]` entries (see retrieve/doc-search.ts). Default 3. */
+  maxDocs?: number;
   /** Output budget in estimated tokens (see estimateTokens). Default 1500. */
   budgetTokens?: number;
   /** Block switches for the RQ2 ablations; they change only what is printed, never what is selected. All default true. */
@@ -100,5 +103,23 @@ export interface ScaffoldModel {
   /** Total number of ranked files in the retrieval result (the model keeps the top `parseTop`). */
   totalFiles: number;
   files: ScaffoldFileBlock[];
+  /** Documentation entries, best first (at most `maxDocs`). */
+  docs: ScaffoldDoc[];
+  /** `below`: docs after every file, in print and budget order; `equal`: docs first, budgeted by relative score with the files. */
+  docPlacement: DocPlacement;
+  /** Budget priority of files and docs: file ranks and doc ranks (`doc:N`), most important first. */
+  priority: string[];
   options: ResolvedScaffoldOptions;
+}
+
+/** One documentation file of the scaffold, by its best-matching section. */
+export interface ScaffoldDoc {
+  /** 1-based rank among the docs. */
+  rank: number;
+  path: string;
+  /** Heading path of the best-matching section, or null for lines before any heading. */
+  section: string | null;
+  startLine: number;
+  endLine: number;
+  score: number;
 }

@@ -24,7 +24,7 @@ describe('the one search result JSON shape', () => {
     const data = r.data as SearchResultJson;
     // zod objects drop unknown keys, so equality after parsing means nothing outside the schema.
     expect(searchResultJsonSchema().parse(data)).toEqual(data);
-    expect(Object.keys(data)).toEqual(['query', 'files', 'modules', 'functions', 'scaffold']);
+    expect(Object.keys(data)).toEqual(['query', 'files', 'modules', 'functions', 'docs', 'docPlacement', 'scaffold']);
     expect(data.files[0].path).toBe('shop/pricing.py');
     const tax = data.functions.find((f) => f.qualifiedName === 'PriceCalculator.apply_tax');
     expect(tax).toEqual({ id: 'shop/pricing.py:PriceCalculator.apply_tax', path: 'shop/pricing.py', qualifiedName: 'PriceCalculator.apply_tax', score: tax!.score, startLine: 22, endLine: 23 });

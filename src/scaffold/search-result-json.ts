@@ -44,7 +44,7 @@ function once<T>(build: () => T): () => T {
 const scaffoldSymbolSchema = once(() =>
   z.object({
     qualifiedName: z.string(),
-    kind: z.enum(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module', 'function', 'method']),
+    kind: z.enum(['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module', 'function', 'method', 'section']),
     startLine: z.number(),
     endLine: z.number(),
     /** Best chunk-hit score of this symbol, or null when it was chosen without a hit. */
@@ -103,6 +103,11 @@ export const searchResultJsonSchema = once(() =>
     files: z.array(z.object({ path: z.string(), score: z.number(), evidence: z.number() })),
     modules: z.array(rankedSpanSchema()),
     functions: z.array(rankedSpanSchema()),
+    /** Documentation files by their best section, best first; `docPlacement` says where they rank against the code. */
+    docs: z.array(
+      z.object({ path: z.string(), section: z.nullable(z.string()), startLine: z.number(), endLine: z.number(), score: z.number() }),
+    ),
+    docPlacement: z.enum(['below', 'equal']),
     scaffold: scaffoldJsonSchema(),
   }),
 );
@@ -148,6 +153,8 @@ export function buildSearchResultJson(
     files: result.files.slice(0, RANKED_LIMIT).map((f) => ({ path: f.path, score: round3(f.score), evidence: f.hits.length })),
     modules: withSpans(result.modules),
     functions: withSpans(result.functions),
+    docs: (result.docs ?? []).map((d) => ({ ...d, score: round3(d.score) })),
+    docPlacement: result.docPlacement ?? 'below',
     scaffold: renderScaffoldJson(result, files, options),
   };
 }

@@ -29,9 +29,10 @@ const KIND_PRIORITY: Record<SymbolKind, number> = {
   trait: 1,
   type: 1,
   module: 2,
+  section: 3,
 };
 
-/** Sort priority of a kind: lower is preferred (callables 0, types 1, modules 2). */
+/** Sort priority of a kind: lower is preferred (callables 0, types 1, modules 2, prose sections 3). */
 export function kindPriority(kind: SymbolKind): number {
   return KIND_PRIORITY[kind];
 }

@@ -30,7 +30,15 @@ describe('list_symbols', () => {
   it('works for Go and TypeScript, and for files without a parser', async () => {
     expect((await h.call('list_symbols', { file: 'internal/store/store.go' })).text).toContain('  func (s *Store) Put(order Order) [L30-34]');
     expect((await h.call('list_symbols', { file: './web/src/cart.ts' })).text).toContain('class Cart [L5-29]');
-    expect((await h.call('list_symbols', { file: 'README.md' })).text).toContain('[UNSUPPORTED]');
+    expect((await h.call('list_symbols', { file: 'go.mod' })).text).toContain('[UNSUPPORTED]');
+  });
+
+  it('lists the headings of a Markdown file as its sections', async () => {
+    const r = await h.call('list_symbols', { file: 'README.md' });
+    expect(r.text).toBe(
+      ['[FILE] README.md (markdown, 4 lines)', '# tools-repo [L1-4]  — A tiny multi-language shop used by the reponav tool and MCP tests.'].join('\n'),
+    );
+    expect(r.data).toMatchObject({ language: 'markdown', symbols: [{ qualifiedName: 'tools-repo', kind: 'section', startLine: 1, endLine: 4 }] });
   });
 
   it('drops doc lines first under a small budget and says so', async () => {

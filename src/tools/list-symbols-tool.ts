@@ -5,7 +5,7 @@
  */
 import * as z from '../zod-mini.js';
 import type { SymbolRow } from '../index/index.js';
-import type { ImportRecord } from '../parse/index.js';
+import { proseFormatOf, proseOutline, type ImportRecord } from '../parse/index.js';
 import { buildSkeletonJson, renderSkeleton, type SkeletonInput } from '../scaffold/index.js';
 import { formatNameList } from '../scaffold/index.js';
 import { estimateTokens } from '../budget/index.js';
@@ -47,7 +47,7 @@ export const listSymbolsTool: ToolDefinition<z.infer<ReturnType<typeof listInput
   title: 'List symbols of a file',
   description:
     "One file's outline without bodies: imports, importers, every class, function and method with line span, " +
-    'signature and doc line. Use after search names a file, to choose what to read; view_code reads the bodies.',
+    'signature and doc line (for a Markdown, RST or text file: its headings). Use after search names a file, to choose what to read; view_code reads the bodies.',
   get inputSchema() {
     return listInput();
   },
@@ -59,12 +59,15 @@ export const listSymbolsTool: ToolDefinition<z.infer<ReturnType<typeof listInput
     const { index } = env.repository;
     const file = index.resolveFile(args.file);
     const imports: ImportRecord[] = index.store.importsOfFile(file.path);
+    // A prose file has no parsed symbols: its headings are its outline, read from the stored text.
+    const prose = file.language === 'unknown' ? proseFormatOf(file.path) : null;
+    const text = prose === null ? null : index.store.fileText(file.path);
     const input: SkeletonInput = {
       path: file.path,
-      language: file.language,
+      language: prose ?? file.language,
       imports,
-      symbols: index.store.symbolsOf(file.path).map(plainSymbol),
-      status: file.status as SkeletonInput['status'],
+      symbols: prose !== null && text !== null ? proseOutline(text, prose) : index.store.symbolsOf(file.path).map(plainSymbol),
+      status: prose !== null && text !== null ? 'ok' : (file.status as SkeletonInput['status']),
       errorCount: file.errorCount,
       lineCount: file.lineCount,
     };

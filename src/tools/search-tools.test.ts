@@ -38,6 +38,27 @@ describe('search, snippet_search, semantic_search', () => {
     );
   });
 
+  it('finds documentation: a [DOC] entry when file_pattern selects prose, below the code for an issue, first for a how-to question', async () => {
+    const docs = await h.call('search', { query: 'multi-language shop', file_pattern: '*.md' });
+    expect(docs.text).toBe('[DOCS]\n  [DOC] README.md:1-4 § tools-repo');
+    expect(docs.data).toMatchObject({ files: [], docPlacement: 'equal', docs: [{ path: 'README.md', section: 'tools-repo', startLine: 1, endLine: 4 }] });
+    const issue = await h.call('search', { query: 'Order total is wrong\nThe shop web client shows the order total without tax.' });
+    const lines = issue.text.split('\n');
+    expect(lines.indexOf('[DOCS]')).toBeGreaterThan(lines.findIndex((l) => l.startsWith('  [FILE] ')));
+    expect(lines.at(-1)).toBe('  [DOC] README.md:1-4 § tools-repo');
+    const howTo = await h.call('search', { query: 'how does the web client talk to the shop' });
+    expect(howTo.text.split('\n').slice(0, 2)).toEqual(['[DOCS]', '  [DOC] README.md:1-4 § tools-repo']);
+    const snippets = await h.call('snippet_search', { query: 'multi-language shop', file_pattern: '*.md' });
+    expect(snippets.text.split('\n')[0]).toBe('README.md:1-4 § tools-repo (doc, ' + snippets.text.split('(doc, ')[1]!.split(')')[0] + ')');
+    expect(snippets.text).toContain('3 | A tiny multi-language shop used by the reponav tool and MCP tests.');
+  });
+
+  it('cuts documentation before code under a small budget and counts it', async () => {
+    const r = await h.call('search', { query: 'Order total is wrong\nThe shop web client shows the order total without tax.', budget_tokens: 100 });
+    expect(r.text).not.toContain('[DOC]');
+    expect(r.text).toMatch(/\[TRUNCATED\] .*1 doc left out to stay within 100 tokens/);
+  });
+
   it('cuts the scaffold to a small budget with a [TRUNCATED] note', async () => {
     const r = await h.call('search', { query: 'order total tax checkout cart item', budget_tokens: 100 });
     expect(estimateTokens(r.text)).toBeLessThanOrEqual(100);

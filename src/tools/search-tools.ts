@@ -157,10 +157,10 @@ export const snippetSearchTool: ToolDefinition<z.infer<ReturnType<typeof snippet
       budgetTokens: env.budgetTokens,
     });
     const note = patternNote(search);
-    return note && search.result.hits.length === 0 ? `${text}\n${note}` : text;
+    return note && search.result.hits.length === 0 && (search.result.docs ?? []).length === 0 ? `${text}\n${note}` : text;
   },
   toJson({ search, topK }) {
-    return { query: search.result.query, hits: sortHits(search.result.hits).slice(0, topK) };
+    return { query: search.result.query, hits: sortHits(search.result.hits).slice(0, topK), docs: search.result.docs ?? [], docPlacement: search.result.docPlacement ?? 'below' };
   },
 };
 
