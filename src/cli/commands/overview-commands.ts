@@ -3,7 +3,7 @@
  * tree as the index sees it, and the repository at a glance. Both go through
  * callTool, so they print what an MCP client receives.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { listFilesTool, repoMapTool } from '../../tools/single/index.js';
 import { collect, nonNegativeInt, positiveInt } from '../option-parsers.js';
 import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
@@ -49,7 +49,7 @@ export function registerMapCommand(program: Command): Command {
   const command = program
     .command('map')
     .description('the repository at a glance: files ranked by import/call centrality with their key signatures, no query needed')
-    .option('--focus <file-or-symbol>', 'centre the map on this file or symbol (repeatable)', collect, [])
+    .addOption(new Option('--focus <file-or-symbol>', 'centre the map on this file or symbol (repeatable)').argParser(collect).default([], 'none'))
     .option('--pattern <glob>', 'only files matching this glob');
   addToolCommandOptions(command).action(async (options: MapOptions) => {
     await runToolCommand(options, repoMapTool, () => {
