@@ -14,8 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
-const USAGE = `
-node bench/repo-map-bench.mjs TREE|GITDIR [--commit REV] [--runs N] [--index DIR]
+const USAGE = `usage: node bench/repo-map-bench.mjs TREE|GITDIR [--commit REV] [--runs N] [--index DIR]
   Times repo_map (no focus, and focused) warm against the search tool in the same run.`;
 
 const { values, positionals } = parseBenchArgs({

@@ -15,8 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
-const USAGE = `
-node bench/repo-map-gold.mjs [--split FILE.jsonl]... [--repos DIR] [--index DIR] [--repo OWNER/NAME] [--max-instances N]
+const USAGE = `usage: node bench/repo-map-gold.mjs [--split FILE.jsonl]... [--repos DIR] [--index DIR] [--repo OWNER/NAME] [--max-instances N]
   Share of LocBench instances whose gold file is in a 1,000- and a 2,000-token repo_map with no query.`;
 
 const { values } = parseBenchArgs({

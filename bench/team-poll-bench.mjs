@@ -16,13 +16,16 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseBenchArgs } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
-};
+const S = { type: 'string' };
+const { values: opt } = parseBenchArgs({
+  usage: 'usage: node bench/team-poll-bench.mjs [--pg postgres://postgres@127.0.0.1:5432] [--repos 200] [--workers 1,2,4] [--poll 5] [--seconds 30]',
+  options: { pg: S, repos: S, workers: S, poll: S, seconds: S },
+});
+const arg = (name, fallback) => opt[name] ?? fallback;
 const PG = arg('pg', 'postgres://postgres@127.0.0.1:5432');
 const REPOS = Number(arg('repos', '200'));
 const WORKERS = arg('workers', '1,2,4').split(',').map(Number);

@@ -12,7 +12,7 @@ export { DEFAULT_LEASE_SECONDS, DEFAULT_RETRY_LIMIT, JobQueue, type EnqueueOptio
 export { migrate, MIGRATIONS, requireMigrated, TEAM_SCHEMA_VERSION } from './migrations.js';
 export { openShardStore, SHARD_STORE_ENV } from './open-shard-store.js';
 export { PG_URL_ENV, redactUrl, resolvePgUrl, TeamDatabase } from './pg-database.js';
-export { freshness, freshnessText, recordSeen, type RepoFreshness } from './shard-registry.js';
+export { freshness, freshnessText, recordSeen, seenCommitsByPrefix, type RepoFreshness } from './shard-registry.js';
 export { removeRepoEverywhere } from './repo-removal.js';
 export { claimFolder, releaseFolder } from './work-folders.js';
 export { DEFAULT_RETENTION, type RetentionRule } from './retention.js';

@@ -144,6 +144,12 @@ export async function readyShard(db: Queryable, repo: string, commit: string, sc
 }
 
 /** The ready shards whose commit starts with `prefix` (at most 2: enough to tell an ambiguous prefix). */
+/** Seen commits of `repo` whose id starts with `prefix` (lower-case hex), at most `limit` (two tell a unique prefix from an ambiguous one). */
+export async function seenCommitsByPrefix(db: Queryable, repo: string, prefix: string, limit = 2): Promise<string[]> {
+  const rows = (await db.query<{ commit: string }>("SELECT commit FROM reponav.commits WHERE repo = $1 AND commit LIKE $2 || '%' LIMIT $3", [repo, prefix, limit])).rows;
+  return rows.map((row) => row.commit);
+}
+
 export async function readyShardsByPrefix(db: Queryable, repo: string, prefix: string, schemaVersion: number): Promise<ShardRecord[]> {
   const rows = await db.query<ShardRecord>(
     `SELECT ${SHARD_COLUMNS} FROM reponav.commits

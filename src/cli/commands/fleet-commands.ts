@@ -107,7 +107,7 @@ export function registerFleetCommand(program: Command): void {
     withTeam(options, async (team, db, logger) => {
       const repo = await team.getRepo(db, name);
       if (!repo) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
-      const commit = await rebuildTarget(db, repo, options.commit);
+      const commit = await rebuildTarget(team, db, repo, options.commit);
       await team.recordSeen(db, name, commit);
       const queue = await team.JobQueue.open(db, logger);
       try {
@@ -140,14 +140,14 @@ export function registerFleetCommand(program: Command): void {
 }
 
 /** The full commit a rebuild names: the branch head, or a seen commit by full id or unique prefix (a full id not seen yet is taken as given). */
-async function rebuildTarget(db: TeamDb, repo: { name: string; headCommit?: string | null }, commit: string | undefined): Promise<string> {
+async function rebuildTarget(team: Team, db: TeamDb, repo: { name: string; headCommit?: string | null }, commit: string | undefined): Promise<string> {
   if (commit === undefined) {
     if (!repo.headCommit) throw new ReponavError('BAD_INPUT', `The branch head of '${repo.name}' has not been read yet; run reponav fleet sync ${repo.name} first, or give --commit.`);
     return repo.headCommit;
   }
   if (!/^[0-9a-f]{7,40}$/i.test(commit)) throw new ReponavError('BAD_INPUT', `--commit must be 7 to 40 hex digits, not '${commit.slice(0, 60)}'.`);
-  const found = (await db.query<{ commit: string }>('SELECT commit FROM reponav.commits WHERE repo = $1 AND commit LIKE $2 || \'%\' LIMIT 2', [repo.name, commit.toLowerCase()])).rows;
-  if (found.length === 1) return found[0].commit;
+  const found = await team.seenCommitsByPrefix(db, repo.name, commit.toLowerCase());
+  if (found.length === 1) return found[0]!;
   if (found.length > 1) throw new ReponavError('BAD_INPUT', `Commit prefix '${commit}' is ambiguous in '${repo.name}'; give more digits.`);
   if (commit.length === 40) return commit.toLowerCase();
   throw new ReponavError('BAD_INPUT', `No commit of '${repo.name}' starts with '${commit}'; give the full 40-digit id.`);
