@@ -42,17 +42,22 @@ function statements(db: Database.Database) {
   return prepared;
 }
 
+/** This connection's cache of the index state `generation`, made anew when it holds another state (or, `resetWhenFull`, is over its bound). */
+function cacheOf(db: Database.Database, generation: string, resetWhenFull: boolean): CacheEntry {
+  let cache = caches.get(db);
+  if (!cache || cache.generation !== generation || (resetWhenFull && cache.documents.size > MAX_CACHED_TERMS)) {
+    cache = { generation, rows: (statements(db).rows.get() as { n: number }).n, documents: new Map() };
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
 /**
  * Stores known document frequencies in this index state's cache (scoring-warmup.ts reads them for many terms in one
  * pass over FTS5's vocabulary); a cache of another state is replaced first, and entries past the cache's bound are left out.
  */
 export function primeTermStatistics(store: IndexStore, generation: string, documents: ReadonlyArray<readonly [string, number]>): void {
-  const db = indexConnection(store);
-  let cache = caches.get(db);
-  if (!cache || cache.generation !== generation) {
-    cache = { generation, rows: (statements(db).rows.get() as { n: number }).n, documents: new Map() };
-    caches.set(db, cache);
-  }
+  const cache = cacheOf(indexConnection(store), generation, false);
   for (const [token, n] of documents) {
     if (cache.documents.size >= MAX_CACHED_TERMS) break;
     cache.documents.set(token, n);
@@ -77,13 +82,8 @@ export const TERM_STATISTICS_BOUND = MAX_CACHED_TERMS;
  */
 export function termStatistics(store: IndexStore, tokens: readonly string[]): TermStatistics {
   const db = indexConnection(store);
-  const generation = indexGeneration(store);
-  let cache = caches.get(db);
+  const cache = cacheOf(db, indexGeneration(store), true);
   const lookup = statements(db);
-  if (!cache || cache.generation !== generation || cache.documents.size > MAX_CACHED_TERMS) {
-    cache = { generation, rows: (lookup.rows.get() as { n: number }).n, documents: new Map() };
-    caches.set(db, cache);
-  }
   const documents = new Map<string, number>();
   for (const token of tokens) {
     let n = cache.documents.get(token);
