@@ -8,8 +8,9 @@
  * - `import-x/no-cycle`: no two modules import each other, directly or
  *   through others (cycles made the eval ↔ agents wiring order-dependent).
  * - `import-x/no-restricted-paths` from LAYERS below: a folder imports only
- *   the folders beneath it in the pipeline, never one above or beside it.
- *   docs/architecture.md draws the same graph.
+ *   the folders beneath it in the pipeline, never one above or beside it; the
+ *   parts of src/index likewise (INDEX_PARTS). docs/architecture.md draws the
+ *   same graph.
  * - `no-console` in library code: stdout belongs to the caller (stdio MCP owns
  *   it); library code logs through the injected Logger.
  * - entry points (a warning, kept at zero): code outside a folder imports it
@@ -46,6 +47,27 @@ const LAYERS = {
   cli: ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox', 'server', 'agents/ask', 'agents/localize', 'eval', 'http-api', 'team'],
 };
 const FOLDERS = Object.keys(LAYERS);
+
+/**
+ * The parts of src/index, bottom up, and which other parts each may import: a
+ * tree's files (sources), the SQLite store and its schema (store), the write
+ * path with its parse pool (write), lexical scoring (lexical) and the other
+ * reads of a built index (queries). The files at src/index's top
+ * (repository-index.ts, commit-index-pool.ts, index.ts) may import every part;
+ * no part imports them. docs/architecture.md draws the same.
+ */
+const INDEX_PARTS = {
+  sources: [],
+  store: ['sources'],
+  write: ['sources', 'store'],
+  lexical: ['sources', 'store'],
+  queries: ['sources', 'store'],
+};
+const INDEX_PART_NAMES = Object.keys(INDEX_PARTS);
+/** src/index's own top-level modules (tests aside). */
+const INDEX_TOP = readdirSync('src/index')
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+  .map((file) => `./src/index/${file}`);
 /** The package's entry files (package.json "exports"): `reponav`, `reponav/mcp`, `reponav/agents`, `reponav/dense`, `reponav/team`. */
 const ENTRIES = ['./src/reponav.ts', './src/reponav-mcp.ts', './src/reponav-agents.ts', './src/reponav-dense.ts', './src/reponav-team.ts'];
 
@@ -62,6 +84,13 @@ const layerZones = [
   },
 ];
 
+/** The same for the parts of src/index (not for their tests, which may drive the whole index). */
+const indexPartZones = INDEX_PART_NAMES.map((part) => ({
+  target: `./src/index/${part}`,
+  from: [...INDEX_PART_NAMES.filter((other) => other !== part && !INDEX_PARTS[part].includes(other)).map((other) => `./src/index/${other}`), ...INDEX_TOP],
+  message: `src/index/${part} may import only ${INDEX_PARTS[part].length ? INDEX_PARTS[part].map((p) => `src/index/${p}`).join(', ') : 'nothing else in src/index'} (see INDEX_PARTS in eslint.config.js and docs/architecture.md).`,
+}));
+
 /** The folders entered through their index.ts: those of LAYERS (agents/ holds two, ask/ and localize/). */
 const UNITS = Object.keys(LAYERS);
 
@@ -72,12 +101,21 @@ function indexFiles(unit) {
     .map((file) => `./${file}`);
 }
 
-const entryZones = UNITS.map((unit) => ({
-  target: ['./src/*.ts', ...UNITS.filter((other) => other !== unit).map((other) => `./src/${other}`)],
-  from: `./src/${unit}`,
-  except: indexFiles(unit),
-  message: `Import src/${unit} through its index.ts (add the name there if it is missing).`,
-}));
+const entryZones = [
+  ...UNITS.map((unit) => ({
+    target: ['./src/*.ts', ...UNITS.filter((other) => other !== unit).map((other) => `./src/${other}`)],
+    from: `./src/${unit}`,
+    // Other layers enter src/index through src/index/index.ts alone, not through its parts.
+    except: unit === 'index' ? ['./index.ts'] : indexFiles(unit),
+    message: `Import src/${unit} through its index.ts (add the name there if it is missing).`,
+  })),
+  ...INDEX_PART_NAMES.map((part) => ({
+    target: [...INDEX_TOP, ...INDEX_PART_NAMES.filter((other) => other !== part).map((other) => `./src/index/${other}`)],
+    from: `./src/index/${part}`,
+    except: ['./index.ts'],
+    message: `Import src/index/${part} through its index.ts (add the name there if it is missing).`,
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', 'test/web/fixtures/**', 'src/**/__golden__/**', 'sample/**', 'coverage/**'] },
@@ -114,6 +152,12 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },
+  },
+  {
+    files: ['src/index/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    plugins: { 'index-parts': { rules: { 'no-restricted-paths': importX.rules['no-restricted-paths'] } } },
+    rules: { 'index-parts/no-restricted-paths': ['error', { zones: indexPartZones }] },
   },
   {
     files: ['src/**/*.ts'],

@@ -23,7 +23,7 @@ const { values: opt, positionals } = parseBenchArgs({
   maxPositionals: 1,
 });
 const tree = positionals[0];
-const { WriterLock } = await import(pathToFileURL(join(PROJECT, 'dist/index/writer-lock.js')).href);
+const { WriterLock } = await import(pathToFileURL(join(PROJECT, 'dist/index/store/writer-lock.js')).href);
 const query = opt.query ?? 'request timeout retry';
 const word = query.split(/\s+/)[0];
 const work = mkdtempSync(join(tmpdir(), 'reponav-first-answer-'));

@@ -93,7 +93,7 @@ await build({ ...common, entryPoints: { 'zod-mini': ZOD_MINI }, outdir: OUT });
 
 await build({
   ...common,
-  entryPoints: { main: 'src/cli/main.ts', 'parse-worker': 'src/index/parse-worker.ts' },
+  entryPoints: { main: 'src/cli/main.ts', 'parse-worker': 'src/index/write/parse-worker.ts' },
   outdir: OUT,
   splitting: true,
   chunkNames: 'chunk-[hash]',

@@ -1,7 +1,7 @@
 /**
  * The first step of the commands that answer from a working tree's index
  * (the hot commands: search, symbols, find, view): start the freshness check's
- * `git status` (index/git-worktree-status.ts) before the program's modules
+ * `git status` (index/sources/git-worktree-status.ts) before the program's modules
  * load, so it runs alongside loading and opening the index instead of after
  * them (110-160 ms of a `search` on an 11k-file tree).
  *
@@ -12,7 +12,7 @@
  * tree at this process's start.
  */
 // eslint-disable-next-line entry-points/no-restricted-paths -- the one module needed before the index layer loads
-import { GitWorktree } from '../index/git-worktree-status.js';
+import { GitWorktree } from '../index/sources/git-worktree-status.js';
 import { isHotCommand } from './hot-command-names.js';
 
 /** Starts `git status` for the repository `argv` (process.argv) names, when its command will need it. */

@@ -2,8 +2,8 @@ import { readFileSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, copyIndexFixture, put } from '../../test/cli/harness.js';
-import { indexConnection } from './index-store.js';
-import { gitBlobId } from './indexer.js';
+import { indexConnection } from './store/index-store.js';
+import { gitBlobId } from './write/indexer.js';
 import { RepositoryIndex } from './repository-index.js';
 
 afterAll(cleanupTempDirs);

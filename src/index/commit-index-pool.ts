@@ -19,11 +19,11 @@ import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReponavError } from '../errors.js';
-import { quotedPath } from './display-path.js';
+import { quotedPath } from './sources/index.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { defaultIndexPath } from './cache-location.js';
-import { findGitDir } from './git-commit-source.js';
-import type { IndexReport } from './indexer.js';
+import { defaultIndexPath } from './store/index.js';
+import { findGitDir } from './sources/index.js';
+import type { IndexReport } from './write/index.js';
 import { RepositoryIndex } from './repository-index.js';
 
 /** Longest file-name stem before it is shortened with a hash (file systems allow 255 bytes). */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanupTempDirs, commitAll, copyIndexFixture, gitInit, put } from '../../test/cli/harness.js';
 import { RepositoryIndex } from './repository-index.js';
-import { WorktreeSource } from './worktree-source.js';
+import { WorktreeSource } from './sources/worktree-source.js';
 
 const broken = vi.hoisted(() => ({ typescript: false }));
 

@@ -1,38 +1,14 @@
 /**
- * Public surface of the index layer: reading a working tree or a commit, the
- * SQLite index and its store, incremental updates, the commit index pool, path
- * safety and code tokens.
+ * Public surface of the index layer: reading a working tree or a commit
+ * (sources/), the SQLite index and its store (store/), incremental updates
+ * (write/), lexical scoring (lexical/), the other reads of an index (queries/),
+ * `RepositoryIndex` and the commit index pool. Other folders import the index
+ * only through this file.
  */
-export { kthLargest } from './kth-largest.js';
-export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, type ChunkScore, type WeightedToken } from './chunk-queries.js';
-export { codeTokens, splitIdentifier } from './code-tokens.js';
-export { termStatistics, type TermStatistics } from './term-statistics.js';
-export { indexVocabulary } from './index-vocabulary.js';
+export { type BlameLine, blameLines, type ChangeArea, type ChangedPath, changedPaths, type ChangeStatus, type CommitInfo, compilePathPattern, DEFAULT_MAX_FILE_BYTES, displayPath, editDistance, fileAt, fileDiff, fileLog, GitCommitSource, type GitContext, gitContextOf, historyPath, MAX_PATTERN_LENGTH, parentOf, quotedPath, resolveRevision, type SourceFile, VENDORED_DIRECTORIES, WorktreeSource } from './sources/index.js';
+export { cacheDirectory, CHUNK_KINDS, type ChunkKind, type ChunkRow, codeTokens, describeOpenFailure, type FieldWeights, type FileRow, FTS_FIELDS, type FtsField, indexFilesFingerprint, type IndexStore, isCorruption, readDerivedCache, readStaleDerivedCache, removeDerivedCaches, SCHEMA_VERSION, snapshotIndex, splitIdentifier, type StoredChunk, type SymbolRow, type VectorMatch, VectorStore, type VectorStoreOptions, writeDerivedCache, WriterLock } from './store/index.js';
+export { type IndexOptions, type IndexProgress, type IndexReport } from './write/index.js';
+export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, type ChunkScore, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, indexVocabulary, kthLargest, termStatistics, type TermStatistics, type WeightedToken } from './lexical/index.js';
+export { definedNamesByFile, definedNamesOfFiles, filesContainingText, type FileSide, type FolderChild, folderChildren, graphInputs, type GraphInputs, type IndexedText, type MapSymbolRow, mapSymbolsOf, notIndexedReason, parsedFileStates, resolveListingPath, symbolCounts, symbolsCalling, symbolsNamed, symbolsOfBytes, symbolsWithNameContaining } from './queries/index.js';
+export { type IndexStatus, type OpenRepositoryOptions, RepositoryIndex } from './repository-index.js';
 export { CommitIndexPool } from './commit-index-pool.js';
-export { GitCommitSource } from './git-commit-source.js';
-export { CHUNK_KINDS, FTS_FIELDS, type ChunkKind, type FieldWeights, type FtsField } from './index-schema.js';
-export type { ChunkRow, FileRow, IndexStore, SymbolRow } from './index-store.js';
-export type { IndexOptions, IndexProgress, IndexReport } from './indexer.js';
-export { compilePathPattern, MAX_PATTERN_LENGTH } from './path-pattern.js';
-export { editDistance } from './path-guard.js';
-export { symbolsCalling } from './reference-queries.js';
-export { RepositoryIndex, type IndexStatus, type OpenRepositoryOptions } from './repository-index.js';
-export type { SourceFile } from './source-file.js';
-export { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES } from './source-file.js';
-export { WorktreeSource } from './worktree-source.js';
-export { snapshotIndex } from './index-snapshot.js';
-export { cacheDirectory } from './cache-location.js';
-export { SCHEMA_VERSION } from './index-schema.js';
-export { WriterLock } from './writer-lock.js';
-export { describeOpenFailure, isCorruption } from './index-errors.js';
-export { symbolsNamed, symbolsWithNameContaining } from './symbol-queries.js';
-export { definedNamesByFile, definedNamesOfFiles, parsedFileStates } from './file-definitions.js';
-export { indexFilesFingerprint, readDerivedCache, readStaleDerivedCache, writeDerivedCache } from './derived-cache.js';
-export { removeDerivedCaches } from './derived-cache-files.js';
-export { filesContainingText, type IndexedText } from './text-queries.js';
-export { VectorStore, type StoredChunk, type VectorMatch, type VectorStoreOptions } from './vector-store.js';
-export { displayPath, quotedPath } from './display-path.js';
-export { folderChildren, notIndexedReason, resolveListingPath, symbolCounts, type FolderChild } from './folder-listing.js';
-export { graphInputs, mapSymbolsOf, type GraphInputs, type MapSymbolRow } from './graph-inputs.js';
-export { blameLines, changedPaths, fileAt, fileDiff, fileLog, gitContextOf, historyPath, parentOf, resolveRevision, type BlameLine, type ChangeArea, type ChangedPath, type ChangeStatus, type CommitInfo, type GitContext } from './git-history.js';
-export { symbolsOfBytes, type FileSide } from './symbols-of-bytes.js';

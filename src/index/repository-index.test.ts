@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, copyIndexFixture, tempDir } from '../../test/cli/harness.js';
-import { defaultIndexPath } from './cache-location.js';
+import { defaultIndexPath } from './store/cache-location.js';
 import { RepositoryIndex } from './repository-index.js';
 
 afterAll(cleanupTempDirs);

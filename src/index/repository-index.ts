@@ -2,20 +2,20 @@ import { realpathSync } from 'node:fs';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { defaultIndexPath } from './cache-location.js';
-import { GitCommitSource } from './git-commit-source.js';
-import { displayPath, quotedPath as quoted } from './display-path.js';
-import { describeOpenFailure, isCorruption } from './index-errors.js';
-import { indexConnection, IndexStore, type FileRow } from './index-store.js';
-import { updateIndex, type IndexOptions, type IndexReport } from './indexer.js';
-import { readOnlyUnchanged } from './no-change-check.js';
-import { closestPaths, toRepositoryPath } from './path-guard.js';
-import { DEFAULT_MAX_FILE_BYTES, explainSkip, type RepositorySource, type SkipReason } from './source-file.js';
-import { staleFiles } from './stale-files.js';
-import { StoredSource } from './stored-source.js';
-import { WorktreeSource } from './worktree-source.js';
-import { WriterLock, type WriterInfo, type WriterLease } from './writer-lock.js';
-import { scoringWarm, warmScoring, type WarmScoringOptions, type WarmScoringReport } from './scoring-warmup.js';
+import { defaultIndexPath } from './store/index.js';
+import { GitCommitSource } from './sources/index.js';
+import { displayPath, quotedPath as quoted } from './sources/index.js';
+import { describeOpenFailure, isCorruption } from './store/index.js';
+import { indexConnection, IndexStore, type FileRow } from './store/index.js';
+import { updateIndex, type IndexOptions, type IndexReport } from './write/index.js';
+import { readOnlyUnchanged } from './write/index.js';
+import { closestPaths, toRepositoryPath } from './sources/index.js';
+import { DEFAULT_MAX_FILE_BYTES, explainSkip, type RepositorySource, type SkipReason } from './sources/index.js';
+import { staleFiles } from './write/index.js';
+import { StoredSource } from './queries/index.js';
+import { WorktreeSource } from './sources/index.js';
+import { WriterLock, type WriterInfo, type WriterLease } from './store/index.js';
+import { scoringWarm, warmScoring, type WarmScoringOptions, type WarmScoringReport } from './lexical/index.js';
 
 /** How to open a repository's index. */
 export interface OpenRepositoryOptions {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { compilePathPattern } from '../index/index.js';
-import { indexConnection } from '../index/index-store.js';
+import { indexConnection } from '../index/store/index-store.js';
 import { RepositoryIndex } from '../index/repository-index.js';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { documentPlacement, isDocumentationPath, mergeWithDocs } from './doc-search.js';

@@ -66,7 +66,7 @@ const CORPUS_FORMAT = 1;
 
 /**
  * The corpus from the cache file beside the index when it matches the
- * index's files, else built and stored there (index/derived-cache.ts): a
+ * index's files, else built and stored there (index/store/derived-cache.ts): a
  * one-shot CLI search would otherwise tokenize every prose file again
  * (~1.2 s on mypy's docs on a loaded machine).
  */

@@ -76,7 +76,7 @@ const DOCUMENT_FORMAT = 2;
  * the index's files, else brought up to date from the stale cache file when
  * few files changed (file-documents-update.ts), else built; then stored there,
  * so one-shot processes (a CLI search) read it back instead of rebuilding it
- * (index/derived-cache.ts), in file-postings.ts' packed form. A second cache
+ * (index/store/derived-cache.ts), in file-postings.ts' packed form. A second cache
  * file, `…-states`, keeps the state of each file the stored index was built
  * from, with the same fingerprint: what tells the changed files apart.
  */

@@ -3,7 +3,7 @@ import { parseQuery } from './query-parser.js';
 import { createDenseFusion, normalizedScoreFusion, reciprocalRankFusion } from './fusion.js';
 import type { ChunkHit } from './retrieval-types.js';
 import type { Embedder } from './dense/embedder.js';
-import { IndexStore } from '../index/index-store.js';
+import { IndexStore } from '../index/store/index-store.js';
 
 /** A hit for chunk `id` in file `f<id>.py` with `score`. */
 function hit(id: number, score: number, path = `f${id}.py`): ChunkHit {

@@ -105,7 +105,7 @@ export interface SearchOptions extends TitleFileOptions {
   maxTerms?: number;
   /**
    * Who computes BM25: `auto` (default), `fts5` or `postings` (the same scores,
-   * bitwise; see src/index/term-postings.ts). Only for tests and benchmarks.
+   * bitwise; see src/index/lexical/term-postings.ts). Only for tests and benchmarks.
    */
   lexicalScorer?: 'auto' | 'fts5' | 'postings';
   /** BM25 results shared across searches of one query under several settings (tuning only); see LexicalMemo. */

@@ -3,7 +3,7 @@
  * anchor. Matching is by whole identifier parts, not substrings: with tokens of
  * three letters a substring test would let `get` match `target` and `set` match
  * `reset`, flooding anchors with noise. The splitting mirrors the indexer's
- * code tokenization (src/index/code-tokens.ts) so that a query identifier and a
+ * code tokenization (src/index/store/code-tokens.ts) so that a query identifier and a
  * symbol name that the retriever considered equal also match here.
  */
 import { splitIdentifier } from '../index/index.js';

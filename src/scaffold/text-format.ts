@@ -28,5 +28,5 @@ export function directoryOf(path: string): string {
   return slash <= 0 ? '.' : path.slice(0, slash);
 }
 
-/** A repository path as text output shows it (see index/display-path.ts, where it lives so index messages share it). */
+/** A repository path as text output shows it (see index/sources/display-path.ts, where it lives so index messages share it). */
 export { displayPath } from '../index/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isReponavError } from '../errors.js';
-import type { IndexProgress, IndexReport } from '../index/indexer.js';
+import type { IndexProgress, IndexReport } from '../index/write/indexer.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import { RepositoryHandle, RepositorySet, uniqueRepositoryNames } from './repository-set.js';
 

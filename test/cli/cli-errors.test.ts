@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/index/index-schema.js';
+import { SCHEMA_VERSION } from '../../src/index/store/index-schema.js';
 import {
   cleanupTempDirs,
   commitAll,

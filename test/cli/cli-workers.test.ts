@@ -50,9 +50,9 @@ function dump(indexPath: string) {
 
 describe('worker-thread parsing', () => {
   it('the built parse pool really starts workers (the worker script exists in dist/)', async () => {
-    const poolModule = pathToFileURL(join(PROJECT_ROOT, 'dist/index/parse-pool.js')).href;
-    const { createParsePool } = (await import(poolModule)) as typeof import('../../src/index/parse-pool.js');
-    expect(existsSync(join(PROJECT_ROOT, 'dist/index/parse-worker.js'))).toBe(true);
+    const poolModule = pathToFileURL(join(PROJECT_ROOT, 'dist/index/write/parse-pool.js')).href;
+    const { createParsePool } = (await import(poolModule)) as typeof import('../../src/index/write/parse-pool.js');
+    expect(existsSync(join(PROJECT_ROOT, 'dist/index/write/parse-worker.js'))).toBe(true);
     const pool = createParsePool(2);
     try {
       expect(pool.workerCount).toBe(2);

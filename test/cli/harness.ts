@@ -103,7 +103,7 @@ function newestMtime(dir: string): number {
 export async function ensureBuilt(): Promise<void> {
   const lock = join(tmpdir(), 'reponav-test-build.lock');
   const fresh = () =>
-    existsSync(CLI) && existsSync(join(PROJECT_ROOT, 'dist/index/parse-worker.js')) && statSync(CLI).mtimeMs >= newestMtime(join(PROJECT_ROOT, 'src'));
+    existsSync(CLI) && existsSync(join(PROJECT_ROOT, 'dist/index/write/parse-worker.js')) && statSync(CLI).mtimeMs >= newestMtime(join(PROJECT_ROOT, 'src'));
   const started = Date.now();
   while (!fresh()) {
     try {

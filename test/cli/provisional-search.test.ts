@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../../src/index/repository-index.js';
-import { WriterLock } from '../../src/index/writer-lock.js';
+import { WriterLock } from '../../src/index/store/writer-lock.js';
 import { PROVISIONAL_MIN_FILES } from '../../src/cli/provisional-answer.js';
 import { estimateTokens } from '../../src/budget/index.js';
 import { cleanupTempDirs, copyIndexFixture, ensureBuilt, put, runCli } from './harness.js';

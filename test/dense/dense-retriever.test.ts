@@ -4,7 +4,7 @@ import { ChunkTextBuilder } from '../../src/retrieve/dense/chunk-text.js';
 import { denseSearch } from '../../src/retrieve/dense/dense-retriever.js';
 import { ensureEmbeddings } from '../../src/retrieve/dense/embed-index.js';
 import { OpenAIEmbedder } from '../../src/retrieve/dense/openai-embedder.js';
-import { VectorStore } from '../../src/index/vector-store.js';
+import { VectorStore } from '../../src/index/store/vector-store.js';
 import { fakeEmbedding, startFakeOpenAIServer, type FakeServer } from '../helpers/fake-openai-server.js';
 import { openDenseFixture, type DenseFixture } from './dense-fixture.js';
 

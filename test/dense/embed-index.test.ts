@@ -4,7 +4,7 @@ import { isReponavError } from '../../src/errors.js';
 import { ChunkTextBuilder } from '../../src/retrieve/dense/chunk-text.js';
 import { ensureEmbeddings, type EmbeddingCounts } from '../../src/retrieve/dense/embed-index.js';
 import { OpenAIEmbedder } from '../../src/retrieve/dense/openai-embedder.js';
-import { VectorStore } from '../../src/index/vector-store.js';
+import { VectorStore } from '../../src/index/store/vector-store.js';
 import { fakeEmbedding, startFakeOpenAIServer, type FakeServer } from '../helpers/fake-openai-server.js';
 import { DENSE_FIXTURE, openDenseFixture, type DenseFixture } from './dense-fixture.js';
 

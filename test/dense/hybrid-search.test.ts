@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureEmbeddings } from '../../src/retrieve/dense/embed-index.js';
 import { OpenAIEmbedder } from '../../src/retrieve/dense/openai-embedder.js';
-import { VectorStore } from '../../src/index/vector-store.js';
+import { VectorStore } from '../../src/index/store/vector-store.js';
 import { createDenseFusion } from '../../src/retrieve/fusion.js';
 import { searchRepository } from '../../src/retrieve/search-repository.js';
 import { startFakeOpenAIServer, type FakeServer } from '../helpers/fake-openai-server.js';

@@ -8,12 +8,12 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IndexStore } from '../../src/index/index-store.js';
-import { updateIndex } from '../../src/index/indexer.js';
-import type { FileAnalysis } from '../../src/index/analyze-file.js';
-import { createParsePool, MAX_ATTEMPTS } from '../../src/index/parse-pool.js';
+import { IndexStore } from '../../src/index/store/index-store.js';
+import { updateIndex } from '../../src/index/write/indexer.js';
+import type { FileAnalysis } from '../../src/index/write/analyze-file.js';
+import { createParsePool, MAX_ATTEMPTS } from '../../src/index/write/parse-pool.js';
 import type { ParsedFile } from '../../src/parse/index.js';
-import { WorktreeSource } from '../../src/index/worktree-source.js';
+import { WorktreeSource } from '../../src/index/sources/worktree-source.js';
 import { cleanupTempDirs, ensureBuilt, PROJECT_ROOT, put, tempDir } from '../cli/harness.js';
 
 afterAll(cleanupTempDirs);
@@ -27,7 +27,7 @@ function crashingWorker(): string {
   writeFileSync(
     script,
     // The real worker's listener comes first (a static import runs before this body), so it sees every message.
-    `import ${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, 'dist/index/parse-worker.js')).href)};
+    `import ${JSON.stringify(pathToFileURL(join(PROJECT_ROOT, 'dist/index/write/parse-worker.js')).href)};
 import { parentPort } from 'node:worker_threads';
 import { existsSync, writeFileSync } from 'node:fs';
 parentPort.on('message', (m) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeFile } from '../../index/analyze-file.js';
-import { IndexStore } from '../../index/index-store.js';
+import { analyzeFile } from '../../index/write/analyze-file.js';
+import { IndexStore } from '../../index/store/index-store.js';
 import { buildEvidence, spansFromToolData } from './evidence.js';
 
 /** An in-memory index holding one Python file with a 50-line function. */

@@ -1,0 +1,89 @@
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, tempDir } from '../../../test/cli/harness.js';
+import { indexGeneration } from '../store/index-generation.js';
+import { indexConnection } from '../store/index-store.js';
+import { corpusOf, readCorpus } from './postings-corpus.js';
+import { RepositoryIndex } from '../repository-index.js';
+import { scoringWarm, warmScoring } from './scoring-warmup.js';
+import { vocabularyByFrequency } from './term-statistics.js';
+
+afterAll(cleanupTempDirs);
+
+/** A realistic corpus: the index layer's own sources (a vocabulary of thousands of tokens). */
+function sourceTree(): string {
+  const root = join(tempDir('reponav-warmup-'), 'repo');
+  const layer = join(import.meta.dirname, '..');
+  for (const name of readdirSync(layer, { recursive: true, encoding: 'utf8' }).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
+    mkdirSync(dirname(join(root, 'src', name)), { recursive: true });
+    copyFileSync(join(layer, name), join(root, 'src', name));
+  }
+  return root;
+}
+
+let root: string;
+beforeAll(() => {
+  root = sourceTree();
+});
+
+describe('warmScoring', () => {
+  it('caches the postings of every frequent term', async () => {
+    const warm = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'b.db') });
+    try {
+      await warm.refresh();
+      const report = await warmScoring(warm.store);
+      expect(report.stopped).toBe('done');
+      expect(report.terms).toBeGreaterThan(500);
+      expect(scoringWarm(warm.store)).toBe(true);
+      const corpus = readCorpus(warm.store, indexGeneration(warm.store))!;
+      const frequent = vocabularyByFrequency(warm.store, 2).map(([term]) => term).filter((term) => /^[a-z0-9_]+$/.test(term));
+      expect(frequent.length).toBeGreaterThan(500);
+      expect(frequent.every((term) => corpus.postings.has(term))).toBe(true);
+    } finally {
+      warm.close();
+    }
+  });
+
+  it('stops at its budget, when aborted, and when the index state changes', async () => {
+    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'c.db') });
+    try {
+      await repository.refresh();
+      const budget = await warmScoring(repository.store, { maxEntries: 50 });
+      expect(budget.stopped).toBe('budget');
+      expect(budget.entries).toBeLessThanOrEqual(50);
+
+      const controller = new AbortController();
+      controller.abort();
+      expect((await warmScoring(repository.store, { signal: controller.signal })).stopped).toBe('aborted');
+
+      const running = warmScoring(repository.store, { sliceMs: 0 });
+      indexConnection(repository.store).exec("UPDATE meta SET value = value WHERE key = 'schema_version'");
+      expect((await running).stopped).toBe('index-changed');
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('runs after each refresh of a long-lived (watched) repository and stops at close', async () => {
+    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'd.db'), watch: true });
+    try {
+      await repository.refresh();
+      const report = await repository.warmScoring();
+      expect(report.terms).toBeGreaterThan(0);
+      expect(scoringWarm(repository.store)).toBe(true);
+      // Warm already: nothing more to read.
+      expect((await repository.warmScoring()).terms).toBe(0);
+    } finally {
+      repository.close();
+    }
+    const oneShot = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'e.db') });
+    try {
+      await oneShot.refresh();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(corpusOf(indexConnection(oneShot.store), indexGeneration(oneShot.store)).warmed).toBe(false);
+    } finally {
+      oneShot.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The names every file defines, read in one query, for file-level documents
+ * (a file described by its path and the names it defines; see
+ * retrieve/file-documents.ts). One pass over the symbols table instead of one
+ * lookup per file: a repository has thousands of files.
+ */
+import { indexConnection, type IndexStore } from '../store/index.js';
+
+/**
+ * Simple names of the symbols each indexed file defines at most `maxDepth`
+ * levels below its top level (0: top-level classes and functions only; 1:
+ * also their members), in source order. Files defining nothing are absent.
+ */
+export function definedNamesByFile(store: IndexStore, maxDepth = 1): Map<string, string[]> {
+  const rows = indexConnection(store)
+    .prepare('SELECT f.path AS path, s.name AS name, s.qualified_name AS qualified FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.start_line, s.id')
+    .all() as { path: string; name: string; qualified: string }[];
+  return namesByPath(rows, maxDepth);
+}
+
+/**
+ * {@link definedNamesByFile} for the given paths only (an update of file-level
+ * documents after a few files changed reads just theirs).
+ */
+export function definedNamesOfFiles(store: IndexStore, paths: readonly string[], maxDepth = 1): Map<string, string[]> {
+  const rows = indexConnection(store)
+    .prepare(
+      `SELECT f.path AS path, s.name AS name, s.qualified_name AS qualified FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE f.path IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.start_line, s.id`,
+    )
+    .all(JSON.stringify(paths)) as { path: string; name: string; qualified: string }[];
+  return namesByPath(rows, maxDepth);
+}
+
+/**
+ * Every file in a parsed language (not `unknown`), by path, with a state
+ * string that changes whenever anything derived from the file may change
+ * (its blob, language, parse status or the time it was last written): what a
+ * derived file-level index compares to tell changed files from unchanged ones.
+ */
+export function parsedFileStates(store: IndexStore): { paths: string[]; states: string[] } {
+  const rows = indexConnection(store)
+    .prepare(`SELECT path, blob_id || ' ' || language || ' ' || status || ' ' || indexed_at FROM files WHERE language != 'unknown' ORDER BY path`)
+    .raw()
+    .all() as [string, string][];
+  const paths = new Array<string>(rows.length);
+  const states = new Array<string>(rows.length);
+  rows.forEach(([path, state], i) => {
+    paths[i] = path;
+    states[i] = state;
+  });
+  return { paths, states };
+}
+
+function namesByPath(rows: { path: string; name: string; qualified: string }[], maxDepth: number): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const row of rows) {
+    let depth = 0;
+    for (let i = row.qualified.indexOf('.'); i >= 0; i = row.qualified.indexOf('.', i + 1)) depth++;
+    if (depth > maxDepth) continue;
+    const names = out.get(row.path);
+    if (names) names.push(row.name);
+    else out.set(row.path, [row.name]);
+  }
+  return out;
+}

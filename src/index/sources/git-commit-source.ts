@@ -1,0 +1,239 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ReponavError } from '../../errors.js';
+import { quotedPath } from './display-path.js';
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  excludedFolderRule,
+  hasBinaryExtension,
+  recordSkip,
+  VENDORED_DIRECTORIES,
+  type RepositorySource,
+  type SkipReason,
+  type SourceFile,
+  type SourceListing,
+  type SourceOptions,
+} from './source-file.js';
+
+/** Options for reading one commit. */
+export type GitCommitSourceOptions = SourceOptions;
+
+/**
+ * One commit of a git repository, read without a checkout through
+ * `git ls-tree -r -l` and `git cat-file --batch`. Works on clones and bare
+ * mirrors; blobs missing from a partial mirror are reported, not fatal.
+ */
+export class GitCommitSource implements RepositorySource {
+  readonly mode = 'commit' as const;
+  private readonly maxFileBytes: number;
+  private readonly excluded: Set<string>;
+
+  private constructor(
+    readonly root: string,
+    readonly commit: string,
+    options: GitCommitSourceOptions,
+  ) {
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.excluded = new Set([...VENDORED_DIRECTORIES, ...(options.excludeDirectories ?? [])]);
+  }
+
+  /**
+   * Resolves `revision` in the repository at `path` (a working tree, a `.git`
+   * dir or a bare mirror). Throws NOT_A_GIT_REPOSITORY or UNKNOWN_REVISION with
+   * one clear sentence.
+   */
+  static async open(path: string, revision: string, options: GitCommitSourceOptions = {}): Promise<GitCommitSource> {
+    const gitDir = findGitDir(path);
+    if (!gitDir) {
+      throw new ReponavError('NOT_A_GIT_REPOSITORY', `${quotedPath(path)} is not a git repository, so --commit cannot be used there.`);
+    }
+    const result = git(gitDir, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`]);
+    const commit = result.status === 0 ? result.stdout.trim() : '';
+    if (!commit) {
+      throw new ReponavError('UNKNOWN_REVISION', `Revision '${revision}' does not name a commit in ${gitDir}.`);
+    }
+    return new GitCommitSource(gitDir, commit, options);
+  }
+
+  async list(): Promise<SourceListing> {
+    const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
+    const result = git(this.root, ['ls-tree', '-r', '-l', '-z', this.commit]);
+    if (result.status !== 0) {
+      throw new ReponavError('UNKNOWN_REVISION', `Cannot list commit ${this.commit}: ${result.stderr.trim()}`);
+    }
+    for (const record of result.stdout.split('\0')) {
+      if (!record) continue;
+      const tab = record.indexOf('\t');
+      const [mode, type, blobId, sizeText] = record.slice(0, tab).split(/\s+/);
+      const path = record.slice(tab + 1);
+      if (type !== 'blob') continue; // submodules (commit) are not part of this repository's text
+      if (mode === '120000') continue; // symlinks are never followed in commit mode
+      const size = Number(sizeText);
+      const skip = this.skipOf(path, size);
+      if (skip) {
+        recordSkip(listing, skip, path);
+        continue;
+      }
+      listing.files.push({ path, size, mtimeMs: null, blobId });
+    }
+    listing.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return listing;
+  }
+
+  /** Why the listing skips a blob at `path` of `size` bytes, or null when it lists it. */
+  private skipOf(path: string, size: number): SkipReason | null {
+    if (path.split('/').slice(0, -1).some((part) => this.excluded.has(part))) return 'vendored';
+    if (hasBinaryExtension(path)) return 'binary';
+    if (size > this.maxFileBytes) return 'too-large';
+    return null;
+  }
+
+  /** The folder setting behind a 'vendored' skip of `path` (see RepositorySource), or null. */
+  skipRule(path: string): string | null {
+    const folder = path.split('/').slice(0, -1).find((part) => this.excluded.has(part));
+    return folder ? excludedFolderRule(folder) : null;
+  }
+
+  /** Why the listing skips the blob at `path` (one `git ls-tree`), or null when it lists it or there is none. */
+  skipReason(path: string): SkipReason | null {
+    const result = git(this.root, ['ls-tree', '-l', '-z', this.commit, '--', path]);
+    const record = result.status === 0 ? result.stdout.split('\0')[0] : '';
+    const tab = record ? record.indexOf('\t') : -1;
+    if (tab < 0 || record.slice(tab + 1) !== path) return null;
+    const [mode, type, , sizeText] = record.slice(0, tab).split(/\s+/);
+    if (type !== 'blob' || mode === '120000') return null;
+    return this.skipOf(path, Number(sizeText));
+  }
+
+  async *readMany(files: SourceFile[]): AsyncIterable<{ file: SourceFile; bytes: Buffer | null }> {
+    if (files.length === 0) return;
+    const child = spawn('git', ['--git-dir', this.root, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const reader = new BatchReader(child.stdout);
+    // Write requests in the background; the pipe's back-pressure paces it.
+    const writer = (async () => {
+      for (const file of files) {
+        if (!child.stdin.write(`${file.blobId}\n`)) await new Promise((r) => child.stdin.once('drain', r));
+      }
+      child.stdin.end();
+    })();
+    try {
+      for (const file of files) {
+        const header = await reader.readLine();
+        if (header === null) throw new ReponavError('INTERNAL', 'git cat-file ended early');
+        if (header.endsWith(' missing')) {
+          yield { file, bytes: null };
+          continue;
+        }
+        const size = Number(header.split(' ')[2]);
+        const bytes = await reader.readBytes(size + 1); // content + trailing LF
+        yield { file, bytes: bytes.subarray(0, size) };
+      }
+    } finally {
+      child.kill();
+      await writer.catch(() => undefined);
+    }
+  }
+}
+
+/** Finds the git dir for a working tree, a `.git` folder or a bare repository; null when none. */
+export function findGitDir(path: string): string | null {
+  const absolute = resolve(path);
+  if (!existsSync(absolute)) return null;
+  const result = git(absolute, ['rev-parse', '--absolute-git-dir'], true);
+  if (result.status === 0 && result.stdout.trim()) return result.stdout.trim();
+  if (existsSync(join(absolute, '.git'))) return join(absolute, '.git');
+  return null;
+}
+
+function git(gitDirOrTree: string, args: string[], asWorkTree = false) {
+  const prefix = asWorkTree ? ['-C', gitDirOrTree] : ['--git-dir', gitDirOrTree];
+  const result = spawnSync('git', [...prefix, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  return { status: result.status ?? 1, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}
+
+/**
+ * Reads lines and exact byte counts from a stream without losing data between
+ * calls. Keeps received chunks in a list and joins only what a read needs, so
+ * a consumer that falls behind never causes quadratic copying.
+ */
+class BatchReader {
+  private chunks: Buffer[] = [];
+  private length = 0;
+  private ended = false;
+  private waiting: (() => void) | null = null;
+
+  constructor(stream: NodeJS.ReadableStream) {
+    stream.on('data', (chunk: Buffer) => {
+      this.chunks.push(chunk);
+      this.length += chunk.length;
+      this.wake();
+    });
+    stream.on('end', () => {
+      this.ended = true;
+      this.wake();
+    });
+  }
+
+  private wake() {
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.();
+  }
+
+  private async more(): Promise<boolean> {
+    if (this.ended) return false;
+    await new Promise<void>((r) => (this.waiting = r));
+    return true;
+  }
+
+  /** Removes and returns the first `count` bytes (count ≤ length). */
+  private take(count: number): Buffer {
+    if (this.chunks[0].length >= count) {
+      const head = this.chunks[0];
+      const out = head.subarray(0, count);
+      if (head.length === count) this.chunks.shift();
+      else this.chunks[0] = head.subarray(count);
+      this.length -= count;
+      return out;
+    }
+    const parts: Buffer[] = [];
+    let need = count;
+    while (need > 0) {
+      const head = this.chunks[0];
+      if (head.length <= need) {
+        parts.push(head);
+        this.chunks.shift();
+        need -= head.length;
+      } else {
+        parts.push(head.subarray(0, need));
+        this.chunks[0] = head.subarray(need);
+        need = 0;
+      }
+    }
+    this.length -= count;
+    return Buffer.concat(parts, count);
+  }
+
+  async readLine(): Promise<string | null> {
+    for (;;) {
+      let offset = 0;
+      for (const chunk of this.chunks) {
+        const newline = chunk.indexOf(10);
+        if (newline >= 0) {
+          const line = this.take(offset + newline + 1);
+          return line.subarray(0, line.length - 1).toString('utf8');
+        }
+        offset += chunk.length;
+      }
+      if (!(await this.more())) return null;
+    }
+  }
+
+  async readBytes(count: number): Promise<Buffer> {
+    while (this.length < count) {
+      if (!(await this.more())) throw new ReponavError('INTERNAL', 'git cat-file output was cut short');
+    }
+    return Buffer.from(this.take(count));
+  }
+}

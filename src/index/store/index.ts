@@ -1,0 +1,20 @@
+/**
+ * The SQLite store and its schema: opening and checking the database, the
+ * writer lock, the rows a file becomes (symbols, chunks and their code tokens),
+ * the full-text table they are written to, the index generation, derived caches
+ * and the vector table.
+ */
+export { gitBlobId } from './blob-id.js';
+export { buildChunks } from './build-chunks.js';
+export { cacheDirectory, defaultIndexPath } from './cache-location.js';
+export { codeTokens, splitIdentifier } from './code-tokens.js';
+export { removeDerivedCaches } from './derived-cache-files.js';
+export { indexFilesFingerprint, readDerivedCache, readStaleDerivedCache, writeDerivedCache } from './derived-cache.js';
+export { describeOpenFailure, isCorruption } from './index-errors.js';
+export { indexGeneration } from './index-generation.js';
+export { type RawSymbol, toSymbolRow } from './index-rows.js';
+export { CHUNK_KINDS, type ChunkKind, type FieldWeights, FTS_FIELDS, type FtsField, SCHEMA_VERSION } from './index-schema.js';
+export { snapshotIndex } from './index-snapshot.js';
+export { type ChunkRow, type FileRow, indexConnection, IndexStore, type SkippedFile, type SymbolRow } from './index-store.js';
+export { type StoredChunk, type VectorMatch, VectorStore, type VectorStoreOptions } from './vector-store.js';
+export { type WriterInfo, type WriterLease, WriterLock } from './writer-lock.js';
