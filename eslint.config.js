@@ -11,8 +11,10 @@
  *   the folders beneath it in the pipeline, never one above or beside it; the
  *   parts of src/index likewise (INDEX_PARTS). docs/architecture.md draws the
  *   same graph.
- * - `no-console` in library code: stdout belongs to the caller (stdio MCP owns
- *   it); library code logs through the injected Logger.
+ * - `no-console`, and no `process.stdout.write` or `process.exit`, in library
+ *   code (all of src/ but src/cli/): stdout belongs to the caller (stdio MCP
+ *   owns it) and so does the process; library code logs through the injected
+ *   Logger and throws typed errors.
  * - entry points (a warning, kept at zero): code outside a folder imports it
  *   only through one of its index.ts files, so each folder's public surface
  *   is written down in one place. Tests may reach inside.
@@ -162,7 +164,20 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     ignores: ['src/**/*.test.ts', 'src/cli/**'],
-    rules: { 'no-console': 'error' },
+    rules: {
+      'no-console': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.type='MemberExpression'][object.object.name='process'][object.property.name='stdout'][property.name='write']",
+          message: 'Library code does not write to stdout (the caller owns it; stdio MCP speaks on it): return the text, take a writable, or log through the injected Logger. Only src/cli/ writes to stdout.',
+        },
+        {
+          selector: "MemberExpression[object.name='process'][property.name=/^exit(Code)?$/]",
+          message: 'Library code does not end the process or set its exit code: throw a ReponavError with a code; src/cli/ maps it to an exit code.',
+        },
+      ],
+    },
   },
   {
     files: ['src/**/*.ts'],

@@ -33,7 +33,7 @@ const COMMANDS: Record<string, Registrar> = {
   serve: async (p) => (await import('./commands/team-commands.js')).registerServeCommand(p),
   eval: async (p) => {
     const [{ registerEvalCommands }, { createRetrievalLocalizer }, { createAgentLocalizer }, { registerSweqaCommand }] = await Promise.all([
-      import('../eval/index.js'),
+      import('./commands/eval-command.js'),
       import('../eval/index.js'),
       import('../agents/localize/index.js'),
       import('./commands/sweqa-command.js'),

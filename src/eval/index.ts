@@ -1,10 +1,15 @@
 /**
  * Public surface of the evaluation layer: the LocBench harness (instances,
- * runner, metrics, reports, the retrieval localizer) and the eval commands;
- * the SWE-QA harness is entered through sweqa/index.ts.
+ * runner, progress, metrics, scoring, reports, comparisons, analyses, the
+ * retrieval localizer); the SWE-QA harness is entered through sweqa/index.ts.
+ * The `eval` commands that drive it are the CLI's (cli/commands/eval-command.ts).
  */
-export { assertLocbenchSummary, type LocbenchSummary } from './report.js';
-export { registerEvalCommands, type EvalCommandDeps } from './eval-command.js';
+export { assertLocbenchSummary, buildSummary, compareSummaries, renderSummaryMarkdown, type LocbenchSummary } from './report.js';
+export { readLocbenchInstances } from './locbench-instances.js';
+export { createProgressReporter, type ProgressStream } from './progress-reporter.js';
+export { compareRuns, loadRunScores, renderComparisonMarkdown, type RunComparison } from './compare-runs.js';
+export { DEFAULT_BOOTSTRAP } from './paired-bootstrap.js';
+export { scorePredictions } from './score-predictions.js';
 export { createRetrievalLocalizer } from './retrieval-localizer.js';
 export { RetrievalSettingsSchema } from './retrieval-settings.js';
 export {
@@ -17,4 +22,4 @@ export {
   type LocbenchMode,
 } from './localizer.js';
 export { runLocbench } from './locbench-runner.js';
-export { isAnalysisDocument, type AnalysisDocument } from './analyze/index.js';
+export { analyzeRuns, isAnalysisDocument, renderAnalysisMarkdown, summaryPathOf, type AnalysisDocument } from './analyze/index.js';

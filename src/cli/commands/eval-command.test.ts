@@ -4,12 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isReponavError } from '../errors.js';
-import { silentLogger } from '../logger.js';
+import { isReponavError } from '../../errors.js';
+import { silentLogger } from '../../logger.js';
+import { createRetrievalLocalizer, type InstanceLocalizer, type LocbenchLocalizerConfig, type LocbenchSummary } from '../../eval/index.js';
 import { registerEvalCommands, type EvalCommandDeps } from './eval-command.js';
-import type { InstanceLocalizer, LocbenchLocalizerConfig } from './localizer.js';
-import type { LocbenchSummary } from './report.js';
-import { createRetrievalLocalizer } from './retrieval-localizer.js';
 
 const SHA = 'a'.repeat(40);
 const inst = (id: string, edits: string[]) =>

@@ -19,23 +19,33 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { ReponavError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { ReponavError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 import {
+  analyzeRuns,
+  assertLocbenchSummary,
+  buildSummary,
+  compareRuns,
+  compareSummaries,
   createLocbenchLocalizer,
+  createProgressReporter,
+  DEFAULT_BOOTSTRAP,
+  loadRunScores,
+  readLocbenchInstances,
+  renderAnalysisMarkdown,
+  renderComparisonMarkdown,
+  renderSummaryMarkdown,
+  runLocbench,
+  scorePredictions,
+  summaryPathOf,
   type InstanceLocalizer,
   type LocalizerFactory,
   type LocbenchLocalizerConfig,
   type LocbenchMode,
-} from './localizer.js';
-import { readLocbenchInstances } from './locbench-instances.js';
-import { runLocbench } from './locbench-runner.js';
-import { createProgressReporter, type ProgressStream } from './progress-reporter.js';
-import { compareRuns, loadRunScores, renderComparisonMarkdown, type RunComparison } from './compare-runs.js';
-import { DEFAULT_BOOTSTRAP } from './paired-bootstrap.js';
-import { analyzeRuns, renderAnalysisMarkdown, summaryPathOf } from './analyze/index.js';
-import { assertLocbenchSummary, buildSummary, compareSummaries, renderSummaryMarkdown, type LocbenchSummary } from './report.js';
-import { scorePredictions } from './score-predictions.js';
+  type LocbenchSummary,
+  type ProgressStream,
+  type RunComparison,
+} from '../../eval/index.js';
 
 /** What the eval commands need from the CLI. */
 export interface EvalCommandDeps {
