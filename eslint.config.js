@@ -15,6 +15,8 @@
  *   code (all of src/ but src/cli/): stdout belongs to the caller (stdio MCP
  *   owns it) and so does the process; library code logs through the injected
  *   Logger and throws typed errors.
+ * - zod: `zod/mini` only through src/zod-mini.ts, and src/tools and
+ *   src/scaffold use no other (see src/cli/startup/README.md).
  * - entry points (a warning, kept at zero): code outside a folder imports it
  *   only through one of its index.ts files, so each folder's public surface
  *   is written down in one place. Tests may reach inside.
@@ -119,6 +121,8 @@ const entryZones = [
   })),
 ];
 
+const ZOD_MINI_DIRECT = { name: 'zod/mini', message: 'Import zod/mini through src/zod-mini.ts (the module the CLI bundle builds apart).' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', 'test/web/fixtures/**', 'src/**/__golden__/**', 'sample/**', 'coverage/**'] },
   js.configs.recommended,
@@ -176,6 +180,23 @@ export default tseslint.config(
           selector: "MemberExpression[object.name='process'][property.name=/^exit(Code)?$/]",
           message: 'Library code does not end the process or set its exit code: throw a ReponavError with a code; src/cli/ maps it to an exit code.',
         },
+      ],
+    },
+  },
+  {
+    // One zod dialect per folder, each imported one way (src/cli/startup/README.md): zod/mini through
+    // src/zod-mini.ts, used by the tools and the search result (a hot command's schemas); `zod` elsewhere.
+    files: ['src/**/*.ts'],
+    ignores: ['src/zod-mini.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [ZOD_MINI_DIRECT] }] },
+  },
+  {
+    files: ['src/tools/**/*.ts', 'src/scaffold/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [ZOD_MINI_DIRECT, { name: 'zod', message: 'src/tools and src/scaffold write schemas with zod/mini, imported through src/zod-mini.ts (a hot command loads no chainable zod).' }] },
       ],
     },
   },

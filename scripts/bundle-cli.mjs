@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the `reponav` executable (issue #15, start-up): `tsc` emits one file
+// Bundles the `reponav` executable (see src/cli/startup/README.md): `tsc` emits one file
 // per module, and a CLI process spent most of its start-up resolving, reading
 // and compiling about 215 of them (zod alone 95). esbuild writes
 // dist/cli/main.js as one ES module with the command modules and the parse
@@ -103,14 +103,14 @@ await build({
   plugins: [englishOnlyZod, zodMiniApart],
 });
 
-// The hot commands (src/cli/hot-command-names.ts) again, as one CommonJS file that the launcher compiles
-// with a V8 code cache (src/cli/launcher.ts, code-cache.ts): Node.js 20 hands cached code only to a
+// The hot commands (src/cli/startup/hot-command-names.ts) again, as one CommonJS file that the launcher compiles
+// with a V8 code cache (src/cli/startup/launcher.ts, code-cache.ts): Node.js 20 hands cached code only to a
 // script, and esbuild splits only ES modules. The launcher is CommonJS too, so that path loads no ES
 // module. import.meta.url becomes the file's own URL, so paths relative to it resolve as above. Built
 // after main.js: main.js ignores a launcher or bundle older than itself (a later `tsc` build).
 await build({
   ...common,
-  entryPoints: { 'hot-commands': 'src/cli/hot-main.ts', launcher: 'src/cli/launcher.ts' },
+  entryPoints: { 'hot-commands': 'src/cli/startup/hot-main.ts', launcher: 'src/cli/startup/launcher.ts' },
   outdir: OUT,
   outExtension: { '.js': '.cjs' },
   format: 'cjs',

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /**
  * `stack` with each `file:///…/x.js:LINE:COLUMN` (an ES module) or
  * `/…/x.cjs:LINE:COLUMN` (the CommonJS bundle of the hot commands, see
- * launcher.ts) that has a source map beside it replaced by its source position.
+ * startup/launcher.ts) that has a source map beside it replaced by its source position.
  */
 export function sourceMappedStack(stack: string): string {
   const maps = new Map<string, SourceMap | null>();

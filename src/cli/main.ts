@@ -5,7 +5,7 @@
  * for why a one-shot command does not wait for the event loop to run dry).
  *
  * A hot command (search, symbols, find, view) runs from a CommonJS bundle with a
- * V8 code cache (launcher.ts); everything else, and a build without that bundle
+ * V8 code cache (startup/launcher.ts; startup/README.md says what each start-up piece buys); everything else, and a build without that bundle
  * (`tsc` alone), runs the ES modules below.
  */
 import { statSync } from 'node:fs';
@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 
 const argv = process.argv;
 if (!(await launchFromBundle())) {
-  // Before the program loads: the freshness check's `git status` runs meanwhile (early-git-status.ts).
-  (await import('./early-git-status.js')).startGitStatusEarly(argv);
+  // Before the program loads: the freshness check's `git status` runs meanwhile (startup/early-git-status.ts).
+  (await import('./startup/early-git-status.js')).startGitStatusEarly(argv);
   const { finishProcess, holdEventLoop } = await import('./process-exit.js');
   holdEventLoop();
   const { main } = await import('./program.js');

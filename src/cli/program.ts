@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { cliLogger } from './cli-context.js';
-import { HOT_COMMANDS } from './hot-commands.js';
+import { HOT_COMMANDS } from './startup/hot-commands.js';
 import { buildProgramFrom, runProgram, type Registrar } from './run-program.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Builds and runs the `reponav` program from a table of command registrars:
- * program.ts runs it with every command, hot-main.ts (the compiled bundle of
+ * program.ts runs it with every command, startup/hot-main.ts (the compiled bundle of
  * the commands an agent calls on every step) with those alone. A run imports
  * only the module of the command it names, and all of the table for `--help`,
  * `help` or an unknown word.

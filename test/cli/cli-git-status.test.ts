@@ -1,6 +1,6 @@
 /**
  * What a CLI process costs in `git status` runs: the freshness check's git
- * status is started before the program loads (src/cli/early-git-status.ts)
+ * status is started before the program loads (src/cli/startup/early-git-status.ts)
  * and taken by the one check the process makes, so a `search`, `symbols`,
  * `find` or `view` on an unchanged working tree runs git status once; and an
  * edit is still answered by the next call.

@@ -4,7 +4,7 @@
  * (file_history) and `reponav blame FILE:START-END` (blame_lines).
  */
 import type { Command } from 'commander';
-import { blameLinesTool, changedFilesTool, diffTool, fileHistoryTool, parseFileSpan } from '../../tools/single/index.js';
+import { blameLinesTool, changedFilesTool, diffTool, fileHistoryTool, parseFileSpan } from '../../tools/index.js';
 import { positiveInt } from '../option-parsers.js';
 import { addToolCommandOptions, fileArgument, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 

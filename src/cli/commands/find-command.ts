@@ -3,7 +3,7 @@
  * find_function tools) with spans and signatures.
  */
 import type { Command } from 'commander';
-import { findClassTool, findFunctionTool } from '../../tools/single/index.js';
+import { findClassTool, findFunctionTool } from '../../tools/index.js';
 import { wholeNumber } from '../option-parsers.js';
 import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 

@@ -4,7 +4,7 @@
  * callTool, so they print what an MCP client receives.
  */
 import { Option, type Command } from 'commander';
-import { listFilesTool, repoMapTool } from '../../tools/single/index.js';
+import { listFilesTool, repoMapTool } from '../../tools/index.js';
 import { collect, nonNegativeInt, positiveInt } from '../option-parsers.js';
 import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 

@@ -2,8 +2,7 @@
  * `reponav symbols FILE`: a file's skeleton (the list_symbols tool). Also home
  * of runToolCommand, which the find and view commands share: every such
  * command goes through callTool, so the CLI prints exactly what an MCP client
- * would receive. They import the tools through tools/single/index.ts, so a
- * process loads the tool it runs and not every tool's dependencies.
+ * would receive.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -11,7 +10,7 @@ import type { Command } from 'commander';
 import { ReponavError, type ReponavErrorCode } from '../../errors.js';
 import type { RepositoryIndex } from '../../index/index.js';
 import type { Logger } from '../../logger.js';
-import { listSymbolsTool, runToolOnce, singleToolRegistry, type AnyToolDefinition, type RunToolOnceOptions } from '../../tools/single/index.js';
+import { listSymbolsTool, runToolOnce, singleToolRegistry, type AnyToolDefinition, type RunToolOnceOptions } from '../../tools/index.js';
 import { tokenBudget } from '../option-parsers.js';
 import { cliLogger, openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
 

@@ -3,7 +3,7 @@
  * a symbol (the view_code tool).
  */
 import type { Command } from 'commander';
-import { parseFileSpan, viewCodeTool } from '../../tools/single/index.js';
+import { parseFileSpan, viewCodeTool } from '../../tools/index.js';
 import { positiveInt } from '../option-parsers.js';
 import { addToolCommandOptions, fileArgument, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
+import { cleanupTempDirs, tempDir } from '../../../test/cli/harness.js';
 import { HOT_COMMAND_NAMES } from './hot-command-names.js';
 import { HOT_COMMANDS } from './hot-commands.js';
 import { launchHotCommand } from './launcher.js';

@@ -12,7 +12,7 @@
  * tree at this process's start.
  */
 // eslint-disable-next-line entry-points/no-restricted-paths -- the one module needed before the index layer loads
-import { GitWorktree } from '../index/sources/git-worktree-status.js';
+import { GitWorktree } from '../../index/sources/git-worktree-status.js';
 import { isHotCommand } from './hot-command-names.js';
 
 /** Starts `git status` for the repository `argv` (process.argv) names, when its command will need it. */

@@ -7,8 +7,8 @@
  */
 import { startGitStatusEarly } from './early-git-status.js';
 import { HOT_COMMANDS } from './hot-commands.js';
-import { finishProcess, holdEventLoop } from './process-exit.js';
-import { runProgram } from './run-program.js';
+import { finishProcess, holdEventLoop } from '../process-exit.js';
+import { runProgram } from '../run-program.js';
 
 /** Runs a hot command on `argv` and ends the process (see process-exit.ts). */
 export async function run(argv: string[]): Promise<void> {

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir } from '../../test/cli/harness.js';
+import { cleanupTempDirs, tempDir } from '../../../test/cli/harness.js';
 import { requireWithCodeCache } from './code-cache.js';
 
 afterAll(cleanupTempDirs);

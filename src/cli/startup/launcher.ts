@@ -15,7 +15,7 @@
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 // eslint-disable-next-line entry-points/no-restricted-paths -- the cache folder alone: the index layer is in the bundle this loads
-import { cacheDirectory } from '../index/store/cache-location.js';
+import { cacheDirectory } from '../../index/store/cache-location.js';
 import { requireWithCodeCache } from './code-cache.js';
 import { isHotCommand } from './hot-command-names.js';
 
