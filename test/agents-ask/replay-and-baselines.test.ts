@@ -93,8 +93,10 @@ describe('baselines', () => {
     expect(reacts[2]!.body.messages.at(-1).content).toMatch(/^Your previous reply could not be used/);
     expect(reacts[1]!.body.messages.at(-1).content).toMatch(/^Observation from FindFunction\(name="parse_args"\):\n1 function matching 'parse_args'/);
     expect(r.trace.answer.draftProblems.map((p) => p.text)).toEqual(['shop/cart.py:1-2']);
-    // main exists at shop/cli.py:12-17, but the agent never read it: unsupported, so dropped.
-    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) reads the flags for `main`.');
+    // main exists at shop/cli.py:12-17, but the agent never read it: unsupported, so dropped and its claim marked.
+    expect(r.answer).toBe(
+      '`parse_args` (shop/cli.py:4-9) reads the flags for `main` [unverified].\n\n[unverified]: the code cited for this claim did not check out, so the citation was removed.',
+    );
     expect(r.trace.answer.dropped.map((d) => [d.text, d.reason])).toEqual([['shop/cli.py:12-17', 'not in the evidence the answer was written from']]);
   });
 
