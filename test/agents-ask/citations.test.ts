@@ -68,11 +68,14 @@ describe('answer synthesis with checked citations', () => {
     expect(r.trace.answer.dropped).toEqual([]);
   });
 
-  it('drops a bad citation that survives the revision round', async () => {
+  it('drops a bad citation that survives the revision round and marks the claim it supported', async () => {
     llm.push('answer', '`parse_args` (shop/cli.py:4-9) reads the flags; `main` is at shop/cli.py:40-45.');
-    llm.push('revision', '`parse_args` (shop/cli.py:4-9) reads the flags; `main` is at shop/cli.py:40-45, really.');
+    llm.push('revision', '`parse_args` (shop/cli.py:4-9) reads the flags; `main` (shop/cli.py:40-45) exits with the code, really.');
     const r = await rag();
-    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) reads the flags; `main` is at, really.');
+    expect(r.answer).toBe(
+      '`parse_args` (shop/cli.py:4-9) reads the flags; `main` exits with the code [unverified], really.\n\n' +
+        '[unverified]: the code cited for this claim did not check out, so the citation was removed.',
+    );
     expect(r.trace.answer.dropped.map((d) => d.text)).toEqual(['shop/cli.py:40-45']);
     expect(r.citations.map((c) => c.text)).toEqual(['shop/cli.py:4-9']);
     expect(llm.of('revision')).toHaveLength(1);
@@ -97,7 +100,7 @@ describe('answer synthesis with checked citations', () => {
     llm.push('revision', 'Flags are parsed with argparse, see `parse_args` (shop/cart.py:1-3).');
     const r = await rag();
     expect(r.trace.answer.revised).toBe(true);
-    expect(r.answer).toMatch(/^Flags are parsed with argparse, see `parse_args`\.\n\nSources: `shop\/[a-z]+\.py:\d+-\d+`/);
+    expect(r.answer).toMatch(/^Flags are parsed with argparse, see `parse_args` \[unverified\]\.\n\n\[unverified\]: the code cited for this claim did not check out, so the citation was removed\.\n\nSources: `shop\/[a-z]+\.py:\d+-\d+`/);
     expect(r.citations.length).toBeGreaterThan(0);
     expect(r.citations.every((c) => c.valid)).toBe(true);
   });

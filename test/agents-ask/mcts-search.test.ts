@@ -96,6 +96,15 @@ describe('MCTS search', () => {
     expect(trace.roleCalls.filter((c) => c.role === 'planning').map((c) => c.note ?? null)).toEqual([null, 'corrective round: the planner was shown why its proposals were rejected']);
   });
 
+  it('refuses an action already on the trajectory (a repeat of an earlier step), recorded on the node', async () => {
+    llm.push('planning', planReply(['FindClass', { name: 'Cart' }]), planReply(['find_class', { name: ' cart ' }]), planReply(['FindFunction', { name: 'total' }]));
+    llm.push('evaluation', evalReply(50), evalReply(40));
+    const { trace } = await askQuestion({ question: QUESTION, model: llm.model(), repositories: repo.repositories, settings: { iterations: 2, maxChildren: 1, ...noPlateau } });
+    expect(trace.nodes.slice(1).map((n) => [n.parentId, n.action!.key])).toEqual([[0, 'FindClass(name=cart)'], [1, 'FindFunction(name=total)']]);
+    expect(trace.nodes[1]!.rejected.map((r) => r.reason)).toEqual(['repeats a step on the trajectory']);
+    expect(llm.of('planning')[2]!.body.messages.at(-1).content).toContain('repeats a step on the trajectory');
+  });
+
   it('re-plans a node left with a free slot and shows what was tried and rejected there', async () => {
     llm.push(
       'planning',

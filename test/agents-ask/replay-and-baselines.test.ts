@@ -74,6 +74,18 @@ describe('baselines', () => {
     expect(llm.of('answer')).toHaveLength(1);
   });
 
+  it('react: the same action a third time in a row is refused with a note and recorded', async () => {
+    const find = JSON.stringify({ thought: 'find it', action: 'FindFunction', args: { name: 'parse_args' } });
+    const finish = JSON.stringify({ thought: 'done', action: 'Finish', args: { answer: '`parse_args` (shop/cli.py:4-9) reads the flags.' } });
+    llm.push('react', find, find, find, finish);
+    const r = await askQuestion({ question: 'How are flags parsed?', method: 'react', model: llm.model(), repositories: repo.repositories });
+    expect(r.stopReason).toBe('finish');
+    expect(r.trace.steps.map((s) => [s.action?.type ?? null, s.repeated ?? null])).toEqual([['FindFunction', null], ['FindFunction', null], ['FindFunction', 3], [null, null]]);
+    expect(r.trace.steps[2]!.observation).toMatch(/^Refused: this is the same action \(FindFunction\(name="parse_args"\)\) 3 times in a row, so it was not run again/);
+    expect(r.trace.steps[2]!.evidence).toEqual([]);
+    expect(llm.of('react')[3]!.body.messages.at(-1).content).toMatch(/^Observation from FindFunction\(name="parse_args"\):\nRefused: /);
+  });
+
   it('react: tool steps, then the Finish answer is checked like any other', async () => {
     llm.push(
       'react',
@@ -93,8 +105,10 @@ describe('baselines', () => {
     expect(reacts[2]!.body.messages.at(-1).content).toMatch(/^Your previous reply could not be used/);
     expect(reacts[1]!.body.messages.at(-1).content).toMatch(/^Observation from FindFunction\(name="parse_args"\):\n1 function matching 'parse_args'/);
     expect(r.trace.answer.draftProblems.map((p) => p.text)).toEqual(['shop/cart.py:1-2']);
-    // main exists at shop/cli.py:12-17, but the agent never read it: unsupported, so dropped.
-    expect(r.answer).toBe('`parse_args` (shop/cli.py:4-9) reads the flags for `main`.');
+    // main exists at shop/cli.py:12-17, but the agent never read it: unsupported, so dropped and its claim marked.
+    expect(r.answer).toBe(
+      '`parse_args` (shop/cli.py:4-9) reads the flags for `main` [unverified].\n\n[unverified]: the code cited for this claim did not check out, so the citation was removed.',
+    );
     expect(r.trace.answer.dropped.map((d) => [d.text, d.reason])).toEqual([['shop/cli.py:12-17', 'not in the evidence the answer was written from']]);
   });
 

@@ -140,6 +140,26 @@ describe('localization agent loop (fake server, real client)', () => {
     expect(trajectory.stats.refusedCommands).toBe(1);
   });
 
+  it('the same action a third time in a row is refused with a note, not run, and recorded', async () => {
+    const search = toolTurn('search', { query: 'discount applied twice', file_pattern: '*.py' });
+    // Arguments in another key order are the same action; a different action resets the count.
+    server.enqueue(search, search, toolTurn('search', { file_pattern: '*.py', query: 'discount applied twice' }), search, bashTurn('ls shop'), search, answerTurn(['shop/cart.py'], []));
+    const trajectory = await run('reponav');
+    expect(trajectory.stopReason).toBe('answered');
+    const steps = trajectory.steps.slice(0, 6);
+    expect(steps.map((s) => [s.tool, s.repeated ?? null, s.refused ?? false])).toEqual([
+      ['search', null, false],
+      ['search', null, false],
+      ['search', 3, true],
+      ['search', 4, true],
+      ['bash', null, false],
+      ['search', null, false],
+    ]);
+    expect(steps[2]!.observation).toMatch(/^Refused: this is the same action \(search with the same arguments\) 3 times in a row, so it was not run again/);
+    expect(steps[2]!.outputChars).toBeGreaterThan(0);
+    expect(trajectory.stats).toMatchObject({ refusedRepeats: 2, refusedCommands: 0, toolCalls: { search: 3, bash: 1 } });
+  });
+
   it('the step budget stops a run with what it has', async () => {
     server.enqueue(bashTurn('cat shop/pricing.py'), bashTurn('head -n 5 shop/cart.py'), bashTurn('ls'));
     const trajectory = await run('bash', { maxSteps: 2 });

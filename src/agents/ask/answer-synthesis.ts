@@ -3,7 +3,8 @@
  * collected evidence (temperature 0), every cited span is re-read and checked
  * (exists, lies inside the file, contains the names attributed to it), and a
  * draft with a bad citation — or none — gets one revision round. Whatever is
- * still bad after that is removed from the text, never shipped; if no valid
+ * still bad after that is removed from the text, never shipped, and the claim
+ * it supported is marked `[unverified]`; if no valid
  * citation is left, the top evidence spans are appended as sources. When the
  * model cannot be asked any more (budget, outage), the answer falls back to a
  * checked list of the evidence.
@@ -11,7 +12,7 @@
 import { answerMessages, revisionMessages } from './answer-prompts.js';
 import { cleanAnswerText } from './answer-text.js';
 import type { CheckedCitation, CitationChecker } from './citation-check.js';
-import { removeCitations } from './citations.js';
+import { markUnverified, UNVERIFIED_MARK } from './citations.js';
 import { spanLabel } from './evidence.js';
 import { questionType, TYPE_GUIDANCE, typeProblem } from './question-type.js';
 import { callTextRole, type RoleReply, type RoleRuntime, type TextFailure } from './role-caller.js';
@@ -120,7 +121,9 @@ export async function synthesizeAnswer(
     }
   }
   const stillBad = checked.filter((c) => !c.verdict.valid);
-  text = removeCitations(text, stillBad).trim();
+  // The claim a bad citation supported stays visible as unverified: removing only its source would make it look checked.
+  text = markUnverified(text, stillBad).trim();
+  if (stillBad.length > 0) text += `\n\n${UNVERIFIED_MARK}: the code cited for ${stillBad.length === 1 ? 'this claim' : 'these claims'} did not check out, so the citation${stillBad.length === 1 ? ' was' : 's were'} removed.`;
   const citations = unique(checked.filter((c) => c.verdict.valid).map((c) => c.verdict));
   if (citations.length === 0) {
     const sources = await checkedSources(env.checker, input.evidence);

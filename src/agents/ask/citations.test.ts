@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containsName } from './citation-check.js';
-import { asName, parseCitations, removeCitations } from './citations.js';
+import { asName, markUnverified, parseCitations, removeCitations } from './citations.js';
 
 describe('parseCitations', () => {
   it('finds spans and the names attributed to each', () => {
@@ -49,5 +49,15 @@ describe('removeCitations and containsName', () => {
   it('matches the last dotted part as a whole word', () => {
     expect(containsName('    def total(self):', 'Cart.total')).toBe(true);
     expect(containsName('    def totals(self):', 'total')).toBe(false);
+  });
+});
+
+describe('markUnverified', () => {
+  it('removes the citation and marks the end of the clause that held its claim, once per clause', () => {
+    const text = '`f` (a.py:1-2) adds tax. Then `g` (b.py:3-4, c.py:5-6) rounds it; `h` is at d.py:7-8, done.';
+    const cs = parseCitations(text);
+    expect(markUnverified(text, [cs[0]!])).toBe('`f` adds tax [unverified]. Then `g` (b.py:3-4, c.py:5-6) rounds it; `h` is at d.py:7-8, done.');
+    expect(markUnverified(text, [cs[1]!, cs[2]!, cs[3]!])).toBe('`f` (a.py:1-2) adds tax. Then `g` rounds it [unverified]; `h` is at [unverified], done.');
+    expect(markUnverified('- `f` (a.py:1-2)\n- `g` (b.py:1-2)', parseCitations('- `f` (a.py:1-2)\n- `g` (b.py:1-2)').slice(1))).toBe('- `f` (a.py:1-2)\n- `g` [unverified]');
   });
 });

@@ -19,6 +19,8 @@ export interface ParsedCitation {
   length: number;
   /** Identifiers the text attributes to the span. */
   names: string[];
+  /** Offset where the clause holding the citation's claim ends (a boundary character or the text's end). */
+  claimEnd: number;
 }
 
 // A path with an extension, then :start[-end]; `:L12` and GitHub's `#L12-L20` are accepted.
@@ -29,6 +31,9 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 /** Words in backticks that are not claims about a span's content. */
 const NOT_NAMES = new Set(['True', 'False', 'None', 'null', 'undefined', 'true', 'false', 'self', 'this', 'cls', 'nil']);
 const FILE_EXTENSIONS = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|scala|md|rst|txt|json|ya?ml|toml|cfg|ini|html|css|sh|lock)$/i;
+
+/** What may separate two citations of one list. */
+const CITATION_LIST_GAP = /^[\s`]*(?:[,;]|and)?[\s`]*$/;
 
 /** Longest run of names taken from one side of a citation. */
 const MAX_NAMES = 3;
@@ -42,7 +47,7 @@ export function parseCitations(text: string): ParsedCitation[] {
   const found: ParsedCitation[] = [];
   for (const m of text.matchAll(CITATION)) {
     const start = Number(m[2]);
-    found.push({ text: m[0], path: m[1]!, startLine: start, endLine: m[3] !== undefined ? Number(m[3]) : start, index: m.index!, length: m[0].length, names: [] });
+    found.push({ text: m[0], path: m[1]!, startLine: start, endLine: m[3] !== undefined ? Number(m[3]) : start, index: m.index!, length: m[0].length, names: [], claimEnd: text.length });
   }
   const insideTicks = (pos: number) => ticks.some((t) => t.start < pos && pos < t.end - 1);
   // Backticked spans that hold a citation are references, not names.
@@ -52,6 +57,10 @@ export function parseCitations(text: string): ParsedCitation[] {
     const nextStart = i + 1 < found.length ? found[i + 1]!.index : text.length;
     const before = clauseStart(text, c.index, insideTicks);
     const after = clauseEnd(text, c.index + c.length, insideTicks);
+    // The claim ends after the whole list of citations this one opens (`(a.py:1-2, b.py:3-4)`), not at its comma.
+    let last = i;
+    while (last + 1 < found.length && CITATION_LIST_GAP.test(text.slice(found[last]!.index + found[last]!.length, found[last + 1]!.index))) last += 1;
+    c.claimEnd = last === i ? after : clauseEnd(text, found[last]!.index + found[last]!.length, insideTicks);
     const lead = names.filter((n) => n.name && n.start >= Math.max(before, prevEnd) && n.end <= c.index);
     const trail = names.filter((n) => n.name && n.start >= c.index + c.length && n.end <= Math.min(after, nextStart));
     const chosen = lead.length > 0 ? lead.slice(-MAX_NAMES) : trail.slice(0, MAX_NAMES);
@@ -122,4 +131,23 @@ export function removeCitations(text: string, occurrences: ReadonlyArray<Pick<Pa
     out = before + after;
   }
   return out;
+}
+
+/** The visible mark a claim gets when the citation behind it did not check out. */
+export const UNVERIFIED_MARK = '[unverified]';
+
+/**
+ * `text` with the given occurrences removed (as {@link removeCitations}) and
+ * the claim each one supported marked: {@link UNVERIFIED_MARK} at the end of
+ * the clause holding it, once per clause. A reader sees which statements no
+ * checked code backs, instead of the same statement with its source gone.
+ */
+export function markUnverified(text: string, occurrences: ReadonlyArray<Pick<ParsedCitation, 'index' | 'length' | 'claimEnd'>>): string {
+  const ends = [...new Set(occurrences.map((c) => c.claimEnd))].sort((a, b) => b - a);
+  let out = text;
+  const mark = ` ${UNVERIFIED_MARK}`;
+  for (const end of ends) out = out.slice(0, end) + mark + out.slice(end);
+  // Each occurrence moves right by one mark per clause end inserted before it.
+  const shifted = occurrences.map((c) => ({ index: c.index + mark.length * ends.filter((e) => e <= c.index).length, length: c.length }));
+  return removeCitations(out, shifted);
 }

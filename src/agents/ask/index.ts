@@ -17,3 +17,4 @@ export { EVALUATION_RUBRIC } from './role-prompts.js';
 export { writeAskTrace } from './trace-file.js';
 export * from './trace-types.js';
 export type { AskMethod, AskTrace } from './trace-types.js';
+export { MAX_IDENTICAL_ACTIONS, RepeatGuard, repeatRefusal, toolCallKey } from './repeat-guard.js';

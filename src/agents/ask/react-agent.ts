@@ -12,6 +12,7 @@ import { ACTION_DESCRIPTIONS, ACTION_TYPES, describeAction, normaliseActionName,
 import type { AskSettings } from './ask-settings.js';
 import { executeAction, type ExecutionEnvironment } from './execution-role.js';
 import { callJsonRole, type RoleRuntime } from './role-caller.js';
+import { RepeatGuard, repeatRefusal } from './repeat-guard.js';
 import { SearchStop } from './run-budget.js';
 import type { StopReason, TraceEvidence, TraceReactStep } from './trace-types.js';
 
@@ -53,6 +54,7 @@ export async function runReactAgent(input: { question: string; rt: RoleRuntime; 
   ];
   const steps: TraceReactStep[] = [];
   const evidence: TraceEvidence[] = [];
+  const repeats = new RepeatGuard();
   try {
     for (let step = 1; step <= settings.iterations; step++) {
       const stop = rt.budget.searchStop();
@@ -73,8 +75,10 @@ export async function runReactAgent(input: { question: string; rt: RoleRuntime; 
       const parsed = parseAction(turn.action, turn.args, turn.thought);
       let observation: string;
       let found: TraceEvidence[] = [];
+      const seen = parsed.ok && parsed.action.type !== 'Finish' ? repeats.see(parsed.action.key) : null;
       if (!parsed.ok) observation = `Invalid action: ${parsed.reason}. Use one of the actions listed, with JSON args.`;
       else if (parsed.action.type === 'Finish') observation = 'Finish needs {"answer": "..."} with the full answer.';
+      else if (seen?.refuse) observation = repeatRefusal(describeAction(parsed.action), seen.times);
       else {
         const result = await executeAction(input.exec, parsed.action, evidence);
         found = result.evidence;
@@ -82,7 +86,7 @@ export async function runReactAgent(input: { question: string; rt: RoleRuntime; 
         observation = result.toolText ?? '(no output)';
       }
       if (observation.length > MAX_OBSERVATION_CHARS) observation = `${observation.slice(0, MAX_OBSERVATION_CHARS)}\n… (observation cut)`;
-      steps.push({ step, thought: turn.thought, action: parsed.ok ? parsed.action : null, observation, evidence: found });
+      steps.push({ step, thought: turn.thought, action: parsed.ok ? parsed.action : null, observation, evidence: found, ...(seen?.refuse ? { repeated: seen.times } : {}) });
       const label = parsed.ok ? describeAction(parsed.action) : turn.action;
       messages.push({ role: 'user', content: `Observation from ${label}:\n${observation}` });
     }

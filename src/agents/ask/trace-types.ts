@@ -137,6 +137,8 @@ export interface TraceReactStep {
   action: TraceAction | null;
   observation: string;
   evidence: TraceEvidence[];
+  /** Set when the action was refused (not run) as the same action a third time in a row: how many times in a row. */
+  repeated?: number;
 }
 
 /** A citation found in the answer and its verdict. */

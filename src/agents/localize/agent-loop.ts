@@ -10,6 +10,7 @@ import { correctiveMessage } from '../../llm/index.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { estimateTokens } from '../../budget/index.js';
 import { callTool, type ToolContext, type ToolRegistry } from '../../tools/index.js';
+import { RepeatGuard, repeatRefusal, toolCallKey } from '../ask/index.js';
 import type { SafeShell } from '../../sandbox/index.js';
 import { parseAction, parseCorrectedAnswer } from './action-protocol.js';
 import type { AgentInterface } from './agent-interfaces.js';
@@ -121,6 +122,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
   /** The last format error and how many times in a row it was given. */
   let repeated = { reason: '', count: 0 };
   let truncatedInARow = 0;
+  const repeats = new RepeatGuard();
 
   while (stopReason === null) {
     if (signal?.aborted) {
@@ -240,10 +242,12 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       repeated = { reason: '', count: 0 };
       // Models capitalise tool names ("Search"); the tool is the same.
       if (action.kind === 'tool') action.tool = iface.tools.find((t) => t.toLowerCase() === action.tool.toLowerCase()) ?? action.tool;
-      const observation = await act(action, run);
       step.action = action.kind;
       step.tool = action.kind === 'bash' ? 'bash' : action.tool;
       step.args = action.kind === 'bash' ? { command: action.command } : withoutHiddenArguments(action.args);
+      const seen = repeats.see(toolCallKey(step.tool, step.args));
+      const observation = seen.refuse ? refusedRepeat(step.tool, seen.times) : await act(action, run);
+      if (seen.refuse) step.repeated = seen.times;
       Object.assign(step, {
         outputChars: observation.outputChars,
         isError: observation.isError,
@@ -300,6 +304,12 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     dropped: { count: dropped.length, names: dropped },
     stats: computeStats(steps, wallMs),
   };
+}
+
+/** The observation of an action refused as a repeat: not run, nothing inspected. */
+function refusedRepeat(tool: string, times: number): Observation {
+  const text = repeatRefusal(tool === 'bash' ? 'the same bash command' : `${tool} with the same arguments`, times);
+  return { text, outputChars: text.length, isError: true, refused: true, toolMs: 0 };
 }
 
 /** Runs a tool or shell action and words the observation. */

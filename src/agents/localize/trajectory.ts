@@ -57,8 +57,10 @@ export interface TrajectoryStep {
   /** Characters of the tool/shell output (before the budget footer). */
   outputChars: number;
   isError: boolean;
-  /** The shell refused the command (not run). */
+  /** Not run: the shell refused the command, or it was the same action a third time in a row (see `repeated`). */
   refused?: boolean;
+  /** Set when the action was refused as a repeat: how many times in a row it had been asked for. */
+  repeated?: number;
   usage: { inputTokens: number; outputTokens: number; costUsd: number | null };
   modelMs: number;
   toolMs: number;
@@ -90,6 +92,8 @@ export interface RunStats {
   inspectedFiles: string[];
   formatErrors: number;
   refusedCommands: number;
+  /** Actions refused (not run) as the same action a third time in a row; not counted in `toolCalls`. */
+  refusedRepeats: number;
   toolErrors: number;
   wallMs: number;
   modelMs: number;
@@ -127,6 +131,7 @@ export function computeStats(steps: readonly TrajectoryStep[], wallMs: number): 
   let toolMs = 0;
   let formatErrors = 0;
   let refusedCommands = 0;
+  let refusedRepeats = 0;
   let toolErrors = 0;
   for (const step of steps) {
     inputTokens += step.usage.inputTokens;
@@ -135,6 +140,10 @@ export function computeStats(steps: readonly TrajectoryStep[], wallMs: number): 
     modelMs += step.modelMs;
     toolMs += step.toolMs;
     if (step.action === 'format-error' || step.action === 'truncated') formatErrors++;
+    if (step.repeated !== undefined) {
+      refusedRepeats++;
+      continue;
+    }
     if (step.tool) toolCalls[step.tool] = (toolCalls[step.tool] ?? 0) + 1;
     if (step.refused) refusedCommands++;
     else if (step.isError && (step.action === 'tool' || step.action === 'bash')) toolErrors++;
@@ -152,6 +161,7 @@ export function computeStats(steps: readonly TrajectoryStep[], wallMs: number): 
     inspectedFiles: inspected,
     formatErrors,
     refusedCommands,
+    refusedRepeats,
     toolErrors,
     wallMs,
     modelMs,

@@ -10,7 +10,7 @@ import type { Logger } from '../../logger.js';
 import type { ModelConfig } from '../../llm/index.js';
 import type { Embedder } from '../../retrieve/dense/index.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
-import { seconds, wholeNumber } from '../option-parsers.js';
+import { decimal, seconds, wholeNumber } from '../option-parsers.js';
 
 /** Default wall-clock deadline of one `ask` or `localize` run, seconds. */
 export const DEFAULT_DEADLINE_SECONDS = 600;
@@ -25,14 +25,22 @@ export interface AgentRunFlags extends Pick<EmbedderFlags, 'embedder' | 'embedMo
   llmRetries?: number;
 }
 
-const retries = wholeNumber(0, 20);
+/**
+ * Adds `--llm-timeout` and `--llm-retries`, worded the same for every command
+ * that calls a model (`ask`, `localize`, `eval sweqa`, `eval locbench`);
+ * `scope` says which calls they cover when there are several kinds.
+ */
+export function addModelCallOptions(command: Command, scope = ''): Command {
+  const of = scope ? `, ${scope}` : '';
+  return command
+    .option('--llm-timeout <seconds>', `time limit of one model-call attempt${of} (default 60; a timed-out attempt is retried once, then the call fails)`, decimal(0, { exclusive: true, what: 'number of seconds' }))
+    .option('--llm-retries <n>', `retries of a failed model call${of} (default 3; 0: none)`, wholeNumber(0, 20));
+}
 
 /** Adds `--deadline`, `--llm-timeout`, `--llm-retries` and the embedder flags. */
 export function addAgentRunOptions(command: Command): Command {
-  command
-    .option('--deadline <seconds>', `wall-clock limit of the whole run, passed into every model call (0: none)`, seconds, DEFAULT_DEADLINE_SECONDS)
-    .option('--llm-timeout <seconds>', 'time limit of one model-call attempt (default 60; timed-out attempts are retried once)', seconds)
-    .option('--llm-retries <n>', 'retries of a failed model call (default 3)', retries);
+  command.option('--deadline <seconds>', `wall-clock limit of the whole run, passed into every model call (0: none)`, seconds, DEFAULT_DEADLINE_SECONDS);
+  addModelCallOptions(command);
   return addEmbedderOptions(command, { fusion: false, reembed: false });
 }
 

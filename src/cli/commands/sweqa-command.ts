@@ -22,8 +22,8 @@ import type { Logger } from '../../logger.js';
 import type { SweqaAnswerer } from '../../eval/sweqa/index.js';
 import { runSweqa } from '../../eval/sweqa/index.js';
 import { cliLogger } from '../cli-context.js';
-import { commaList, decimal, positiveInt, seconds, wholeNumber } from '../option-parsers.js';
-import { DEFAULT_DEADLINE_SECONDS, deadlineMsFromFlags, modelLimitsFromFlags } from './agent-options.js';
+import { commaList, decimal, positiveInt, seconds } from '../option-parsers.js';
+import { addModelCallOptions, DEFAULT_DEADLINE_SECONDS, deadlineMsFromFlags, modelLimitsFromFlags } from './agent-options.js';
 import { addSearchOptions, settingsFromFlags } from './ask-command.js';
 
 /** The default output folder (stable, so re-running the same command resumes). */
@@ -81,9 +81,8 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
     .option('--transcript-dir <dir>', 'record model calls to DIR/answer.jsonl and DIR/judge-N.jsonl (with replay: specs, answer from them offline)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'));
   addSearchOptions(command)
-    .option('--deadline <seconds>', `wall-clock limit of each answer, passed into every model call; an answer past it is an error, answered again on resume (0: none)`, seconds, DEFAULT_DEADLINE_SECONDS)
-    .option('--llm-timeout <seconds>', 'time limit of one model-call attempt, answering and judging (default 60)', seconds)
-    .option('--llm-retries <n>', 'retries of a failed model call, answering and judging (default 3)', wholeNumber(0, 20))
+    .option('--deadline <seconds>', `wall-clock limit of each answer, passed into every model call; an answer past it is an error, answered again on resume (0: none)`, seconds, DEFAULT_DEADLINE_SECONDS);
+  addModelCallOptions(command, 'answering and judging')
     .option('--allow-changed-settings', 'resume a run folder whose recorded settings differ (the differences are recorded in run.json)')
     .option('-q, --quiet', 'no progress on stderr')
     .option('--verbose', 'debug logging on stderr')
