@@ -70,7 +70,7 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
       const refused = repository.index.markDamaged(damage);
       if (refused) throw refused;
       const fresh = await freshenForCall(repository, context);
-      if (fresh.state === 'indexing') return stillIndexing(tool.name, repository.name, fresh.progress);
+      if (fresh.state === 'indexing') return stillIndexing(tool.name, repository, fresh.progress);
       return await answer(tool, input, env);
     }
   } catch (caught) {
@@ -95,7 +95,7 @@ async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, e
         const provisional = await tool.provisional(input, env);
         return { isError: false, text: enforceBudget(provisional.text, budgetTokens), data: provisional.data };
       }
-      return stillIndexing(tool.name, repository.name, fresh.progress);
+      return stillIndexing(tool.name, repository, fresh.progress);
     }
   }
   const data = await tool.run(input, env);
@@ -103,11 +103,14 @@ async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, e
   return { text, isError: false, data: tool.toJson ? tool.toJson(data, env) : data };
 }
 
-function stillIndexing(toolName: string, repository: string, p: IndexProgress | null): ToolCallResult {
+/** The answer of a call that stopped waiting for indexing; a run that failed before this one is named, with why. */
+function stillIndexing(toolName: string, repository: RepositoryHandle, p: IndexProgress | null): ToolCallResult {
+  const before = repository.lastFailure;
+  const failed = before ? `The previous indexing run failed (${before.replace(/\.$/, '')}); this call started it again. ` : '';
   return {
     isError: false,
-    text: stillIndexingText(repository, p, `Call ${toolName} again in a little while.`),
-    data: { indexing: true, repository, done: p?.done ?? 0, total: p?.total ?? null },
+    text: stillIndexingText(repository.name, p, `${failed}Call ${toolName} again in a little while.`),
+    data: { indexing: true, repository: repository.name, done: p?.done ?? 0, total: p?.total ?? null, ...(before ? { previousFailure: before } : {}) },
   };
 }
 
