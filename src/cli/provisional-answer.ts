@@ -6,10 +6,13 @@
  * that build runs answers provisionally again and starts no second build. A
  * tree of fewer than PROVISIONAL_MIN_FILES files is indexed before answering,
  * as before: that takes a few seconds at most, and a first answer with symbols
- * is worth them.
+ * is worth them. The build's error line (its stderr, `-q`: errors only) is kept
+ * in `<index>.background-error`: after a build that failed (a full disk, say),
+ * the provisional answer says so and why, and no new build starts by itself
+ * (it would fail the same way on every search); `reponav index` retries it.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { WorktreeSource, WriterLock, type RepositoryIndex } from '../index/index.js';
 import type { RepositoryCommandOptions } from './cli-context.js';
@@ -17,18 +20,42 @@ import type { RepositoryCommandOptions } from './cli-context.js';
 /** Trees with fewer listed files than this are indexed before the first answer. */
 export const PROVISIONAL_MIN_FILES = 300;
 
+/** How a search on a never-indexed tree answers: provisionally (`failure`: why the last background build failed, if it did) or as usual. */
+export type BackgroundIndex = { provisional: false } | { provisional: true; failure: string | null };
+
 /**
- * True when `repository` (opened, not yet refreshed) is a working tree with no
- * finished index and enough files to answer provisionally; the background
- * index is then running (started here unless another process holds the
- * writer lock). False: search as usual.
+ * Provisional when `repository` (opened, not yet refreshed) is a working tree
+ * with no finished index and enough files to answer provisionally; the
+ * background index is then running (started here unless another process holds
+ * the writer lock), or the last one failed and `failure` says why (the error
+ * line it printed). Not provisional: search as usual.
  */
-export async function indexInBackground(repository: RepositoryIndex, options: RepositoryCommandOptions): Promise<boolean> {
-  if (options.commit) return false;
-  if (!(repository.source instanceof WorktreeSource) || repository.store.getMeta('indexed') !== null) return false;
-  if ((await repository.source.countUpTo(PROVISIONAL_MIN_FILES)) < PROVISIONAL_MIN_FILES) return false;
-  if (!new WriterLock(repository.store.path).isHeld()) startBackgroundIndex(repository.root, repository.store.path, options);
-  return true;
+export async function indexInBackground(repository: RepositoryIndex, options: RepositoryCommandOptions): Promise<BackgroundIndex> {
+  if (options.commit) return { provisional: false };
+  if (!(repository.source instanceof WorktreeSource) || repository.store.getMeta('indexed') !== null) return { provisional: false };
+  if ((await repository.source.countUpTo(PROVISIONAL_MIN_FILES)) < PROVISIONAL_MIN_FILES) return { provisional: false };
+  const indexPath = repository.store.path;
+  if (new WriterLock(indexPath).isHeld()) return { provisional: true, failure: null };
+  const failure = lastBackgroundFailure(indexPath);
+  if (failure === null) startBackgroundIndex(repository.root, indexPath, options);
+  return { provisional: true, failure };
+}
+
+/** Where the background build's stderr (errors only) goes. */
+function errorLogPath(indexPath: string): string {
+  return `${indexPath}.background-error`;
+}
+
+/** The error the last background build ended with (`error: ` dropped), or null when none is recorded. */
+function lastBackgroundFailure(indexPath: string): string | null {
+  let text: string;
+  try {
+    text = readFileSync(errorLogPath(indexPath), 'utf8');
+  } catch {
+    return null;
+  }
+  const line = text.split('\n').find((l) => l.startsWith('error: '));
+  return line ? line.slice('error: '.length).trim() : null;
 }
 
 /** Starts `reponav index ROOT` detached (it outlives this process), with this run's index settings. */
@@ -37,7 +64,13 @@ function startBackgroundIndex(root: string, indexPath: string, options: Reposito
   const script = existsSync(main) ? main : process.argv[1];
   const args = [script, 'index', root, '-q', '--index-path', indexPath];
   if (options.maxFileBytes !== undefined) args.push('--max-file-size', String(options.maxFileBytes));
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore' });
-  child.on('error', () => undefined);
-  child.unref();
+  // Truncated by each build: only the last build's error counts.
+  const log = openSync(errorLogPath(indexPath), 'w');
+  try {
+    const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'ignore', log] });
+    child.on('error', () => undefined);
+    child.unref();
+  } finally {
+    closeSync(log);
+  }
 }

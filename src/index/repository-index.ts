@@ -129,6 +129,8 @@ export class RepositoryIndex {
   private warming: { done: Promise<WarmScoringReport>; controller: AbortController } | null = null;
   private warmAfterRefresh = false;
   private readonly lock: WriterLock;
+  /** What SQLite said when a read met damage (markDamaged): the next refresh rebuilds instead of trusting the file. */
+  private damage: string | null = null;
 
   private constructor(
     readonly source: RepositorySource,
@@ -228,9 +230,40 @@ export class RepositoryIndex {
     return this.refreshing;
   }
 
+  /**
+   * Records that a read of this index met damage SQLite proved (`error`: a
+   * SQLITE_CORRUPT / SQLITE_NOTADB error, "database disk image is malformed"),
+   * so the next refresh() rebuilds the index (with a warning) instead of
+   * trusting it; a quick freshness check would not read the damaged pages.
+   * Returns the INDEX_CORRUPT error to report instead when this index cannot be
+   * rebuilt here (opened read-only), else null.
+   */
+  markDamaged(error: unknown): ReponavError | null {
+    if (this.access.readonly) {
+      const message = error instanceof Error ? error.message : String(error);
+      return new ReponavError(
+        'INDEX_CORRUPT',
+        `The index at ${displayPath(this.store.path)} is damaged (SQLite: ${message}); run \`reponav index --check\` to rebuild it (this command changed nothing).`,
+      );
+    }
+    this.damage = error instanceof Error ? error.message : String(error);
+    return null;
+  }
+
+  /**
+   * A cheap probe for damage, for status lines that must not say "up to date"
+   * over a damaged index: reads the schema and, per table and index, the
+   * b-tree pages on the way to its first and last entries and to a few entries
+   * between (a full check reads every page; see docs/architecture.md). Returns
+   * SQLite's message for damage found, else null; other failures are thrown.
+   */
+  probeDamage(): string | null {
+    return this.store.probeDamage();
+  }
+
   /** Nothing changed: answered from reads alone (no-change-check.ts); else the locked run. */
   private async refreshOnce(options: RefreshOptions): Promise<IndexReport> {
-    if (!options.check) {
+    if (!options.check && this.damage === null) {
       const expected = () => ({ writtenBy: writtenBy(this.store), settings: JSON.stringify(this.sourceOptions) });
       const unchanged = await readOnlyUnchanged(this.store, this.source, this.lock, expected).catch((error: unknown) => {
         // Whatever it is (a damaged page, say), the locked run meets it again and handles it.
@@ -288,6 +321,11 @@ export class RepositoryIndex {
    */
   private async verify(lease: WriterLease, options: RefreshOptions): Promise<void> {
     const reasons: string[] = [];
+    if (this.damage !== null) {
+      const damage = this.damage;
+      this.damage = null;
+      this.rebuild(lease, `is damaged (SQLite: ${damage})`);
+    }
     if (lease.unfinished) reasons.push(`the last indexing run (process ${lease.unfinished.pid}) did not finish`);
     const by = writtenBy(this.store);
     const before = this.store.getMeta('written_by');
@@ -343,6 +381,9 @@ export class RepositoryIndex {
   }
 
   private async readStatus(): Promise<IndexStatus> {
+    // "Up to date" over pages SQLite cannot read would be a lie: probe first (cheap; see damage-probe.ts).
+    const damage = this.store.probeDamage();
+    if (damage !== null) throw Object.assign(new Error(damage), { code: 'SQLITE_CORRUPT' });
     const counts = this.store.counts();
     // Read with the counts, not after listing the tree (seconds on a large one), so the two describe one moment.
     const writer = this.lock.isHeld() ? this.lock.holder() : null;

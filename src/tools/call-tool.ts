@@ -6,13 +6,14 @@
  */
 import type { $ZodError, $ZodType } from 'zod/v4/core';
 import { isReponavError } from '../errors.js';
+import { describeOpenFailure, isCorruption, type IndexProgress } from '../index/index.js';
 import { silentLogger } from '../logger.js';
 import { enforceBudget, resolveBudget } from './output-budget.js';
 import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolEnvironment, ToolRegistry } from './tool-types.js';
 import { prepareArgs } from './strict-args.js';
 import { neverIndexed } from './provisional-answer.js';
-import type { FreshnessResult } from './repository-set.js';
+import type { FreshnessResult, RepositoryHandle } from './repository-set.js';
 
 /** A registry of exactly one tool: what a CLI command that runs that tool needs. */
 export function singleToolRegistry(tool: AnyToolDefinition): ToolRegistry {
@@ -38,6 +39,10 @@ export function formatArgumentError(toolName: string, error: $ZodError): string 
  * is `as-is`); if that takes longer than `context.indexWaitMs`, the answer says
  * indexing is under way (not an error) and the index keeps building, or, for a
  * tool with a `provisional` answer on a tree not yet indexed, is that answer.
+ * A read that meets damage SQLite proves ("database disk image is malformed")
+ * rebuilds the index once and answers from the rebuilt one (with one warning
+ * line); an index opened read-only is not rebuilt, and the answer says which
+ * command repairs it.
  */
 export async function callTool(registry: ToolRegistry, name: string, args: unknown, context: ToolContext): Promise<ToolCallResult> {
   const logger = context.logger ?? silentLogger;
@@ -50,37 +55,75 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
   const parsed = tool.inputSchema.safeParse(prepared.args);
   if (!parsed.success) return error('INVALID_ARGUMENTS', formatArgumentError(tool.name, parsed.error));
   const input = parsed.data as Record<string, unknown>;
+  let repository: RepositoryHandle | undefined;
   try {
     const all = tool.repositoryOmitted === 'all' && (input.repo === undefined || input.repo === '');
-    const repository = all ? context.repositories.all()[0] : context.repositories.select(input.repo as string | undefined);
+    repository = all ? context.repositories.all()[0] : context.repositories.select(input.repo as string | undefined);
     const budgetTokens = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
     const env: ToolEnvironment = { repository, context, budgetTokens, logger };
-    if ((tool.freshness ?? 'fresh') === 'fresh') {
-      // Another process builds the first index: a tool that can answer before it does so at once.
-      const elsewhere = context.firstIndexElsewhere === true && tool.provisional !== undefined && neverIndexed(repository.index);
-      const fresh: FreshnessResult = elsewhere ? { state: 'indexing', progress: null } : await freshenForCall(repository, context);
-      if (fresh.state === 'indexing') {
-        if (tool.provisional && neverIndexed(repository.index)) {
-          const answer = await tool.provisional(input, env);
-          return { isError: false, text: enforceBudget(answer.text, budgetTokens), data: answer.data };
-        }
-        const p = fresh.progress;
-        return {
-          isError: false,
-          text: stillIndexingText(repository.name, p, `Call ${tool.name} again in a little while.`),
-          data: { indexing: true, repository: repository.name, done: p?.done ?? 0, total: p?.total ?? null },
-        };
-      }
+    try {
+      return await answer(tool, input, env);
+    } catch (caught) {
+      const damage = damageOf(caught);
+      if (damage === null) throw caught;
+      // SQLite proved the index damaged: rebuild it (as a truncated index is) and answer from the rebuilt one.
+      const refused = repository.index.markDamaged(damage);
+      if (refused) throw refused;
+      const fresh = await freshenForCall(repository, context);
+      if (fresh.state === 'indexing') return stillIndexing(tool.name, repository, fresh.progress);
+      return await answer(tool, input, env);
     }
-    const data = await tool.run(input, env);
-    const text = enforceBudget(tool.render(data, env), budgetTokens);
-    return { text, isError: false, data: tool.toJson ? tool.toJson(data, env) : data };
   } catch (caught) {
-    if (isReponavError(caught)) return error(caught.code, caught.message);
+    // Damage met again after the rebuild, or raw from a read: one sentence with the command that repairs it.
+    const described = repository && isCorruption(caught) ? describeOpenFailure(repository.index.store.path, caught) : caught;
+    if (isReponavError(described)) return error(described.code, described.message);
     const message = caught instanceof Error ? caught.message : String(caught);
     logger.error(`tool ${tool.name} failed: ${caught instanceof Error ? (caught.stack ?? message) : message}`);
     return error('INTERNAL', `Internal error in ${tool.name}: ${message}. The server keeps running; try again or report this.`);
   }
+}
+
+/** The freshness gate, then the tool (or its provisional answer while the first index is built elsewhere). */
+async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, env: ToolEnvironment): Promise<ToolCallResult> {
+  const { repository, context, budgetTokens } = env;
+  if ((tool.freshness ?? 'fresh') === 'fresh') {
+    // Another process builds the first index: a tool that can answer before it does so at once.
+    const elsewhere = context.firstIndexElsewhere === true && tool.provisional !== undefined && neverIndexed(repository.index);
+    const fresh: FreshnessResult = elsewhere ? { state: 'indexing', progress: null } : await freshenForCall(repository, context);
+    if (fresh.state === 'indexing') {
+      if (tool.provisional && neverIndexed(repository.index)) {
+        const provisional = await tool.provisional(input, env);
+        return { isError: false, text: enforceBudget(provisional.text, budgetTokens), data: provisional.data };
+      }
+      return stillIndexing(tool.name, repository, fresh.progress);
+    }
+  }
+  const data = await tool.run(input, env);
+  const text = enforceBudget(tool.render(data, env), budgetTokens);
+  return { text, isError: false, data: tool.toJson ? tool.toJson(data, env) : data };
+}
+
+/** The answer of a call that stopped waiting for indexing; a run that failed before this one is named, with why. */
+function stillIndexing(toolName: string, repository: RepositoryHandle, p: IndexProgress | null): ToolCallResult {
+  const before = repository.lastFailure;
+  const failed = before ? `The previous indexing run failed (${before.replace(/\.$/, '')}); this call started it again. ` : '';
+  return {
+    isError: false,
+    text: stillIndexingText(repository.name, p, `${failed}Call ${toolName} again in a little while.`),
+    data: { indexing: true, repository: repository.name, done: p?.done ?? 0, total: p?.total ?? null, ...(before ? { previousFailure: before } : {}) },
+  };
+}
+
+/**
+ * SQLite's message when `caught` is damage it proved ("database disk image is
+ * malformed": SQLITE_CORRUPT, SQLITE_NOTADB), raw or already described as
+ * INDEX_CORRUPT; null for anything else (a newer schema is INDEX_CORRUPT too,
+ * but no damage).
+ */
+function damageOf(caught: unknown): string | null {
+  if (isCorruption(caught)) return (caught as Error).message;
+  if (isReponavError(caught, 'INDEX_CORRUPT') && typeof caught.details?.damage === 'string') return caught.details.damage;
+  return null;
 }
 
 function error(code: string, text: string): ToolCallResult {

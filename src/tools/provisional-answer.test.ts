@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import * as z from '../zod-mini.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ReponavError } from '../errors.js';
 import { cleanupTempDirs, copyIndexFixture, put } from '../../test/cli/harness.js';
 import { estimateTokens } from '../budget/index.js';
 import { renderProvisional } from './provisional-answer.js';
@@ -56,6 +57,34 @@ describe('search while the first index is being built (index-wait elapsed)', () 
     expect(text.split('\n')[0]).toMatch(/^\[PROVISIONAL\] 'shop' has no index yet/);
     expect(text).toContain('[FILE] inventory/stock.py (matches: 4; words: stock, reserve)\n    L12: def reserve(self):');
     expect(renderProvisional([], 'shop', 1500)).toContain('No source file contains the query words.');
+  });
+
+  it('after a background index that failed (a full disk), says so and why instead of "being built", in search and in other tools', async () => {
+    const fixture = copyIndexFixture();
+    const repositories = await RepositorySet.open([{ path: fixture.root, indexPath: join(fixture.dir, 'index', 'i.db') }]);
+    const index = repositories.select().index;
+    const full = 'The disk holding the index at i.db is full (database or disk is full); free some space and run the command again; the index was left as it is.';
+    // Every build fails after the call stopped waiting, as one that fills the disk part-way does.
+    const failing = vi.spyOn(index, 'refresh').mockImplementation(() => new Promise((_, reject) => setTimeout(() => reject(new ReponavError('INDEX_UNAVAILABLE', full)), 20)));
+    const registry = createToolRegistry();
+    try {
+      const first = await callTool(registry, 'search', { query: 'reserve stock copies' }, { repositories, indexWaitMs: 0 });
+      expect(first.text.split('\n')[0]).toMatch(/^\[PROVISIONAL\]/);
+      await vi.waitFor(() => expect(repositories.select().lastFailure).toBe(full));
+      const second = await callTool(registry, 'search', { query: 'reserve stock copies' }, { repositories, indexWaitMs: 0 });
+      expect(second.isError).toBe(false);
+      expect(second.text.split('\n')[0]).toBe(
+        `[PROVISIONAL] 'shop' has no index: the last background index build failed (${full.slice(0, -1)}). These files come from a plain text scan ` +
+          'for the query words (no symbols, no scaffold). This call started it again; search again shortly for the full answer.',
+      );
+      expect(second.text).not.toMatch(/being built/);
+      const other = await callTool(registry, 'find_function', { name: 'reserve' }, { repositories, indexWaitMs: 0 });
+      expect(other.text).toContain(`The previous indexing run failed (${full.slice(0, -1)}); this call started it again.`);
+      await vi.waitFor(() => expect(repositories.select().lastFailure).toBe(full));
+    } finally {
+      failing.mockRestore();
+      await repositories.close();
+    }
   });
 
   it('other tools still answer "indexing, call again"', async () => {

@@ -23,16 +23,36 @@ export async function provisionalSearchAnswer(args: { query: string; file_patter
   const result = await provisionalSearch(index.root, args.query, { pathFilter: pathFilterOf(args.file_pattern), maxFileBytes: index.settings.maxFileBytes });
   const name = env.repository.name;
   return {
-    text: renderProvisional(result.files, name, env.budgetTokens),
+    text: renderProvisional(result.files, name, env.budgetTokens, failureOf(env)),
     data: { provisional: true, query: result.query, provisionalFiles: result.files, repository: name },
   };
 }
 
-/** The text form: marked provisional in its first line, then one block per file (best first) with its best line. */
-export function renderProvisional(files: readonly ProvisionalFile[], repository: string, budgetTokens: number): string {
+/** Why the last build of the first index failed, and what happens next: the CLI's background build, else this server's own. */
+function failureOf(env: ToolEnvironment): { reason: string; next: string } | undefined {
+  const cli = env.context.firstIndexFailure;
+  if (cli) return { reason: cli.reason, next: `Run \`${cli.retry}\` to retry the build and see its progress.` };
+  const failed = env.repository.lastFailure;
+  return failed ? { reason: failed, next: 'This call started it again; search again shortly for the full answer.' } : undefined;
+}
+
+/**
+ * The text form: marked provisional in its first line, then one block per file
+ * (best first) with its best line. With `failure`, the first line says the
+ * background build failed, why, and what to run, instead of "being built".
+ */
+export function renderProvisional(
+  files: readonly ProvisionalFile[],
+  repository: string,
+  budgetTokens: number,
+  failure?: { reason: string; next: string },
+): string {
+  const scan = 'These files come from a plain text scan for the query words (no symbols, no scaffold)';
   const head = [
-    `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. These files come from a plain ` +
-      'text scan for the query words (no symbols, no scaffold); search again shortly for the full answer.',
+    failure
+      ? `[PROVISIONAL] '${repository}' has no index: the last background index build failed (${failure.reason.replace(/\.$/, '')}). ` +
+        `${scan}. ${failure.next}`
+      : `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. ${scan}; search again shortly for the full answer.`,
   ];
   if (files.length === 0) head.push('No source file contains the query words.');
   const blocks = files.map((file) => {

@@ -36,6 +36,8 @@ export class RepositoryHandle {
   private latestProgress: IndexProgress | null = null;
   /** The report of the last finished refresh, or null before the first. */
   lastReport: IndexReport | null = null;
+  /** Why the last refresh failed (its error's message), or null when it succeeded or none ran. */
+  lastFailure: string | null = null;
   /** A refresh the owner ran just before handing the index over, taken by the next refresh() instead of a run. */
   private handedOver: IndexReport | null = null;
 
@@ -111,10 +113,18 @@ export class RepositoryHandle {
           for (const listener of this.listeners) listener(progress);
         },
       })
-      .then((report) => {
-        this.lastReport = report;
-        return report;
-      })
+      .then(
+        (report) => {
+          this.lastReport = report;
+          this.lastFailure = null;
+          return report;
+        },
+        (error: unknown) => {
+          // Kept for callers that stopped waiting: they would otherwise only ever hear "still indexing".
+          this.lastFailure = error instanceof Error ? error.message : String(error);
+          throw error;
+        },
+      )
       .finally(() => {
         this.running = null;
       });

@@ -86,6 +86,12 @@ export interface ToolContext {
    * provisional answer gives it at once instead of indexing within this call.
    */
   firstIndexElsewhere?: boolean;
+  /**
+   * With firstIndexElsewhere: that build failed; `reason` is its error (a
+   * full disk, say) and `retry` what to run to retry it. The provisional
+   * answer says both instead of "being built".
+   */
+  firstIndexFailure?: { reason: string; retry: string };
 }
 
 /** A rendered answer and its machine form. */

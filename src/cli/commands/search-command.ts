@@ -17,7 +17,7 @@ import { DEFAULT_MAX_BUDGET_TOKENS } from '../../tools/index.js';
 import { openRepository, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 import { runToolCommand } from './symbols-command.js';
-import { indexInBackground } from '../provisional-answer.js';
+import { indexInBackground, type BackgroundIndex } from '../provisional-answer.js';
 
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
@@ -52,24 +52,31 @@ export function registerSearchCommand(program: Command): void {
     const format = options.json ? 'json' : options.format;
     // One open for both steps: a CLI process pays every open's schema check and statements.
     const repository = await openRepository(options);
-    let elsewhere = false;
+    let background: BackgroundIndex = { provisional: false };
     try {
       // A never-indexed working tree answers now from a text scan while its index builds (not with dense retrieval).
-      elsewhere = !options.embedder && (await indexInBackground(repository, options));
+      if (!options.embedder) background = await indexInBackground(repository, options);
     } catch (error) {
       repository.close();
       throw error;
     }
+    const elsewhere = background.provisional;
+    const failure = background.provisional ? background.failure : null;
     const args = { query, budget_tokens: budgetTokens, ...(options.filePattern ? { file_pattern: options.filePattern } : {}) };
     await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? snippetSearchTool : searchTool, () => args, async (repository, logger) => {
       const { fuse } = elsewhere ? { fuse: undefined } : await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
       return {
         registry: format === 'file-only' || format === 'inline' ? createToolRegistry({ tools: toolsWithSearchInterface(format) }) : undefined,
-        context: { fuse, firstIndexElsewhere: elsewhere },
+        context: { fuse, firstIndexElsewhere: elsewhere, ...(failure ? { firstIndexFailure: { reason: failure, retry: `reponav index ${shellQuoted(repository.root)}` } } : {}) },
         budgets: { maxTokens: Math.max(budgetTokens, DEFAULT_MAX_BUDGET_TOKENS) },
       };
     }, { repository, refresh: !elsewhere });
   });
+}
+
+/** A path as a POSIX shell word (quoted when it holds anything but safe characters). */
+function shellQuoted(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }
 
 async function readStdin(): Promise<string> {

@@ -46,7 +46,18 @@ export function addToolCommandOptions(command: Command): Command {
 }
 
 /** Tool error codes that are not ReponavError codes are bad input (unknown tool, invalid arguments). */
-const TOOL_ERROR_CODES = new Set<string>(['BAD_INPUT', 'PATH_OUTSIDE_ROOT', 'FILE_NOT_FOUND', 'UNKNOWN_REVISION', 'EMPTY_REPOSITORY', 'INTERNAL']);
+const TOOL_ERROR_CODES = new Set<string>([
+  'BAD_INPUT',
+  'PATH_OUTSIDE_ROOT',
+  'FILE_NOT_FOUND',
+  'UNKNOWN_REVISION',
+  'EMPTY_REPOSITORY',
+  'INDEX_CORRUPT',
+  'INDEX_UNAVAILABLE',
+  'INDEX_BUSY',
+  'INDEX_MISSING',
+  'INTERNAL',
+]);
 
 /**
  * Opens and refreshes the repository, calls `tool` with the arguments

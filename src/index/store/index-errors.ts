@@ -43,7 +43,7 @@ export function describeOpenFailure(path: string | null, error: unknown): unknow
   const untouched = 'the index was left as it is';
   const fail = (text: string) => new ReponavError('INDEX_UNAVAILABLE', text, { cause: message, path });
   if (isCorruption(error)) {
-    return new ReponavError('INDEX_CORRUPT', `${Where} is damaged (SQLite: ${message}); run \`reponav index --check\` to check it and rebuild it.`, { path });
+    return new ReponavError('INDEX_CORRUPT', `${Where} is damaged (SQLite: ${message}); run \`reponav index --check\` to check it and rebuild it.`, { path, damage: message });
   }
   if (isNativeModuleFailure(error)) {
     return fail(

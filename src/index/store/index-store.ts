@@ -7,6 +7,7 @@ import { FileContentWriter, type FileMeta } from './file-content-writer.js';
 import { toFileRows, type FileRows } from './file-rows.js';
 import { describeOpenFailure } from './index-errors.js';
 import { toFileRow, toSymbolRow, type ChunkRow, type FileRow, type RawFile, type RawSymbol, type SkippedFile, type SymbolRow } from './index-rows.js';
+import { probeDamage } from './damage-probe.js';
 import { integrityProblem, openIndexDatabase, type OpenIndexOptions } from './open-index-database.js';
 
 /** A file row as stored. */
@@ -170,6 +171,11 @@ export class IndexStore {
    */
   transaction<T>(work: () => T): T {
     return this.db.transaction(work).immediate();
+  }
+
+  /** A cheap probe for damage (damage-probe.ts): SQLite's message for damage met, else null. */
+  probeDamage(): string | null {
+    return probeDamage(this.db);
   }
 
   /** SQLite's quick (or full) integrity check: null when it passes, else what it found. */

@@ -1,0 +1,82 @@
+/**
+ * Page-level damage to an index (random bytes over some of its pages, as a
+ * failing disk or a bad copy leaves it), through the built CLI: a read that
+ * meets "database disk image is malformed" says so in one warning line,
+ * rebuilds the index and answers; `status` probes for damage and never says
+ * "up to date" over it, telling the command that repairs it, and changes nothing.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, copyIndexFixture, ensureBuilt, expectOneSentenceError, runCli } from './harness.js';
+
+beforeAll(ensureBuilt, 300_000);
+afterAll(cleanupTempDirs);
+
+/** Deterministic bytes (xorshift32), so every run damages the same way. */
+function noise(length: number, seed: number): Buffer {
+  const out = Buffer.alloc(length);
+  let x = seed || 1;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+/** An indexed copy of the fixture, its index file, and the first page of each b-tree named. */
+function indexed(): { root: string; cacheDir: string; file: string; pages: Record<string, number>; pageSize: number } {
+  const { root, cacheDir } = copyIndexFixture();
+  expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+  const found = readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('worktree.db'));
+  expect(found).toHaveLength(1);
+  const file = join(cacheDir, found[0]!);
+  const db = new Database(file);
+  // Checkpointed, so the pages live in the main file (where the damage goes).
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const pages = Object.fromEntries((db.prepare("SELECT name, rootpage FROM sqlite_master WHERE rootpage > 0").all() as { name: string; rootpage: number }[]).map((r) => [r.name, r.rootpage]));
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.close();
+  return { root, cacheDir, file, pages, pageSize };
+}
+
+// Each trial overwrites the root page of b-trees the command reads (the symbols, the imports, the text chunks).
+const TRIALS: { trees: string[]; seed: number }[] = [
+  { trees: ['symbols'], seed: 7 },
+  { trees: ['imports'], seed: 11 },
+  { trees: ['chunks'], seed: 13 },
+  { trees: ['symbols', 'files'], seed: 17 },
+];
+
+describe('random bytes over index pages', () => {
+  it.each(TRIALS)('$trees: status names the damage and the repair, changes nothing; symbols and search rebuild and answer', ({ trees, seed }) => {
+    const { root, cacheDir, file, pages, pageSize } = indexed();
+    const bytes = readFileSync(file);
+    for (const tree of trees) {
+      expect(pages[tree], `b-tree ${tree}`).toBeGreaterThan(1);
+      noise(pageSize, seed + pages[tree]!).copy(bytes, (pages[tree]! - 1) * pageSize);
+    }
+    writeFileSync(file, bytes);
+
+    const status = runCli(['status', root], { cacheDir });
+    expect(expectOneSentenceError(status, 1)).toMatch(/^error: The index at .* is damaged \(SQLite: .*\); run `reponav index --check` to check it and rebuild it\.$/);
+    expect(status.stdout).not.toMatch(/up to date/);
+    expect(readFileSync(file)).toEqual(bytes);
+
+    const symbols = runCli(['symbols', 'inventory/pricing.py', '--repo', root], { cacheDir });
+    expect(symbols.code, symbols.stderr).toBe(0);
+    expect(symbols.stdout).toMatch(/compute_discount/);
+    const search = runCli(['search', 'discount', '--repo', root], { cacheDir });
+    expect(search.code, search.stderr).toBe(0);
+    expect(search.stdout).toMatch(/inventory\/pricing\.py/);
+    // The first command to read a damaged page says so in one line and repairs it; no stack trace, no second repair.
+    const warnings = (symbols.stderr + search.stderr).trim().split('\n');
+    expect(warnings).toEqual([expect.stringMatching(/^\[reponav\] warn: index at .* is damaged \(SQLite: .*\); rebuilding it$/)]);
+    const after = runCli(['status', root], { cacheDir });
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toMatch(/Freshness: {2}up to date/);
+  });
+});
