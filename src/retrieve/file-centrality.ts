@@ -62,51 +62,85 @@ export function fileGraph(store: IndexStore): FileGraph {
 function buildGraph(store: IndexStore): FileGraph {
   const { paths, imports, defines, calls } = graphInputs(store);
   const n = paths.length;
-  const definers = new Map<string, number[]>();
-  defines.forEach((names, file) => {
-    for (const name of names) {
-      const list = definers.get(name);
-      if (!list) definers.set(name, [file]);
-      else if (list[list.length - 1] !== file) list.push(file);
+  // Names are interned to numbers and a file's edges summed in arrays indexed by file (reset after each
+  // file) rather than in Maps keyed by strings: on an 11k-file index that was most of the graph's cost.
+  const nameIds = new Map<string, number>();
+  const definers: number[][] = [];
+  const names: string[] = [];
+  defines.forEach((defined, file) => {
+    for (const name of defined) {
+      const id = nameIds.get(name);
+      if (id === undefined) {
+        nameIds.set(name, definers.length);
+        definers.push([file]);
+        names.push(name);
+      } else if (definers[id][definers[id].length - 1] !== file) definers[id].push(file);
     }
   });
-  const importsFrom: number[][] = paths.map(() => []);
   const importedBy = new Int32Array(n);
+  const importCount = new Float64Array(n);
+  const importStart = new Int32Array(n + 1);
+  for (const [from] of imports) importStart[from + 1]++;
+  for (let i = 0; i < n; i++) importStart[i + 1] += importStart[i];
+  const importTo = new Int32Array(imports.length);
+  const filled = importStart.slice(0, n);
   for (const [from, to] of imports) {
-    importsFrom[from].push(to);
+    importTo[filled[from]++] = to;
     importedBy[to]++;
   }
   // Edges are built file by file (rows of the compressed form come out in order, no global sort). An
   // import counts 1; calls count the square root of their summed weight (1 / definers per name), so one
-  // file calling many names of another does not drown the rest of the graph.
-  const callersOfName = new Map<string, number>();
+  // file calling many names of another does not drown the rest of the graph. Sums run in the same order
+  // as ever (names sorted, definers by path), so the weights are the same to the last bit.
+  const callers = new Int32Array(names.length);
+  const called = new Float64Array(n);
+  const touched = new Uint8Array(n);
   const outStart = new Int32Array(n + 1);
   const outTo: number[] = [];
   const outWeight: number[] = [];
   const outTotal = new Float64Array(n);
+  const targets: number[] = [];
   for (let from = 0; from < n; from++) {
-    const weights = new Map<number, number>();
-    for (const to of importsFrom[from]) weights.set(to, (weights.get(to) ?? 0) + 1);
-    const called = new Map<number, number>();
+    targets.length = 0;
+    for (let e = importStart[from]; e < importStart[from + 1]; e++) {
+      const to = importTo[e];
+      if (!touched[to]) {
+        touched[to] = 1;
+        targets.push(to);
+      }
+      importCount[to] += 1;
+    }
     for (const name of calls[from]) {
-      const targets = definers.get(name);
-      if (!targets || targets.length > MAX_DEFINITIONS_PER_CALL) continue;
+      const id = nameIds.get(name);
+      if (id === undefined) continue;
+      const definedIn = definers[id];
+      if (definedIn.length > MAX_DEFINITIONS_PER_CALL) continue;
       let outside = false;
-      for (const to of targets) {
+      for (const to of definedIn) {
         if (to === from) continue;
         outside = true;
-        called.set(to, (called.get(to) ?? 0) + 1 / targets.length);
+        if (!touched[to]) {
+          touched[to] = 1;
+          targets.push(to);
+        }
+        called[to] += 1 / definedIn.length;
       }
-      if (outside) callersOfName.set(name, (callersOfName.get(name) ?? 0) + 1);
+      if (outside) callers[id]++;
     }
-    for (const [to, w] of called) weights.set(to, (weights.get(to) ?? 0) + Math.sqrt(w));
-    for (const to of [...weights.keys()].sort((a, b) => a - b)) {
+    targets.sort((a, b) => a - b);
+    for (const to of targets) {
+      const weight = called[to] > 0 ? importCount[to] + Math.sqrt(called[to]) : importCount[to];
       outTo.push(to);
-      outWeight.push(weights.get(to)!);
-      outTotal[from] += weights.get(to)!;
+      outWeight.push(weight);
+      outTotal[from] += weight;
+      touched[to] = 0;
+      called[to] = 0;
+      importCount[to] = 0;
     }
     outStart[from + 1] = outTo.length;
   }
+  const callersOfName = new Map<string, number>();
+  for (let id = 0; id < names.length; id++) if (callers[id] > 0) callersOfName.set(names[id], callers[id]);
   const graph: FileGraph = {
     paths,
     indexOf: new Map(paths.map((p, i) => [p, i])),

@@ -1,7 +1,7 @@
 /**
  * What a repository-wide file graph is built from, read in two queries: the
- * resolved import edges, and each symbol's name, depth and callees (the simple
- * names its body calls). One pass each instead of one lookup per file.
+ * resolved import edges, and each parsed file's defined and called names (the
+ * `graph_facts` rows written with its symbols at index time, one per file).
  */
 import { indexConnection, type IndexStore } from '../store/index.js';
 
@@ -13,14 +13,18 @@ export interface GraphInputs {
   imports: Array<[number, number]>;
   /** Per file (index into `paths`): the simple names it defines at depth 0 or 1 (top level, members). */
   defines: string[][];
-  /** Per file: the distinct simple names its symbols call. */
+  /** Per file: the distinct simple names its symbols call, sorted. */
   calls: string[][];
 }
 
 /** Reads the graph inputs of the whole index. */
 export function graphInputs(store: IndexStore): GraphInputs {
   const db = indexConnection(store);
-  const paths = db.prepare("SELECT path FROM files WHERE language != 'unknown' ORDER BY path").pluck().all() as string[];
+  const rows = db
+    .prepare("SELECT f.path, g.defines, g.calls FROM files f LEFT JOIN graph_facts g ON g.file_id = f.id WHERE f.language != 'unknown' ORDER BY f.path")
+    .raw()
+    .all() as [string, string | null, string | null][];
+  const paths = rows.map((r) => r[0]);
   const at = new Map(paths.map((p, i) => [p, i]));
   const imports: Array<[number, number]> = [];
   for (const [from, to] of db.prepare('SELECT from_path, to_path FROM import_edges ORDER BY from_path, to_path').raw().all() as [string, string][]) {
@@ -28,26 +32,9 @@ export function graphInputs(store: IndexStore): GraphInputs {
     const b = at.get(to);
     if (a !== undefined && b !== undefined && a !== b) imports.push([a, b]);
   }
-  const defines: string[][] = paths.map(() => []);
-  const callSets: Set<string>[] = paths.map(() => new Set());
-  const rows = db
-    .prepare('SELECT f.path, s.name, s.qualified_name, s.callees FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.start_line, s.id')
-    .raw()
-    .iterate() as IterableIterator<[string, string, string, string]>;
-  let lastPath = '';
-  let file = -1;
-  for (const [path, name, qualified, callees] of rows) {
-    if (path !== lastPath) {
-      lastPath = path;
-      file = at.get(path) ?? -1;
-    }
-    if (file < 0) continue;
-    let depth = 0;
-    for (let i = qualified.indexOf('.'); i >= 0 && depth < 2; i = qualified.indexOf('.', i + 1)) depth++;
-    if (depth <= 1) defines[file].push(name);
-    if (callees !== '[]') for (const callee of JSON.parse(callees) as string[]) callSets[file].add(callee);
-  }
-  return { paths, imports, defines, calls: callSets.map((s) => [...s].sort()) };
+  const defines = rows.map((r) => (r[1] === null || r[1] === '[]' ? [] : (JSON.parse(r[1]) as string[])));
+  const calls = rows.map((r) => (r[2] === null || r[2] === '[]' ? [] : (JSON.parse(r[2]) as string[])));
+  return { paths, imports, defines, calls };
 }
 
 /** A symbol as the repository map shows it (no body facts: callees and bases are not read). */

@@ -56,6 +56,7 @@ export class FileContentWriter {
         `INSERT INTO symbols(file_id, name, qualified_name, kind, parent, start_line, end_line, signature, doc, callees, bases)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      insertGraphFacts: db.prepare('INSERT INTO graph_facts(file_id, defines, calls) VALUES (?, ?, ?)'),
       insertImport: db.prepare('INSERT INTO imports(file_id, source, names, line) VALUES (?, ?, ?, ?)'),
       insertChunk: db.prepare(
         'INSERT INTO chunks(file_id, kind, symbol, start_line, end_line, content_hash) VALUES (?, ?, ?, ?, ?, ?)',
@@ -128,6 +129,8 @@ export class FileContentWriter {
     }
     const imp = rows.imports;
     for (let i = 0; i < imp.length; i += IMPORT_WIDTH) s.insertImport.run(fileId, imp[i], imp[i + 1], imp[i + 2]);
+    // Only parsed files are nodes of the file graph (graph-inputs.ts); the row goes with the file (ON DELETE CASCADE).
+    if (rows.language !== 'unknown') s.insertGraphFacts.run(fileId, rows.graphDefines, rows.graphCalls);
     // Search covers source files in parsed languages; other text (docs, data,
     // templates) stays viewable and greppable but would drown code in BM25.
     this.insertChunks(fileId, rows.language !== 'unknown', rows.chunks);

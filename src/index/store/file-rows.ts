@@ -36,6 +36,26 @@ export interface FileRows {
   imports: SqlValue[];
   /** {@link CHUNK_WIDTH} values per chunk, in the chunks' order. */
   chunks: SqlValue[];
+  /** The `graph_facts` row's JSON columns (see graphFacts). */
+  graphDefines: string;
+  graphCalls: string;
+}
+
+/**
+ * What the file graph reads of a file's symbols (index-schema.ts, graph_facts):
+ * the simple names defined at depth 0 or 1 (a qualified name with at most one
+ * dot), in the parse's order, and the distinct names its symbols call, sorted
+ * by code unit, as JSON arrays.
+ */
+export function graphFacts(symbols: readonly { name: string; qualifiedName: string; callees: readonly string[] }[]): { defines: string; calls: string } {
+  const defines: string[] = [];
+  const calls = new Set<string>();
+  for (const s of symbols) {
+    const dot = s.qualifiedName.indexOf('.');
+    if (dot < 0 || s.qualifiedName.indexOf('.', dot + 1) < 0) defines.push(s.name);
+    for (const callee of s.callees) calls.add(callee);
+  }
+  return { defines: JSON.stringify(defines), calls: JSON.stringify([...calls].sort()) };
 }
 
 /** The rows of `parsed` and its `chunks` (the same values the index stored from the objects themselves). */
@@ -46,6 +66,7 @@ export function toFileRows(parsed: ParsedFile, chunks: readonly BuiltChunk[]): F
   }
   const imports: SqlValue[] = [];
   for (const i of parsed.imports) imports.push(i.source, JSON.stringify(i.names), i.line);
+  const facts = graphFacts(parsed.symbols);
   return {
     language: parsed.language,
     status: parsed.status,
@@ -55,6 +76,8 @@ export function toFileRows(parsed: ParsedFile, chunks: readonly BuiltChunk[]): F
     symbols,
     imports,
     chunks: chunkRowValues(chunks),
+    graphDefines: facts.defines,
+    graphCalls: facts.calls,
   };
 }
 

@@ -3,8 +3,9 @@
  * on any change to what parsing or chunking stores (queries, symbol model,
  * tokens): an index with another version is rebuilt, never trusted.
  * 8: type aliases and Go named types are symbols of kind `type`.
+ * 9: `graph_facts`, each parsed file's defined and called names, written with its symbols.
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** What a chunk covers: one function/method, one class header, or a file's top-level remainder. */
 export type ChunkKind = 'function' | 'class' | 'file';
@@ -67,6 +68,16 @@ CREATE TABLE symbols (
 CREATE INDEX symbols_file ON symbols(file_id);
 CREATE INDEX symbols_name ON symbols(name COLLATE NOCASE);
 CREATE INDEX symbols_qualified ON symbols(qualified_name COLLATE NOCASE);
+
+-- What the repository map's file graph reads of a parsed file's symbols (graph-inputs.ts), written with
+-- them: one row per file instead of one per symbol with its callees' JSON, so the first map of a process
+-- reads a few thousand short rows rather than every symbol. JSON arrays: the simple names defined at
+-- depth 0 or 1 (top level, members), in the parse's order; the distinct names its symbols call, sorted.
+CREATE TABLE graph_facts (
+  file_id INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  defines TEXT NOT NULL,
+  calls TEXT NOT NULL
+);
 
 CREATE TABLE imports (
   file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
