@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Indexing benchmark: cold index time, throughput and peak RSS of the built CLI,
 // the time of a one-file incremental update, and (when `ctags` is on PATH) the
-// ratio of our cold index time to `ctags -R` over the same files, measured in
+// ratio of our cold index time to `ctags -R` (and to `cindex`, the trigram index of Debian's codesearch)
+// over the same files, and the index's size on disk against the bytes indexed, measured in
 // the same run.
 //
 // Usage:
@@ -16,7 +17,7 @@
 // Needs `npm run build` first. Everything is written under a fresh temp folder
 // (REPONAV_CACHE_DIR points there too); the tree itself is never modified.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -188,6 +189,20 @@ try {
   row('cold index (in-process)', fmtMs(cold.report.durationMs), 'the report\'s durationMs');
   row('throughput', `${(files / coldSeconds).toFixed(0)} files/s, ${(bytes / 1e6 / coldSeconds).toFixed(2)} MB/s`, 'in-process time');
   row('peak RSS (cold)', `${cold.rssMb.toFixed(0)} MB`, hasTimeV ? '/usr/bin/time -v (whole process, workers included)' : 'resourceUsage().maxRSS');
+  // On disk, against the bytes indexed, with what each table and index holds (SQLite's dbstat).
+  {
+    const db = new Database(indexPath, { readonly: true });
+    try {
+      const parts = db.prepare('SELECT name, SUM(pgsize) AS size FROM dbstat GROUP BY name ORDER BY size DESC').all();
+      const total = parts.reduce((sum, part) => sum + part.size, 0);
+      const top = parts.slice(0, 6).map((part) => `${part.name} ${(part.size / 1e6).toFixed(1)}`).join(', ');
+      row('index on disk', `${(total / 1e6).toFixed(1)} MB`, `${(total / bytes).toFixed(2)}x the bytes indexed; MB by table: ${top}`);
+    } catch (error) {
+      row('index on disk', 'n/a', `dbstat: ${error.message}`);
+    } finally {
+      db.close();
+    }
+  }
 
   // No-op refresh.
   const noop = runIndex(cliTarget);
@@ -319,6 +334,20 @@ try {
     row('ratio floor / ctags', `${(floorMs / ctagsMs).toFixed(2)}x`, 'tree-sitter parse + query alone, nothing stored');
   } else {
     row('ctags -R', 'n/a', 'ctags not on PATH (apt-get install -y universal-ctags)');
+  }
+  // Russ Cox's trigram index (Debian's codesearch): a reference a user knows; it parses nothing, so it is no target.
+  if (spawnSync('cindex', ['-help'], { encoding: 'utf8' }).error === undefined) {
+    const csIndex = join(work, 'csearchindex');
+    const started = process.hrtime.bigint();
+    const r = spawnSync('cindex', [tree], { env: { ...process.env, CSEARCHINDEX: csIndex }, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const cindexMs = Number(process.hrtime.bigint() - started) / 1e6;
+    if (r.status !== 0) row('cindex', 'n/a', `cindex failed: ${r.stderr.trim().split('\n').pop()}`);
+    else {
+      row('cindex', fmtMs(cindexMs), `trigram index of the same folder, ${(statSync(csIndex).size / 1e6).toFixed(1)} MB on disk`);
+      row('ratio cold / cindex', `${(cold.wallMs / cindexMs).toFixed(2)}x`, `in-process: ${(cold.report.durationMs / cindexMs).toFixed(2)}x (a reference, not a target)`);
+    }
+  } else {
+    row('cindex', 'n/a', 'cindex not on PATH (apt-get install -y codesearch)');
   }
 
   const width = Math.max(...rows.map((r) => r[0].length));

@@ -11,4 +11,5 @@ export { type IndexOptions, type IndexProgress, type IndexReport } from './write
 export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, type ChunkScore, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, indexVocabulary, kthLargest, termStatistics, type TermStatistics, type WeightedToken } from './lexical/index.js';
 export { definedNamesByFile, definedNamesOfFiles, filesContainingText, type FileSide, type FolderChild, folderChildren, graphInputs, type GraphInputs, type IndexedText, type MapSymbolRow, mapSymbolsOf, notIndexedReason, parsedFileStates, resolveListingPath, symbolCounts, symbolsCalling, symbolsNamed, symbolsOfBytes, symbolsWithNameContaining } from './queries/index.js';
 export { type IndexStatus, type OpenRepositoryOptions, RepositoryIndex } from './repository-index.js';
+export type { IdleWarmer, WarmScoringReport } from './lexical/index.js';
 export { CommitIndexPool } from './commit-index-pool.js';

@@ -15,7 +15,7 @@ import { staleFiles } from './write/index.js';
 import { StoredSource } from './queries/index.js';
 import { WorktreeSource } from './sources/index.js';
 import { WriterLock, type WriterInfo, type WriterLease } from './store/index.js';
-import { scoringWarm, warmScoring, type WarmScoringOptions, type WarmScoringReport } from './lexical/index.js';
+import { scoringWarm, warmScoring, type IdleWarmer, type WarmScoringOptions, type WarmScoringReport } from './lexical/index.js';
 
 /** How to open a repository's index. */
 export interface OpenRepositoryOptions {
@@ -45,6 +45,8 @@ export interface OpenRepositoryOptions {
    * {@link RepositoryIndex.warmScoring}); default: on when `watch` is.
    */
   warmScoring?: boolean;
+  /** Run at the end of each warm-up (scoring-warmup.ts's IdleWarmer): the search layers' own per-state work. */
+  idleWarmers?: readonly IdleWarmer[];
 }
 
 /** Options of one refresh. */
@@ -128,6 +130,7 @@ export class RepositoryIndex {
   /** The running idle-time warm-up of the scoring caches (long-lived processes only), and how to stop it. */
   private warming: { done: Promise<WarmScoringReport>; controller: AbortController } | null = null;
   private warmAfterRefresh = false;
+  private idleWarmers: readonly IdleWarmer[] = [];
   private readonly lock: WriterLock;
   /** What SQLite said when a read met damage (markDamaged): the next refresh rebuilds instead of trusting the file. */
   private damage: string | null = null;
@@ -173,6 +176,7 @@ export class RepositoryIndex {
     if (options.watch && source instanceof WorktreeSource) source.watch();
     const repository = new RepositoryIndex(source, store, logger, settings, access);
     repository.warmAfterRefresh = options.warmScoring ?? !!options.watch;
+    repository.idleWarmers = options.idleWarmers ?? [];
     return repository;
   }
 
@@ -427,16 +431,16 @@ export class RepositoryIndex {
    */
   warmScoring(options: Omit<WarmScoringOptions, 'signal'> = {}): Promise<WarmScoringReport> {
     if (this.warming) return this.warming.done;
-    if (scoringWarm(this.store)) return Promise.resolve({ terms: 0, entries: 0, stopped: 'done' });
+    if (scoringWarm(this.store)) return Promise.resolve({ terms: 0, entries: 0, stopped: 'done', warmers: 0 });
     const controller = new AbortController();
-    const done = warmScoring(this.store, { ...options, signal: controller.signal })
+    const done = warmScoring(this.store, { warmers: this.idleWarmers, ...options, signal: controller.signal })
       .then((report) => {
-        this.logger.debug(`scoring caches warmed: ${report.terms} terms, ${report.entries} postings (${report.stopped})`);
+        this.logger.debug(`scoring caches warmed: ${report.terms} terms, ${report.entries} postings, ${report.warmers} warmers (${report.stopped})`);
         return report;
       })
       .catch((error: unknown): WarmScoringReport => {
         this.logger.debug(`scoring warm-up stopped: ${(error as Error).message}`);
-        return { terms: 0, entries: 0, stopped: 'aborted' };
+        return { terms: 0, entries: 0, stopped: 'aborted', warmers: 0 };
       })
       .finally(() => {
         this.warming = null;

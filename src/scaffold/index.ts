@@ -69,3 +69,4 @@ export {
   type SearchResultJson,
 } from './search-result-json.js';
 export { displayPath, formatNameList, formatScore } from './text-format.js';
+export { warmSearch } from './warm-search.js';

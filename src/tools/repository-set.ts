@@ -9,6 +9,7 @@ import type { IndexProgress, IndexReport } from '../index/index.js';
 import { RepositoryIndex, type OpenRepositoryOptions } from '../index/index.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import { warmSearch } from '../scaffold/index.js';
 
 /** Result of waiting for a repository's index. */
 export type FreshnessResult =
@@ -199,6 +200,8 @@ export class RepositorySet {
             maxFileBytes: options.maxFileBytes,
             logger,
             watch: options.watch ?? true,
+            // A server's first issue text would otherwise build the search's per-state data and compile its code.
+            idleWarmers: [warmSearch],
           }),
         );
       }

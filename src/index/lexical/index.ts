@@ -6,5 +6,5 @@
 export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, type ChunkScore, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, type WeightedToken } from './chunk-queries.js';
 export { indexVocabulary } from './index-vocabulary.js';
 export { kthLargest } from './kth-largest.js';
-export { scoringWarm, warmScoring, type WarmScoringOptions, type WarmScoringReport } from './scoring-warmup.js';
+export { scoringWarm, warmScoring, type IdleWarmer, type WarmScoringOptions, type WarmScoringReport } from './scoring-warmup.js';
 export { termStatistics, type TermStatistics } from './term-statistics.js';

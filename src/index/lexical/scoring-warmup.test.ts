@@ -86,4 +86,30 @@ describe('warmScoring', () => {
       oneShot.close();
     }
   });
+
+  it('runs the idle warmers once per index state, after the postings, and none when aborted', async () => {
+    const seen: { warmedPostings: number }[] = [];
+    const warmer = (store: Parameters<typeof warmScoring>[0]) => {
+      seen.push({ warmedPostings: readCorpus(store, indexGeneration(store))?.cachedPostings ?? 0 });
+    };
+    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'f.db'), warmScoring: true, idleWarmers: [warmer] });
+    try {
+      await repository.refresh();
+      const report = await repository.warmScoring();
+      expect(report.warmers).toBe(1);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]!.warmedPostings).toBeGreaterThan(0);
+      // The state is warm: neither the postings nor the warmer run again.
+      expect((await repository.warmScoring()).warmers).toBe(0);
+      expect(seen).toHaveLength(1);
+
+      const controller = new AbortController();
+      controller.abort();
+      const aborted = await warmScoring(repository.store, { signal: controller.signal, warmers: [warmer] });
+      expect(aborted).toMatchObject({ stopped: 'aborted', warmers: 0 });
+      expect(seen).toHaveLength(1);
+    } finally {
+      repository.close();
+    }
+  });
 });

@@ -36,7 +36,21 @@ export interface WarmScoringOptions {
   maxEntries?: number;
   /** Milliseconds of work between two yields to the event loop (default 8). */
   sliceMs?: number;
+  /**
+   * Run after the postings, once per index state, each in a turn of its own
+   * (see {@link IdleWarmer}); skipped when the warm-up is aborted or the state changes.
+   */
+  warmers?: readonly IdleWarmer[];
 }
+
+/**
+ * Idle-time work of a layer above the index for one index state (the search
+ * pipeline's per-state data: documentation corpus, file documents, priors,
+ * and the compiled code of a whole search). The index cannot call upward, so
+ * the layer that owns the work passes it in. Must not change any answer:
+ * only fill caches an answer would fill itself.
+ */
+export type IdleWarmer = (store: IndexStore) => void | Promise<void>;
 
 /** What a warm-up did. */
 export interface WarmScoringReport {
@@ -46,6 +60,8 @@ export interface WarmScoringReport {
   entries: number;
   /** Why it stopped. */
   stopped: 'done' | 'budget' | 'aborted' | 'index-changed';
+  /** Idle warmers that ran (WarmScoringOptions.warmers). */
+  warmers: number;
 }
 
 /** Terms in fewer chunks than this are left to on-demand reads (cheap: one short posting list each). */
@@ -68,17 +84,19 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
   let terms = 0;
   let entries = 0;
   let next = 0;
-  while (next < vocabulary.length) {
+  const changed = () => indexGeneration(store) !== generation || corpusOf(db, generation) !== corpus;
+  let stopped: 'done' | 'budget' = 'done';
+  filling: while (next < vocabulary.length) {
     await yieldToEventLoop();
-    if (options.signal?.aborted) return { terms, entries, stopped: 'aborted' };
-    if (indexGeneration(store) !== generation || corpusOf(db, generation) !== corpus) return { terms, entries, stopped: 'index-changed' };
+    if (options.signal?.aborted) return { terms, entries, stopped: 'aborted', warmers: 0 };
+    if (changed()) return { terms, entries, stopped: 'index-changed', warmers: 0 };
     const until = performance.now() + sliceMs;
     while (next < vocabulary.length && performance.now() < until) {
       const [term, documents] = vocabulary[next++]!;
       if (!isPlainIndexToken(term)) continue;
       if (entries + documents > maxEntries) {
-        corpus.warmed = true;
-        return { terms, entries, stopped: 'budget' };
+        stopped = 'budget';
+        break filling;
       }
       const postings = postingsOf(db, corpus, term);
       if (!postings) continue;
@@ -87,8 +105,18 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
       terms++;
     }
   }
+  // After the postings, so a warmer's search finds them read (and does not read them itself, out of slices).
+  let warmers = 0;
+  for (const warmer of options.warmers ?? []) {
+    await yieldToEventLoop();
+    if (options.signal?.aborted) return { terms, entries, stopped: 'aborted', warmers };
+    if (changed()) return { terms, entries, stopped: 'index-changed', warmers };
+    await warmer(store);
+    warmers++;
+  }
+  if (changed()) return { terms, entries, stopped: 'index-changed', warmers };
   corpus.warmed = true;
-  return { terms, entries, stopped: 'done' };
+  return { terms, entries, stopped, warmers };
 }
 
 /** Whether the store's current index state was warmed in this process and its caches are still whole. */
