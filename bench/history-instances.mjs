@@ -34,7 +34,7 @@
 //    comments, docstrings or annotations, not behaviour.
 // 3. Files (`git diff-tree -r --no-renames PARENT COMMIT`): a source file is one
 //    whose language (reponav's languageForPath) is in --languages, that is not
-//    a test (reponav's isTestPath), a stub (.pyi) or under docs/ or doc/. The
+//    a test (reponav's isTestPath), a stub (.pyi, .d.ts) or under docs/ or doc/. The
 //    commit needs 1..--max-files source files, none of them deleted. Added
 //    source files do not exist at the base commit: they give no gold.
 //    Commits touching only tests, docs or other files have no source file: skipped.
@@ -47,7 +47,9 @@
 //    function or method enclosing it (nested functions count for their
 //    enclosing one, as reponav's function predictions do); its gold string is
 //    `path:qualifiedName` (`Class.method` or `function`, LocBench's format).
-//    Changes in a class body outside methods or at module level give no gold.
+//    Changes in a class body outside methods or at module level give no gold,
+//    nor do changes to a Rust unit test beside the code (`mod tests`; reponav's
+//    isInlineTest): tests are never gold, wherever a language keeps them.
 //    LocBench gold is always at function level (its metrics derive the module
 //    from the symbol), so a commit where some modified source file has no
 //    changed function is SKIPPED rather than given file-only gold; so is one
@@ -68,7 +70,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { languageForPath, parseSource } from '../dist/reponav.js';
 import { seededRandom } from '../dist/eval/paired-bootstrap.js';
-import { isTestPath } from '../dist/retrieve/path-prior.js';
+import { isInlineTest, isTestPath } from '../dist/retrieve/path-prior.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -86,7 +88,7 @@ const DROPPED_LINES = [
   /^\s*[-*=_]{3,}\s*$/,
 ];
 const SQUASHED_COMMIT = /^\* /;
-const STUB_OR_DOCS = /\.pyi$|(^|\/)docs?\//;
+const STUB_OR_DOCS = /\.(pyi|d\.[mc]?ts)$|(^|\/)docs?\//;
 const FUNCTION_KINDS = new Set(['function', 'method']);
 
 /** `git --git-dir DIR ...args` → stdout. */
@@ -208,7 +210,7 @@ async function instanceFor(gitDir, repo, commit, options) {
     const oldText = oldBytes.toString('utf8');
     if (parsed.status !== 'ok' && parsed.status !== 'partial') return { skip: 'parent file does not parse' };
     const diff = await git(gitDir, ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', commit.parent, commit.sha, '--', file.path]);
-    const names = changedFunctions(parsed.symbols, oldText, parseHunks(diff));
+    const names = changedFunctions(parsed.symbols, oldText, parseHunks(diff)).filter((name) => !isInlineTest(file.path, name));
     if (names.length === 0) return { skip: 'a source file changes outside functions only' };
     gold.push(...names.map((name) => `${file.path}:${name}`));
   }
