@@ -1,10 +1,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, copyIndexFixture } from '../../test/cli/harness.js';
+import { cleanupTempDirs, copyIndexFixture } from '../../../test/cli/harness.js';
 import { graphInputs, type GraphInputs } from './graph-inputs.js';
-import { indexConnection, type IndexStore } from './index-store.js';
-import { RepositoryIndex } from './repository-index.js';
+import { indexConnection, type IndexStore } from '../store/index-store.js';
+import { RepositoryIndex } from '../repository-index.js';
 
 afterAll(cleanupTempDirs);
 
