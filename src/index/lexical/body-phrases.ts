@@ -16,7 +16,7 @@ import type Database from 'better-sqlite3';
 import { FTS_FIELDS } from '../store/index.js';
 import { indexConnection, type IndexStore } from '../store/index.js';
 import { FIELD_COUNT, readCorpus, type Corpus, type Postings } from './postings-corpus.js';
-import { instanceView, isPlainIndexToken, postingsOf } from './term-postings.js';
+import { cachedPostingsOf, instanceView, isPlainIndexToken, postingsOf } from './term-postings.js';
 import { termStatistics } from './term-statistics.js';
 
 const BODY = FTS_FIELDS.indexOf('body');
@@ -95,7 +95,7 @@ export function bodyPhraseChunks(store: IndexStore, generation: string, tokens: 
 
 /** Chunks holding each token: its cached postings' length, else FTS5's document count (one statistics call, only when some token is new). */
 function documentCounts(store: IndexStore, corpus: Corpus, tokens: readonly string[]): number[] {
-  const counts = tokens.map((token) => corpus.postings.get(token)?.slots.length ?? -1);
+  const counts = tokens.map((token) => cachedPostingsOf(corpus, token)?.slots.length ?? -1);
   if (counts.every((n) => n >= 0)) return counts;
   const { documents } = termStatistics(store, tokens);
   return tokens.map((token, i) => (counts[i]! >= 0 ? counts[i]! : documents.get(token)!));

@@ -35,9 +35,16 @@ export interface Corpus {
   norms: Float64Array;
   /** CHUNK_KINDS index of each slot's chunk (255: no chunk row), read on the first kind-filtered search. */
   kinds: Uint8Array | null;
+  /** Postings read on demand, dropped wholesale past the bound. */
   postings: Map<string, Postings | null>;
   cachedPostings: number;
-  /** Whether a warm-up (scoring-warmup.ts) filled the postings cache and it has not been dropped since. */
+  /**
+   * Postings the warm-up read (scoring-warmup.ts), kept for the index state's
+   * life: on a large tree the searches' own reads passed the bound within a few
+   * issue texts, and the wholesale drop took the warmed terms with it.
+   */
+  pinned: Map<string, Postings | null>;
+  /** Whether a warm-up (scoring-warmup.ts) filled the pinned postings of this state. */
   warmed: boolean;
   idf: Map<number, number>;
   /** Scratch accumulators, one per slot. */
@@ -49,9 +56,9 @@ export interface Corpus {
   inGroup: Int32Array;
 }
 
-/** Cached postings above this many entries are dropped wholesale (~14 bytes each; a repository of 10k chunks holds ~10^6). */
+/** On-demand postings above this many entries are dropped wholesale (~14 bytes each; a repository of 10k chunks holds ~10^6); pinned ones are apart. */
 const MAX_CACHED_POSTINGS = 2_000_000;
-/** The postings cache's bound in entries (warm-ups stop well below it, so a warmed cache is not dropped by the next search). */
+/** The on-demand postings cache's bound in entries (warm-ups pin at most a quarter of it, beside it). */
 export const POSTINGS_BOUND = MAX_CACHED_POSTINGS;
 /** Counts per posting in {@link Postings.counts}. */
 export const FIELD_COUNT = FTS_FIELDS.length;
@@ -78,7 +85,6 @@ export function corpusOf(db: Database.Database, generation: string): Corpus {
     if (cached.cachedPostings > MAX_CACHED_POSTINGS) {
       cached.postings.clear();
       cached.cachedPostings = 0;
-      cached.warmed = false;
     }
     return cached;
   }
@@ -119,6 +125,7 @@ export function corpusOf(db: Database.Database, generation: string): Corpus {
     kinds: null,
     postings: new Map(),
     cachedPostings: 0,
+    pinned: new Map(),
     warmed: false,
     idf: new Map(),
     group: new Float64Array(count),

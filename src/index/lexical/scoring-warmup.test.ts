@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../test/cli/harness.js';
 import { indexGeneration } from '../store/index-generation.js';
 import { indexConnection } from '../store/index-store.js';
-import { corpusOf, readCorpus } from './postings-corpus.js';
+import { corpusOf, POSTINGS_BOUND, readCorpus } from './postings-corpus.js';
 import { RepositoryIndex } from '../repository-index.js';
 import { scoringWarm, warmScoring } from './scoring-warmup.js';
 import { vocabularyByFrequency } from './term-statistics.js';
@@ -39,7 +39,7 @@ describe('warmScoring', () => {
       const corpus = readCorpus(warm.store, indexGeneration(warm.store))!;
       const frequent = vocabularyByFrequency(warm.store, 2).map(([term]) => term).filter((term) => /^[a-z0-9_]+$/.test(term));
       expect(frequent.length).toBeGreaterThan(500);
-      expect(frequent.every((term) => corpus.postings.has(term))).toBe(true);
+      expect(frequent.every((term) => corpus.pinned.has(term))).toBe(true);
     } finally {
       warm.close();
     }
@@ -90,7 +90,7 @@ describe('warmScoring', () => {
   it('runs the idle warmers once per index state, after the postings, and none when aborted', async () => {
     const seen: { warmedPostings: number }[] = [];
     const warmer = (store: Parameters<typeof warmScoring>[0]) => {
-      seen.push({ warmedPostings: readCorpus(store, indexGeneration(store))?.cachedPostings ?? 0 });
+      seen.push({ warmedPostings: readCorpus(store, indexGeneration(store))?.pinned.size ?? 0 });
     };
     const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'f.db'), warmScoring: true, idleWarmers: [warmer] });
     try {
@@ -108,6 +108,28 @@ describe('warmScoring', () => {
       const aborted = await warmScoring(repository.store, { signal: controller.signal, warmers: [warmer] });
       expect(aborted).toMatchObject({ stopped: 'aborted', warmers: 0 });
       expect(seen).toHaveLength(1);
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('keeps the warmed postings when the on-demand cache passes its bound', async () => {
+    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'g.db') });
+    try {
+      await repository.refresh();
+      await warmScoring(repository.store);
+      const generation = indexGeneration(repository.store);
+      const db = indexConnection(repository.store);
+      const corpus = corpusOf(db, generation);
+      const pinned = corpus.pinned.size;
+      expect(pinned).toBeGreaterThan(500);
+      // A long-lived process's searches read past the bound: the on-demand part is dropped, the warmed part stays.
+      corpus.postings.set('not_a_warmed_term', null);
+      corpus.cachedPostings = POSTINGS_BOUND + 1;
+      expect(corpusOf(db, generation)).toBe(corpus);
+      expect(corpus.postings.size).toBe(0);
+      expect(corpus.pinned.size).toBe(pinned);
+      expect(scoringWarm(repository.store)).toBe(true);
     } finally {
       repository.close();
     }

@@ -78,7 +78,8 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
   const generation = indexGeneration(store);
   const db = indexConnection(store);
   const corpus = corpusOf(db, generation);
-  const vocabulary = vocabularyByFrequency(store, MIN_DOCUMENTS);
+  // Every term, those in one chunk too: their frequencies are one pass, their postings are left to on-demand reads.
+  const vocabulary = vocabularyByFrequency(store, 1);
   // Document frequencies first, all in one pass: the vocabulary read already holds them.
   primeTermStatistics(store, generation, vocabulary.slice(0, TERM_STATISTICS_BOUND - 1));
   let terms = 0;
@@ -93,12 +94,16 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
     const until = performance.now() + sliceMs;
     while (next < vocabulary.length && performance.now() < until) {
       const [term, documents] = vocabulary[next++]!;
+      if (documents < MIN_DOCUMENTS) {
+        next = vocabulary.length;
+        break;
+      }
       if (!isPlainIndexToken(term)) continue;
       if (entries + documents > maxEntries) {
         stopped = 'budget';
         break filling;
       }
-      const postings = postingsOf(db, corpus, term);
+      const postings = postingsOf(db, corpus, term, true);
       if (!postings) continue;
       warmBodyOffsets(store, generation, term);
       entries += postings.slots.length;

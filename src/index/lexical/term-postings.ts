@@ -30,10 +30,22 @@ export function instanceView(db: Database.Database): string {
   return 'temp.chunks_fts_instances';
 }
 
-/** A term's postings from FTS5's index, cached (null: a count does not fit, so this term must be scored by FTS5). */
-export function postingsOf(db: Database.Database, corpus: Corpus, token: string): Postings | null {
-  const known = corpus.postings.get(token);
-  if (known !== undefined) return known;
+/**
+ * A term's postings from FTS5's index, cached (null: a count does not fit, so
+ * this term must be scored by FTS5); `pin`: kept for the index state's life,
+ * outside the on-demand cache's bound (the warm-up's reads).
+ */
+export function postingsOf(db: Database.Database, corpus: Corpus, token: string, pin = false): Postings | null {
+  const known = cachedPostingsOf(corpus, token);
+  if (known !== undefined) {
+    // Read on demand before the warm-up came to it: pinned now, so the next drop keeps it.
+    if (pin && !corpus.pinned.has(token)) {
+      corpus.pinned.set(token, known);
+      corpus.postings.delete(token);
+      corpus.cachedPostings -= known ? known.slots.length : 0;
+    }
+    return known;
+  }
   let statement = instanceStatements.get(db);
   if (!statement) {
     // One string per term, `<chunk id><column letter>` per occurrence, in FTS5's order (chunk, then column, then offset).
@@ -41,9 +53,18 @@ export function postingsOf(db: Database.Database, corpus: Corpus, token: string)
     instanceStatements.set(db, statement);
   }
   const postings = parsePostings((statement.get(token) as string | null) ?? '', corpus);
-  corpus.postings.set(token, postings);
-  corpus.cachedPostings += postings ? postings.slots.length : 0;
+  if (pin) corpus.pinned.set(token, postings);
+  else {
+    corpus.postings.set(token, postings);
+    corpus.cachedPostings += postings ? postings.slots.length : 0;
+  }
   return postings;
+}
+
+/** A term's postings when this corpus holds them (pinned or on demand; null: FTS5 must score it), else undefined. */
+export function cachedPostingsOf(corpus: Corpus, token: string): Postings | null | undefined {
+  const pinned = corpus.pinned.get(token);
+  return pinned !== undefined ? pinned : corpus.postings.get(token);
 }
 
 function parsePostings(text: string, corpus: Corpus): Postings | null {

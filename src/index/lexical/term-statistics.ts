@@ -20,11 +20,21 @@ export interface TermStatistics {
 interface CacheEntry {
   generation: string;
   rows: number;
+  /** Read on demand; dropped wholesale past MAX_CACHED_TERMS. */
   documents: Map<string, number>;
+  /**
+   * Primed by the warm-up for the state's life: a large tree's vocabulary is
+   * over MAX_CACHED_TERMS, so a primed cache filled to the bound was dropped
+   * by the first search that added a term, and every later text read its
+   * terms' frequencies again.
+   */
+  primed: Map<string, number>;
 }
 
-/** Entries above this are dropped wholesale (a long-lived server meets many queries; a repository's vocabulary is ~10^5 tokens). */
+/** On-demand entries above this are dropped wholesale (a long-lived server meets many queries; a repository's vocabulary is ~10^5 tokens). */
 const MAX_CACHED_TERMS = 50_000;
+/** Primed entries kept at most (~80 bytes each: a 50k-file tree's vocabulary fits). */
+const MAX_PRIMED_TERMS = 400_000;
 const caches = new WeakMap<Database.Database, CacheEntry>();
 const lookups = new WeakMap<Database.Database, { rows: Database.Statement; documents: Database.Statement }>();
 
@@ -45,22 +55,23 @@ function statements(db: Database.Database) {
 /** This connection's cache of the index state `generation`, made anew when it holds another state (or, `resetWhenFull`, is over its bound). */
 function cacheOf(db: Database.Database, generation: string, resetWhenFull: boolean): CacheEntry {
   let cache = caches.get(db);
-  if (!cache || cache.generation !== generation || (resetWhenFull && cache.documents.size > MAX_CACHED_TERMS)) {
-    cache = { generation, rows: (statements(db).rows.get() as { n: number }).n, documents: new Map() };
+  if (!cache || cache.generation !== generation) {
+    cache = { generation, rows: (statements(db).rows.get() as { n: number }).n, documents: new Map(), primed: new Map() };
     caches.set(db, cache);
-  }
+  } else if (resetWhenFull && cache.documents.size > MAX_CACHED_TERMS) cache.documents = new Map();
   return cache;
 }
 
 /**
  * Stores known document frequencies in this index state's cache (scoring-warmup.ts reads them for many terms in one
- * pass over FTS5's vocabulary); a cache of another state is replaced first, and entries past the cache's bound are left out.
+ * pass over FTS5's vocabulary), kept for the state's life; a cache of another state is replaced first, and entries past
+ * TERM_STATISTICS_BOUND are left out.
  */
 export function primeTermStatistics(store: IndexStore, generation: string, documents: ReadonlyArray<readonly [string, number]>): void {
   const cache = cacheOf(indexConnection(store), generation, false);
   for (const [token, n] of documents) {
-    if (cache.documents.size >= MAX_CACHED_TERMS) break;
-    cache.documents.set(token, n);
+    if (cache.primed.size >= MAX_PRIMED_TERMS) break;
+    cache.primed.set(token, n);
   }
 }
 
@@ -71,8 +82,8 @@ export function vocabularyByFrequency(store: IndexStore, minDocuments: number): 
   return db.prepare('SELECT term, doc FROM temp.chunks_fts_vocab WHERE doc >= ? ORDER BY doc DESC, term').raw().all(minDocuments) as Array<[string, number]>;
 }
 
-/** The cache's bound on terms (warm-ups stop below it, so a warmed cache is not dropped by the next search). */
-export const TERM_STATISTICS_BOUND = MAX_CACHED_TERMS;
+/** The most terms primeTermStatistics keeps (beside the on-demand cache, which never drops them). */
+export const TERM_STATISTICS_BOUND = MAX_PRIMED_TERMS;
 
 /**
  * The number of full-text rows and the document frequency of each token
@@ -86,7 +97,7 @@ export function termStatistics(store: IndexStore, tokens: readonly string[]): Te
   const lookup = statements(db);
   const documents = new Map<string, number>();
   for (const token of tokens) {
-    let n = cache.documents.get(token);
+    let n = cache.primed.get(token) ?? cache.documents.get(token);
     if (n === undefined) cache.documents.set(token, (n = (lookup.documents.get(token) as number | undefined) ?? 0));
     documents.set(token, n);
   }
