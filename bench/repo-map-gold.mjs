@@ -7,15 +7,15 @@
 // files the map shows (what a map of the same size drawn at random would hit per gold file).
 //
 // Usage:
-//   node bench/repo-map-gold.mjs [--split FILE.jsonl]... [--repos DIR] [--index DIR] [--repo OWNER/NAME] [--max-instances N]
-// Defaults: both dev splits in /work/shared/bench, mirrors in /work/.mirror (OWNER+NAME/repo), a temp index folder.
+//   node bench/repo-map-gold.mjs --split FILE.jsonl [--split FILE2.jsonl]... [--repos DIR] [--index DIR] [--repo OWNER/NAME] [--max-instances N]
+// --repos is the folder of bare mirrors (OWNER+NAME/repo; default $MIRRORS); --index defaults to a temp folder.
 // Needs `npm run build` first.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
-const USAGE = `usage: node bench/repo-map-gold.mjs [--split FILE.jsonl]... [--repos DIR] [--index DIR] [--repo OWNER/NAME] [--max-instances N]
+const USAGE = `usage: node bench/repo-map-gold.mjs --split FILE.jsonl... [--repos DIR (default $MIRRORS)] [--index DIR] [--repo OWNER/NAME] [--max-instances N]
   Share of LocBench instances whose gold file is in a 1,000- and a 2,000-token repo_map with no query.`;
 
 const { values } = parseBenchArgs({
@@ -28,8 +28,16 @@ const { values } = parseBenchArgs({
     'max-instances': { type: 'string' },
   },
 });
-const splits = values.split ?? ['/work/shared/bench/locbench-dev.jsonl', '/work/shared/bench/locbench-dev2.jsonl'];
-const reposDir = resolve(values.repos ?? '/work/.mirror');
+if (!values.split || values.split.length === 0) {
+  process.stderr.write(`--split is required (a LocBench split, e.g. $BENCH/locbench-dev.jsonl)\n\n${USAGE}\n`);
+  process.exit(2);
+}
+if (!values.repos && !process.env.MIRRORS) {
+  process.stderr.write(`--repos DIR (or MIRRORS) is required: the folder of bare mirrors, OWNER+NAME/repo\n\n${USAGE}\n`);
+  process.exit(2);
+}
+const splits = values.split;
+const reposDir = resolve(values.repos ?? process.env.MIRRORS);
 const maxInstances = wholeNumber(USAGE, 'max-instances', values['max-instances']) ?? Infinity;
 const work = values.index ? resolve(values.index) : mkdtempSync(join(tmpdir(), 'reponav-map-gold-'));
 mkdirSync(work, { recursive: true });
@@ -85,6 +93,8 @@ for (const [repo, list] of [...byRepo.entries()].sort((a, b) => (a[0] < b[0] ? -
     process.stderr.write(`${instance.instance_id} done\n`);
   }
   rows.push(row);
+  // A long run's figures so far, in case it is stopped before the table.
+  process.stderr.write(`${repo}: ${row.instances} instances, gold file in map @1000 ${row.any[1000]}, @2000 ${row.any[2000]}\n`);
   await repositories.close();
 }
 

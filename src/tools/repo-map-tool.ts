@@ -134,6 +134,17 @@ function summaryFolder(path: string): string {
   return parts.slice(0, Math.min(2, parts.length - 1)).join('/');
 }
 
+/**
+ * Every ranked file's summary folder, by file index, derived once per graph (one index state): the
+ * folder summary visits every file left out, thousands per call on a large repository.
+ */
+const summaryFolders = new WeakMap<FileGraph, string[]>();
+function summaryFoldersOf(graph: FileGraph): string[] {
+  let folders = summaryFolders.get(graph);
+  if (!folders) summaryFolders.set(graph, (folders = graph.paths.map(summaryFolder)));
+  return folders;
+}
+
 function roundScore(value: number): number {
   return Number(value.toPrecision(6));
 }
@@ -204,8 +215,9 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
     let foldersLeftOut = 0;
     if (rest.length > 0) {
       const byFolder = new Map<string, { files: number; score: number }>();
+      const folderOf = summaryFoldersOf(graph);
       for (const i of rest) {
-        const folder = summaryFolder(graph.paths[i]);
+        const folder = folderOf[i];
         const entry = byFolder.get(folder) ?? { files: 0, score: 0 };
         entry.files++;
         entry.score += ranks[i];

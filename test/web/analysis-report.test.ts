@@ -9,19 +9,19 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeRuns, complexityStrata } from '../../src/eval/analyze/index.js';
 import { loadRun } from '../../src/eval/analyze/load-run.js';
 import type { LocbenchInstance } from '../../src/eval/locbench-instances.js';
 import { writeRecordedRun } from '../helpers/recorded-runs.js';
 import { browserRequired, chromiumProblem } from './chromium.js';
-import { ensureWebBuild, FIXTURES, launchChromium, screenshotDir, startFixtureServer, type FixtureServer } from './web-harness.js';
+import { ensureWebBuild, FIXTURES, launchPage, screenshotDir, startFixtureServer, type FixtureServer } from './web-harness.js';
 
 const skip = chromiumProblem() !== null && !browserRequired();
 const shots = screenshotDir();
 let fx: FixtureServer;
-let browser: { context: BrowserContext; close(): Promise<void> };
+let browser: { page: Page; close(): Promise<void> };
 let page: Page;
 let dir: string;
 let analysisPath: string;
@@ -91,9 +91,8 @@ beforeAll(async () => {
   analysisPath = await makeAnalysis();
   ensureWebBuild();
   fx = await startFixtureServer('tools-repo');
-  browser = await launchChromium();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.setDefaultTimeout(20_000);
+  browser = await launchPage();
+  page = browser.page;
 });
 afterAll(async () => {
   await browser?.close();

@@ -9,7 +9,7 @@ import { CHROMIUM, chromiumProblem } from './chromium.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { RepositorySet } from '../../src/tools/repository-set.js';
 import { defaultAssetsDir, hasBuiltAssets } from '../../src/http-api/static-assets.js';
 import { startWebServer, type RunningWebServer, type WebServerOptions } from '../../src/http-api/web-server.js';
@@ -105,6 +105,14 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Headless Chromium (see launchChromium) and its first page, with the tests' 20 s step timeout. */
+export async function launchPage(): Promise<{ page: Page; close(): Promise<void> }> {
+  const browser = await launchChromium();
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.setDefaultTimeout(20_000);
+  return { page, close: browser.close };
 }
 
 /** Where screenshots go when REPONAV_SCREENSHOTS is set (to `1` or a folder), else null. */

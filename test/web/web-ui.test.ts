@@ -6,13 +6,13 @@
  * docs/screenshots/.
  */
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserRequired, chromiumProblem } from './chromium.js';
-import { ensureWebBuild, FIXTURES, launchChromium, screenshotDir, startFixtureServer, type FixtureServer } from './web-harness.js';
+import { ensureWebBuild, FIXTURES, launchPage, screenshotDir, startFixtureServer, type FixtureServer } from './web-harness.js';
 
 let fx: FixtureServer;
-let browser: { context: BrowserContext; close(): Promise<void> };
+let browser: { page: Page; close(): Promise<void> };
 let page: Page;
 const shots = screenshotDir();
 
@@ -28,9 +28,8 @@ beforeAll(async () => {
   if (skip) return;
   ensureWebBuild();
   fx = await startFixtureServer('tools-repo');
-  browser = await launchChromium();
-  page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  page.setDefaultTimeout(20_000);
+  browser = await launchPage();
+  page = browser.page;
 });
 afterAll(async () => {
   await browser?.close();
