@@ -42,13 +42,13 @@ const LAYERS = {
   scaffold: ['parse', 'index', 'retrieve', 'budget'],
   tools: ['parse', 'index', 'retrieve', 'scaffold', 'budget'],
   sandbox: ['parse', 'index'],
-  server: ['parse', 'index', 'retrieve', 'scaffold', 'tools'],
+  'mcp-server': ['parse', 'index', 'retrieve', 'scaffold', 'tools'],
   'agents/ask': ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools'],
   'agents/localize': ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox', 'agents/ask'],
   eval: ['parse', 'index', 'llm', 'retrieve', 'scaffold', 'tools'],
-  'http-api': ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'server', 'agents/ask', 'agents/localize', 'eval'],
-  team: ['parse', 'index', 'budget', 'retrieve', 'scaffold', 'tools', 'server', 'http-api'],
-  cli: ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox', 'server', 'agents/ask', 'agents/localize', 'eval', 'http-api', 'team'],
+  'http-api': ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'mcp-server', 'agents/ask', 'agents/localize', 'eval'],
+  team: ['parse', 'index', 'budget', 'retrieve', 'scaffold', 'tools', 'mcp-server', 'http-api'],
+  cli: ['parse', 'index', 'budget', 'llm', 'retrieve', 'scaffold', 'tools', 'sandbox', 'mcp-server', 'agents/ask', 'agents/localize', 'eval', 'http-api', 'team'],
 };
 const FOLDERS = Object.keys(LAYERS);
 

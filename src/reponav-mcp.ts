@@ -8,5 +8,5 @@
  * import { openMcpService, serveStdio } from 'reponav/mcp';
  * ```
  */
-export { openMcpService, createMcpServer, serveStdio, startHttpServer } from './server/index.js';
-export type { HttpServerOptions, RunningHttpServer } from './server/index.js';
+export { openMcpService, createMcpServer, serveStdio, startHttpServer } from './mcp-server/index.js';
+export type { HttpServerOptions, RunningHttpServer } from './mcp-server/index.js';

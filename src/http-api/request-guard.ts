@@ -6,7 +6,7 @@
  * - an Origin header, when present, must be this server's own origin, so
  *   another site's script cannot POST to it or read its answers.
  */
-import { hostnameOf, isLoopbackHost } from '../server/index.js';
+import { hostnameOf, isLoopbackHost } from '../mcp-server/index.js';
 
 /** A refused request: status and one sentence. */
 export interface WebRefusal {

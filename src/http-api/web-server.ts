@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { isLoopbackHost } from '../server/index.js';
+import { isLoopbackHost } from '../mcp-server/index.js';
 import type { RepositorySet } from '../tools/index.js';
 import { handleApiRequest, type ApiContext } from './api-router.js';
 import { SECURITY_HEADERS } from './http-io.js';

@@ -10,7 +10,7 @@
  */
 import { ReponavError } from '../errors.js';
 import { SCHEMA_VERSION } from '../index/index.js';
-import type { CallRouter, RoutedResult } from '../server/index.js';
+import type { CallRouter, RoutedResult } from '../mcp-server/index.js';
 import { RepositorySet, type AnyToolDefinition, type ToolCallResult } from '../tools/index.js';
 import type { Queryable } from './pg-database.js';
 import type { ShardCache, ShardLease } from './shard-cache.js';

@@ -22,7 +22,7 @@ import { ReponavError } from '../errors.js';
 import { ApiError, sendApiError } from '../http-api/index.js';
 import { SCHEMA_VERSION } from '../index/index.js';
 import type { Logger } from '../logger.js';
-import { checkRequest, createRoutedMcpServer } from '../server/index.js';
+import { checkRequest, createRoutedMcpServer } from '../mcp-server/index.js';
 import { createToolRegistry } from '../tools/index.js';
 import { authenticate, type Principal } from './access-tokens.js';
 import { listRepos } from './catalog.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbedder } from '../../src/retrieve/dense/create-embedder.js';
-import { createMcpService, type McpService } from '../../src/server/mcp-service.js';
+import { createMcpService, type McpService } from '../../src/mcp-server/mcp-service.js';
 import { callTool } from '../../src/tools/tool-registry.js';
 import { RepositorySet } from '../../src/tools/repository-set.js';
 import { ensureBuilt } from '../cli/harness.js';

@@ -10,8 +10,8 @@ import { getDefaultEnvironment, StdioClientTransport as ModernStdio } from '@mod
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpService } from '../../src/server/mcp-service.js';
-import { OPT_IN_TOOLS } from '../../src/server/mcp-service.js';
+import type { McpService } from '../../src/mcp-server/mcp-service.js';
+import { OPT_IN_TOOLS } from '../../src/mcp-server/mcp-service.js';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 
 export { getDefaultEnvironment };

@@ -6,7 +6,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
+import { openMcpService, type McpService } from '../../src/mcp-server/mcp-service.js';
 import { call, connectInMemory, type ConnectedClient } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
+import { openMcpService, type McpService } from '../../src/mcp-server/mcp-service.js';
 import { call, connectInMemory, textOf, DEFAULT_MCP_TOOLS } from './mcp-client.js';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';

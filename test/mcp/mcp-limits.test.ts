@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningHttpServer } from '../../src/server/http-server.js';
-import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
+import { startHttpServer, type RunningHttpServer } from '../../src/mcp-server/http-server.js';
+import { openMcpService, type McpService } from '../../src/mcp-server/mcp-service.js';
 import { builtCliPath } from './built-cli.js';
 import { call, connectHttpLegacy } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';

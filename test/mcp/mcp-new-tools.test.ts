@@ -5,8 +5,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer, type RunningHttpServer } from '../../src/server/http-server.js';
-import { openMcpService, type McpService } from '../../src/server/mcp-service.js';
+import { startHttpServer, type RunningHttpServer } from '../../src/mcp-server/http-server.js';
+import { openMcpService, type McpService } from '../../src/mcp-server/mcp-service.js';
 import { builtCliPath } from './built-cli.js';
 import { makeGitHistory } from './git-fixture.js';
 import { call, connectHttp, connectStdio, getDefaultEnvironment, type AnyClient, type ConnectedClient } from './mcp-client.js';

@@ -43,7 +43,7 @@ function layersOf(modules: string[]): { folders: Set<string>; packages: Set<stri
   return { folders, packages };
 }
 
-const HEAVY_FOLDERS = ['server', 'http-api', 'agents/ask', 'agents/localize', 'llm', 'team', 'eval', 'sandbox', 'cli'];
+const HEAVY_FOLDERS = ['mcp-server', 'http-api', 'agents/ask', 'agents/localize', 'llm', 'team', 'eval', 'sandbox', 'cli'];
 /** The embedders of dense retrieval (its fusion core is part of search). */
 const EMBEDDERS = ['dist/retrieve/dense/create-embedder.js', 'dist/retrieve/dense/openai-embedder.js', 'dist/retrieve/dense/local-embedder.js'];
 const HEAVY_PACKAGES = ['@modelcontextprotocol/server', '@modelcontextprotocol/node', 'hono', '@hono/node-server', 'openai', 'pg', 'pg-boss', 'sqlite-vec', '@huggingface/transformers'];
@@ -62,7 +62,7 @@ describe('library entries', () => {
 
   it('`reponav/mcp` adds the MCP server, not the agents, model clients or PostgreSQL', () => {
     const { folders, packages } = layersOf(modulesOf('reponav-mcp.js'));
-    expect(folders.has('server')).toBe(true);
+    expect(folders.has('mcp-server')).toBe(true);
     expect([...folders].filter((f) => ['agents/ask', 'agents/localize', 'llm', 'team', 'eval'].includes(f))).toEqual([]);
     expect([...packages].filter((p) => ['openai', 'pg', 'pg-boss'].includes(p))).toEqual([]);
   });
@@ -70,14 +70,14 @@ describe('library entries', () => {
   it('`reponav/agents` adds the agents and model clients, not the MCP server or PostgreSQL', () => {
     const { folders, packages } = layersOf(modulesOf('reponav-agents.js'));
     expect(folders.has('agents/ask') && folders.has('llm')).toBe(true);
-    expect([...folders].filter((f) => ['server', 'team', 'http-api'].includes(f))).toEqual([]);
+    expect([...folders].filter((f) => ['mcp-server', 'team', 'http-api'].includes(f))).toEqual([]);
     expect([...packages].filter((p) => ['@modelcontextprotocol/server', 'pg', 'pg-boss', 'openai'].includes(p))).toEqual([]);
   });
 
   it('`reponav/dense` adds dense retrieval, not the MCP server, the agents or PostgreSQL', () => {
     const { folders, packages } = layersOf(modulesOf('reponav-dense.js'));
     expect(folders.has('retrieve/dense') && folders.has('llm')).toBe(true);
-    expect([...folders].filter((f) => ['server', 'agents/ask', 'agents/localize', 'team'].includes(f))).toEqual([]);
+    expect([...folders].filter((f) => ['mcp-server', 'agents/ask', 'agents/localize', 'team'].includes(f))).toEqual([]);
     expect([...packages].filter((p) => ['@modelcontextprotocol/server', 'pg', 'pg-boss'].includes(p))).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPT_IN_TOOLS } from '../../src/server/index.js';
+import { OPT_IN_TOOLS } from '../../src/mcp-server/index.js';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 import { call, connectHttp, connectStdio, getDefaultEnvironment } from '../mcp/mcp-client.js';
 import { findBlock, PROJECT_ROOT, readDoc } from './readme.js';

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { ReponavError } from '../../errors.js';
-import { isLoopbackHost } from '../../server/index.js';
+import { isLoopbackHost } from '../../mcp-server/index.js';
 import { RepositorySet } from '../../tools/index.js';
 import { hasBuiltAssets, defaultAssetsDir } from '../../http-api/index.js';
 import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../http-api/index.js';
