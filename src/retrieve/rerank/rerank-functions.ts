@@ -53,3 +53,26 @@ export async function rerankFunctions(
   const outcome = await rerankCandidates(model, issue, rerankCandidatesOf(store, top), s, options);
   return { functions: [...outcome.candidates.map((c) => byId.get(c.id)!), ...functions.slice(s.candidates)], trace: outcome.trace };
 }
+
+/**
+ * A model and its rerank settings, bound: what a server holds to offer
+ * reranking on its `search` tool (the tools never see the model itself).
+ */
+export interface FunctionReranker {
+  /** The model's `provider:model` id. */
+  readonly modelId: string;
+  /** The effective settings (candidates, window, step, budgets, failure policy). */
+  readonly settings: Readonly<RerankSettings>;
+  /** {@link rerankFunctions} with the bound model and settings. */
+  rerank(store: IndexStore, issue: string, functions: readonly RankedSymbol[], options?: RerankCallOptions): Promise<RerankedFunctions>;
+}
+
+/** Binds `model` and `settings` (checked now: throws BAD_INPUT for bad ones). */
+export function createFunctionReranker(model: ChatModel, settings: Partial<RerankSettings> = {}): FunctionReranker {
+  const resolved = Object.freeze(resolveRerankSettings(settings));
+  return {
+    modelId: model.id,
+    settings: resolved,
+    rerank: (store, issue, functions, options) => rerankFunctions(store, model, issue, functions, resolved, options),
+  };
+}
