@@ -14,7 +14,7 @@ import { RepositoryIndex } from '../../index/index.js';
 import { createChatModel, createReplayModel, UsageMeter, withRecording, withUsageMeter, type ChatModel, type ModelConfig } from '../../llm/index.js';
 import type { Logger } from '../../logger.js';
 import { searchRepository } from '../../retrieve/index.js';
-import { createFunctionReranker, DEFAULT_RERANK_SETTINGS, rerankFunctions, summarizeRerank, type FunctionReranker, type RerankSettings, type RerankTrace } from '../../retrieve/rerank/index.js';
+import { createFunctionReranker, DEFAULT_RERANK_SETTINGS, rerankFunctions, resolveRerankSettings, summarizeRerank, type FunctionReranker, type RerankSettings, type RerankTrace } from '../../retrieve/rerank/index.js';
 import { positiveInt, wholeNumber } from '../option-parsers.js';
 
 /** The rerank flags as commander parses them. */
@@ -88,6 +88,8 @@ export interface RerankLocalizeRun {
 
 /** Runs retrieval then the rerank, and prints the answer. Throws ReponavError as the module comment says. */
 export async function runRerankLocalize(run: RerankLocalizeRun): Promise<void> {
+  // Bad settings (a step wider than the window) are refused before anything is indexed.
+  const settings = resolveRerankSettings(rerankSettingsFromFlags(run.flags, run.deadlineMs));
   const meter = new UsageMeter({ maxCostUsd: run.maxUsd }, { logger: run.logger });
   const model = withUsageMeter(rerankModelOf(run), meter);
   const index = await RepositoryIndex.open(run.repo, { commit: run.commit, indexPath: run.indexPath, logger: run.logger });
@@ -100,7 +102,7 @@ export async function runRerankLocalize(run: RerankLocalizeRun): Promise<void> {
     const result = await searchRepository(index.store, run.issue, {});
     files = [...new Set([...result.files.map((f) => f.path), ...(result.docs ?? []).map((d) => d.path)])];
     modules = result.modules.map((m) => `${m.path}:${m.qualifiedName}`);
-    const reranked = await rerankFunctions(index.store, model, run.issue, result.functions, rerankSettingsFromFlags(run.flags, run.deadlineMs), { logger: run.logger });
+    const reranked = await rerankFunctions(index.store, model, run.issue, result.functions, settings, { logger: run.logger });
     functions = reranked.functions.map((f) => `${f.path}:${f.qualifiedName}`);
     trace = reranked.trace;
   } finally {
