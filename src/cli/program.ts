@@ -32,17 +32,18 @@ const COMMANDS: Record<string, Registrar> = {
   worker: async (p) => (await import('./commands/team-commands.js')).registerWorkerCommand(p),
   serve: async (p) => (await import('./commands/team-commands.js')).registerServeCommand(p),
   eval: async (p) => {
-    const [{ registerEvalCommands }, { createRetrievalLocalizer }, { createAgentLocalizer }, { registerSweqaCommand }] = await Promise.all([
+    const [{ registerEvalCommands }, { createRetrievalLocalizer, createRerankLocalizer }, { createAgentLocalizer }, { registerSweqaCommand }] = await Promise.all([
       import('./commands/eval-command.js'),
       import('../eval/index.js'),
       import('../agents/localize/index.js'),
       import('./commands/sweqa-command.js'),
     ]);
     const logger = cliLogger({});
-    // The harness gets both localizers injected: eval never imports an implementation.
+    // The harness gets its localizers injected: eval never imports an agent.
     const evalCommand = registerEvalCommands(p, {
       createLocalizer: (config) => createRetrievalLocalizer(config, logger),
       createAgentLocalizer: (config) => createAgentLocalizer(config, { logger }),
+      createRerankLocalizer: (config) => createRerankLocalizer(config, { logger }),
       logger,
     });
     registerSweqaCommand(evalCommand);

@@ -10,10 +10,12 @@ export { createProgressReporter, type ProgressStream } from './progress-reporter
 export { compareRuns, loadRunScores, renderComparisonMarkdown, type RunComparison } from './compare-runs.js';
 export { DEFAULT_BOOTSTRAP } from './paired-bootstrap.js';
 export { scorePredictions } from './score-predictions.js';
-export { createRetrievalLocalizer } from './retrieval-localizer.js';
+export { createRetrievalLocalizer, type AfterRetrieval } from './retrieval-localizer.js';
+export { createRerankLocalizer, RerankRunSettingsSchema, rerankTimings, type RerankLocalizerDeps } from './rerank-localizer.js';
 export { RetrievalSettingsSchema } from './retrieval-settings.js';
 export {
   createLocbenchLocalizer,
+  LOCBENCH_MODES,
   type InstanceLocalizer,
   type LocalizationPrediction,
   type LocalizeInput,

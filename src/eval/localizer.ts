@@ -50,8 +50,11 @@ export interface InstanceLocalizer {
   readonly runFacts?: Record<string, unknown>;
 }
 
-/** `retrieval` (index + rank, no model; default) or `agent` (an LLM agent drives the tools). */
-export type LocbenchMode = 'retrieval' | 'agent';
+/** `retrieval` (index + rank, no model; default), `agent` (an LLM agent drives the tools) or `rerank` (retrieval, then a model reranks its top functions). */
+export type LocbenchMode = 'retrieval' | 'agent' | 'rerank';
+
+/** Every mode, for `--mode`'s choices. */
+export const LOCBENCH_MODES: readonly LocbenchMode[] = ['retrieval', 'agent', 'rerank'];
 
 /** Localizer configuration; recorded in the summary and checked when resuming. */
 export interface LocbenchLocalizerConfig {
@@ -67,20 +70,36 @@ export type LocalizerFactory = (config: LocbenchLocalizerConfig) => Promise<Inst
 
 /**
  * Creates the localizer for `config.mode` from the factories the caller
- * composed (the CLI passes the retrieval localizer and the localization agent;
- * eval never imports an implementation). Without `factories.agent`,
- * `mode: 'agent'` throws ReponavError BAD_INPUT.
+ * composed (the CLI passes the retrieval localizer, the rerank localizer and
+ * the localization agent; eval never imports an agent). A mode whose factory
+ * is missing throws ReponavError BAD_INPUT.
  */
 export async function createLocbenchLocalizer(
   config: LocbenchLocalizerConfig,
-  factories: { retrieval: LocalizerFactory; agent?: LocalizerFactory },
+  factories: { retrieval: LocalizerFactory; agent?: LocalizerFactory; rerank?: LocalizerFactory },
 ): Promise<InstanceLocalizer> {
-  if (config.mode === 'retrieval') return factories.retrieval(config);
-  if (!factories.agent) {
-    throw new ReponavError('BAD_INPUT', '--mode agent needs an agent localizer, and this program was composed without one; use --mode retrieval.', {
+  let factory: LocalizerFactory | undefined;
+  switch (config.mode) {
+    case 'retrieval':
+      return factories.retrieval(config);
+    case 'agent':
+      factory = factories.agent;
+      break;
+    case 'rerank':
+      factory = factories.rerank;
+      break;
+    default:
+      return unknownMode(config.mode);
+  }
+  if (!factory) {
+    throw new ReponavError('BAD_INPUT', `--mode ${config.mode} needs a ${config.mode} localizer, and this program was composed without one; use --mode retrieval.`, {
       mode: config.mode,
       interface: config.interface,
     });
   }
-  return factories.agent(config);
+  return factory(config);
+}
+
+function unknownMode(mode: never): never {
+  throw new ReponavError('BAD_INPUT', `Unknown --mode ${String(mode)}; the modes are ${LOCBENCH_MODES.join(', ')}.`);
 }

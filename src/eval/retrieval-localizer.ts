@@ -2,17 +2,28 @@ import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { CommitIndexPool } from '../index/index.js';
-import { DEFAULT_AGGREGATION, searchRepository, type ChunkHit, type SearchOptions } from '../retrieve/index.js';
+import { DEFAULT_AGGREGATION, searchRepository, type ChunkHit, type SearchOptions, type SearchResult } from '../retrieve/index.js';
 import type { IndexStore } from '../index/index.js';
-import type { InstanceLocalizer, LocbenchLocalizerConfig, RawChunkHit } from './localizer.js';
+import type { InstanceLocalizer, LocalizeInput, LocbenchLocalizerConfig, RawChunkHit } from './localizer.js';
 import { RetrievalSettingsSchema, searchOptionsOf } from './retrieval-settings.js';
+
+/**
+ * A stage after retrieval (the model reranker): `prepare` runs while the
+ * instance's index is leased and reads what it needs from it; the step it
+ * returns runs after the lease is released (so model calls of one instance
+ * overlap the next instance's retrieval) and may replace the functions.
+ */
+export interface AfterRetrieval {
+  prepare(store: IndexStore, input: LocalizeInput, result: SearchResult): () => Promise<{ functions?: string[]; timings?: Record<string, number> }>;
+}
 
 /**
  * The retrieval-only localizer: one commit-mode index per repository, moved
  * from commit to commit (re-parsing only files whose blobs differ), then the
  * default search; files, modules and functions are written best first.
+ * With `after`, its step may reorder the functions (see {@link AfterRetrieval}).
  */
-export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, logger: Logger = silentLogger): Promise<InstanceLocalizer> {
+export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, logger: Logger = silentLogger, after?: AfterRetrieval): Promise<InstanceLocalizer> {
   const parsed = RetrievalSettingsSchema.safeParse(config.settings ?? {});
   if (!parsed.success) {
     throw new ReponavError('BAD_INPUT', `--config-json: ${parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')}`);
@@ -32,26 +43,38 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
     return result;
   };
   return {
-    localize: (input) => serialized(async () => {
-      const started = Date.now();
-      const lease = await pool.acquire(input.gitDir, input.repo, input.commit);
-      try {
-        const indexed = Date.now();
-        const result = await searchRepository(lease.index.store, input.query, searchOptions);
-        const searched = Date.now();
-        const recorded = settings.recordHits === undefined ? undefined : await recordRawHits(lease.index.store, input.query, searchOptions, result.hits, settings.recordHits);
-        return {
-          // Documentation after every code file: the localizer answers an issue, where docs rank below code.
-          found_files: [...new Set([...result.files.map((f) => f.path), ...(result.docs ?? []).map((d) => d.path)])].slice(0, limit),
-          found_modules: result.modules.slice(0, limit).map((m) => `${m.path}:${m.qualifiedName}`),
-          found_entities: result.functions.slice(0, limit).map((f) => `${f.path}:${f.qualifiedName}`),
-          timings: { indexMs: indexed - started, searchMs: searched - indexed, parsedFiles: lease.report.parsed + lease.report.reused },
-          ...recorded,
-        };
-      } finally {
-        lease.release();
-      }
-    }),
+    localize: async (input) => {
+      const { prediction, next } = await serialized(async () => {
+        const started = Date.now();
+        const lease = await pool.acquire(input.gitDir, input.repo, input.commit);
+        try {
+          const indexed = Date.now();
+          const result = await searchRepository(lease.index.store, input.query, searchOptions);
+          const searched = Date.now();
+          const recorded = settings.recordHits === undefined ? undefined : await recordRawHits(lease.index.store, input.query, searchOptions, result.hits, settings.recordHits);
+          return {
+            prediction: {
+              // Documentation after every code file: the localizer answers an issue, where docs rank below code.
+              found_files: [...new Set([...result.files.map((f) => f.path), ...(result.docs ?? []).map((d) => d.path)])].slice(0, limit),
+              found_modules: result.modules.slice(0, limit).map((m) => `${m.path}:${m.qualifiedName}`),
+              found_entities: result.functions.slice(0, limit).map((f) => `${f.path}:${f.qualifiedName}`),
+              timings: { indexMs: indexed - started, searchMs: searched - indexed, parsedFiles: lease.report.parsed + lease.report.reused },
+              ...recorded,
+            },
+            next: after?.prepare(lease.index.store, input, result),
+          };
+        } finally {
+          lease.release();
+        }
+      });
+      if (!next) return prediction;
+      const stage = await next();
+      return {
+        ...prediction,
+        ...(stage.functions ? { found_entities: stage.functions.slice(0, limit) } : {}),
+        timings: { ...prediction.timings, ...stage.timings },
+      };
+    },
     close: () => pool.close(),
   };
 }

@@ -65,5 +65,5 @@ export {
 } from './json-reply.js';
 export { isCutReason, replyText, splitReasoning, type SplitReply } from './reply-text.js';
 export { initialRequestProfile, learnFromRefusal, type LearnedProfile, type RequestProfile, type RequestProfileOverrides } from './request-profile.js';
-export { LOCAL_TOKEN_ENCODING } from './local-tokens.js';
+export { LOCAL_TOKEN_ENCODING, loadTokenCounter } from './local-tokens.js';
 export { EMPTY_TURN_PLACEHOLDER } from './provider-reply.js';

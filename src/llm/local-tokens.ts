@@ -33,3 +33,12 @@ export async function countCallTokens(messages: readonly ChatMessage[], output: 
 
 /** The trace note of a locally counted call. */
 export const LOCAL_COUNT_NOTE = `the endpoint reported no token usage; tokens counted locally (${LOCAL_TOKEN_ENCODING})`;
+
+/**
+ * The o200k_base counter itself, for callers that must fit text into a
+ * prompt budget exactly (the reranker's candidate bodies). Loads the rank
+ * table on the first call; the returned function is synchronous.
+ */
+export function loadTokenCounter(): Promise<(text: string) => number> {
+  return counter();
+}

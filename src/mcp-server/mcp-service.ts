@@ -10,7 +10,7 @@ import { silentLogger } from '../logger.js';
 import type { SearchOptions } from '../retrieve/index.js';
 import { RepositorySet, type RepositorySpec } from '../tools/index.js';
 import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from '../tools/index.js';
-import { TOOL_NAMES, type ToolBudgets, type ToolContext } from '../tools/index.js';
+import { TOOL_NAMES, toolsWithRerank, type ToolBudgets, type ToolContext } from '../tools/index.js';
 import { ReponavError } from '../errors.js';
 import { createMcpServer } from './mcp-server.js';
 import { BoundedStdioTransport } from './stdio-transport.js';
@@ -40,6 +40,8 @@ export interface McpServiceOptions {
   /** Opt-in dense retrieval (see ToolContext.embedder). */
   embedder?: ToolContext['embedder'];
   scaffold?: ToolContext['scaffold'];
+  /** A model reranker: `search` then takes `rerank: true` (see ToolContext.reranker); without one it does not. */
+  reranker?: ToolContext['reranker'];
 }
 
 /**
@@ -95,7 +97,7 @@ export async function openMcpService(options: McpServiceOptions): Promise<McpSer
 
 /** Builds the service over repositories the caller opened (and now hands over: close() closes them). */
 export function createMcpService(repositories: RepositorySet, options: Omit<McpServiceOptions, 'repositories' | 'maxFileBytes'> = {}): McpService {
-  const registry = options.registry ?? createToolRegistry(offeredTools(options));
+  const registry = options.registry ?? createToolRegistry({ ...offeredTools(options), ...(options.reranker ? { tools: toolsWithRerank() } : {}) });
   const context: ToolContext = {
     repositories,
     logger: options.logger ?? silentLogger,
@@ -104,6 +106,7 @@ export function createMcpService(repositories: RepositorySet, options: Omit<McpS
     fuse: options.fuse,
     embedder: options.embedder,
     scaffold: options.scaffold,
+    ...(options.reranker ? { reranker: options.reranker } : {}),
   };
   return {
     context,

@@ -37,6 +37,7 @@ export { repoMapTool } from './repo-map-tool.js';
 export { changedFilesTool } from './changed-files-tool.js';
 export { blameLinesTool, diffTool, fileHistoryTool } from './git-history-tools.js';
 export { searchTool, snippetSearchTool, type ScaffoldData } from './search-tools.js';
+export { rerankSearchTool, toolsWithRerank, type RerankScaffoldData } from './rerank-search-tool.js';
 export { LineCache } from './source-lines.js';
 export type { ViewData } from './view-code-tool.js';
 export type { RepoMapData, MapFile, MapSymbol } from './repo-map-tool.js';

@@ -25,6 +25,25 @@ const indexingShape = () => ({
 export const searchOutputSchema = lazySchema(() =>
   z.extend(z.partial(searchResultJsonSchema()), {
     ...indexingShape(),
+    rerank: described(
+      z.optional(
+        z.object({
+          model: z.string(),
+          candidates: z.number(),
+          calls: z.number(),
+          inputTokens: z.number(),
+          outputTokens: z.number(),
+          costUsd: z.nullable(z.number()),
+          unknownIds: z.number(),
+          repeatedIds: z.number(),
+          missingIds: z.number(),
+          cutReplies: z.number(),
+          reasks: z.number(),
+          fallback: z.nullable(z.string()),
+        }),
+      ),
+      'Present when the call asked for rerank: which model ordered `functions`, at what cost, what its replies got wrong; `fallback` is the failure when the retrieval order was kept.',
+    ),
     provisional: described(
       z.optional(z.literal(true)),
       'Present only while the first index is being built: files ranked by a plain text scan (provisionalFiles), no symbols.',

@@ -8,6 +8,7 @@ import type { $ZodType } from 'zod/v4/core';
 import type { Logger } from '../logger.js';
 import type { SearchOptions } from '../retrieve/index.js';
 import type { Embedder } from '../retrieve/dense/index.js';
+import type { FunctionReranker } from '../retrieve/rerank/index.js';
 import type { ScaffoldOptions } from '../scaffold/index.js';
 import type { RepositoryHandle, RepositorySet } from './repository-set.js';
 
@@ -78,6 +79,12 @@ export interface ToolContext {
    * yet; an embedder failure falls back to lexical results.
    */
   embedder?: Embedder;
+  /**
+   * A model reranker (`--rerank-model`): the `search` tool of a registry built
+   * with `toolsWithRerank()` takes `rerank: true` and has this model order
+   * its top functions. Absent: no reranking is offered.
+   */
+  reranker?: FunctionReranker;
   /** Scaffold knobs for `search` (ablations); its budget always comes from the call's budget. */
   scaffold?: Omit<ScaffoldOptions, 'budgetTokens'>;
   /**

@@ -2,7 +2,7 @@
  * `reponav eval …` commands:
  *
  *   eval locbench --instances FILE --repos DIR [--out DIR] [--format md|json]
- *                 [--limit N] [--only ID,…] [--mode retrieval|agent]
+ *                 [--limit N] [--only ID,…] [--mode retrieval|agent|rerank]
  *                 [--interface NAME] [--order commit-date|file] [--config-json JSON]
  *   eval score    --instances FILE --predictions FILE [--format md|json]
  *   eval compare  SUMMARY.json SUMMARY.json… [--labels a,b,…] [--format md|json]
@@ -29,6 +29,7 @@ import {
   compareSummaries,
   createLocbenchLocalizer,
   createProgressReporter,
+  LOCBENCH_MODES,
   DEFAULT_BOOTSTRAP,
   loadRunScores,
   readLocbenchInstances,
@@ -53,6 +54,8 @@ export interface EvalCommandDeps {
   createLocalizer(config: LocbenchLocalizerConfig): Promise<InstanceLocalizer>;
   /** Builds the agent localizer (mode `agent`); without it `--mode agent` is refused. */
   createAgentLocalizer?: LocalizerFactory;
+  /** Builds the rerank localizer (mode `rerank`); without it `--mode rerank` is refused. */
+  createRerankLocalizer?: LocalizerFactory;
   logger: Logger;
   /** Final output; default process.stdout. */
   stdout?: { write(chunk: string): unknown };
@@ -162,7 +165,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
     .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'))
     .option('--limit <n>', 'only the first N instances (file order)', parseNonNegativeInt)
     .option('--only <ids>', 'comma-separated instance ids', parseList)
-    .addOption(new Option('--mode <mode>', 'localizer').choices(['retrieval', 'agent']).default('retrieval'))
+    .addOption(new Option('--mode <mode>', 'localizer: retrieval only, an LLM agent, or retrieval then a model reranker').choices([...LOCBENCH_MODES]).default('retrieval'))
     .option('--interface <name>', 'agent mode: tool interface given to the agent (passed to the agent localizer)')
     .addOption(new Option('--order <order>', 'order within a repository').choices(['commit-date', 'file']).default('commit-date'))
     .option('--config-json <json>', 'localizer settings as a JSON object (recorded in the summary)')
@@ -177,6 +180,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
       const localizer = await createLocbenchLocalizer(config, {
         retrieval: deps.createLocalizer,
         ...(deps.createAgentLocalizer ? { agent: deps.createAgentLocalizer } : {}),
+        ...(deps.createRerankLocalizer ? { rerank: deps.createRerankLocalizer } : {}),
       });
       try {
         let runSignal: AbortSignal | undefined;

@@ -1,6 +1,7 @@
 /**
  * `reponav localize`: run the localization agent on one issue and print its
- * ranked answer (files, then functions). Progress goes to stderr; only the
+ * ranked answer (files, then functions); with `--rerank-model`, retrieval and
+ * a model reranker instead of the agent (rerank-localize.ts). Progress goes to stderr; only the
  * answer (text or `--json`) goes to stdout; `--trace FILE` writes the whole
  * trajectory (steps, tool calls, outputs, tokens, times) as JSON.
  */
@@ -22,6 +23,7 @@ import type { Logger } from '../../logger.js';
 import { cliLogger } from '../cli-context.js';
 import { decimal, positiveInt } from '../option-parsers.js';
 import { addAgentRunOptions, deadlineMsFromFlags, embedderFromFlags, modelLimitsFromFlags, type AgentRunFlags } from './agent-options.js';
+import { addRerankOptions, runRerankLocalize, type RerankFlags } from './rerank-localize.js';
 
 /** What the command needs from its surroundings (tests inject these; the CLI uses the defaults). */
 export interface LocalizeCommandDeps {
@@ -35,7 +37,7 @@ export interface LocalizeCommandDeps {
   logger?: Logger;
 }
 
-interface LocalizeOptions extends AgentRunFlags {
+interface LocalizeOptions extends AgentRunFlags, RerankFlags {
   repo: string;
   issue?: string;
   issueFile?: string;
@@ -88,12 +90,38 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
     .option('--allow-any-command', 'let the agent run any bash command in a scratch copy (not sandboxed)')
     .option('-q, --quiet', 'no progress lines (an abnormal stop is still reported)')
     .option('--verbose', 'debug logging');
-  return addAgentRunOptions(command)
-    .action(async (options: LocalizeOptions) => {
+  return addRerankOptions(addAgentRunOptions(command), 'instead of the agent')
+    .action(async (options: LocalizeOptions, cmd: Command) => {
       const logger = deps.logger ?? cliLogger(options);
       const stdout = deps.stdout ?? process.stdout;
       const stderr = deps.stderr ?? process.stderr;
       const issue = await readIssue(options);
+      if (options.rerankModel !== undefined) {
+        const agentOnly = ['model', 'interface', 'maxSteps', 'maxTokens', 'shellTimeout', 'maxOutputChars', 'allowAnyCommand', 'embedder'].filter((key) => cmd.getOptionValueSource(key) === 'cli');
+        if (agentOnly.length > 0) {
+          throw new ReponavError('BAD_INPUT', `--rerank-model runs no agent, so ${agentOnly.map(flagName).join(', ')} would be ignored; drop ${agentOnly.length === 1 ? 'it' : 'them'} or --rerank-model.`);
+        }
+        await runRerankLocalize({
+          repo: options.repo,
+          commit: options.commit,
+          indexPath: options.indexPath,
+          issue,
+          flags: options,
+          modelLimits: modelLimitsFromFlags(options),
+          deadlineMs: deadlineMsFromFlags(options),
+          maxUsd: options.maxUsd,
+          record: options.record,
+          replay: options.replay,
+          trace: options.trace,
+          json: options.json,
+          quiet: options.quiet,
+          env: deps.env,
+          stdout,
+          stderr,
+          logger,
+        });
+        return;
+      }
       const iface = resolveAgentInterface(options.interface);
       const meter = new UsageMeter({ maxCostUsd: options.maxUsd }, { logger });
       const model = withUsageMeter(buildModel(options, deps, logger), meter);
@@ -143,6 +171,11 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
         });
       }
     });
+}
+
+/** `maxSteps` → `--max-steps`. */
+function flagName(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
 async function readIssue(options: LocalizeOptions): Promise<string> {

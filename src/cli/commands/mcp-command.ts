@@ -16,8 +16,9 @@ import { collect, commaList, fileSize, port, seconds, tokenBudget } from '../opt
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { createEmbedder } from '../../retrieve/dense/index.js';
 import { clientSnippet, MCP_CLIENTS, mcpClientOf } from '../mcp-client-config.js';
+import { addRerankOptions, rerankerFromFlags, type RerankFlags } from './rerank-localize.js';
 
-interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'> {
+interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'>, RerankFlags {
   repo: string[];
   commit?: string;
   http?: number;
@@ -114,6 +115,7 @@ export function registerMcpCommand(program: Command): Command {
     .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}) and exit`)
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr');
+  addRerankOptions(command, 'offer `rerank` on the search tool');
   addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
   return command.action(async (options: McpCommandOptions) => {
       if (options.printConfig !== undefined) return printClientConfig(options);
@@ -142,6 +144,7 @@ export function registerMcpCommand(program: Command): Command {
         embedder: options.embedder
           ? createEmbedder({ kind: options.embedder, model: options.embedModel, baseUrl: options.embedBaseUrl, logger })
           : undefined,
+        reranker: rerankerFromFlags(options, logger),
       }));
       const names = service.context.repositories
         .all()
