@@ -255,7 +255,8 @@ export async function historyInstances(gitDir, repo, options) {
   const accepted = [];
   for (const commit of candidates) {
     if (accepted.length >= options.max) break;
-    const result = await instanceFor(gitDir, repo, commit, options);
+    // A mirror may lack large blobs (git then cannot diff or read them): such a commit is skipped, not fatal.
+    const result = await instanceFor(gitDir, repo, commit, options).catch(() => ({ skip: 'git cannot read a blob' }));
     if (result.instance) accepted.push({ order: commit.order, instance: result.instance });
     else count(result.skip);
   }

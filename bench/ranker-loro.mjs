@@ -9,7 +9,8 @@
 // difference is the model's alone.
 //
 // Usage:
-//   node bench/ranker-loro.mjs --dev DEV1.jsonl[,DEV2.jsonl] --pool POOL.jsonl[,...] [--holdout-every 5] [--out RESULTS.json]
+//   node bench/ranker-loro.mjs --dev DEV1.jsonl[,DEV2.jsonl] --pool POOL.jsonl[,...] [--holdout-every 5] [--l2 X] [--anchor X] [--out RESULTS.json]
+// --l2, --anchor: the trainer's (bench/ranker-model.mjs' TRAINING defaults).
 // Feature files come from bench/ranker-features.mjs. The held-out slice: the
 // pool's repositories in name order, every --holdout-every-th one starting
 // with the first (it reads names only, never the gold).
@@ -26,9 +27,14 @@ import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 import { listsOf, readFeatureFiles, rerank, trainLevel } from './ranker-model.mjs';
 import { LEVELS } from './ranker-features.mjs';
 
-const USAGE = `usage: node bench/ranker-loro.mjs --dev DEV.jsonl[,...] --pool POOL.jsonl[,...] [--holdout-every 5] [--out RESULTS.json]
+const USAGE = `usage: node bench/ranker-loro.mjs --dev DEV.jsonl[,...] --pool POOL.jsonl[,...] [--holdout-every 5] [--l2 X] [--anchor X] [--out RESULTS.json]
 (see the header of bench/ranker-loro.mjs)`;
-const { values: opt } = parseBenchArgs({ usage: USAGE, options: { dev: { type: 'string' }, pool: { type: 'string' }, 'holdout-every': { type: 'string' }, out: { type: 'string' } } });
+const { values: opt } = parseBenchArgs({ usage: USAGE, options: { dev: { type: 'string' }, pool: { type: 'string' }, 'holdout-every': { type: 'string' }, l2: { type: 'string' }, anchor: { type: 'string' }, out: { type: 'string' } } });
+const training = Object.fromEntries(['l2', 'anchor'].filter((k) => opt[k] !== undefined).map((k) => [k, Number(opt[k])]));
+if (Object.values(training).some((v) => !Number.isFinite(v) || v < 0)) {
+  process.stderr.write(`--l2 and --anchor take numbers ≥ 0\n\n${USAGE}\n`);
+  process.exit(2);
+}
 if (!opt.dev || !opt.pool) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
@@ -45,7 +51,7 @@ const METRICS = [['file', 'Acc@1'], ['file', 'Acc@5'], ['module', 'Acc@5'], ['mo
 
 /** A model per level trained on `records`. */
 function train(records) {
-  return Object.fromEntries(LEVELS.map((level) => [level, trainLevel(listsOf(records, level))]));
+  return Object.fromEntries(LEVELS.map((level) => [level, trainLevel(listsOf(records, level), training)]));
 }
 
 /** Default and model scores of each record. */

@@ -1,8 +1,10 @@
 // The learned ranker's model: per level (file, module, function) one linear
 // scorer over bench/ranker-features.mjs' candidate features, trained with a
 // listwise softmax loss (each gold candidate's log-probability under a softmax
-// over the instance's candidates; every instance weighs the same), L2 on the
-// weights, full-batch gradient descent from zero in a fixed order: the same
+// over the instance's candidates; every instance weighs the same), L2 toward
+// the default ranking (the weights start at, and are pulled toward, `anchor`
+// on the default's own score and zero elsewhere: with little data the model
+// stays the default's order), full-batch gradient descent in a fixed order: the same
 // features give the same weights, bit for bit, on any machine. Features are
 // standardised with the training set's means and deviations, which the weights
 // file keeps beside the weights.
@@ -15,7 +17,7 @@ export function readFeatureFiles(files) {
 }
 
 /** Defaults of {@link trainLevel}. */
-export const TRAINING = { epochs: 300, rate: 0.5, l2: 1e-3 };
+export const TRAINING = { epochs: 300, rate: 0.5, l2: 1, anchor: 4 };
 
 /** Gold keys of one feature record at one level (LocBench's derivation, src/eval/locbench-metrics.ts). */
 export function goldKeys(record, level) {
@@ -36,7 +38,7 @@ export function listsOf(records, level) {
 
 /** Trains one level's scorer → `{ mean, scale, weights }` (standardisation, then weights). */
 export function trainLevel(lists, options = {}) {
-  const { epochs, rate, l2 } = { ...TRAINING, ...options };
+  const { epochs, rate, l2, anchor } = { ...TRAINING, ...options };
   const dims = lists[0]?.x[0]?.length ?? 0;
   const mean = new Array(dims).fill(0);
   const scale = new Array(dims).fill(0);
@@ -46,9 +48,11 @@ export function trainLevel(lists, options = {}) {
   for (const list of lists) for (const row of list.x) row.forEach((v, d) => (scale[d] += (v - mean[d]) ** 2));
   for (let d = 0; d < dims; d++) scale[d] = Math.sqrt(scale[d] / Math.max(1, n)) || 1;
   const standard = lists.map((list) => ({ labels: list.labels, x: list.x.map((row) => row.map((v, d) => (v - mean[d]) / scale[d])) }));
-  const weights = new Array(dims).fill(0);
+  // Dimension 0 is the default ranking's score over its best (ranker-features.mjs' first feature).
+  const prior = Array.from({ length: dims }, (_, d) => (d === 0 ? anchor : 0));
+  const weights = [...prior];
   for (let epoch = 0; epoch < epochs; epoch++) {
-    const gradient = weights.map((w) => l2 * w);
+    const gradient = weights.map((w, d) => l2 * (w - prior[d]));
     for (const list of standard) {
       const scores = list.x.map((row) => dot(weights, row));
       const top = Math.max(...scores);

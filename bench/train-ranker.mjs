@@ -9,13 +9,13 @@
 //   node bench/train-ranker.mjs --features pool-features.jsonl[,dev-features.jsonl] --out weights.json
 //
 // Usage:
-//   node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json [--epochs 300] [--l2 0.001]
+//   node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json [--epochs 300] [--l2 1]
 import { writeFileSync } from 'node:fs';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 import { FEATURE_NAMES, LEVELS } from './ranker-features.mjs';
 import { listsOf, readFeatureFiles, TRAINING, trainLevel } from './ranker-model.mjs';
 
-const USAGE = `usage: node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json [--epochs 300] [--l2 0.001]
+const USAGE = `usage: node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json [--epochs 300] [--l2 1]
 (see the header of bench/train-ranker.mjs)`;
 const { values: opt } = parseBenchArgs({ usage: USAGE, options: { features: { type: 'string' }, out: { type: 'string' }, epochs: { type: 'string' }, l2: { type: 'string' } } });
 if (!opt.features || !opt.out) {
@@ -27,7 +27,7 @@ if (!Number.isFinite(l2) || l2 < 0) {
   process.stderr.write(`--l2 takes a number ≥ 0\n\n${USAGE}\n`);
   process.exit(2);
 }
-const options = { epochs: wholeNumber(USAGE, 'epochs', opt.epochs) ?? TRAINING.epochs, rate: TRAINING.rate, l2 };
+const options = { ...TRAINING, epochs: wholeNumber(USAGE, 'epochs', opt.epochs) ?? TRAINING.epochs, l2 };
 const records = readFeatureFiles(opt.features);
 const t0 = process.cpuUsage();
 const levels = {};

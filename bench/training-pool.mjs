@@ -11,13 +11,14 @@
 //   finds it), history-instances.mjs with --merges, --seed, --max --per-repo at the
 //   mirror's HEAD; the manifest records each repository's HEAD, the options and
 //   the fix commits accepted (with how each query was formed), and --out-dir
-//   gets one JSONL per repository.
+//   gets one JSONL per repository (a repository whose JSONL is already there is
+//   read back, not scanned again: an interrupted build resumes).
 // rebuild: the same options at the recorded HEAD, restricted to the recorded
 //   commits (--commits), so the same mirrors give the same instances; repositories
 //   whose HEAD commit is missing are reported and skipped. The pool's JSONL is
 //   in manifest order (repository, then history-instances' order: newest first).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -77,8 +78,13 @@ if (command === 'build') {
   const entries = await pool(repositories, async (repo) => {
     const gitDir = gitDirOf(repo);
     const head = (await execFileAsync('git', ['--git-dir', gitDir, 'rev-parse', 'HEAD'])).stdout.trim();
+    const saved = opt['out-dir'] ? join(opt['out-dir'], `${repo.replace('/', '+')}.jsonl`) : null;
+    if (saved && existsSync(saved)) {
+      const instances = readFileSync(saved, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      return { repo, head, commits: instances.map((i) => [i.fix_commit, i.query_source]) };
+    }
     const instances = await instancesOf(gitDir, repo, ['--rev', head, '--seed', String(options.seed), '--max', String(options.perRepo)]);
-    if (opt['out-dir']) writeFileSync(join(opt['out-dir'], `${repo.replace('/', '+')}.jsonl`), instances.map((i) => JSON.stringify(i)).join('\n') + '\n');
+    if (saved) writeFileSync(saved, instances.map((i) => JSON.stringify(i)).join('\n') + '\n');
     return { repo, head, commits: instances.map((i) => [i.fix_commit, i.query_source]) };
   });
   writeFileSync(opt.manifest, JSON.stringify({ options, repositories: entries }, null, 1) + '\n');
