@@ -11,7 +11,7 @@
 //
 // Usage:
 //   node bench/history-instances.mjs GIT_DIR [--repo owner/name] [--out FILE]
-//     [--max N] [--seed S] [--since DATE] [--until DATE] [--rev REF]
+//     [--max N] [--seed S] [--since DATE] [--until DATE] [--rev REF] [--merges] [--commits FILE]
 //     [--languages python] [--max-files 3] [--max-gold 10] [--min-words 3]
 // GIT_DIR: any git directory (a bare mirror works) or a clone. --repo defaults
 // to the folder name when it reads `owner+name` or `owner__name` (the layouts
@@ -23,7 +23,11 @@
 // Selection, in this order (every rule is applied to every commit):
 // 1. Commits: `git log --first-parent --no-merges REV` (REV default HEAD),
 //    optionally --since/--until (git's date syntax), newest first; commits
-//    authored by a bot (author name ending in `[bot]`) are skipped.
+//    authored by a bot (author name ending in `[bot]`) are skipped. With --merges the
+//    first-parent pull-request merges (`Merge pull request #N from …`) are
+//    candidates too, diffed against their first parent (other merges are skipped:
+//    `branch merge`). --commits FILE keeps only the commits it lists (one SHA a
+//    line or space-separated: how bench/training-pool.mjs rebuilds a manifest).
 // 2. Fix message: after dropping `*-by:` trailer lines and body lines starting
 //    with `* ` (the branch's commit subjects a GitHub squash merge lists), the message matches
 //    FIX_WORDS (fix, fixes, fixed, fixing, bug, bugs, bugfix, hotfix as whole
@@ -54,10 +58,13 @@
 //    from the symbol), so a commit where some modified source file has no
 //    changed function is SKIPPED rather than given file-only gold; so is one
 //    with more than --max-gold functions (default 10; LocBench's largest is 9).
-// 5. Query (`problem_statement`): the message with trailers removed (lines
+// 5. Query (`problem_statement`), formed as bench/fix-queries.mjs says (an issue
+//    title the body quotes, a merge's pull-request title, or the message), and
+//    recorded in `query_source` with the numbers it names in `issue_refs`: the message with trailers removed (lines
 //    `Xxx-by: …`, `Change-Id:`, `(cherry picked from …)`, `---` rules, lines that are only a
 //    closing keyword + `#N` or only a pull-request/issue URL) and a trailing
 //    `(#N)` PR number dropped from the subject; fewer than --min-words words: skipped.
+//    A merge's fix test (rule 2) reads its pull-request title and description.
 // Instances: instance_id `owner__name-<12 hex>`, base_commit = the parent,
 // category `Bug Report`, patch = `git diff PARENT COMMIT` (informational),
 // plus `fix_commit` and `created_at` (commit date).
@@ -71,6 +78,10 @@ import { promisify } from 'node:util';
 import { languageForPath, parseSource } from '../dist/reponav.js';
 import { seededRandom } from '../dist/eval/paired-bootstrap.js';
 import { isInlineTest, isTestPath } from '../dist/retrieve/path-prior.js';
+import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
+import { formQuery } from './fix-queries.mjs';
+
+export { cleanMessage } from './fix-queries.mjs';
 
 const execFileAsync = promisify(execFile);
 
@@ -79,14 +90,6 @@ const ISSUE_REF = /\b(issues?|close[sd]?|resolve[sd]?)\s*#\d+/i;
 const TRAILER_BY = /^\s*[A-Za-z][A-Za-z-]*-by:\s/;
 // Maintenance, not behaviour: such "fixes" change comments, docstrings or annotations.
 const NOT_A_BUG = /\b(typos?|spelling|lint(s|ing|er)?|flake8|pep ?8|mypy|typing|type hints?|annotations?|whitespace|formatting|docstrings?|documentation|docs?|comments?|changelog|readme|deprecation warnings?)\b/i;
-const DROPPED_LINES = [
-  TRAILER_BY,
-  /^\s*Change-Id:\s/i,
-  /^\s*\(cherry picked from commit [0-9a-f]+\)\s*$/i,
-  /^\s*(close[sd]?|fix(e[sd])?|resolve[sd]?|refs?|see)\s*:?\s*((\S+\/\S+)?#\d+[\s,]*)+\.?\s*$/i,
-  /^\s*(\S+:\s*)?<?https?:\/\/\S+\/(pull|issues)\/\d+\S*>?\s*$/i,
-  /^\s*[-*=_]{3,}\s*$/,
-];
 const SQUASHED_COMMIT = /^\* /;
 const STUB_OR_DOCS = /\.(pyi|d\.[mc]?ts)$|(^|\/)docs?\//;
 const FUNCTION_KINDS = new Set(['function', 'method']);
@@ -95,14 +98,6 @@ const FUNCTION_KINDS = new Set(['function', 'method']);
 async function git(gitDir, args) {
   const { stdout } = await execFileAsync('git', ['--git-dir', gitDir, ...args], { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
   return stdout;
-}
-
-/** The message without trailer lines that carry no description, for the fix test and the query. */
-export function cleanMessage(message) {
-  const lines = message.replace(/\r\n/g, '\n').split('\n');
-  if (lines.length > 0) lines[0] = lines[0].replace(/\s*\(#\d+\)\s*$/, '');
-  const kept = lines.filter((line) => !DROPPED_LINES.some((pattern) => pattern.test(line)));
-  return kept.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
 /** True when a commit message reads as a fix (rule 2 of the header). */
@@ -168,7 +163,7 @@ export function changedFunctions(symbols, oldText, hunks) {
 
 /** Commits of the first-parent history with their message, newest first. */
 async function listCommits(gitDir, options) {
-  const args = ['log', '--first-parent', '--no-merges', '--format=%H%x00%P%x00%an%x00%cI%x00%B%x1e'];
+  const args = ['log', '--first-parent', ...(options.merges ? [] : ['--no-merges']), '--format=%H%x00%P%x00%an%x00%cI%x00%B%x1e'];
   if (options.since) args.push(`--since=${options.since}`);
   if (options.until) args.push(`--until=${options.until}`);
   args.push(options.rev, '--');
@@ -179,14 +174,15 @@ async function listCommits(gitDir, options) {
     .filter((record) => record.includes('\x00'))
     .map((record) => {
       const [sha, parents, author, date, message] = record.split('\x00');
-      return { sha, parent: parents.split(' ')[0], author, date, message };
+      const all = parents.split(' ').filter(Boolean);
+      return { sha, parent: all[0], merge: all.length > 1, author, date, message };
     });
 }
 
 /** One candidate commit → an instance, or the reason it is skipped. */
 async function instanceFor(gitDir, repo, commit, options) {
   if (!commit.parent) return { skip: 'root commit' };
-  const query = cleanMessage(commit.message);
+  const { query, source: querySource, refs } = commit.formed;
   if (query.split(/\s+/).filter(Boolean).length < options.minWords) return { skip: 'message too short' };
   const status = await git(gitDir, ['diff-tree', '-r', '--no-renames', '--name-status', '-z', commit.parent, commit.sha]);
   const fields = status.split('\x00').filter(Boolean);
@@ -229,6 +225,8 @@ async function instanceFor(gitDir, repo, commit, options) {
       edit_functions: gold,
       fix_commit: commit.sha,
       created_at: commit.date,
+      query_source: querySource,
+      issue_refs: refs,
     },
   };
 }
@@ -240,9 +238,12 @@ export async function historyInstances(gitDir, repo, options) {
   const count = (reason) => skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
   const candidates = [];
   commits.forEach((commit, order) => {
+    if (options.onlyCommits && !options.onlyCommits.has(commit.sha)) return;
+    const formed = formQuery(commit.message, commit.merge);
     if (/\[bot\]$/.test(commit.author)) count('bot author');
-    else if (!looksLikeFix(commit.message)) count('not a fix message');
-    else candidates.push({ ...commit, order });
+    else if (!formed) count('branch merge');
+    else if (!looksLikeFix(commit.merge ? formed.query : commit.message)) count('not a fix message');
+    else candidates.push({ ...commit, formed, order });
   });
   if (options.seed !== undefined) {
     const random = seededRandom(options.seed);
@@ -254,7 +255,8 @@ export async function historyInstances(gitDir, repo, options) {
   const accepted = [];
   for (const commit of candidates) {
     if (accepted.length >= options.max) break;
-    const result = await instanceFor(gitDir, repo, commit, options);
+    // A mirror may lack large blobs (git then cannot diff or read them): such a commit is skipped, not fatal.
+    const result = await instanceFor(gitDir, repo, commit, options).catch(() => ({ skip: 'git cannot read a blob' }));
     if (result.instance) accepted.push({ order: commit.order, instance: result.instance });
     else count(result.skip);
   }
@@ -280,54 +282,43 @@ function repoFromPath(gitDir) {
   return null;
 }
 
-function parseArgs(argv) {
-  const options = { max: 40, rev: 'HEAD', languages: new Set(['python']), maxFiles: 3, maxGold: 10, minWords: 3 };
-  let gitDir = null;
-  let repo = null;
-  let out = null;
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${flag} needs a value`);
-      return argv[++i];
-    };
-    const int = () => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${flag} needs a whole number`);
-      return n;
-    };
-    if (flag === '--repo') repo = value();
-    else if (flag === '--out') out = value();
-    else if (flag === '--max') options.max = int();
-    else if (flag === '--seed') options.seed = int();
-    else if (flag === '--since') options.since = value();
-    else if (flag === '--until') options.until = value();
-    else if (flag === '--rev') options.rev = value();
-    else if (flag === '--languages') options.languages = new Set(value().split(','));
-    else if (flag === '--max-files') options.maxFiles = int();
-    else if (flag === '--max-gold') options.maxGold = int();
-    else if (flag === '--min-words') options.minWords = int();
-    else if (flag.startsWith('--')) throw new Error(`unknown option ${flag}`);
-    else if (gitDir === null) gitDir = flag;
-    else throw new Error(`unexpected argument ${flag}`);
-  }
-  if (!gitDir) throw new Error('usage: node bench/history-instances.mjs GIT_DIR [--repo owner/name] [--out FILE] [--max N] [--seed S] ...');
-  repo ??= repoFromPath(gitDir);
+const USAGE = `usage: node bench/history-instances.mjs GIT_DIR [--repo owner/name] [--out FILE]
+  [--max N] [--seed S] [--since DATE] [--until DATE] [--rev REF] [--merges] [--commits FILE]
+  [--languages python] [--max-files 3] [--max-gold 10] [--min-words 3]
+(see the header of bench/history-instances.mjs)`;
+
+function parseArgs() {
+  const text = ['repo', 'out', 'max', 'seed', 'since', 'until', 'rev', 'commits', 'languages', 'max-files', 'max-gold', 'min-words'];
+  const { values, positionals } = parseBenchArgs({
+    usage: USAGE,
+    options: { ...Object.fromEntries(text.map((name) => [name, { type: 'string' }])), merges: { type: 'boolean' } },
+    minPositionals: 1,
+    maxPositionals: 1,
+  });
+  const whole = (name, fallback) => wholeNumber(USAGE, name, values[name]) ?? fallback;
+  const options = {
+    max: whole('max', 40),
+    seed: whole('seed', undefined),
+    since: values.since,
+    until: values.until,
+    rev: values.rev ?? 'HEAD',
+    merges: values.merges ?? false,
+    languages: new Set((values.languages ?? 'python').split(',')),
+    maxFiles: whole('max-files', 3),
+    maxGold: whole('max-gold', 10),
+    minWords: whole('min-words', 3),
+  };
+  if (values.commits) options.onlyCommits = new Set(readFileSync(values.commits, 'utf8').split(/\s+/).filter(Boolean));
+  const gitDir = positionals[0];
+  const repo = values.repo ?? repoFromPath(gitDir);
   if (!repo || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repo)) throw new Error('--repo owner/name is needed (the folder name does not say it)');
-  return { gitDir, repo, out, options };
+  return { gitDir, repo, out: values.out ?? null, options };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
-  if (process.argv.includes('--help') || process.argv.includes('-h')) {
-    const header = readFileSync(new URL(import.meta.url), 'utf8').split('\n');
-    const from = header.findIndex((line) => line.startsWith('// Usage:'));
-    const usage = header.slice(from, header.findIndex((line, i) => i > from && !line.startsWith('//   ')));
-    process.stdout.write(`${usage.map((line) => line.replace(/^\/\/ ?/, '')).join('\n')}\n`);
-    process.exit(0);
-  }
   let args;
   try {
-    args = parseArgs(process.argv.slice(2));
+    args = parseArgs();
   } catch (error) {
     process.stderr.write(`${error.message}\n`);
     process.exit(2);

@@ -6,7 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, cleanupTempDirs, commitAll, ensureBuilt, gitInit, put, tempDir } from '../cli/harness.js';
+import { writeFileSync } from 'node:fs';
+import { PROJECT_ROOT, cleanupTempDirs, commitAll, ensureBuilt, git, gitInit, put, tempDir } from '../cli/harness.js';
 
 const SCRIPT = join(PROJECT_ROOT, 'bench/history-instances.mjs');
 
@@ -46,6 +47,8 @@ const FIXED = BEFORE.replace('        return sum(items)', '        return sum(i 
 let repo: string;
 let parent: string;
 let fix: string;
+let merge: string;
+let beforeMerge: string;
 
 beforeAll(async () => {
   await ensureBuilt();
@@ -64,7 +67,14 @@ beforeAll(async () => {
   put(repo, 'shop/basket.py', counted.replace('LIMIT = 10', 'LIMIT = 20'));
   commitAll(repo, 'Fix the limit being too low'); // module level only: no function gold
   put(repo, 'tests/test_basket.py', 'def test_total():\n    assert 2 == 2\n');
-  commitAll(repo, 'Fix flaky test in the basket suite'); // tests only
+  beforeMerge = commitAll(repo, 'Fix flaky test in the basket suite'); // tests only
+  // A pull request merged with a merge commit: its title is in the merge's body.
+  git(repo, 'checkout', '-q', '-b', 'feature');
+  put(repo, 'shop/basket.py', counted.replace('LIMIT = 10', 'LIMIT = 20').replace('return value * 2', 'return value * 3'));
+  commitAll(repo, 'wip');
+  git(repo, 'checkout', '-q', 'main');
+  git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t', 'merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #9 from dev/feature\n\nFix doubling of outer values');
+  merge = git(repo, 'rev-parse', 'HEAD');
 }, 240_000);
 
 afterAll(() => cleanupTempDirs());
@@ -92,6 +102,25 @@ describe('history-instances.mjs', () => {
     expect(instance.patch).toContain('-        return sum(items)');
     expect(result.stderr).toContain('a source file changes outside functions only 1');
     expect(result.stderr).toContain('no non-test source file 1');
+  });
+
+  it('with --merges turns a pull-request merge into an instance whose query is its title, and says so', () => {
+    const result = run('--repo', 'acme/shop', '--merges');
+    expect(result.status, result.stderr).toBe(0);
+    const instances = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(instances.map((i) => i.fix_commit)).toEqual([merge, fix]);
+    expect(instances[0]).toMatchObject({
+      base_commit: beforeMerge,
+      problem_statement: 'Fix doubling of outer values',
+      edit_functions: ['shop/basket.py:outer'],
+      query_source: 'merge-pull-request',
+      issue_refs: [9],
+    });
+    expect(instances[1]).toMatchObject({ query_source: 'pull-request-title', issue_refs: [42] });
+    const only = join(repo, 'only.txt');
+    writeFileSync(only, `${fix}\n`);
+    const rebuilt = run('--repo', 'acme/shop', '--merges', '--commits', only);
+    expect(rebuilt.stdout.trim().split('\n').map((line) => JSON.parse(line).fix_commit)).toEqual([fix]);
   });
 
   it('takes the newest --max and refuses an unnamed repository', () => {
