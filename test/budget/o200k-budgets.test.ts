@@ -58,7 +58,9 @@ describe('o200k budgets', () => {
   it('the estimate is never below o200k on windows of this repository source', () => {
     const dir = join(PROJECT_ROOT, 'src/index');
     let windows = 0;
-    for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts')).slice(0, 30)) {
+    // The whole layer, subfolders included, so the sample does not shrink when files move between them.
+    const names = (readdirSync(dir, { recursive: true }) as string[]).filter((n) => n.endsWith('.ts')).sort();
+    for (const name of names.slice(0, 30)) {
       const lines = readFileSync(join(dir, name), 'utf8').split('\n');
       for (let start = 0; start < lines.length; start += 60) {
         const raw = lines.slice(start, start + 40);
