@@ -18,7 +18,7 @@ import { registerAskCommand } from '../../src/cli/commands/ask-command.js';
 import { registerLocalizeCommand } from '../../src/cli/commands/localize-command.js';
 import { registerSweqaCommand } from '../../src/cli/commands/sweqa-command.js';
 import { createAgentLocalizer } from '../../src/agents/localize/index.js';
-import { registerEvalCommands } from '../../src/eval/index.js';
+import { registerEvalCommands } from '../../src/cli/commands/eval-command.js';
 import { silentLogger } from '../../src/logger.js';
 import { createFixtureRepo, type FixtureRepo } from '../agents-localize/agent-fixture.js';
 import { createFixtureGitRepo, writeFixtureFiles } from '../agents-ask/helpers/fixture-repo.js';
