@@ -10,6 +10,13 @@ describe('parseAction', () => {
     expect(parseAction('```answer\n{"files": ["a.py"], "functions": []}\n```')).toEqual({ kind: 'answer', answer: { files: ['a.py'], functions: [] } });
   });
 
+  it('reads LangChain-style Action: / Action Input: lines', () => {
+    const text = 'Thought: I should use search.\nAction: search\nAction Input: {"query": "discount applied twice"}';
+    expect(parseAction(text)).toEqual({ kind: 'tool', tool: 'search', args: { query: 'discount applied twice' } });
+    expect(parseAction('Action: bash\nAction Input: {"command": "ls shop"}')).toEqual({ kind: 'bash', command: 'ls shop' });
+    expect(parseAction('Action: search\nAction Input: discount')).toMatchObject({ kind: 'format-error' });
+  });
+
   it('tolerates close variants', () => {
     expect(parseAction('```sh\nls\n```')).toEqual({ kind: 'bash', command: 'ls' });
     expect(parseAction('```json\n{"name": "list_symbols", "arguments": {"file": "a.py"}}\n```')).toEqual({ kind: 'tool', tool: 'list_symbols', args: { file: 'a.py' } });

@@ -81,6 +81,9 @@ const FORMAT_HELP =
  * `note` says so (the model sees it with the observation): running one and
  * telling the model costs nothing, refusing both wastes the step.
  */
+/** `Action: NAME` then `Action Input: …` on the next line (LangChain's ReAct format). */
+const LANGCHAIN_ACTION = /^[ \t]*Action:[ \t]*`?([A-Za-z_][\w-]*)`?[ \t]*\r?\n[ \t]*Action Input:([\s\S]*)$/m;
+
 export function parseAction(text: string): AgentAction {
   const actions: Array<{ kind: 'tool' | 'bash' | 'answer'; body: string }> = [];
   for (const block of fencedBlocks(text)) {
@@ -96,6 +99,12 @@ export function parseAction(text: string): AgentAction {
       const kind = sniffJson(span);
       if (kind) actions.push({ kind, body: span });
     }
+  }
+  if (actions.length === 0) {
+    // LangChain ReAct lines (`Action: search` / `Action Input: {...}`), as models tuned on that format write them.
+    const line = LANGCHAIN_ACTION.exec(text);
+    const input = line ? jsonObjectSpans(line[2]!).next().value : undefined;
+    if (line && input) actions.push({ kind: 'tool', body: `{"tool": ${JSON.stringify(line[1])}, "args": ${input}}` });
   }
   if (actions.length === 0) {
     if (text.trim() === '') return { kind: 'format-error', reason: `Your reply was empty. ${FORMAT_HELP}` };

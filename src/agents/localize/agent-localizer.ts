@@ -282,6 +282,7 @@ export function behaviourTimings(trajectory: Trajectory, stages: { indexMs: numb
     filesInspected: s.filesInspected,
     formatErrors: s.formatErrors,
     refusedCommands: s.refusedCommands,
+    refusedRepeats: s.refusedRepeats,
     answered: trajectory.stopReason === 'answered' ? 1 : 0,
     stepBudgetHit: trajectory.stopReason === 'step-budget' ? 1 : 0,
     tokenBudgetHit: trajectory.stopReason === 'token-budget' ? 1 : 0,
