@@ -1,4 +1,6 @@
-import { realpathSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
@@ -9,6 +11,7 @@ import { describeOpenFailure, isCorruption } from './store/index.js';
 import { indexConnection, IndexStore, type FileRow } from './store/index.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './write/index.js';
 import { readOnlyUnchanged } from './write/index.js';
+import { unwritableFolder } from './store/index.js';
 import { closestPaths, toRepositoryPath } from './sources/index.js';
 import { DEFAULT_MAX_FILE_BYTES, explainSkip, type RepositorySource, type SkipReason } from './sources/index.js';
 import { staleFiles } from './write/index.js';
@@ -132,6 +135,8 @@ export class RepositoryIndex {
   private warmAfterRefresh = false;
   private idleWarmers: readonly IdleWarmer[] = [];
   private readonly lock: WriterLock;
+  /** Why the index's folder cannot be written, the index's own path, and the private copy it is read from; null when writable. */
+  private unwritable: { reason: string; indexPath: string; copy: string | null } | null = null;
   /** What SQLite said when a read met damage (markDamaged): the next refresh rebuilds instead of trusting the file. */
   private damage: string | null = null;
 
@@ -162,7 +167,20 @@ export class RepositoryIndex {
     const indexPath = options.indexPath ?? defaultIndexPath(realpathSync(source.root), source.mode);
     // Only reponav's own cache may be overwritten whatever is there; a path the user gave may hold their data.
     const access = { owned: options.indexPath === undefined, readonly: !!options.readonly };
-    const store = await openStore(indexPath, logger, access);
+    // A read-only folder: an index already there is used read-only (while it matches the tree); none there is one sentence.
+    const unwritable = indexPath === ':memory:' ? null : unwritableFolder(indexPath);
+    let copy: string | null = null;
+    if (unwritable !== null) {
+      if (!existsSync(indexPath) && !access.readonly) {
+        throw new ReponavError(
+          'INDEX_UNAVAILABLE',
+          `Cannot create the index at ${displayPath(indexPath)}: ${unwritable}; set REPONAV_CACHE_DIR (or --index-path) to a writable folder.`,
+        );
+      }
+      access.readonly = true;
+      copy = existsSync(indexPath) ? readableCopy(indexPath) : null;
+    }
+    const store = await openStore(copy ? join(copy, basename(indexPath)) : indexPath, logger, access);
     const stored = readSettings(store);
     const settings: IndexSettings = {
       maxFileBytes: options.maxFileBytes ?? stored?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
@@ -175,6 +193,7 @@ export class RepositoryIndex {
     }
     if (options.watch && source instanceof WorktreeSource) source.watch();
     const repository = new RepositoryIndex(source, store, logger, settings, access);
+    repository.unwritable = unwritable === null ? null : { reason: unwritable, indexPath, copy };
     repository.warmAfterRefresh = options.warmScoring ?? !!options.watch;
     repository.idleWarmers = options.idleWarmers ?? [];
     return repository;
@@ -220,6 +239,7 @@ export class RepositoryIndex {
    * itself, which finds that writer's work done.
    */
   refresh(options: RefreshOptions = {}): Promise<IndexReport> {
+    if (this.unwritable !== null) return this.checkReadOnly(this.unwritable.reason, this.unwritable.indexPath);
     if (this.access.readonly) throw new ReponavError('BAD_INPUT', 'This index was opened read-only; it cannot be refreshed.');
     if (!this.refreshing) {
       this.refreshing = this.refreshOnce(options)
@@ -263,6 +283,22 @@ export class RepositoryIndex {
    */
   probeDamage(): string | null {
     return this.store.probeDamage();
+  }
+
+  /**
+   * An index in a folder that cannot be written answers while it matches the
+   * tree (checked from reads alone); anything else would need a write, so it
+   * is one sentence saying what to do.
+   */
+  private async checkReadOnly(unwritable: string, indexPath: string): Promise<IndexReport> {
+    const expected = () => ({ writtenBy: writtenBy(this.store), settings: JSON.stringify(this.sourceOptions) });
+    const unchanged = await readOnlyUnchanged(this.store, this.source, this.lock, expected).catch(() => null);
+    if (unchanged) return unchanged;
+    throw new ReponavError(
+      'INDEX_UNAVAILABLE',
+      `The index at ${displayPath(indexPath)} cannot be updated (${unwritable}) and it no longer matches ${displayPath(this.root)} (or that cannot be checked without writing); ` +
+        'run `reponav index` where the folder is writable, or set REPONAV_CACHE_DIR (or --index-path) to a writable folder.',
+    );
   }
 
   /** Nothing changed: answered from reads alone (no-change-check.ts); else the locked run. */
@@ -403,7 +439,8 @@ export class RepositoryIndex {
       mode: this.source.mode,
       root: this.source.root,
       commit: this.source.commit,
-      indexPath: this.store.path,
+      // The index's own path, not the private copy a read-only folder's index is read from.
+      indexPath: this.unwritable?.indexPath ?? this.store.path,
       indexedAt: indexed?.at ?? null,
       complete: this.store.getMeta('complete') === '1',
       files: counts.files,
@@ -454,5 +491,20 @@ export class RepositoryIndex {
     this.warming?.controller.abort();
     this.source.close?.();
     this.store.close();
+    if (this.unwritable?.copy) rmSync(this.unwritable.copy, { recursive: true, force: true });
   }
+}
+
+/**
+ * A private copy of an index in a folder that cannot be written, in the
+ * temporary folder: SQLite cannot open a write-ahead-log database read-only
+ * where it cannot create the log's shared-memory file, and this build of it
+ * has no URI filenames (`immutable=1`). Returns the copy's folder.
+ */
+function readableCopy(indexPath: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'reponav-readonly-'));
+  for (const suffix of ['', '-wal']) {
+    if (existsSync(indexPath + suffix)) copyFileSync(indexPath + suffix, join(folder, basename(indexPath) + suffix));
+  }
+  return folder;
 }

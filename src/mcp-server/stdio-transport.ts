@@ -137,7 +137,7 @@ export class BoundedStdioTransport implements Transport {
     if (this.skipping) {
       const id = requestIdFromPrefix(this.skipping.toString('utf8'));
       const mib = (this.maxBytes / (1024 * 1024)).toFixed(0);
-      const reason = `Message of ${this.skippedBytes} bytes is larger than the ${mib} MiB limit; it was ignored. Send smaller arguments (queries are capped at 20000 characters).`;
+      const reason = `Message of ${this.skippedBytes} bytes is larger than the ${mib} MiB limit; it was ignored. Send smaller arguments (queries are accepted up to 200,000 characters).`;
       this.skipping = null;
       this.skippedBytes = 0;
       this.refuse(id, -32600, reason);

@@ -6,6 +6,7 @@
 export { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
 export { createDenseFusion, normalizedScoreFusion, reciprocalRankFusion, type FusionMethod } from './fusion.js';
 export { parseQuery, type ParsedQuery } from './query-parser.js';
+export { MAX_KEPT_QUERY_CHARS, reduceLongQuery, type ReducedQuery } from './long-query.js';
 export type { ChunkHit, ChunkKind, DocHit, DocPlacement, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 export { isDocumentationPath, mergeWithDocs } from './doc-search.js';
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';

@@ -79,7 +79,9 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
     if (isReponavError(described)) return error(described.code, described.message);
     const message = caught instanceof Error ? caught.message : String(caught);
     logger.error(`tool ${tool.name} failed: ${caught instanceof Error ? (caught.stack ?? message) : message}`);
-    return error('INTERNAL', `Internal error in ${tool.name}: ${message}. The server keeps running; try again or report this.`);
+    // A person at the CLI has no server; an MCP client needs to know the server is still there.
+    const next = context.surface === 'cli' ? 'try again, or report this with the command you ran' : 'the server keeps running; try again or report this';
+    return error('INTERNAL', `Internal error in ${tool.name}: ${message}. ${next[0].toUpperCase()}${next.slice(1)}.`);
   }
 }
 

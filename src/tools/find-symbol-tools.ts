@@ -150,13 +150,18 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
       if (data.total === 0) {
         const lines = [`No ${noun} named '${data.query.name}'${where ? ` in ${where}` : ''}.`];
         if (data.otherCategory.length > 0) {
-          const tool = other === 'class' ? 'find_class' : 'find_function';
+          const cli = env.context.surface === 'cli';
+          const tool = other === 'class' ? (cli ? 'reponav find class' : 'find_class') : cli ? 'reponav find function' : 'find_function';
           lines.push(`It exists as a ${other === 'class' ? 'class-like type' : 'function/method'} (use ${tool}): ${data.otherCategory.map((s) => `${displayPath(s.path)}:${s.startLine} ${s.qualifiedName} (${s.kind})`).join('; ')}`);
         }
         if (data.suggestions.length > 0) {
           lines.push(`Similar ${noun} names: ${data.suggestions.map((s) => `${s.qualifiedName} (${displayPath(s.path)}:${s.startLine})`).join(', ')}`);
         } else if (data.otherCategory.length === 0) {
-          lines.push('Try search with a description, or find_code_snippet with a piece of its code.');
+          lines.push(
+            env.context.surface === 'cli'
+              ? 'Try `reponav search` with a description, or `reponav view --symbol` with a qualified name.'
+              : 'Try search with a description, or find_code_snippet with a piece of its code.',
+          );
         }
         return lines.join('\n');
       }

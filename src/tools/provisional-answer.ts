@@ -5,7 +5,7 @@
  * the text and in the data, and cut to the call's budget like every answer.
  */
 import type { RepositoryIndex } from '../index/index.js';
-import type { ProvisionalFile } from '../retrieve/index.js';
+import { reduceLongQuery, type ProvisionalFile } from '../retrieve/index.js';
 import { renderBlocks } from './output-budget.js';
 import { pathFilterOf } from './tool-args.js';
 import type { ToolAnswer, ToolEnvironment } from './tool-types.js';
@@ -20,7 +20,7 @@ export async function provisionalSearchAnswer(args: { query: string; file_patter
   const index = env.repository.index;
   // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only when a search comes before any index exists
   const { provisionalSearch } = await import('../retrieve/provisional-search.js');
-  const result = await provisionalSearch(index.root, args.query, { pathFilter: pathFilterOf(args.file_pattern), maxFileBytes: index.settings.maxFileBytes });
+  const result = await provisionalSearch(index.root, reduceLongQuery(args.query).text, { pathFilter: pathFilterOf(args.file_pattern), maxFileBytes: index.settings.maxFileBytes });
   const name = env.repository.name;
   return {
     text: renderProvisional(result.files, name, env.budgetTokens, failureOf(env)),

@@ -38,6 +38,7 @@ export async function runToolOnce(
   if (options.refreshed) repositories.all()[0].markRefreshed(options.refreshed);
   const registry = options.registry ?? (await import('./tool-registry.js')).createToolRegistry();
   return callTool(registry, toolName, args, {
+    surface: 'cli',
     ...options.context,
     repositories,
     logger: options.logger,

@@ -8,7 +8,7 @@ import * as z from '../zod-mini.js';
 import { loadScaffoldFiles } from '../scaffold/index.js';
 import { createDenseFusion } from '../retrieve/index.js';
 import type { IndexStore } from '../index/index.js';
-import { searchRepository, type SearchOptions, type SearchResult } from '../retrieve/index.js';
+import { reduceLongQuery, searchRepository, type SearchOptions, type SearchResult } from '../retrieve/index.js';
 import {
   DEFAULT_SCAFFOLD_OPTIONS,
   FILE_CHUNK_LABEL,
@@ -53,7 +53,8 @@ function fusionFor(env: ToolEnvironment, pathFilter: ((path: string) => boolean)
 export async function runToolSearch(env: ToolEnvironment, query: string, filePattern: string | undefined): Promise<ToolSearch> {
   const store = env.repository.index.store;
   const pathFilter = pathFilterOf(filePattern);
-  const result = await searchRepository(store, query, { pathFilter, fuse: fusionFor(env, pathFilter) });
+  // A long issue text (logs, dumps) is reduced to what retrieval reads; a shorter one is passed as it is.
+  const result = await searchRepository(store, reduceLongQuery(query).text, { pathFilter, fuse: fusionFor(env, pathFilter) });
   const patternMatchesFiles = !pathFilter || result.hits.length > 0 || store.files().some((f) => pathFilter(f.path));
   return { result, filePattern: pathFilter ? filePattern! : null, patternMatchesFiles };
 }

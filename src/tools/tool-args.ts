@@ -32,8 +32,12 @@ export function nonEmptyStringArg(name: string, max: number) {
   return z.string().check(z.minLength(1, `${name} must not be empty`), z.maxLength(max, `${name} is limited to ${max} characters`));
 }
 
-/** Longest query / description accepted (a long issue text fits; megabytes do not). */
-export const MAX_QUERY_CHARS = 20_000;
+/**
+ * Longest query / description accepted (LocBench's longest issue, 38,834
+ * characters, fits five times; megabytes do not). Retrieval reads at most
+ * MAX_KEPT_QUERY_CHARS of it (retrieve/long-query.ts reduces longer ones).
+ */
+export const MAX_QUERY_CHARS = 200_000;
 
 /** Longest symbol name accepted. */
 export const MAX_NAME_CHARS = 300;

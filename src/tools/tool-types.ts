@@ -99,6 +99,11 @@ export interface ToolContext {
    * answer says both instead of "being built".
    */
   firstIndexFailure?: { reason: string; retry: string };
+  /**
+   * Who reads the answers: an MCP client (default) or a person at the CLI,
+   * whose error messages must not speak of a server that keeps running.
+   */
+  surface?: 'mcp' | 'cli';
 }
 
 /** A rendered answer and its machine form. */

@@ -44,16 +44,25 @@ describe('bad repositories and revisions', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('a query over 20,000 characters is refused with one sentence (argument and stdin), as MCP refuses it', () => {
-    // #12 item 8: a 10 MB query once ran 23 s and 860 MB; the cap is the search tool's, which the CLI now goes through.
+  it('a long issue text (39,000 characters, mostly a pasted log) is accepted and searched; a query over 200,000 characters is refused with one sentence, as MCP refuses it', () => {
+    // A 10 MB query once ran 23 s and 860 MB; the cap is the search tool's, which the CLI goes through.
     const dir = tempDir();
     const root = join(dir, 'repo');
     put(root, 'app.py', 'def main():\n    return 1\n');
+    put(root, 'billing/refunds.py', 'def apply_refund(invoice, amount):\n    # Refund part of an invoice.\n    return invoice.total - amount\n');
     const cacheDir = join(dir, 'cache');
-    const long = 'word '.repeat(5_000);
-    for (const result of [runCli(['search', long, '--repo', root], { cacheDir }), runCli(['search', '-', '--repo', root], { cacheDir, input: long.repeat(200) })]) {
+    const log = Array.from({ length: 600 }, (_, i) => `[debug] 2024-01-0${i % 9} worker ${i} polled the queue and found nothing to do`).join('\n');
+    const issue = `apply_refund returns a wrong total\n\nCalling \`apply_refund(invoice, 5)\` twice refunds twice.\n\n\`\`\`\n${log}\n\`\`\`\n`;
+    expect(issue.length).toBeGreaterThan(38_000);
+    for (const result of [runCli(['search', issue, '--repo', root], { cacheDir }), runCli(['search', '-', '--repo', root], { cacheDir, input: issue })]) {
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/\[FILE\] billing\/refunds\.py/);
+    }
+    // Past the limit (through stdin: an argument that long exceeds what the system passes to a process).
+    const huge = 'word '.repeat(40_001);
+    for (const result of [runCli(['search', '-', '--repo', root], { cacheDir, input: huge }), runCli(['search', '-', '--repo', root], { cacheDir, input: huge.repeat(50) })]) {
       const line = expectOneSentenceError(result, 1);
-      expect(line).toMatch(/query is limited to 20000 characters/);
+      expect(line).toMatch(/query is limited to 200000 characters/);
       expect(result.stdout).toBe('');
     }
   });

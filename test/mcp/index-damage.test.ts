@@ -9,11 +9,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpServer } from '../../src/mcp-server/http-server.js';
-import { openMcpService } from '../../src/mcp-server/mcp-service.js';
 import { builtCliPath } from './built-cli.js';
-import { call, connectHttp, connectStdio, getDefaultEnvironment, type ConnectedClient } from './mcp-client.js';
+import { call } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
+import { serve, type Transport } from './serve-fixture.js';
 
 /**
  * Indexes the copy with the built CLI (into the cache folder the stdio server
@@ -34,34 +33,6 @@ function indexAndDamage(transport: Transport, copy: FixtureCopy, tree: string): 
   const bytes = readFileSync(file);
   bytes.fill(0x5a, (rootpage - 1) * pageSize, rootpage * pageSize);
   writeFileSync(file, bytes);
-}
-
-type Transport = 'stdio' | 'http';
-
-/** A client of a server for the copy, over `transport`; `close` stops everything. */
-async function serve(transport: Transport, copy: FixtureCopy): Promise<{ connection: ConnectedClient; stderr: () => string; close: () => Promise<void> }> {
-  if (transport === 'stdio') {
-    const connection = await connectStdio('modern', {
-      command: process.execPath,
-      args: [builtCliPath(), 'mcp', '--repo', copy.root],
-      env: { ...getDefaultEnvironment(), REPONAV_CACHE_DIR: join(copy.dir, 'cache') },
-    });
-    return { connection, stderr: () => connection.stderr(), close: () => connection.close() };
-  }
-  const warnings: string[] = [];
-  const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) };
-  const service = await openMcpService({ repositories: [{ path: copy.root, indexPath: copy.indexPath }], logger });
-  const http = await startHttpServer({ port: 0, host: '127.0.0.1', createSession: () => service.createSession() });
-  const connection = await connectHttp(http.url);
-  return {
-    connection,
-    stderr: () => warnings.join('\n'),
-    close: async () => {
-      await connection.close();
-      await http.close();
-      await service.close();
-    },
-  };
 }
 
 describe.each<Transport>(['stdio', 'http'])('a damaged index over MCP (%s)', (transport) => {

@@ -87,7 +87,7 @@ describe('hostile input', () => {
     await expectToolError('search', { query: 'order', file_pattern: 'a'.repeat(257) }, 'file_pattern is limited to 256 characters');
     await expectToolError('find_class', { name: 'Order', file_pattern: '*'.repeat(1000) }, 'file_pattern is limited to 256 characters');
     await expectToolError('find_code_snippet', { text: 'x'.repeat(2001) }, 'text is limited to 2000 characters');
-    await expectToolError('search', { query: 'q'.repeat(20_001) }, 'query is limited to 20000 characters');
+    await expectToolError('search', { query: 'q'.repeat(200_001) }, 'query is limited to 200000 characters');
     const started = Date.now();
     // Many stars in one name would make the glob's regex backtrack: refused, naming the limit.
     await expectToolError('find_code_snippet', { text: 'order', file_pattern: '*a'.repeat(120) + 'b' }, 'the limit is 3 per segment');

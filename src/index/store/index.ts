@@ -7,6 +7,7 @@
 export { gitBlobId } from './blob-id.js';
 export { buildChunks } from './build-chunks.js';
 export { cacheDirectory, defaultIndexPath } from './cache-location.js';
+export { unwritableFolder } from './read-only-location.js';
 export { codeTokens, splitIdentifier } from './code-tokens.js';
 export { removeDerivedCaches } from './derived-cache-files.js';
 export { indexFilesFingerprint, readDerivedCache, readStaleDerivedCache, writeDerivedCache } from './derived-cache.js';
