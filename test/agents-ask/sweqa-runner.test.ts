@@ -197,6 +197,27 @@ describe('runSweqa', () => {
     expect(repaired.summary.counts).toMatchObject({ ok: 3, errors: 0 });
   });
 
+  it('an answer the model could not write (every synthesis reply cut) is an error, never judged as an answer; a resumed run answers it again', async () => {
+    const outDir = join(dir, 'out-cut-answer');
+    const options = { questionsPath, reposDir, outDir, answerer: askAnswerer('rag'), model: llm.model('gpt-4o-mini'), judges: [llm.model('judge-a')], limit: 2, indexDir: join(dir, 'indexes') };
+    llm.setDefault('answer', { content: 'The discount is in', finishReason: 'length' });
+    llm.setDefault('revision', { content: 'The discount is in', finishReason: 'length' });
+    const judgedBefore = llm.of('judge').length;
+    const cut = await runSweqa(options);
+    const records = readRecords(cut.paths.answers);
+    expect(records.map((r) => r.status)).toEqual(['error', 'error']);
+    expect(records[0]!.reason).toMatch(/^llm-error: .*answer.*(cut|truncated)/);
+    expect(records.every((r) => r.scores === null && r.judges.length === 0)).toBe(true);
+    expect(llm.of('judge').length).toBe(judgedBefore);
+    expect(cut.summary.counts).toMatchObject({ ok: 0, errors: 2 });
+
+    llm.setDefault('answer', 'The discount is in shop/cart.py:1-5.');
+    llm.setDefault('revision', 'The discount is in shop/cart.py:1-5.');
+    const repaired = await runSweqa(options);
+    expect(repaired.answeredThisRun).toBe(2);
+    expect(repaired.summary.counts).toMatchObject({ ok: 2, errors: 0 });
+  });
+
   it('unscored answers are judged again on resume, without answering them again; the summary says why they were unscored', async () => {
     const outDir = join(dir, 'out-unscored');
     const options = { questionsPath, reposDir, outDir, answerer: askAnswerer('rag'), model: llm.model('gpt-4o-mini'), judges: [llm.model('judge-a')], limit: 2, indexDir: join(dir, 'indexes') };

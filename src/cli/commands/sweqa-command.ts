@@ -178,8 +178,13 @@ export function askAnswerer(method: AskMethod, settings: AskSettingsInput = {}, 
       });
       // The per-answer deadline is a failure of this answer (a hung model), not the run's interruption.
       const pastDeadline = result.stopReason === 'aborted' && deadline?.aborted === true && !input.signal?.aborted;
+      // A fallback written because the model's answer was unusable (cut or empty every time) is no answer either:
+      // judging it would score the fallback text as if the method had answered.
+      const unusableAnswer = result.trace.answer.fallback && result.stopReason.startsWith('answer-')
+        ? `the model's answer could not be used (${result.stopReason === 'answer-truncated' ? 'its reply was cut at the token limit twice' : 'its reply was empty twice'})`
+        : null;
       const modelFailure =
-        result.stopReason === 'llm-error' ? (result.trace.llmError ?? 'the model failed') : pastDeadline ? `the deadline of ${deadlineMs! / 1000} s passed` : null;
+        result.stopReason === 'llm-error' ? (result.trace.llmError ?? 'the model failed') : pastDeadline ? `the deadline of ${deadlineMs! / 1000} s passed` : unusableAnswer;
       return {
         answer: result.answer,
         citations: result.citations.length,
