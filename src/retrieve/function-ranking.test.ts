@@ -65,6 +65,20 @@ describe('names the query writes (nameWeight)', () => {
     expect(nameShare('TimedOut', state)).toBe(1);
   });
 
+  it('does not take a class the query names for its constructor in Java, C# and C++ (`Type.Type`), and leaves Go methods alone', () => {
+    const n = queryNames(['JsonPointer', 'JsonPointer.head'], [{ token: 'jsonpointer', weight: 6 }, { token: 'head', weight: 4 }]);
+    const java = 'src/main/java/core/JsonPointer.java';
+    expect(nameShare('JsonPointer.JsonPointer', n, java)).toBe(0);
+    expect(nameShare('Pointer.Pointer', n, 'src/Pointer.cs')).toBe(0);
+    expect(nameShare('JsonPointer.head', n, java)).toBeCloseTo(1, 6);
+    expect(nameShare('JsonPointer.Builder.JsonPointer', n, java)).toBe(1);
+    const written = queryNames(['JsonPointer.JsonPointer'], [{ token: 'jsonpointer', weight: 6 }]);
+    expect(nameShare('JsonPointer.JsonPointer', written, java)).toBe(1);
+    // Go's `func (e *Error) Error() string` is a method like any other.
+    const go = queryNames(['Error'], [{ token: 'error', weight: 6 }]);
+    expect(nameShare('Error.Error', go, 'errors.go')).toBe(1);
+  });
+
   it('finds the method a named class inherits from its base class, and nothing when the class defines it', async () => {
     const repository = await indexed({
       'pkg/__init__.py': '',

@@ -7,7 +7,7 @@
  * body that repeats the issue's words.
  */
 import { symbolsNamed, type IndexStore, type SymbolRow } from '../index/index.js';
-import { TYPE_KINDS, type SymbolKind } from '../parse/index.js';
+import { languageForPath, TYPE_KINDS, type LanguageId, type SymbolKind } from '../parse/index.js';
 import { membersOf, outermostFunction, type FileSymbols } from './function-neighbours.js';
 
 /** Names the query writes, lower-cased, each with its share (0–1] of the query's strongest term weight. */
@@ -61,15 +61,31 @@ export function queryNames(
   return { simple, qualified, pairs, caseBound };
 }
 
-/** The share (0–1] of a function the query names by its simple name or `Type.member` tail; 0 when it does not. */
-export function nameShare(qualifiedName: string, names: QueryNames): number {
+/**
+ * The share (0–1] of a function the query names by its simple name or
+ * `Type.member` tail; 0 when it does not. In a language whose constructor
+ * is named after its class (Java, C#, C++: `JsonPointer.JsonPointer`; told by
+ * `path`), a constructor is named only by `Type.Type`: a query writing the
+ * class names the class, not its constructor, which otherwise outranked the
+ * methods the query is about. Elsewhere a method may share its type's name
+ * without being a constructor (Go's `Error.Error`).
+ */
+export function nameShare(qualifiedName: string, names: QueryNames, path?: string): number {
   const parts = qualifiedName.split('.');
   const name = parts[parts.length - 1]!.toLowerCase();
   const pair = parts.length >= 2 ? names.qualified.get(`${parts[parts.length - 2]}.${name}`.toLowerCase()) ?? 0 : 0;
+  if (path !== undefined && parts.length >= 2 && parts[parts.length - 1] === parts[parts.length - 2] && namesConstructorsByClass(path)) return pair;
   // `TimedOut` (a state) does not name the method `timedout`.
   const spelt = names.caseBound.get(name);
   if (spelt && !spelt.has(parts[parts.length - 1]!)) return pair;
   return Math.max(pair, names.simple.get(name) ?? 0);
+}
+
+/** Languages whose constructors are methods named after their class. */
+const CONSTRUCTOR_BY_CLASS_NAME: ReadonlySet<string> = new Set<LanguageId>(['java', 'csharp', 'cpp']);
+
+function namesConstructorsByClass(path: string): boolean {
+  return CONSTRUCTOR_BY_CLASS_NAME.has(languageForPath(path) ?? '');
 }
 
 /** The functions of the ranked files a query names (outermost units, de-duplicated). */

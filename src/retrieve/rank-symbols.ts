@@ -202,7 +202,7 @@ export function rankSymbols(
   }
   if (names) {
     for (const [key, ranked] of functionScores) {
-      const share = nameShare(ranked.qualifiedName, names);
+      const share = nameShare(ranked.qualifiedName, names, ranked.path);
       if (share > 0) functionScores.set(key, { ...ranked, score: ranked.score + options.nameWeight * share * best });
     }
   }
