@@ -116,6 +116,7 @@ export const STYLES: Style[] = [
   },
   { name: 'no usage', write: (text) => replies.noUsage(text) },
   { name: 'o-series endpoint refusing max_tokens and temperature', write: (text) => ({ text }), rejects: ['max_tokens', 'temperature'], only: 'openai' },
+  { name: 'empty once', write: (text, n) => (n === 1 ? replies.empty() : { text }) },
   { name: 'empty always', write: () => replies.empty(), outage: true },
   { name: 'a hang past a short --llm-timeout', write: () => replies.hang(5_000), outage: true, shortTimeout: true },
   { name: '429 with Retry-After then 500s', write: () => ({ status: 500 }), outage: true },
