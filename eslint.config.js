@@ -57,7 +57,8 @@ const FOLDERS = Object.keys(LAYERS);
  * tree's files (sources), the SQLite store and its schema (store), the write
  * path with its parse pool (write), lexical scoring (lexical) and the other
  * reads of a built index (queries). The files at src/index's top
- * (repository-index.ts, commit-index-pool.ts, index.ts) may import every part;
+ * (repository-index.ts and the modules it is cut into, commit-index-pool.ts,
+ * index.ts) may import every part;
  * no part imports them. docs/architecture.md draws the same.
  */
 const INDEX_PARTS = {

@@ -21,6 +21,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { git, makeRepository, MODULES, writeModule } from './fixture-repository.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = resolve(HERE, '../../dist/cli/main.js');
@@ -63,51 +64,6 @@ if (!existsSync(CLI)) {
   process.exit(2);
 }
 const WORK = mkdtempSync(join(tmpdir(), 'reponav-stress-'));
-
-// ---------------------------------------------------------------- fixtures
-
-function writeModule(root, i, extra = '') {
-  const lines = [
-    `"""Module ${i}."""`,
-    'import os',
-    '',
-    `class Widget${i}:`,
-    `    def render_${i}(self, size: int) -> str:`,
-    `        return os.path.join("w", str(size))`,
-    '',
-    `def compute_value_${i}(x: int) -> int:`,
-    `    """Compute the value of widget ${i}."""`,
-    ...Array.from({ length: 8 + ((i * 7) % 23) }, (_, k) => `    x = x + ${k}`),
-    '    return x',
-    extra,
-  ];
-  mkdirSync(join(root, 'pkg'), { recursive: true });
-  writeFileSync(join(root, 'pkg', `mod_${i}.py`), lines.join('\n') + '\n');
-}
-
-function git(cwd, ...argv) {
-  return execFileSync('git', argv, { cwd, encoding: 'utf8' }).trim();
-}
-
-const MODULES = 40;
-
-/** A small repository (40 modules) with two commits. */
-function makeRepository() {
-  const root = join(WORK, 'repo');
-  for (let i = 0; i < MODULES; i++) writeModule(root, i);
-  writeFileSync(join(root, 'app.ts'), 'export function startApp(port: number): void {\n  console.log(port);\n}\n');
-  git(root, 'init', '-q', '-b', 'main');
-  const commit = (message) => {
-    git(root, 'add', '-A');
-    git(root, '-c', 'user.name=s', '-c', 'user.email=s@s', 'commit', '-q', '-m', message);
-    return git(root, 'rev-parse', 'HEAD');
-  };
-  const a = commit('a');
-  for (let i = 0; i < 20; i++) writeModule(root, i, `\ndef changed_${i}():\n    return ${i}\n`);
-  rmSync(join(root, 'pkg', `mod_${MODULES - 1}.py`));
-  const b = commit('b');
-  return { root, commits: { a, b } };
-}
 
 // ---------------------------------------------------------------- processes
 
@@ -199,7 +155,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- scenarios
 
-const repo = makeRepository();
+const repo = makeRepository(WORK);
 const checkout = (commit) => git(repo.root, 'checkout', '-q', '-f', commit);
 checkout(repo.commits.b);
 

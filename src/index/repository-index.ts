@@ -1,24 +1,27 @@
-import { copyFileSync, existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import { readSettings, writtenBy, type IndexSettings } from './index-settings.js';
+import { readIndexStatus, type IndexStatus } from './index-status.js';
+import { IdleWarmUp } from './idle-warm-up.js';
+import { checkReadOnly, openUnwritable, readablePath, removeReadableCopy, type UnwritableIndex } from './read-only-folder.js';
 import { defaultIndexPath } from './store/index.js';
 import { GitCommitSource } from './sources/index.js';
 import { displayPath, quotedPath as quoted } from './sources/index.js';
 import { describeOpenFailure, isCorruption } from './store/index.js';
-import { indexConnection, IndexStore, type FileRow } from './store/index.js';
+import { IndexStore, type FileRow } from './store/index.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './write/index.js';
 import { readOnlyUnchanged } from './write/index.js';
-import { unwritableFolder } from './store/index.js';
 import { closestPaths, toRepositoryPath } from './sources/index.js';
 import { DEFAULT_MAX_FILE_BYTES, explainSkip, type RepositorySource, type SkipReason } from './sources/index.js';
-import { staleFiles } from './write/index.js';
 import { StoredSource } from './queries/index.js';
 import { WorktreeSource } from './sources/index.js';
-import { WriterLock, type WriterInfo, type WriterLease } from './store/index.js';
-import { scoringWarm, warmScoring, type IdleWarmer, type WarmScoringOptions, type WarmScoringReport } from './lexical/index.js';
+import { WriterLock, type WriterLease } from './store/index.js';
+import type { IdleWarmer, WarmScoringOptions, WarmScoringReport } from './lexical/index.js';
+
+export type { IndexSettings } from './index-settings.js';
+export type { IndexStatus } from './index-status.js';
 
 /** How to open a repository's index. */
 export interface OpenRepositoryOptions {
@@ -58,47 +61,6 @@ export interface RefreshOptions extends IndexOptions {
   check?: boolean;
 }
 
-/** What shaped an index: stored with it, read by every later command. */
-export interface IndexSettings {
-  maxFileBytes: number;
-  excludeDirectories: string[];
-}
-
-/**
- * Written to meta by every writer; an index last written by another SQLite,
- * Node.js ABI or schema gets a quick integrity check before it is written again.
- */
-function writtenBy(store: IndexStore): string {
-  const sqlite = (indexConnection(store).prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
-  return `schema ${store.getMeta('schema_version')}, SQLite ${sqlite}, Node.js ABI ${process.versions.modules}`;
-}
-
-/** What is indexed and what is stale. */
-export interface IndexStatus {
-  mode: 'worktree' | 'commit';
-  root: string;
-  commit: string | null;
-  indexPath: string;
-  indexedAt: number | null;
-  complete: boolean;
-  files: number;
-  symbols: number;
-  chunks: number;
-  partialFiles: number;
-  /** Files that could not be parsed (indexed as text only); the next index run parses them again. */
-  failedFiles: number;
-  /** Every failed file with its reason, by path. */
-  failures: { path: string; reason: string }[];
-  languages: Record<string, number>;
-  skipped: Partial<Record<string, number>>;
-  /** Files whose content changed on disk since indexing (working tree), or commit mismatch. */
-  stale: { changed: string[]; added: string[]; deleted: string[] };
-  /** The settings this index is built with. */
-  settings: IndexSettings;
-  /** Another process writing this index right now, with its progress; null when none. */
-  writer: WriterInfo | null;
-}
-
 /** Opens the store, waiting for the writer lock when a rebuild needs it and another process holds it. */
 async function openStore(path: string, logger: Logger, access: { owned: boolean; readonly: boolean }): Promise<IndexStore> {
   try {
@@ -115,28 +77,18 @@ async function openStore(path: string, logger: Logger, access: { owned: boolean;
   }
 }
 
-/** The settings an index was built with, or null before its first refresh. */
-function readSettings(store: IndexStore): IndexSettings | null {
-  try {
-    return JSON.parse(store.getMeta('settings') ?? 'null') as IndexSettings | null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A repository and its index: the handle every later stage uses. Opening never
  * indexes; call `refresh()` (cheap when nothing changed) before answering.
  */
 export class RepositoryIndex {
   private refreshing: Promise<IndexReport> | null = null;
-  /** The running idle-time warm-up of the scoring caches (long-lived processes only), and how to stop it. */
-  private warming: { done: Promise<WarmScoringReport>; controller: AbortController } | null = null;
+  /** The idle-time warm-up of the scoring caches (run after each refresh by long-lived processes only). */
+  private warmUp: IdleWarmUp;
   private warmAfterRefresh = false;
-  private idleWarmers: readonly IdleWarmer[] = [];
   private readonly lock: WriterLock;
   /** Why the index's folder cannot be written, the index's own path, and the private copy it is read from; null when writable. */
-  private unwritable: { reason: string; indexPath: string; copy: string | null } | null = null;
+  private unwritable: UnwritableIndex | null = null;
   /** What SQLite said when a read met damage (markDamaged): the next refresh rebuilds instead of trusting the file. */
   private damage: string | null = null;
 
@@ -148,6 +100,7 @@ export class RepositoryIndex {
     private readonly access: { owned: boolean; readonly: boolean },
   ) {
     this.lock = new WriterLock(currentStore.path);
+    this.warmUp = new IdleWarmUp(logger, []);
   }
 
   /** The index (replaced when a damaged index is rebuilt: fetch it per use, do not keep it). */
@@ -168,19 +121,8 @@ export class RepositoryIndex {
     // Only reponav's own cache may be overwritten whatever is there; a path the user gave may hold their data.
     const access = { owned: options.indexPath === undefined, readonly: !!options.readonly };
     // A read-only folder: an index already there is used read-only (while it matches the tree); none there is one sentence.
-    const unwritable = indexPath === ':memory:' ? null : unwritableFolder(indexPath);
-    let copy: string | null = null;
-    if (unwritable !== null) {
-      if (!existsSync(indexPath) && !access.readonly) {
-        throw new ReponavError(
-          'INDEX_UNAVAILABLE',
-          `Cannot create the index at ${displayPath(indexPath)}: ${unwritable}; set REPONAV_CACHE_DIR (or --index-path) to a writable folder.`,
-        );
-      }
-      access.readonly = true;
-      copy = existsSync(indexPath) ? readableCopy(indexPath) : null;
-    }
-    const store = await openStore(copy ? join(copy, basename(indexPath)) : indexPath, logger, access);
+    const unwritable = openUnwritable(indexPath, access);
+    const store = await openStore(readablePath(unwritable, indexPath), logger, access);
     const stored = readSettings(store);
     const settings: IndexSettings = {
       maxFileBytes: options.maxFileBytes ?? stored?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
@@ -193,9 +135,9 @@ export class RepositoryIndex {
     }
     if (options.watch && source instanceof WorktreeSource) source.watch();
     const repository = new RepositoryIndex(source, store, logger, settings, access);
-    repository.unwritable = unwritable === null ? null : { reason: unwritable, indexPath, copy };
+    repository.unwritable = unwritable;
     repository.warmAfterRefresh = options.warmScoring ?? !!options.watch;
-    repository.idleWarmers = options.idleWarmers ?? [];
+    repository.warmUp = new IdleWarmUp(logger, options.idleWarmers ?? []);
     return repository;
   }
 
@@ -239,7 +181,7 @@ export class RepositoryIndex {
    * itself, which finds that writer's work done.
    */
   refresh(options: RefreshOptions = {}): Promise<IndexReport> {
-    if (this.unwritable !== null) return this.checkReadOnly(this.unwritable.reason, this.unwritable.indexPath);
+    if (this.unwritable !== null) return checkReadOnly({ store: this.store, source: this.source, lock: this.lock, settings: this.sourceOptions, root: this.root }, this.unwritable);
     if (this.access.readonly) throw new ReponavError('BAD_INPUT', 'This index was opened read-only; it cannot be refreshed.');
     if (!this.refreshing) {
       this.refreshing = this.refreshOnce(options)
@@ -283,22 +225,6 @@ export class RepositoryIndex {
    */
   probeDamage(): string | null {
     return this.store.probeDamage();
-  }
-
-  /**
-   * An index in a folder that cannot be written answers while it matches the
-   * tree (checked from reads alone); anything else would need a write, so it
-   * is one sentence saying what to do.
-   */
-  private async checkReadOnly(unwritable: string, indexPath: string): Promise<IndexReport> {
-    const expected = () => ({ writtenBy: writtenBy(this.store), settings: JSON.stringify(this.sourceOptions) });
-    const unchanged = await readOnlyUnchanged(this.store, this.source, this.lock, expected).catch(() => null);
-    if (unchanged) return unchanged;
-    throw new ReponavError(
-      'INDEX_UNAVAILABLE',
-      `The index at ${displayPath(indexPath)} cannot be updated (${unwritable}) and it no longer matches ${displayPath(this.root)} (or that cannot be checked without writing); ` +
-        'run `reponav index` where the folder is writable, or set REPONAV_CACHE_DIR (or --index-path) to a writable folder.',
-    );
   }
 
   /** Nothing changed: answered from reads alone (no-change-check.ts); else the locked run. */
@@ -420,41 +346,9 @@ export class RepositoryIndex {
     }
   }
 
-  private async readStatus(): Promise<IndexStatus> {
-    // "Up to date" over pages SQLite cannot read would be a lie: probe first (cheap; see damage-probe.ts).
-    const damage = this.store.probeDamage();
-    if (damage !== null) throw Object.assign(new Error(damage), { code: 'SQLITE_CORRUPT' });
-    const counts = this.store.counts();
-    // Read with the counts, not after listing the tree (seconds on a large one), so the two describe one moment.
-    const writer = this.lock.isHeld() ? this.lock.holder() : null;
-    const indexed = JSON.parse(this.store.getMeta('indexed') ?? 'null') as { at: number; commit: string | null } | null;
-    const listing = JSON.parse(this.store.getMeta('listing') ?? '{"skipped":{}}') as { skipped: Record<string, number> };
-    const languages: Record<string, number> = {};
-    const files = this.store.files();
-    for (const f of files) languages[f.language] = (languages[f.language] ?? 0) + 1;
-    const current = await this.source.list();
-    // A file whose size or mtime differs is read: same content is up to date whatever its timestamp.
-    const stale = await staleFiles(this.source, current.files, files, this.store.skippedFiles());
-    return {
-      mode: this.source.mode,
-      root: this.source.root,
-      commit: this.source.commit,
-      // The index's own path, not the private copy a read-only folder's index is read from.
-      indexPath: this.unwritable?.indexPath ?? this.store.path,
-      indexedAt: indexed?.at ?? null,
-      complete: this.store.getMeta('complete') === '1',
-      files: counts.files,
-      symbols: counts.symbols,
-      chunks: counts.chunks,
-      partialFiles: counts.partial,
-      failedFiles: counts.failed,
-      failures: this.store.failedFiles(),
-      languages,
-      skipped: listing.skipped,
-      stale,
-      settings: this.sourceOptions,
-      writer,
-    };
+  private readStatus(): Promise<IndexStatus> {
+    // The index's own path, not the private copy a read-only folder's index is read from.
+    return readIndexStatus({ store: this.store, source: this.source, lock: this.lock, settings: this.sourceOptions }, this.unwritable?.indexPath ?? this.store.path);
   }
 
   /**
@@ -467,44 +361,14 @@ export class RepositoryIndex {
    * (`warmScoring` option, on with `watch`).
    */
   warmScoring(options: Omit<WarmScoringOptions, 'signal'> = {}): Promise<WarmScoringReport> {
-    if (this.warming) return this.warming.done;
-    if (scoringWarm(this.store)) return Promise.resolve({ terms: 0, entries: 0, stopped: 'done', warmers: 0 });
-    const controller = new AbortController();
-    const done = warmScoring(this.store, { warmers: this.idleWarmers, ...options, signal: controller.signal })
-      .then((report) => {
-        this.logger.debug(`scoring caches warmed: ${report.terms} terms, ${report.entries} postings, ${report.warmers} warmers (${report.stopped})`);
-        return report;
-      })
-      .catch((error: unknown): WarmScoringReport => {
-        this.logger.debug(`scoring warm-up stopped: ${(error as Error).message}`);
-        return { terms: 0, entries: 0, stopped: 'aborted', warmers: 0 };
-      })
-      .finally(() => {
-        this.warming = null;
-      });
-    this.warming = { done, controller };
-    return done;
+    return this.warmUp.run(this.store, options);
   }
 
   /** Closes the index (and stops the watcher and the warm-up, if any). */
   close(): void {
-    this.warming?.controller.abort();
+    this.warmUp.stop();
     this.source.close?.();
     this.store.close();
-    if (this.unwritable?.copy) rmSync(this.unwritable.copy, { recursive: true, force: true });
+    removeReadableCopy(this.unwritable);
   }
-}
-
-/**
- * A private copy of an index in a folder that cannot be written, in the
- * temporary folder: SQLite cannot open a write-ahead-log database read-only
- * where it cannot create the log's shared-memory file, and this build of it
- * has no URI filenames (`immutable=1`). Returns the copy's folder.
- */
-function readableCopy(indexPath: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'reponav-readonly-'));
-  for (const suffix of ['', '-wal']) {
-    if (existsSync(indexPath + suffix)) copyFileSync(indexPath + suffix, join(folder, basename(indexPath) + suffix));
-  }
-  return folder;
 }

@@ -1,0 +1,29 @@
+import { indexConnection, type IndexStore } from './store/index.js';
+
+/** What shaped an index: stored with it, read by every later command. */
+export interface IndexSettings {
+  maxFileBytes: number;
+  excludeDirectories: string[];
+}
+
+/**
+ * The settings an index was built with (its `settings` meta row), or null
+ * before its first refresh or when the row cannot be parsed.
+ */
+export function readSettings(store: IndexStore): IndexSettings | null {
+  try {
+    return JSON.parse(store.getMeta('settings') ?? 'null') as IndexSettings | null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Who writes `store` now (schema version, SQLite version, Node.js ABI): written
+ * to meta by every writer; an index last written by another SQLite, Node.js
+ * ABI or schema gets a quick integrity check before it is written again.
+ */
+export function writtenBy(store: IndexStore): string {
+  const sqlite = (indexConnection(store).prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  return `schema ${store.getMeta('schema_version')}, SQLite ${sqlite}, Node.js ABI ${process.versions.modules}`;
+}
