@@ -8,7 +8,10 @@
  */
 import * as z from '../zod-mini.js';
 import { estimateTokens } from '../budget/index.js';
-import { summarizeRerank, type RerankTrace } from '../retrieve/rerank/index.js';
+import type { RerankTrace } from '../retrieve/rerank/index.js';
+// The summary through the retrieve entry, not the rerank folder's entry: that one loads the model clients (src/llm),
+// which the library entry `reponav` must not load; the reranker itself reaches this tool through ToolContext.reranker.
+import { summarizeRerank } from '../retrieve/index.js';
 import { ReponavError } from '../errors.js';
 import { displayPath } from '../scaffold/index.js';
 import { BUILTIN_TOOLS } from './builtin-tools.js';

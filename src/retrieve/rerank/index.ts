@@ -6,16 +6,15 @@ export {
   DEFAULT_RERANK_SETTINGS,
   rerankCandidates,
   resolveRerankSettings,
-  summarizeRerank,
   type RerankAttemptTrace,
   type RerankCallOptions,
   type RerankFailurePolicy,
   type RerankOutcome,
   type RerankSettings,
-  type RerankSummary,
   type RerankTrace,
   type RerankWindowTrace,
 } from './listwise-reranker.js';
+export { summarizeRerank, type RerankSummary } from './rerank-summary.js';
 export { buildRerankMessages, cutToTokens, type PromptBudgets, type RerankCandidate, type TokenCounter } from './rerank-prompt.js';
 export { parseRanking, type ParsedRanking, type RankingFormat } from './rerank-reply.js';
 export { createFunctionReranker, rerankCandidatesOf, rerankFunctions, type FunctionReranker, type RerankedFunctions } from './rerank-functions.js';

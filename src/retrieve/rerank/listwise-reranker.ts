@@ -253,31 +253,3 @@ function abortError(deadline: AbortSignal | undefined, s: RerankSettings): Repon
   }
   return new ReponavError('LLM_ERROR', 'the rerank was aborted.', { cause: 'aborted', aborted: true });
 }
-
-/**
- * A rerank's figures without its windows: what answers (`--json`, the search
- * tool's JSON) carry. `fallback` is the failure's message when the retrieval
- * order was kept, else null.
- */
-export type RerankSummary = Pick<RerankTrace, 'model' | 'calls' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'unknownIds' | 'repeatedIds' | 'missingIds' | 'cutReplies' | 'reasks'> & {
-  candidates: number;
-  fallback: string | null;
-};
-
-/** The {@link RerankSummary} of `trace`. */
-export function summarizeRerank(trace: RerankTrace): RerankSummary {
-  return {
-    model: trace.model,
-    candidates: trace.input.length,
-    calls: trace.calls,
-    inputTokens: trace.inputTokens,
-    outputTokens: trace.outputTokens,
-    costUsd: trace.costUsd,
-    unknownIds: trace.unknownIds,
-    repeatedIds: trace.repeatedIds,
-    missingIds: trace.missingIds,
-    cutReplies: trace.cutReplies,
-    reasks: trace.reasks,
-    fallback: trace.fallback ? trace.fallback.message : null,
-  };
-}
