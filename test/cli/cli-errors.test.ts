@@ -135,6 +135,20 @@ describe('usage errors', () => {
     expect(line).not.toContain('unknown command');
   });
 
+  it('a lookup that finds nothing exits 1 with one sentence, for find class, find function and view --symbol alike', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    for (const args of [['find', 'class', 'NoSuchThing'], ['find', 'function', 'no_such_thing'], ['view', '--symbol', 'no_such_thing']]) {
+      const result = runCli([...args, '--repo', root, '-q'], { cacheDir });
+      expect(expectOneSentenceError(result, 1), args.join(' ')).toMatch(/No (class|function|symbol) named 'no_?such_?thing'/i);
+      expect(result.stdout, args.join(' ')).toBe('');
+    }
+    // --json still prints the (empty) answer for a script to read, and exits 1.
+    const json = runCli(['find', 'function', 'no_such_thing', '--repo', root, '--json', '-q'], { cacheDir });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ total: 0, matches: [] });
+    expect(runCli(['find', 'function', 'compute_discount', '--repo', root, '-q'], { cacheDir }).code).toBe(0);
+  });
+
   it('`find method NAME` points at the kind it means, with the name', () => {
     const { root, cacheDir } = copyIndexFixture();
     const line = expectOneSentenceError(runCli(['find', 'method', 'checkout', '--repo', root], { cacheDir }), 2);

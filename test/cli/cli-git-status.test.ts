@@ -41,7 +41,7 @@ describe('git status per CLI process', () => {
     const commands = [
       ['search', 'stock level', '--repo', root, '-q'],
       ['symbols', 'inventory/stock.py', `--repo=${root}`],
-      ['find', 'function', 'checkout', '--repo', root],
+      ['find', 'function', 'compute_discount', '--repo', root],
       ['view', 'inventory/stock.py:1-3', '--repo', root],
     ];
     for (const args of commands) {

@@ -81,13 +81,13 @@ describe('an index is never deleted for a failure that proves nothing about it',
     );
     try {
       await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
-      const result = runCli(['find', 'function', 'apply_tax', '--repo', root], { cacheDir });
+      const result = runCli(['find', 'function', 'compute_discount', '--repo', root], { cacheDir });
       expect(expectOneSentenceError(result, 1)).toMatch(/locked by another process.*left as it is/);
     } finally {
       holder.kill('SIGKILL');
     }
     expect(readFileSync(file)).toEqual(bytes);
-    const after = runCli(['find', 'function', 'apply_tax', '--repo', root], { cacheDir });
+    const after = runCli(['find', 'function', 'compute_discount', '--repo', root], { cacheDir });
     expect(after.code, after.stderr).toBe(0);
   }, 30_000);
 });

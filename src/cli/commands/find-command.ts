@@ -23,7 +23,7 @@ export function registerFindCommand(program: Command): Command {
   const find = program
     .command('find')
     .exitOverride()
-    .description('find a class or a function by exact name (qualified name, then qualified suffix, then case-insensitive)');
+    .description('find a class or a function by exact name (qualified name, then qualified suffix, then case-insensitive); exit 1 when nothing matches');
   // `reponav find toJson` (no kind) would otherwise read "unknown command 'toJson'", which sends
   // a user or an agent to --help for what one sentence can say.
   find.on('command:*', (operands: string[]) => {
@@ -48,7 +48,7 @@ export function registerFindCommand(program: Command): Command {
         name,
         ...(options.filePattern !== undefined ? { file_pattern: options.filePattern } : {}),
         ...(options.limit !== undefined ? { limit: options.limit } : {}),
-      }));
+      }), undefined, undefined, (data) => (data as { total: number }).total > 0);
     });
   }
   return find;

@@ -67,7 +67,9 @@ const TOOL_ERROR_CODES = new Set<string>([
  * `setup` may give the call its own registry or retrieval context (the search
  * command's interfaces and dense fusion); `opened`, a repository the caller
  * opened and did not refresh, is used instead of opening it again (and not
- * refreshed when `opened.refresh` is false). The repository is always closed.
+ * refreshed when `opened.refresh` is false). `found`, for a lookup, says
+ * whether its answer found anything: when not, the answer's text becomes the
+ * error (exit 1), after the JSON with --json. The repository is always closed.
  */
 export async function runToolCommand(
   options: ToolCommandOptions,
@@ -75,6 +77,7 @@ export async function runToolCommand(
   buildArgs: (repository: RepositoryIndex) => Record<string, unknown>,
   setup?: (repository: RepositoryIndex, logger: Logger) => Promise<Pick<RunToolOnceOptions, 'registry' | 'context' | 'budgets'>>,
   opened?: { repository: RepositoryIndex; refresh: boolean },
+  found?: (data: unknown) => boolean,
 ): Promise<void> {
   // Not refreshed: another process builds the first index and the tool answers provisionally.
   const { repository, report, logger } =
@@ -90,6 +93,11 @@ export async function runToolCommand(
     if (result.isError) {
       const code = TOOL_ERROR_CODES.has(result.errorCode ?? '') ? (result.errorCode as ReponavErrorCode) : 'BAD_INPUT';
       throw new ReponavError(code, result.text);
+    }
+    // A lookup that finds nothing fails like grep (exit 1, one sentence on stderr); --json still prints the answer.
+    if (found && !found(result.data)) {
+      if (options.json) printJson(result.data);
+      throw new ReponavError('FILE_NOT_FOUND', result.text.split('\n').join(' '));
     }
     if (options.json) printJson(result.data);
     else process.stdout.write(`${result.text}\n`);
