@@ -46,16 +46,17 @@ export interface RegexSearchResult {
 /** re2js, loaded by the first regex search: it is a third of the code a `search` process would otherwise compile. */
 let re2: typeof RE2JS | null = null;
 
-/** Compiles an RE2 pattern, turning a syntax error into one actionable sentence. */
-export async function compileRegex(pattern: string, ignoreCase: boolean): Promise<RE2JS> {
+/** Compiles an RE2 pattern, turning a syntax error into one actionable sentence (worded for the CLI when `surface` is 'cli'). */
+export async function compileRegex(pattern: string, ignoreCase: boolean, surface: 'mcp' | 'cli' = 'mcp'): Promise<RE2JS> {
   const RE2JS = (re2 ??= (await import('re2js')).RE2JS);
   try {
     return RE2JS.compile(pattern, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
     const why = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
+    const literal = surface === 'cli' ? 'or search for literal text with `reponav search`' : 'or use find_code_snippet for literal text';
     throw new ReponavError(
       'BAD_INPUT',
-      `Invalid pattern (${why}). Patterns use RE2 syntax: no backreferences or lookaround; escape literal characters such as ( [ . with a backslash, or use find_code_snippet for literal text.`,
+      `Invalid pattern (${why}). Patterns use RE2 syntax: no backreferences or lookaround; escape literal characters such as ( [ . with a backslash, ${literal}.`,
     );
   }
 }
@@ -138,7 +139,7 @@ export const regexSearchTool: ToolDefinition<z.infer<ReturnType<typeof regexInpu
   },
   defaultBudgetTokens: 1500,
   async run(args, env) {
-    const regex = await compileRegex(args.pattern, args.ignore_case ?? false);
+    const regex = await compileRegex(args.pattern, args.ignore_case ?? false, env.context.surface);
     return searchRegex(env.repository.index.store, regex, { limit: args.max_matches ?? 50, pathFilter: pathFilterOf(args.file_pattern) });
   },
   render(r, env) {

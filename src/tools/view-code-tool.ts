@@ -155,7 +155,11 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
       const lookup = lookupSymbols(store, args.symbol, { category: 'any', pathFilter: fixedPath ? (p) => p === fixedPath : undefined });
       if (lookup.matches.length === 0) {
         const inFile = fixedPath ? ` in ${fixedPath}` : '';
-        throw new ReponavError('FILE_NOT_FOUND', `No symbol named '${lookup.query.name}'${inFile}. Use list_symbols on the file or find_function / find_class to locate it.`);
+        const locate =
+          env.context.surface === 'cli'
+            ? 'Run `reponav symbols` on the file or `reponav find function` / `reponav find class` to locate it.'
+            : 'Use list_symbols on the file or find_function / find_class to locate it.';
+        throw new ReponavError('FILE_NOT_FOUND', `No symbol named '${lookup.query.name}'${inFile}. ${locate}`);
       }
       const fileLines = new Map<string, readonly string[]>();
       const linesOf = (path: string) => {
@@ -172,7 +176,7 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
         .slice(0, 5)
         .map((s) => ({ path: s.path, qualifiedName: s.qualifiedName, startLine: s.startLine, endLine: s.endLine }));
       file = store.file(symbol.path);
-      if (!file) throw new ReponavError('FILE_NOT_FOUND', `${displayPath(symbol.path)} is no longer indexed; call view_code again.`);
+      if (!file) throw new ReponavError('FILE_NOT_FOUND', `${displayPath(symbol.path)} is no longer indexed; ${env.context.surface === 'cli' ? 'run the command' : 'call view_code'} again.`);
       start ??= symbol.startLine;
       end ??= symbol.endLine;
     }
@@ -208,7 +212,7 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
     const head = [`[FILE] ${displayPath(data.path)} (${data.language}, ${data.lineCount} lines) lines ${data.start}-${data.end}${what}`];
     if (data.clamped) head.push(`(the file ends at line ${data.lineCount})`);
     if (data.alternatives.length > 0) {
-      head.push(`(other matches: ${data.alternatives.map((a) => `${displayPath(a.path)}:${a.startLine}-${a.endLine} ${a.qualifiedName}`).join('; ')}; pass file to pick one)`);
+      head.push(`(other matches: ${data.alternatives.map((a) => `${displayPath(a.path)}:${a.startLine}-${a.endLine} ${a.qualifiedName}`).join('; ')}; ${env.context.surface === 'cli' ? 'give FILE' : 'pass file'} to pick one)`);
     }
     const width = String(data.end).length;
     const body = numberLines(data.lines, data.start, width);
@@ -216,7 +220,11 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
     if (estimateTokens(whole) <= env.budgetTokens) return whole;
     // Keep a prefix of lines and say exactly where to continue.
     const note = (from: number) =>
-      `[TRUNCATED] lines ${from}-${data.end} left out to stay within ${env.budgetTokens} tokens; call view_code with start=${from}${data.end !== data.lineCount ? ` end=${data.end}` : ''} to continue.`;
+      `[TRUNCATED] lines ${from}-${data.end} left out to stay within ${env.budgetTokens} tokens; ${
+        env.context.surface === 'cli'
+          ? `run \`reponav view ${displayPath(data.path)} --start ${from}${data.end !== data.lineCount ? ` --end ${data.end}` : ''}\``
+          : `call view_code with start=${from}${data.end !== data.lineCount ? ` end=${data.end}` : ''}`
+      } to continue.`;
     let used = head.reduce((sum, line) => sum + lineCost(line), 0) + lineCost(note(data.end));
     let kept = 0;
     while (kept < body.length && used + lineCost(body[kept]) <= env.budgetTokens) used += lineCost(body[kept++]);
