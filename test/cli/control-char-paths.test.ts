@@ -36,6 +36,24 @@ describe('a path with a newline', () => {
   });
 });
 
+describe('view --lines', () => {
+  it('shows a span of a file whose path holds a newline, where FILE:START-END cannot be written apart from the path', () => {
+    const { dir, root } = copyIndexFixture();
+    const cacheDir = join(dir, 'cache');
+    put(root, NAME, 'one = 1\ntwo = 2\nthree = 3\nfour = 4\n');
+    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+    const result = runCli(['view', NAME, '--lines', '2-3', '--repo', root], { cacheDir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`[FILE] ${SHOWN} (python, 4 lines) lines 2-3`);
+    expect(result.stdout).toContain('two = 2');
+    expect(result.stdout).not.toContain('four = 4');
+    expect(runCli(['view', NAME, '--lines', '3', '--repo', root], { cacheDir }).stdout).toMatch(/lines 3-3\n3\s.*three = 3/);
+    expect(runCli(['view', NAME, '--lines', '3-1', '--repo', root], { cacheDir }).code).toBe(2);
+    expect(runCli(['view', NAME, '--lines', '1-2', '--start', '1', '--repo', root], { cacheDir }).code).toBe(2);
+    expect(runCli(['view', '--help'], { cacheDir }).stdout).toContain('--lines <start-end>');
+  });
+});
+
 describe('a file the index skipped on purpose, and paths in error messages', () => {
   it('view and symbols of a file below an ignored or default-skipped folder, or matched by a .gitignore rule, say why and name the rule', () => {
     const { dir, root } = copyIndexFixture();
