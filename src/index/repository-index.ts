@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
@@ -14,7 +15,7 @@ import { IndexStore, type FileRow } from './store/index.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './write/index.js';
 import { readOnlyUnchanged } from './write/index.js';
 import { closestPaths, toRepositoryPath } from './sources/index.js';
-import { DEFAULT_MAX_FILE_BYTES, explainSkip, type RepositorySource, type SkipReason } from './sources/index.js';
+import { DEFAULT_MAX_FILE_BYTES, explainSkip, explainSkipOnDisk, type RepositorySource, type SkipReason } from './sources/index.js';
 import { StoredSource } from './queries/index.js';
 import { WorktreeSource } from './sources/index.js';
 import { WriterLock, type WriterLease } from './store/index.js';
@@ -319,7 +320,11 @@ export class RepositoryIndex {
     // A file the index skipped on purpose gets its reason, not a list of other paths.
     const skip = this.store.skippedFiles().get(path)?.reason ?? this.source.skipReason?.(path) ?? null;
     if (skip) {
-      const why = explainSkip(skip as SkipReason, this.sourceOptions.maxFileBytes);
+      // In a working tree the file itself can say more than the recorded reason (its encoding, the system's error).
+      const why =
+        this.source.mode === 'worktree'
+          ? explainSkipOnDisk(skip as SkipReason, this.sourceOptions.maxFileBytes, join(this.source.root, path))
+          : explainSkip(skip as SkipReason, this.sourceOptions.maxFileBytes);
       const rule = skip === 'ignored' || skip === 'vendored' ? this.source.skipRule?.(path) : null;
       throw new ReponavError('FILE_NOT_FOUND', `${quoted(userPath)} was not indexed: ${why}${rule ? ` (${rule})` : ''}.`, { suggestions: [] });
     }

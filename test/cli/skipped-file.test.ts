@@ -33,6 +33,17 @@ describe('a skipped file', () => {
     expect(missing).toContain('is not an indexed file');
   });
 
+  it('skipped as not UTF-8 text (UTF-16 with its byte-order mark): view and symbols name the encoding and what to do', () => {
+    const { dir, root } = copyIndexFixture();
+    const cacheDir = join(dir, 'cache');
+    put(root, 'wide.py', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('x = 1\n', 'utf16le')]));
+    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+    for (const command of ['symbols', 'view']) {
+      const line = expectOneSentenceError(runCli([command, 'wide.py', '--repo', root], { cacheDir }), 1);
+      expect(line, command).toContain("'wide.py' was not indexed: it is not UTF-8 text (UTF-16LE, by its byte-order mark); re-encode it as UTF-8");
+    }
+  });
+
   it('is explained in commit mode too', () => {
     const { dir, root } = copyIndexFixture();
     const cacheDir = join(dir, 'cache');

@@ -1,3 +1,5 @@
+import { closeSync, openSync, readSync } from 'node:fs';
+
 /**
  * What the indexer reads: a list of files with cheap change signals, from a
  * working tree or from a git commit, and the reasons anything was skipped.
@@ -203,5 +205,39 @@ export function explainSkip(reason: SkipReason, maxFileBytes: number): string {
       return 'it could not be read';
     case 'missing-blob':
       return 'its blob is missing from the git repository';
+  }
+}
+
+/** The encoding a byte-order mark names, or null (UTF-8's own mark is text reponav reads). */
+function byteOrderMark(head: Buffer): string | null {
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x0000feff) return 'UTF-32BE';
+  if (head.length >= 4 && head.readUInt32BE(0) === 0xfffe0000) return 'UTF-32LE';
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'UTF-16BE';
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'UTF-16LE';
+  return null;
+}
+
+/**
+ * explainSkip with what the file on disk says now, for a file skipped as
+ * binary or unreadable: a UTF-16/UTF-32 file "is not UTF-8 text" (with what to
+ * do), an unreadable one names the system's reason (permission denied, …).
+ * Any other reason, or a file that cannot be looked at, gets explainSkip's words.
+ */
+export function explainSkipOnDisk(reason: SkipReason, maxFileBytes: number, absolutePath: string): string {
+  if (reason !== 'binary' && reason !== 'unreadable') return explainSkip(reason, maxFileBytes);
+  let fd: number | null = null;
+  try {
+    fd = openSync(absolutePath, 'r');
+    const head = Buffer.alloc(4);
+    const read = readSync(fd, head, 0, 4, 0);
+    const encoding = byteOrderMark(head.subarray(0, read));
+    if (encoding) return `it is not UTF-8 text (${encoding}, by its byte-order mark); re-encode it as UTF-8 to have it indexed`;
+    return explainSkip(reason, maxFileBytes);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code;
+    return reason === 'unreadable' && why ? `it could not be read (${why})` : explainSkip(reason, maxFileBytes);
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
