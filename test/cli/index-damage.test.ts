@@ -5,7 +5,7 @@
  * rebuilds the index and answers; `status` probes for damage and never says
  * "up to date" over it, telling the command that repairs it, and changes nothing.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,5 +78,25 @@ describe('random bytes over index pages', () => {
     const after = runCli(['status', root], { cacheDir });
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toMatch(/Freshness: {2}up to date/);
+  });
+});
+
+describe('a folder where the index file belongs', () => {
+  it('--index-path naming a folder, or the cached index file replaced by a folder: one sentence naming the path and what to do', () => {
+    const { dir, root, cacheDir } = copyIndexFixture();
+    const folder = join(dir, 'not-a-file');
+    mkdirSync(folder);
+    for (const args of [['index', root, '--index-path', folder], ['symbols', 'inventory/stock.py', '--repo', root, '--index-path', folder]]) {
+      const line = expectOneSentenceError(runCli(args, { cacheDir }), 1);
+      expect(line, args[0]).toContain(`${folder} is a folder, not an index file; remove or rename that folder, or give --index-path a file path`);
+      expect(line, args[0]).not.toMatch(/disk I\/O error|unable to open database file/);
+    }
+    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+    const cached = readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }).find((p) => p.endsWith('worktree.db'))!;
+    const file = join(cacheDir, cached);
+    rmSync(file);
+    mkdirSync(file);
+    const line = expectOneSentenceError(runCli(['view', 'inventory/stock.py', '--repo', root], { cacheDir }), 1);
+    expect(line).toContain(`${file} is a folder, not an index file`);
   });
 });

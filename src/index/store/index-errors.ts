@@ -4,6 +4,8 @@
  * file (the native module, permissions, locks, a full disk), reported with
  * what to do and never acted on.
  */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { ReponavError } from '../../errors.js';
 import { displayPath } from '../sources/index.js';
 
@@ -42,6 +44,10 @@ export function describeOpenFailure(path: string | null, error: unknown): unknow
   const Where = where[0].toUpperCase() + where.slice(1);
   const untouched = 'the index was left as it is';
   const fail = (text: string) => new ReponavError('INDEX_UNAVAILABLE', text, { cause: message, path });
+  // A folder where the index file belongs reads as "unable to open database file" or "disk I/O error": name it.
+  if (path && isFolder(path)) {
+    return fail(`${displayPath(path)} is a folder, not an index file; remove or rename that folder, or give --index-path a file path (such as ${displayPath(join(path, 'index.db'))}); ${untouched}.`);
+  }
   if (isCorruption(error)) {
     return new ReponavError('INDEX_CORRUPT', `${Where} is damaged (SQLite: ${message}); run \`reponav index --check\` to check it and rebuild it.`, { path, damage: message });
   }
@@ -67,4 +73,12 @@ export function describeOpenFailure(path: string | null, error: unknown): unknow
     return fail(`Reading or writing ${where} failed (${message}); check the disk, then run the command again; ${untouched}.`);
   }
   return error;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
