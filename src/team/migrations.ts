@@ -107,7 +107,7 @@ export const TEAM_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
 /** Applies the migrations not applied yet; returns the versions applied now (in order). */
 export async function migrate(db: TeamDatabase): Promise<number[]> {
-  const client = await db.pool.connect();
+  const client = await db.connect();
   const applied: number[] = [];
   // A connection the server ends between two queries emits 'error' on this checked-out client (the pool
   // listens only to idle ones): heard here, the next query fails with one sentence instead of a crash.

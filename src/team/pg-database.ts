@@ -73,6 +73,15 @@ export class TeamDatabase implements Queryable {
     return this.retrying(() => this.pool.query<R>(text, values), retryMs);
   }
 
+  /**
+   * A client checked out of the pool for work that must hold one session
+   * (an advisory lock), the connection retried as `query` retries: an unreachable
+   * server is one TEAM_DATABASE sentence. The caller releases it.
+   */
+  async connect(retryMs = this.retryMs): Promise<pg.PoolClient> {
+    return this.retrying(() => this.pool.connect(), retryMs);
+  }
+
   /** Runs `work` in one transaction (BEGIN … COMMIT, ROLLBACK on error), retried as a whole on a dropped connection. */
   async transaction<T>(work: (client: Queryable) => Promise<T>, retryMs = this.retryMs): Promise<T> {
     return this.retrying(async () => {

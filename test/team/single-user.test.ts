@@ -48,6 +48,10 @@ describe('single-user mode without PostgreSQL', () => {
     const unreachable = plain(['fleet', 'list', '--pg', 'postgres://postgres@127.0.0.1:1/nowhere']);
     expect(unreachable.status).toBe(1);
     expect(unreachable.stderr).toMatch(/^error: PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/nowhere is unreachable \(.*\); check that it runs and the URL is right\.\n$/);
+    // fleet migrate holds one session (its advisory lock): the same sentence, not a stack trace.
+    const migrate = plain(['fleet', 'migrate', '--pg', 'postgres://postgres@127.0.0.1:1/nowhere']);
+    expect(migrate.status).toBe(1);
+    expect(migrate.stderr).toMatch(/^error: PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:1\/nowhere is unreachable \(.*\); check that it runs and the URL is right\.\n$/);
     // A server that answers but refuses the database: one sentence too (was a stack trace).
     const noDatabase = plain(['fleet', 'list', '--pg', `${SHARED_PG}/reponav_no_such_database`]);
     expect(noDatabase.status).toBe(1);
