@@ -56,6 +56,16 @@ describe('reponav index', () => {
     expect(second).toMatchObject({ parsed: 0, unchanged: N, indexPath: report.indexPath });
   });
 
+  it('index -q prints nothing when all goes well, skips included (errors only)', () => {
+    const { root, cacheDir } = copyIndexFixture();
+    put(root, 'blob.py', Buffer.from([0x78, 0x00, 0x0a]));
+    const result = runCli(['index', root, '-q'], { cacheDir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('');
+    expect(runCli(['index', root], { cacheDir }).stdout).toMatch(/^Indexed \d+ files/);
+  });
+
   it('honours --index-path, --max-file-size and -q', () => {
     const { root, cacheDir, indexPath } = copyIndexFixture();
     const result = runCli(['index', root, '--index-path', indexPath, '--max-file-size', '600', '--json', '-q'], { cacheDir });

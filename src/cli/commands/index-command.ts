@@ -17,14 +17,15 @@ export function registerIndexCommand(program: Command): void {
     .option('--check', "run SQLite's full integrity check first, and rebuild the index if it fails")
     .option('--workers <n>', 'parse worker threads when 200+ files need parsing (default: one per core, at most 4; 0: this process)', workerCount)
     .option('--json', 'print the report as JSON')
-    .option('-q, --quiet', 'no progress bar, errors only')
+    .option('-q, --quiet', 'errors only: no progress bar and no report (--json still prints the report)')
     .option('-v, --verbose', 'debug logging on stderr');
   addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: number; check?: boolean }) => {
       const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, repositoryArgument(path, options, command));
       try {
         const { counts } = await prepareDenseRetrieval(repository.store, options, logger);
         if (options.json) printJson({ ...report, indexPath: repository.store.path, embeddings: counts ?? null });
-        else {
+        // -q is errors only: the report is not printed (--json, asked for by name, still is).
+        else if (!options.quiet) {
           process.stdout.write(summarizeReport(report, repository.store.path) + '\n');
           if (counts) process.stdout.write(`Embeddings: ${counts.embedded} embedded, ${counts.cached} cached, ${counts.total} chunks.\n`);
         }
