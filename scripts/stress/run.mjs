@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Stress and fault suite for the index (#12): many processes on one index,
+ * Stress and fault suite for the index: many processes on one index,
  * kill -9 mid-index and mid-commit-switch, a full disk, a read-only cache
  * folder, a truncated or garbage index file, a repository edited while it is
  * indexed. Each run ends with the answers the next command would give (probe.mjs)
