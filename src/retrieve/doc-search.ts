@@ -12,11 +12,12 @@
  * the code for an issue-like query, on equal terms when the query asks how
  * to use something or its file pattern selects prose files.
  */
-import { codeTokens, indexFilesFingerprint, indexGeneration, readDerivedCache, writeDerivedCache, type IndexStore } from '../index/index.js';
+import { BM25_B, BM25_K1, codeTokens, indexFilesFingerprint, indexGeneration, readDerivedCache, writeDerivedCache, type IndexStore } from '../index/index.js';
 import { proseFormatOf, proseOutline, type ProseFormat } from '../parse/index.js';
 import type { QueryTerm } from './query-parser.js';
 import { isTestPath } from './path-prior.js';
 import type { DocHit, DocPlacement } from './retrieval-types.js';
+import { MAX_TERM_WEIGHT } from './term-weight-cap.js';
 
 /** Larger prose files are left out (generated references, data dumps). */
 const MAX_FILE_CHARS = 1_000_000;
@@ -24,10 +25,9 @@ const MAX_FILE_CHARS = 1_000_000;
 const MAX_SECTION_TOKENS = 2000;
 /** Weight of a heading token relative to a text token (a heading says what the section is about). */
 const HEADING_WEIGHT = 3;
-const K1 = 1.2;
-const B = 0.75;
-/** Largest weight of one query term (the chunk BM25 caps repeats at 4 too). */
-const MAX_TERM_WEIGHT = 4;
+// BM25's constants are the chunk index's (one pair for every BM25 in reponav).
+const K1 = BM25_K1;
+const B = BM25_B;
 /** Plain-text files that are not documentation: dependency pins, licences, credits. */
 const NOT_DOCS = /(^|\/)(requirements[^/]*|constraints[^/]*|licen[cs]e[^/]*|copying[^/]*|authors[^/]*|notice[^/]*|robots|cmakelists)\.txt$/i;
 

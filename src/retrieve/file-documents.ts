@@ -11,6 +11,8 @@
  * a walk of the query terms' postings.
  */
 import {
+  BM25_B,
+  BM25_K1,
   codeTokens,
   definedNamesByFile,
   definedNamesOfFiles,
@@ -22,6 +24,7 @@ import {
   type IndexStore,
 } from '../index/index.js';
 import { patchFileIndex } from './file-documents-update.js';
+import { MAX_TERM_WEIGHT } from './term-weight-cap.js';
 import { addDocument, FilePostings, parseFileIndex, serializeFileIndex, type PackedFileIndex } from './file-postings.js';
 
 /** Which file-level document. */
@@ -45,11 +48,9 @@ export interface FileScore {
   score: number;
 }
 
-/** BM25 constants (Robertson's usual values). */
-const K1 = 1.2;
-const B = 0.75;
-/** Largest weight of one query term (the chunk BM25 caps repeats at 4 too). */
-const MAX_TERM_WEIGHT = 4;
+// BM25's constants are the chunk index's (one pair for every BM25 in reponav).
+const K1 = BM25_K1;
+const B = BM25_B;
 
 const caches = new WeakMap<IndexStore, Map<FileDocumentKind, { generation: string; index: FileDocumentIndex }>>();
 

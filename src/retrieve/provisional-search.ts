@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { languageForPath } from '../parse/index.js';
-import { DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES, WorktreeSource } from '../index/index.js';
+import { BM25_K1, DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES, WorktreeSource } from '../index/index.js';
 import { parseQuery } from './query-parser.js';
 import { DEFAULT_PRIOR_FACTORS, priorOfLibrary } from './path-prior.js';
 import { libraryRoots, type PackagingView } from './repository-layout.js';
@@ -86,7 +86,7 @@ export async function provisionalSearch(root: string, query: string, options: Pr
     for (const [term, tf] of byTerm) {
       const df = documentFrequency.get(term) ?? 1;
       // BM25's idf and saturation, without lengths (a scan does not know them).
-      score += (weights.get(term) ?? 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * ((tf * 2.2) / (tf + 1.2));
+      score += (weights.get(term) ?? 1) * Math.log(1 + (n - df + 0.5) / (df + 0.5)) * ((tf * (BM25_K1 + 1)) / (tf + BM25_K1));
       matches += tf;
     }
     score *= prior(path);

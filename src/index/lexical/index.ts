@@ -6,5 +6,6 @@
 export { bm25Chunks, chunkIdOfSymbol, chunkRangesOfFile, type ChunkScore, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, type WeightedToken } from './chunk-queries.js';
 export { indexVocabulary } from './index-vocabulary.js';
 export { kthLargest } from './kth-largest.js';
+export { B as BM25_B, K1 as BM25_K1 } from './postings-corpus.js';
 export { scoringWarm, warmScoring, type IdleWarmer, type WarmScoringOptions, type WarmScoringReport } from './scoring-warmup.js';
 export { termStatistics, type TermStatistics } from './term-statistics.js';
