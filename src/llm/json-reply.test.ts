@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { correctiveMessage, parseJsonReply } from './json-reply.js';
 
 const Plan = z.object({ files: z.array(z.object({ path: z.string(), reason: z.string() })), done: z.boolean() });

@@ -4,7 +4,7 @@
  * those are tolerated. Anything else becomes a typed failure whose
  * `correction` can be sent straight back to the model to ask for a fix.
  */
-import type { z } from 'zod';
+import type * as z from '../zod-mini.js';
 import type { ChatMessage } from './chat-model.js';
 
 /** One validation problem, with a JSONPath-like location (`$.files[0].path`). */
@@ -35,7 +35,7 @@ export type JsonReplyResult<T> = { ok: true; value: T } | { ok: false; error: Js
  * if plain parsing fails. When several candidates parse but none validates,
  * the issues reported are those of the first.
  */
-export function parseJsonReply<S extends z.ZodType>(text: string, schema: S): JsonReplyResult<z.output<S>> {
+export function parseJsonReply<S extends z.ZodMiniType>(text: string, schema: S): JsonReplyResult<z.output<S>> {
   let firstParsed: { value: unknown } | undefined;
   let parseFailure: string | undefined;
   for (const candidate of candidates(text)) {
@@ -76,7 +76,7 @@ function failure(kind: JsonReplyError['kind'], message: string, issues: JsonRepl
   return { kind, message, issues, correction: lines.join('\n') };
 }
 
-function toIssue(issue: z.core.$ZodIssue): JsonReplyIssue {
+function toIssue(issue: z.$ZodIssue): JsonReplyIssue {
   let path = '$';
   for (const key of issue.path) {
     if (typeof key === 'number') path += `[${key}]`;

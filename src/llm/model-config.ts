@@ -3,7 +3,7 @@
  * and offline replay, with defaults from the conventional environment
  * variables so `REPONAV_LLM_MODEL=ollama:qwen2.5-coder` is a complete setup.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicModel } from './anthropic-model.js';
@@ -14,7 +14,7 @@ import type { RequestProfileOverrides } from './request-profile.js';
 import type { RetryPolicy } from './retry.js';
 import { createReplayModel, withRecording } from './transcript.js';
 
-const PriceSchema = z.object({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) }).strict();
+const PriceSchema = z.strictObject({ inputPerMTok: z.number().check(z.gte(0)), outputPerMTok: z.number().check(z.gte(0)) });
 
 /**
  * The model config accepted by {@link createChatModel}. Every field is
@@ -43,23 +43,21 @@ export const MODEL_PROVIDERS = ['openai-compatible', 'anthropic', 'replay'] as c
 /** Which provider implementation a config resolves to. */
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
 
-export const ModelConfigSchema = z
-  .object({
-    provider: z.enum(MODEL_PROVIDERS).optional(),
-    model: z.string().min(1).optional(),
-    baseUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
-    apiKey: z.string().min(1).optional(),
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
-    timeoutMs: z.number().int().positive().optional(),
-    maxRetries: z.number().int().min(0).max(20).optional(),
-    retryBaseDelayMs: z.number().min(0).optional(),
-    maxRetryWaitMs: z.number().min(0).optional(),
-    transcriptPath: z.string().min(1).optional(),
-    prices: z.record(z.string(), PriceSchema).optional(),
-    maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
-    sendTemperature: z.boolean().optional(),
-  })
-  .strict();
+export const ModelConfigSchema = z.strictObject({
+  provider: z.optional(z.enum(MODEL_PROVIDERS)),
+  model: z.optional(z.string().check(z.minLength(1))),
+  baseUrl: z.optional(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' })),
+  apiKey: z.optional(z.string().check(z.minLength(1))),
+  apiKeyEnv: z.optional(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'))),
+  timeoutMs: z.optional(z.number().check(z.int(), z.positive())),
+  maxRetries: z.optional(z.number().check(z.int(), z.gte(0), z.lte(20))),
+  retryBaseDelayMs: z.optional(z.number().check(z.gte(0))),
+  maxRetryWaitMs: z.optional(z.number().check(z.gte(0))),
+  transcriptPath: z.optional(z.string().check(z.minLength(1))),
+  prices: z.optional(z.record(z.string(), PriceSchema)),
+  maxTokensField: z.optional(z.enum(['max_tokens', 'max_completion_tokens'])),
+  sendTemperature: z.optional(z.boolean()),
+});
 
 /** Input type of {@link ModelConfigSchema}. */
 export type ModelConfig = z.input<typeof ModelConfigSchema>;
