@@ -4,28 +4,28 @@
  * as the model writes them, their mapping onto reponav tools, and the
  * normalised key used to tell two proposals apart.
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { parseFileSpan } from '../../tools/index.js';
 import type { ActionType, TraceAction } from './trace-types.js';
 
 /** Every action name, in the order they are described to the model. */
 export const ACTION_TYPES: readonly ActionType[] = ['FindClass', 'FindFunction', 'FindCodeSnippet', 'SemanticSearch', 'ViewCode', 'Finish'];
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 // Models often write numbers as strings ("40"): accept both.
-const line = z.coerce.number().int().min(1).max(10_000_000);
-const pattern = z.string().trim().min(1).max(200).optional();
+const line = z.coerce.number().check(z.int(), z.gte(1), z.lte(10_000_000));
+const pattern = z.optional(text(200));
 
 /** Argument schema per action (unknown keys are dropped). */
-export const ACTION_ARG_SCHEMAS: Record<ActionType, z.ZodType<Record<string, unknown>>> = {
+export const ACTION_ARG_SCHEMAS: Record<ActionType, z.ZodMiniType<Record<string, unknown>>> = {
   FindClass: z.object({ name: text(300), file_pattern: pattern }),
   FindFunction: z.object({ name: text(300), file_pattern: pattern }),
   FindCodeSnippet: z.object({ text: text(2000), file_pattern: pattern }),
   SemanticSearch: z.object({ query: text(1000), file_pattern: pattern }),
   ViewCode: z
-    .object({ file: z.string().trim().min(1).max(4096).optional(), start: line.optional(), end: line.optional(), symbol: text(300).optional() })
-    .refine((a) => a.file !== undefined || a.symbol !== undefined, { message: 'ViewCode needs file or symbol' }),
-  Finish: z.object({ reason: z.string().max(2000).optional() }),
+    .object({ file: z.optional(text(4096)), start: z.optional(line), end: z.optional(line), symbol: z.optional(text(300)) })
+    .check(z.refine((a) => a.file !== undefined || a.symbol !== undefined, { message: 'ViewCode needs file or symbol' })),
+  Finish: z.object({ reason: z.optional(z.string().check(z.maxLength(2000))) }),
 };
 
 /** One line per action for prompts: name, arguments, what it is for. */

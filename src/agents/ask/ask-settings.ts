@@ -6,56 +6,52 @@
  * until Finish or the iteration limit. Evaluation scores with the paper's
  * rubric unless `rubric: 'reponav'` picks ours.
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { ReponavError } from '../../errors.js';
 
 /** Early stop when the best node score stops improving (our addition, not in the paper; off by default). */
-export const PlateauSchema = z
-  .object({
-    /** Iterations looked back over; 0 disables the check. */
-    window: z.number().int().min(0),
-    /** Improvement (score points, 0–100 scale) below which the search counts as flat. */
-    epsilon: z.number().min(0),
-  })
-  .strict();
+export const PlateauSchema = z.strictObject({
+  /** Iterations looked back over; 0 disables the check. */
+  window: z.number().check(z.int(), z.gte(0)),
+  /** Improvement (score points, 0–100 scale) below which the search counts as flat. */
+  epsilon: z.number().check(z.gte(0)),
+});
 
 /** Every setting, all optional on input; see {@link DEFAULT_ASK_SETTINGS}. */
-export const AskSettingsSchema = z
-  .object({
-    iterations: z.number().int().min(1).max(1000),
-    maxChildren: z.number().int().min(1).max(10),
-    uctC: z.number().min(0),
-    maxDepth: z.number().int().min(1).max(50),
-    explorationTemperature: z.number().min(0).max(2),
-    answerTemperature: z.number().min(0).max(2),
-    /** Hard ceiling on input + output tokens of the whole answer (search + synthesis). */
-    budgetTokens: z.number().int().positive().optional(),
-    /** Hard ceiling on the priced spend (USD) of the whole answer; checked before each call (stop reason budget-cost). */
-    budgetUsd: z.number().positive().optional(),
-    /** Hard ceiling on wall time of the whole answer. */
-    budgetSeconds: z.number().positive().optional(),
-    /** Share of each budget kept back for writing the answer once the search stops. */
-    answerReserve: z.number().min(0).max(0.9),
-    plateau: PlateauSchema,
-    /** Evaluation rubric: DeepRepoQA's (default) or ours, which penalises steps that find nothing. */
-    rubric: z.enum(['deeprepoqa', 'reponav']),
-    /** Evidence items kept per action after ranking and dedupe. */
-    maxEvidencePerAction: z.number().int().min(1).max(50),
-    /** Evidence items handed to answer synthesis. */
-    maxAnswerEvidence: z.number().int().min(1).max(100),
-    /** Source lines kept in one evidence excerpt. */
-    excerptLines: z.number().int().min(1).max(400),
-    /** Function chunks retrieved by the RAG baseline. */
-    ragTopK: z.number().int().min(1).max(100),
-    /** Max output tokens per role call (answers get twice this). */
-    maxReplyTokens: z.number().int().positive(),
-    /**
-     * A Finish ends the search when its Evaluation score is at least this (0–100) and its path holds
-     * evidence; a Finish below it is scored down (value 0) and closed, and the search goes on.
-     */
-    finishMinScore: z.number().min(0).max(100),
-  })
-  .strict();
+export const AskSettingsSchema = z.strictObject({
+  iterations: z.number().check(z.int(), z.gte(1), z.lte(1000)),
+  maxChildren: z.number().check(z.int(), z.gte(1), z.lte(10)),
+  uctC: z.number().check(z.gte(0)),
+  maxDepth: z.number().check(z.int(), z.gte(1), z.lte(50)),
+  explorationTemperature: z.number().check(z.gte(0), z.lte(2)),
+  answerTemperature: z.number().check(z.gte(0), z.lte(2)),
+  /** Hard ceiling on input + output tokens of the whole answer (search + synthesis). */
+  budgetTokens: z.optional(z.number().check(z.int(), z.positive())),
+  /** Hard ceiling on the priced spend (USD) of the whole answer; checked before each call (stop reason budget-cost). */
+  budgetUsd: z.optional(z.number().check(z.positive())),
+  /** Hard ceiling on wall time of the whole answer. */
+  budgetSeconds: z.optional(z.number().check(z.positive())),
+  /** Share of each budget kept back for writing the answer once the search stops. */
+  answerReserve: z.number().check(z.gte(0), z.lte(0.9)),
+  plateau: PlateauSchema,
+  /** Evaluation rubric: DeepRepoQA's (default) or ours, which penalises steps that find nothing. */
+  rubric: z.enum(['deeprepoqa', 'reponav']),
+  /** Evidence items kept per action after ranking and dedupe. */
+  maxEvidencePerAction: z.number().check(z.int(), z.gte(1), z.lte(50)),
+  /** Evidence items handed to answer synthesis. */
+  maxAnswerEvidence: z.number().check(z.int(), z.gte(1), z.lte(100)),
+  /** Source lines kept in one evidence excerpt. */
+  excerptLines: z.number().check(z.int(), z.gte(1), z.lte(400)),
+  /** Function chunks retrieved by the RAG baseline. */
+  ragTopK: z.number().check(z.int(), z.gte(1), z.lte(100)),
+  /** Max output tokens per role call (answers get twice this). */
+  maxReplyTokens: z.number().check(z.int(), z.positive()),
+  /**
+   * A Finish ends the search when its Evaluation score is at least this (0–100) and its path holds
+   * evidence; a Finish below it is scored down (value 0) and closed, and the search goes on.
+   */
+  finishMinScore: z.number().check(z.gte(0), z.lte(100)),
+});
 
 /** Resolved settings. */
 export type AskSettings = z.infer<typeof AskSettingsSchema>;

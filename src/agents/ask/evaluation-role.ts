@@ -5,7 +5,7 @@
  * `rubric: 'reponav'` — and suggest a follow-up. The score is the node's value — a one-step simulation
  * — and is back-propagated to the root. A failed evaluation gives value 0.
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { describeAction } from './actions.js';
 import { renderEvidence, renderTrajectory } from './memory-render.js';
 import { foldKeys } from './reply-keys.js';
@@ -31,9 +31,13 @@ export const EvaluationSchema = z.preprocess(
     return { ...o, follow_up: o.follow_up ?? o.followup ?? o.next };
   },
   z.object({
-    score: z.preprocess(leadingNumber, z.number().finite()).transform((n) => Math.round(Math.min(100, Math.max(0, n)))),
-    rationale: z.string().default(''),
-    follow_up: z.string().default(''),
+    // (zod's number already refuses Infinity and NaN: the chainable API's `.finite()` added no check.)
+    score: z.pipe(
+      z.preprocess(leadingNumber, z.number()),
+      z.transform((n: number) => Math.round(Math.min(100, Math.max(0, n)))),
+    ),
+    rationale: z._default(z.string(), ''),
+    follow_up: z._default(z.string(), ''),
   }),
 );
 

@@ -4,7 +4,7 @@
  * aim at the gaps. A failed perception is not fatal: planning proceeds with
  * an empty analysis.
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { renderBranches, renderTrajectory } from './memory-render.js';
 import { foldKeys } from './reply-keys.js';
 import { callJsonRole, type RoleRuntime, type RoleTokens } from './role-caller.js';
@@ -13,13 +13,13 @@ import type { SearchTree } from './search-tree.js';
 import type { TraceNode } from './trace-types.js';
 
 // Models answer a list as a single string now and then; accept it.
-const list = z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? [] : [v]) : (v ?? [])), z.array(z.string()).max(20));
+const list = z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? [] : [v]) : (v ?? [])), z.array(z.string()).check(z.maxLength(20)));
 
 /** The perception reply. */
 export const PerceptionSchema = z.preprocess(
   foldKeys,
   z.object({
-    summary: z.string().default(''),
+    summary: z._default(z.string(), ''),
     redundancy: list,
     gaps: list,
     promising: list,

@@ -9,7 +9,7 @@
  * the planner is told why and gets one corrective round (errors reach the
  * model that made them); later expansions of the node show the reasons too.
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { parseAction } from './actions.js';
 import { renderBranches, renderTrajectory } from './memory-render.js';
 import { foldKeys } from './reply-keys.js';
@@ -29,14 +29,14 @@ const ProposalSchema = z.preprocess(
     return { action: action ?? type ?? tool, args: args ?? args2 ?? params ?? parameters ?? beside, ...(rationale !== undefined ? { rationale } : {}) };
   },
   z.object({
-    action: z.string().min(1),
-    args: z.record(z.string(), z.unknown()).default({}),
-    rationale: z.string().default(''),
+    action: z.string().check(z.minLength(1)),
+    args: z._default(z.record(z.string(), z.unknown()), {}),
+    rationale: z._default(z.string(), ''),
   }),
 );
 
 /** The planning reply. */
-export const PlanningSchema = z.preprocess(foldKeys, z.object({ actions: z.array(ProposalSchema).max(20) }));
+export const PlanningSchema = z.preprocess(foldKeys, z.object({ actions: z.array(ProposalSchema).check(z.maxLength(20)) }));
 
 /** A dropped proposal. */
 export interface RejectedProposal {

@@ -6,7 +6,7 @@
  * the same way. (src/agents/localize/ has no reusable loop yet; this one is
  * deliberately small.)
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import type { ChatMessage } from '../../llm/index.js';
 import { ACTION_DESCRIPTIONS, ACTION_TYPES, describeAction, normaliseActionName, parseAction } from './actions.js';
 import type { AskSettings } from './ask-settings.js';
@@ -31,9 +31,9 @@ Reply with one JSON object only: {"thought": "...", "action": "FindFunction", "a
 
 /** One ReAct turn. */
 export const ReactTurnSchema = z.object({
-  thought: z.string().default(''),
-  action: z.string().min(1),
-  args: z.record(z.string(), z.unknown()).default({}),
+  thought: z._default(z.string(), ''),
+  action: z.string().check(z.minLength(1)),
+  args: z._default(z.record(z.string(), z.unknown()), {}),
 });
 
 /** What the loop produced. */

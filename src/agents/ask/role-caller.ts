@@ -6,7 +6,7 @@
  * never crashes the search. Budget exhaustion and aborts end the search
  * instead (as {@link SearchStop}).
  */
-import type { z } from 'zod';
+import type * as z from '../../zod-mini.js';
 import { isReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ChatMessage, ChatModel, ChatResponse } from '../../llm/index.js';
@@ -65,7 +65,7 @@ export const SHORTER_REPLY = 'Your reply was cut off at the length limit, so it 
  * budget exhaustion or abort, and SearchStop('llm-error') when the call
  * itself failed (after the client's own retries; `rt.llmFailure` says why).
  */
-export async function callJsonRole<S extends z.ZodType>(rt: RoleRuntime, req: RoleRequest, schema: S): Promise<RoleReply<z.output<S>>> {
+export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req: RoleRequest, schema: S): Promise<RoleReply<z.output<S>>> {
   const tokens: RoleTokens = { input: 0, output: 0 };
   let messages = req.messages;
   let lastError = '';

@@ -6,7 +6,7 @@
  * variants are read too (```sh, ```json blocks whose keys say what they are,
  * `name`/`arguments` for `tool`/`args`, a missing closing fence at the end).
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { jsonObjectSpans, parseJsonReply, type JsonReplyError } from '../../llm/index.js';
 import { AnswerSchema, type AnswerInput } from './answer-format.js';
 
@@ -42,8 +42,8 @@ function canonicalToolCall(value: unknown): unknown {
 const ToolCallSchema = z.preprocess(
   canonicalToolCall,
   z.object({
-    tool: z.string({ message: 'name the tool: {"tool": "<name>", "args": {...}}' }).min(1),
-    args: z.unknown().optional(),
+    tool: z.string({ message: 'name the tool: {"tool": "<name>", "args": {...}}' }).check(z.minLength(1)),
+    args: z.optional(z.unknown()),
   }),
 );
 

@@ -7,7 +7,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { ReponavError } from '../../errors.js';
 import {
   createChatModel,
@@ -44,33 +44,31 @@ import type { Trajectory } from './trajectory.js';
  * - `deadlineSeconds`: wall-clock limit per instance (default none), passed into every model call.
  * - `embedder`: dense retrieval for the index tools (`{"kind": "openai-compatible", "model": …, "baseUrl": …}`), as `--embedder`.
  */
-export const AgentSettingsSchema = z
-  .object({
-    model: z.union([z.string().min(1), ModelConfigSchema]).optional(),
-    maxSteps: z.number().int().positive().optional(),
-    maxTokens: z.number().int().positive().optional(),
-    maxOutputTokens: z.number().int().positive().optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    maxUsd: z.number().positive().optional(),
-    maxTotalTokens: z.number().int().positive().optional(),
-    shellTimeoutMs: z.number().int().positive().optional(),
-    shellMaxOutputChars: z.number().int().positive().optional(),
-    allowAnyCommand: z.boolean().optional(),
-    toolBudgetTokens: z.number().int().min(100).optional(),
-    indexDir: z.string().min(1).optional(),
-    traceDir: z.string().min(1).optional(),
-    maxPredictions: z.number().int().positive().optional(),
-    deadlineSeconds: z.number().positive().optional(),
-    embedder: z
-      .object({ kind: z.enum(EMBEDDER_KINDS), model: z.string().min(1).optional(), baseUrl: z.string().min(1).optional() })
-      .strict()
-      .optional(),
-  })
-  .strict()
-  .refine((s) => typeof s.model !== 'object' || (s.model.apiKey === undefined), {
+export const AgentSettingsSchema = z.strictObject({
+  model: z.optional(z.union([z.string().check(z.minLength(1)), ModelConfigSchema])),
+  maxSteps: z.optional(z.number().check(z.int(), z.positive())),
+  maxTokens: z.optional(z.number().check(z.int(), z.positive())),
+  maxOutputTokens: z.optional(z.number().check(z.int(), z.positive())),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+  maxUsd: z.optional(z.number().check(z.positive())),
+  maxTotalTokens: z.optional(z.number().check(z.int(), z.positive())),
+  shellTimeoutMs: z.optional(z.number().check(z.int(), z.positive())),
+  shellMaxOutputChars: z.optional(z.number().check(z.int(), z.positive())),
+  allowAnyCommand: z.optional(z.boolean()),
+  toolBudgetTokens: z.optional(z.number().check(z.int(), z.gte(100))),
+  indexDir: z.optional(z.string().check(z.minLength(1))),
+  traceDir: z.optional(z.string().check(z.minLength(1))),
+  maxPredictions: z.optional(z.number().check(z.int(), z.positive())),
+  deadlineSeconds: z.optional(z.number().check(z.positive())),
+  embedder: z.optional(
+    z.strictObject({ kind: z.enum(EMBEDDER_KINDS), model: z.optional(z.string().check(z.minLength(1))), baseUrl: z.optional(z.string().check(z.minLength(1))) }),
+  ),
+}).check(
+  z.refine((s) => typeof s.model !== 'object' || (s.model.apiKey === undefined), {
     message: 'do not put API keys in --config-json (it is recorded in run.json); use the environment (e.g. OPENAI_API_KEY) or apiKeyEnv',
     path: ['model', 'apiKey'],
-  });
+  }),
+);
 
 /** Parsed agent settings. */
 export type AgentSettings = z.output<typeof AgentSettingsSchema>;

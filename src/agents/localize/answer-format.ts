@@ -4,7 +4,7 @@
  * instead of strings, `path::name`, line suffixes, `./` prefixes), and the
  * conversion to LocBench's three ranked levels (files, modules, entities).
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 
 /** A ranked localization, best first, in LocAgent's conventions. */
 export interface RankedAnswer {
@@ -42,24 +42,25 @@ function canonicalKeys(value: unknown): unknown {
   return out;
 }
 
-const itemObject = z
-  .object({
-    path: z.string().optional(),
-    file: z.string().optional(),
-    name: z.string().optional(),
-    function: z.string().optional(),
-    symbol: z.string().optional(),
-    entity: z.string().optional(),
-  })
-  .loose();
+const itemObject = z.looseObject({
+  path: z.optional(z.string()),
+  file: z.optional(z.string()),
+  name: z.optional(z.string()),
+  function: z.optional(z.string()),
+  symbol: z.optional(z.string()),
+  entity: z.optional(z.string()),
+});
 
 /** One location: a string, or `{path|file, name|function|symbol|entity}`. */
-const answerItem = z.union([z.string(), itemObject]).transform((item) => {
-  if (typeof item === 'string') return item;
-  const path = item.path ?? item.file ?? '';
-  const name = item.name ?? item.function ?? item.symbol ?? item.entity ?? '';
-  return path && name ? `${path}:${name}` : path || name;
-});
+const answerItem = z.pipe(
+  z.union([z.string(), itemObject]),
+  z.transform((item: string | z.output<typeof itemObject>) => {
+    if (typeof item === 'string') return item;
+    const path = item.path ?? item.file ?? '';
+    const name = item.name ?? item.function ?? item.symbol ?? item.entity ?? '';
+    return path && name ? `${path}:${name}` : path || name;
+  }),
+);
 
 /**
  * The answer block's JSON: `{"files": [...], "functions": [...]}` (optional
@@ -71,13 +72,15 @@ export const AnswerSchema = z.preprocess(
   canonicalKeys,
   z
     .object({
-      files: z.array(answerItem).max(500).optional(),
-      functions: z.array(answerItem).max(500).optional(),
-      modules: z.array(answerItem).max(500).optional(),
+      files: z.optional(z.array(answerItem).check(z.maxLength(500))),
+      functions: z.optional(z.array(answerItem).check(z.maxLength(500))),
+      modules: z.optional(z.array(answerItem).check(z.maxLength(500))),
     })
-    .refine((answer) => answer.files !== undefined || answer.functions !== undefined, {
-      message: 'the answer needs a "files" list and a "functions" list (e.g. {"files": ["a/b.py"], "functions": ["a/b.py:Class.method"]})',
-    }),
+    .check(
+      z.refine((answer) => answer.files !== undefined || answer.functions !== undefined, {
+        message: 'the answer needs a "files" list and a "functions" list (e.g. {"files": ["a/b.py"], "functions": ["a/b.py:Class.method"]})',
+      }),
+    ),
 );
 
 /** What {@link AnswerSchema} yields. */

@@ -5,7 +5,7 @@
  * dropped from calls: `repo` (there is one repository) and `budget_tokens`
  * (output budgets are fixed per experiment, so interfaces compare fairly).
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { ReponavError } from '../../errors.js';
 import type { AnyToolDefinition, ToolRegistry } from '../../tools/index.js';
 import type { AgentInterface } from './agent-interfaces.js';
