@@ -3,20 +3,20 @@
  * validates each line with zod; a malformed line is reported with its line
  * number and reason and skipped — never fatal.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { readJsonlLines } from './jsonl.js';
 
 /** `owner/name`, no path tricks (used to build directory names). */
 export const REPO_NAME_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
 const instanceSchema = z.looseObject({
-  instance_id: z.string().min(1),
-  repo: z.string().regex(REPO_NAME_PATTERN, 'expected "owner/name"'),
-  base_commit: z.string().regex(/^[0-9a-fA-F]{7,64}$/, 'expected a hex commit id'),
+  instance_id: z.string().check(z.minLength(1)),
+  repo: z.string().check(z.regex(REPO_NAME_PATTERN, 'expected "owner/name"')),
+  base_commit: z.string().check(z.regex(/^[0-9a-fA-F]{7,64}$/, 'expected a hex commit id')),
   // Loc-Bench always has a category; other LocAgent-shaped files may not.
-  category: z.string().default('Uncategorized'),
+  category: z._default(z.string(), 'Uncategorized'),
   problem_statement: z.string(),
-  patch: z.string().optional(),
+  patch: z.optional(z.string()),
   edit_functions: z.array(z.string()),
 });
 

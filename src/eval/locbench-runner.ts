@@ -26,7 +26,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { JsonlAppender, fileExists } from './jsonl.js';
@@ -90,15 +90,15 @@ export interface LocbenchRunResult {
   markdown: string;
 }
 
-const rawHitsSchema = z.array(z.object({ path: z.string(), symbol: z.string().nullable(), score: z.number() }));
+const rawHitsSchema = z.array(z.object({ path: z.string(), symbol: z.nullable(z.string()), score: z.number() }));
 
 const localizerOutputSchema = z.object({
   found_files: z.array(z.string()),
   found_modules: z.array(z.string()),
   found_entities: z.array(z.string()),
-  timings: z.record(z.string(), z.number()).optional(),
-  raw_hits: rawHitsSchema.optional(),
-  raw_hits_deep: rawHitsSchema.optional(),
+  timings: z.optional(z.record(z.string(), z.number())),
+  raw_hits: z.optional(rawHitsSchema),
+  raw_hits_deep: z.optional(rawHitsSchema),
 });
 
 function errorMessage(error: unknown): string {

@@ -4,7 +4,7 @@
  * best first). Ours add a `meta` object (repo, commit, timings); other tools'
  * extra fields are tolerated and ignored.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { dedupePreservingOrder } from './locbench-metrics.js';
 import { readJsonlLines } from './jsonl.js';
 
@@ -36,12 +36,12 @@ export interface PredictionRecord {
 }
 
 const predictionSchema = z.looseObject({
-  instance_id: z.string().min(1),
+  instance_id: z.string().check(z.minLength(1)),
   // LocAgent would fail on a missing key; we score it as an empty list instead.
-  found_files: z.array(z.string()).default([]),
-  found_modules: z.array(z.string()).default([]),
-  found_entities: z.array(z.string()).default([]),
-  meta: z.record(z.string(), z.unknown()).optional(),
+  found_files: z._default(z.array(z.string()), []),
+  found_modules: z._default(z.array(z.string()), []),
+  found_entities: z._default(z.array(z.string()), []),
+  meta: z.optional(z.record(z.string(), z.unknown())),
 });
 
 /** One line of a predictions file: the record, or why it was rejected. */

@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import { createChatModel, ModelConfigSchema, resolveModelConfig, UsageMeter, withUsageMeter, type ChatModel, type ModelConfig } from '../llm/index.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -25,27 +25,26 @@ import { createRetrievalLocalizer } from './retrieval-localizer.js';
  * - `deadlineSeconds`: per instance; `onFailure`: `error` (default) or `retrieval-order`;
  * - `maxUsd`, `maxTotalTokens`: ceilings over the whole run; `traceDir`: one `<instance>.json` rerank trace each.
  */
-export const RerankRunSettingsSchema = z
-  .object({
-    model: z.union([z.string().min(1), ModelConfigSchema]).optional(),
-    candidates: z.number().int().positive().optional(),
-    window: z.number().int().min(2).optional(),
-    step: z.number().int().positive().optional(),
-    bodyTokens: z.number().int().positive().optional(),
-    issueTokens: z.number().int().positive().optional(),
-    maxOutputTokens: z.number().int().positive().optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    deadlineSeconds: z.number().positive().optional(),
-    onFailure: z.enum(['error', 'retrieval-order']).optional(),
-    maxUsd: z.number().positive().optional(),
-    maxTotalTokens: z.number().int().positive().optional(),
-    traceDir: z.string().min(1).optional(),
-  })
-  .strict()
-  .refine((s) => typeof s.model !== 'object' || s.model.apiKey === undefined, {
+export const RerankRunSettingsSchema = z.strictObject({
+  model: z.optional(z.union([z.string().check(z.minLength(1)), ModelConfigSchema])),
+  candidates: z.optional(z.number().check(z.int(), z.positive())),
+  window: z.optional(z.number().check(z.int(), z.gte(2))),
+  step: z.optional(z.number().check(z.int(), z.positive())),
+  bodyTokens: z.optional(z.number().check(z.int(), z.positive())),
+  issueTokens: z.optional(z.number().check(z.int(), z.positive())),
+  maxOutputTokens: z.optional(z.number().check(z.int(), z.positive())),
+  temperature: z.optional(z.number().check(z.gte(0), z.lte(2))),
+  deadlineSeconds: z.optional(z.number().check(z.positive())),
+  onFailure: z.optional(z.enum(['error', 'retrieval-order'])),
+  maxUsd: z.optional(z.number().check(z.positive())),
+  maxTotalTokens: z.optional(z.number().check(z.int(), z.positive())),
+  traceDir: z.optional(z.string().check(z.minLength(1))),
+}).check(
+  z.refine((s) => typeof s.model !== 'object' || s.model.apiKey === undefined, {
     message: 'do not put API keys in --config-json (it is recorded in run.json); use the environment (e.g. OPENAI_API_KEY) or apiKeyEnv',
     path: ['model', 'apiKey'],
-  });
+  }),
+);
 
 const RERANK_KEYS: readonly string[] = Object.keys(RerankRunSettingsSchema.shape);
 

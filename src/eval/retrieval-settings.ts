@@ -6,77 +6,65 @@
  * setting is added to SearchOptions (or to one of its option objects) without
  * being added here, or left out on purpose in {@link NOT_SETTINGS}.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import type { SearchOptions } from '../retrieve/index.js';
 
 /** A strict object of optional numbers named `keys` (weights and counts). */
 function numbers<const K extends readonly string[]>(keys: K) {
-  return z.object(Object.fromEntries(keys.map((key) => [key, z.number()])) as { [P in K[number]]: z.ZodNumber }).partial().strict();
+  return z.partial(z.strictObject(Object.fromEntries(keys.map((key) => [key, z.number()])) as { [P in K[number]]: z.ZodMiniNumber }));
 }
 
 const aggregation = numbers(['alpha', 'm', 'topChunks']);
 const fieldWeights = numbers(['path', 'name', 'signature', 'doc', 'body']);
 const queryWeights = numbers(['plain', 'identifier', 'backticked', 'frameFunction', 'pathPart', 'title', 'titleTag', 'maxFrequencyBoost', 'logLine', 'variant']);
 
-const coverage = z
-  .object({
-    weight: z.number(),
-    files: z.number(),
-    mode: z.enum(['flat', 'share']),
-    minTerms: z.number(),
-    minSpread: z.number(),
-    exponent: z.number(),
-    shape: z.enum(['score', 'rank']),
-    depth: z.number(),
-    idf: z.boolean(),
-    candidates: z.boolean(),
-    maxInTop: z.number(),
-  })
-  .partial()
-  .strict();
+const coverage = z.partial(z.strictObject({
+  weight: z.number(),
+  files: z.number(),
+  mode: z.enum(['flat', 'share']),
+  minTerms: z.number(),
+  minSpread: z.number(),
+  exponent: z.number(),
+  shape: z.enum(['score', 'rank']),
+  depth: z.number(),
+  idf: z.boolean(),
+  candidates: z.boolean(),
+  maxInTop: z.number(),
+}));
 
-const symbolRanking = z
-  .object({
-    fileWeight: z.number(),
-    topFiles: z.number(),
-    memberWeight: z.number(),
-    callWeight: z.number(),
-    callSources: z.number(),
-    maxCallResolutions: z.number(),
-    callScope: z.enum(['ranked', 'file']),
-    nameWeight: z.number(),
-    implicitInheritance: z.boolean(),
-    sizeWeight: z.number(),
-    sizePrior: z.enum(['log', 'percentile']),
-    testFactor: z.number(),
-    linkWeight: z.number(),
-    classWeight: z.number(),
-    eponymWeight: z.number(),
-    titleModulePairs: z.boolean(),
-    coverage,
-  })
-  .partial()
-  .strict();
+const symbolRanking = z.partial(z.strictObject({
+  fileWeight: z.number(),
+  topFiles: z.number(),
+  memberWeight: z.number(),
+  callWeight: z.number(),
+  callSources: z.number(),
+  maxCallResolutions: z.number(),
+  callScope: z.enum(['ranked', 'file']),
+  nameWeight: z.number(),
+  implicitInheritance: z.boolean(),
+  sizeWeight: z.number(),
+  sizePrior: z.enum(['log', 'percentile']),
+  testFactor: z.number(),
+  linkWeight: z.number(),
+  classWeight: z.number(),
+  eponymWeight: z.number(),
+  titleModulePairs: z.boolean(),
+  coverage,
+}));
 
 const feedback = numbers(['documents', 'terms', 'weight', 'minDocuments']);
 
-const fileLevel = z
-  .object({
-    document: z.enum(['identity', 'content', 'both']),
-    method: z.enum(['boost', 'rrf']),
-    weight: z.number(),
-    k: z.number(),
-    candidates: z.number(),
-    rankSymbols: z.boolean(),
-    titleWeight: z.number(),
-  })
-  .partial()
-  .strict();
+const fileLevel = z.partial(z.strictObject({
+  document: z.enum(['identity', 'content', 'both']),
+  method: z.enum(['boost', 'rrf']),
+  weight: z.number(),
+  k: z.number(),
+  candidates: z.number(),
+  rankSymbols: z.boolean(),
+  titleWeight: z.number(),
+}));
 
-const unknownNames = z
-  .object({ mode: z.enum(['definition', 'vocabulary', 'either']), weight: z.number(), paths: z.boolean() })
-  .partial()
-  .strict();
+const unknownNames = z.partial(z.strictObject({ mode: z.enum(['definition', 'vocabulary', 'either']), weight: z.number(), paths: z.boolean() }));
 
 /** The `SearchOptions` settings, as `--config-json` gives them. */
 const searchSettings = {
@@ -107,31 +95,28 @@ const searchSettings = {
   maxTerms: z.number(),
   lexicalScorer: z.enum(['auto', 'fts5', 'postings']),
   documents: z.enum(['auto', 'below', 'equal', 'off']),
-  maxDocuments: z.number().int().nonnegative().max(50),
+  maxDocuments: z.number().check(z.int(), z.nonnegative(), z.lte(50)),
   fileQueryWeights: queryWeights,
   titleFileWeight: z.number(),
   filesOnly: z.boolean(),
 };
 
 /** Retrieval settings accepted in `--config-json` (all optional; defaults are the tuned ones). */
-export const RetrievalSettingsSchema = z
-  .object({
-    ...searchSettings,
-    /** Folder for the per-repository commit indexes; default: the user cache. */
-    indexDir: z.string(),
-    /** How many predictions per level are written. */
-    maxPredictions: z.number().int().positive(),
-    /**
-     * Also record raw chunk hits per instance, so `eval analyze` can recompute
-     * file aggregation for other α, m and depths without searching again:
-     * `raw_hits`, the search's own aggregated hits (its top `topChunks`), and
-     * when this number is larger, `raw_hits_deep`, the top this-many hits of a
-     * second search at that depth. Predictions are unchanged; off by default.
-     */
-    recordHits: z.number().int().positive().max(1000),
-  })
-  .partial()
-  .strict();
+export const RetrievalSettingsSchema = z.partial(z.strictObject({
+  ...searchSettings,
+  /** Folder for the per-repository commit indexes; default: the user cache. */
+  indexDir: z.string(),
+  /** How many predictions per level are written. */
+  maxPredictions: z.number().check(z.int(), z.positive()),
+  /**
+   * Also record raw chunk hits per instance, so `eval analyze` can recompute
+   * file aggregation for other α, m and depths without searching again:
+   * `raw_hits`, the search's own aggregated hits (its top `topChunks`), and
+   * when this number is larger, `raw_hits_deep`, the top this-many hits of a
+   * second search at that depth. Predictions are unchanged; off by default.
+   */
+  recordHits: z.number().check(z.int(), z.positive(), z.lte(1000)),
+}));
 
 /** Accepted retrieval settings. */
 export type RetrievalSettings = z.infer<typeof RetrievalSettingsSchema>;

@@ -7,58 +7,58 @@
  * structural problems that do not stop drawing (a dangling parent) become
  * warnings rather than errors.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import type { AskTrace } from '../agents/ask/index.js';
 import { ApiError } from './http-io.js';
 
-const line = z.number().int().min(0);
+const line = z.number().check(z.int(), z.gte(0));
 
 const evidenceShape = z.looseObject({
   path: z.string(),
   startLine: line,
   endLine: line,
-  symbol: z.string().nullable().optional(),
-  excerpt: z.string().optional(),
+  symbol: z.optional(z.nullable(z.string())),
+  excerpt: z.optional(z.string()),
 });
 
 const actionShape = z.looseObject({
   type: z.string(),
-  args: z.record(z.string(), z.unknown()).default({}),
-  rationale: z.string().optional(),
+  args: z._default(z.record(z.string(), z.unknown()), {}),
+  rationale: z.optional(z.string()),
 });
 
 const nodeShape = z.looseObject({
-  id: z.number().int(),
-  parentId: z.number().int().nullable(),
-  action: actionShape.nullable(),
-  evidence: z.array(evidenceShape).default([]),
-  score: z.number().nullable().default(null),
-  evaluation: z.looseObject({ rationale: z.string(), followUp: z.string().default('') }).nullable().default(null),
-  valueSum: z.number().default(0),
-  visits: z.number().int().min(0).default(0),
-  toolText: z.string().nullable().optional(),
+  id: z.number().check(z.int()),
+  parentId: z.nullable(z.number().check(z.int())),
+  action: z.nullable(actionShape),
+  evidence: z._default(z.array(evidenceShape), []),
+  score: z._default(z.nullable(z.number()), null),
+  evaluation: z._default(z.nullable(z.looseObject({ rationale: z.string(), followUp: z._default(z.string(), '') })), null),
+  valueSum: z._default(z.number(), 0),
+  visits: z._default(z.number().check(z.int(), z.gte(0)), 0),
+  toolText: z.optional(z.nullable(z.string())),
 });
 
 const citationShape = z.looseObject({
   text: z.string(),
-  path: z.string().nullable(),
+  path: z.nullable(z.string()),
   startLine: line,
   endLine: line,
-  valid: z.boolean().default(true),
-  reason: z.string().nullable().optional(),
+  valid: z._default(z.boolean(), true),
+  reason: z.optional(z.nullable(z.string())),
 });
 
 const traceShape = z.looseObject({
-  version: z.number().int(),
+  version: z.number().check(z.int()),
   method: z.string(),
   question: z.string(),
-  nodes: z.array(nodeShape).default([]),
-  answerPath: z.array(z.number().int()).default([]),
-  steps: z.array(z.looseObject({ step: z.number().int(), thought: z.string().default('') })).default([]),
+  nodes: z._default(z.array(nodeShape), []),
+  answerPath: z._default(z.array(z.number().check(z.int())), []),
+  steps: z._default(z.array(z.looseObject({ step: z.number().check(z.int()), thought: z._default(z.string(), '') })), []),
   answer: z.looseObject({
     text: z.string(),
-    citations: z.array(citationShape).default([]),
-    dropped: z.array(citationShape).default([]),
+    citations: z._default(z.array(citationShape), []),
+    dropped: z._default(z.array(citationShape), []),
   }),
 });
 
@@ -66,7 +66,7 @@ const traceShape = z.looseObject({
 export const KNOWN_TRACE_VERSION = 1;
 
 /** A zod issue list as at most five `where: problem` phrases. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.$ZodError): string {
   const parts = error.issues.slice(0, 5).map((issue) => {
     const where = issue.path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
     return `${where || '(top level)'}: ${issue.message}`;

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { ReponavError } from '../../errors.js';
 import { loadRunScores, type RunScores } from '../compare-runs.js';
 import { readLocbenchInstances, type LocbenchInstance } from '../locbench-instances.js';
@@ -99,4 +99,4 @@ export function recordedHits(prediction: PredictionRecord | undefined, key: 'raw
   return parsed.success ? parsed.data : null;
 }
 
-const rawHitsSchema = z.array(z.object({ path: z.string(), symbol: z.string().nullable(), score: z.number() }));
+const rawHitsSchema = z.array(z.object({ path: z.string(), symbol: z.nullable(z.string()), score: z.number() }));

@@ -4,20 +4,20 @@
  * layer, so the shape is re-declared here, loosely: extra fields are
  * ignored, and a trace missing these fields is not used.
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 
 /** One step, as far as the evidence funnel needs it. */
 const stepSchema = z.looseObject({
   action: z.string(),
-  tool: z.string().optional(),
-  args: z.unknown().optional(),
-  observation: z.string().optional(),
-  inspected: z.array(z.string()).optional(),
+  tool: z.optional(z.string()),
+  args: z.optional(z.unknown()),
+  observation: z.optional(z.string()),
+  inspected: z.optional(z.array(z.string())),
 });
 
 /** A recorded trajectory (see src/agents/localize/trajectory.ts for the full shape). */
 export const traceSchema = z.looseObject({
-  instanceId: z.string().optional(),
+  instanceId: z.optional(z.string()),
   steps: z.array(stepSchema),
   stopReason: z.string(),
   stats: z.looseObject({

@@ -6,7 +6,7 @@
  * those are recovered here, and every repair is reported as a flag so a
  * summary can say how much of the scoring needed it.
  */
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { jsonObjectSpans, parseJsonReply } from '../../llm/index.js';
 
 /** The five SWE-QA judging dimensions, in report order. */

@@ -4,7 +4,7 @@
  * `https://github.com/owner/name SHORT` per line).
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from '../../zod-mini.js';
 import { ReponavError } from '../../errors.js';
 import { readJsonlLines } from '../jsonl.js';
 
@@ -12,11 +12,11 @@ import { readJsonlLines } from '../jsonl.js';
 export const QUESTION_TYPES = ['what', 'why', 'where', 'how'] as const;
 
 const LineSchema = z.object({
-  id: z.union([z.string().min(1), z.number()]).transform(String),
-  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'repo must be owner/name'),
-  commit_short: z.string().regex(/^[0-9a-fA-F]{4,40}$/).optional(),
-  qtype_first_word: z.string().optional(),
-  question: z.string().min(1),
+  id: z.pipe(z.union([z.string().check(z.minLength(1)), z.number()]), z.transform(String)),
+  repo: z.string().check(z.regex(/^[\w.-]+\/[\w.-]+$/, 'repo must be owner/name')),
+  commit_short: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{4,40}$/))),
+  qtype_first_word: z.optional(z.string()),
+  question: z.string().check(z.minLength(1)),
   answer: z.string(),
 });
 
