@@ -4,7 +4,7 @@
  * when they share a group.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import { GroupSchema } from './catalog.js';
 import type { Queryable } from './pg-database.js';
@@ -17,8 +17,8 @@ export interface Principal {
 
 /** A token's name and groups, validated like catalog groups. */
 const TokenSchema = z.strictObject({
-  name: z.string().trim().min(1, 'a token needs a name').max(200, 'at most 200 characters'),
-  groups: z.array(GroupSchema).min(1, 'a token needs at least one access group (--groups a,b)'),
+  name: z.string().check(z.trim(), z.minLength(1, 'a token needs a name'), z.maxLength(200, 'at most 200 characters')),
+  groups: z.array(GroupSchema).check(z.minLength(1, 'a token needs at least one access group (--groups a,b)')),
 });
 
 /** Tokens start with this, so a leaked one is recognisable by secret scanners. */

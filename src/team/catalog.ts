@@ -2,7 +2,7 @@
  * The catalog: the repositories the team serves, each with where to fetch it,
  * its tracked branch and the access groups that may see it.
  */
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import type { Queryable } from './pg-database.js';
 
@@ -21,18 +21,18 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/;
 const GROUP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** An access group, as catalog entries and tokens both take it. */
-export const GroupSchema = z.string().regex(GROUP, 'a group is letters, digits and . _ - (at most 64)');
+export const GroupSchema = z.string().check(z.regex(GROUP, 'a group is letters, digits and . _ - (at most 64)'));
 
 /** The fields of `fleet add`, validated (names and groups are ASCII words; a branch is a git ref name). */
 export const CatalogRepoSchema = z.object({
-  name: z.string().regex(NAME, 'a repository name is letters, digits and . _ / - (at most 200)'),
-  url: z.string().min(1).max(2000),
-  branch: z
-    .string()
-    .min(1)
-    .max(200)
-    .refine((b) => !/(^[-/.])|\.\.|[\s~^:?*[\\]|@\{|\/$|\.lock$/.test(b), 'not a valid branch name'),
-  groups: z.array(GroupSchema).min(1, 'give at least one access group'),
+  name: z.string().check(z.regex(NAME, 'a repository name is letters, digits and . _ / - (at most 200)')),
+  url: z.string().check(z.minLength(1), z.maxLength(2000)),
+  branch: z.string().check(
+    z.minLength(1),
+    z.maxLength(200),
+    z.refine((b) => !/(^[-/.])|\.\.|[\s~^:?*[\\]|@\{|\/$|\.lock$/.test(b), 'not a valid branch name'),
+  ),
+  groups: z.array(GroupSchema).check(z.minLength(1, 'give at least one access group')),
 });
 
 /** Adds a repository, or updates its URL, branch and groups when the name exists. */

@@ -5,14 +5,14 @@
  * meet a dropped connection are retried on a fresh one).
  */
 import pg from 'pg';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 /** The environment variable holding the connection URL. */
 export const PG_URL_ENV = 'REPONAV_PG_URL';
 
-const PgUrlSchema = z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://');
+const PgUrlSchema = z.string().check(z.regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'));
 
 /** The connection URL: the option, else REPONAV_PG_URL; throws BAD_INPUT when neither is a postgres URL. */
 export function resolvePgUrl(option: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

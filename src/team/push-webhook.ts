@@ -9,7 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { readBodyText, sendJson } from '../http-api/index.js';
 import type { Logger } from '../logger.js';
 import { checkHead } from './branch-poller.js';
@@ -24,19 +24,17 @@ const MAX_BODY_BYTES = 5 * 1024 * 1024;
 const ZERO_COMMIT = /^0{40}$/;
 
 const PushEvent = z.object({
-  ref: z.string().max(500),
-  after: z.string().regex(/^[0-9a-f]{40}$/i, 'after must be a 40-hex-digit commit id'),
-  repository: z
-    .object({
-      name: z.string().max(500).optional(),
-      full_name: z.string().max(500).optional(),
-      clone_url: z.string().max(2000).optional(),
-      ssh_url: z.string().max(2000).optional(),
-      git_url: z.string().max(2000).optional(),
-      html_url: z.string().max(2000).optional(),
-      url: z.string().max(2000).optional(),
-    })
-    .passthrough(),
+  ref: z.string().check(z.maxLength(500)),
+  after: z.string().check(z.regex(/^[0-9a-f]{40}$/i, 'after must be a 40-hex-digit commit id')),
+  repository: z.looseObject({
+    name: z.optional(z.string().check(z.maxLength(500))),
+    full_name: z.optional(z.string().check(z.maxLength(500))),
+    clone_url: z.optional(z.string().check(z.maxLength(2000))),
+    ssh_url: z.optional(z.string().check(z.maxLength(2000))),
+    git_url: z.optional(z.string().check(z.maxLength(2000))),
+    html_url: z.optional(z.string().check(z.maxLength(2000))),
+    url: z.optional(z.string().check(z.maxLength(2000))),
+  }),
 });
 
 /** What the webhook needs. */
