@@ -6,7 +6,7 @@
  * bad call never takes the server down.
  */
 import { McpServer, type CallToolResult, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { toJSONSchema, type $ZodType } from 'zod/v4/core';
+import { toJSONSchema, type $ZodType } from '../zod-mini.js';
 import { silentLogger } from '../logger.js';
 import { callTool, type RepositorySet, type ToolRegistry } from '../tools/index.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolProgress } from '../tools/index.js';
@@ -124,8 +124,8 @@ function annotationsOf(tool: AnyToolDefinition) {
  * output schemas, `additionalProperties: false` (a client reading results
  * gains nothing from it): tools/list is paid for in every agent's context.
  * The JSON Schema comes from zod's core `toJSONSchema` (what the chainable
- * API's `~standard.jsonSchema` calls), which also converts the tools'
- * `zod/mini` schemas.
+ * API's `~standard.jsonSchema` calls), here through src/zod-mini.ts, the
+ * module the tools' schemas come from.
  */
 function listedOnly(schema: $ZodType, io: 'input' | 'output', extra?: Record<string, Record<string, unknown>>): StandardSchemaWithJSON {
   const convert =

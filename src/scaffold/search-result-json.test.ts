@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from '../zod-mini.js';
 import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
 import { searchRepository } from '../retrieve/search-repository.js';
 import type { ScaffoldJson } from './render-json.js';

@@ -21,7 +21,7 @@
  * when the index no longer has the symbol. Keys come in a fixed order, so the
  * same index and query give byte-identical JSON.
  */
-// zod/mini, as the tools' schemas (src/tools/tool-args.ts): a `reponav search` process loads this module and
+// zod/mini, as every schema (src/tools/tool-args.ts): a `reponav search` process loads this module and
 // must not load the chainable API for schemas it never builds.
 import * as z from '../zod-mini.js';
 import type { IndexStore, SymbolRow } from '../index/index.js';

@@ -4,7 +4,7 @@
  * error handling are identical everywhere. No tool is imported here (the
  * registry of all of them is tool-registry.ts).
  */
-import type { $ZodError, $ZodType } from 'zod/v4/core';
+import type { $ZodError, $ZodType } from '../zod-mini.js';
 import { isReponavError } from '../errors.js';
 import { describeOpenFailure, isCorruption, type IndexProgress } from '../index/index.js';
 import { silentLogger } from '../logger.js';

@@ -7,7 +7,7 @@
  * leaves no other reading of it.
  */
 import { editDistance } from '../index/index.js';
-import type { $ZodType } from 'zod/v4/core';
+import type { $ZodType } from '../zod-mini.js';
 
 /** Arguments after normalization, or the one-sentence reason they are refused. */
 export type PreparedArgs = { ok: true; args: unknown } | { ok: false; message: string };

@@ -4,11 +4,11 @@
  * build their schemas on first use ({@link lazySchema}), not at load.
  *
  * The tools' schemas are written with `zod/mini` (the functional API on the
- * same core as `zod`, imported through src/zod-mini.ts): a CLI process
- * validates one call and never needs the chainable API, whose module was the
- * largest a `reponav search` process loaded (src/cli/startup/README.md). JSON Schema
- * for the MCP listing and the agents comes from the core's `toJSONSchema`,
- * the same for both APIs (the listing is unchanged by the switch).
+ * same core as `zod`, imported through src/zod-mini.ts), as every schema of
+ * reponav: a CLI process validates one call and never needs the chainable
+ * API, whose module was the largest a `reponav search` process loaded
+ * (src/cli/startup/README.md). JSON Schema for the MCP listing and the agents
+ * comes from the core's `toJSONSchema`.
  */
 import * as z from '../zod-mini.js';
 import { compilePathPattern, MAX_PATTERN_LENGTH } from '../index/index.js';

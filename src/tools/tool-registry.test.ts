@@ -1,7 +1,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
 import { callTool, createToolRegistry } from './tool-registry.js';
@@ -75,7 +75,7 @@ describe('callTool', () => {
       name: 'chatty',
       title: 'Chatty',
       description: 'talks',
-      inputSchema: z.object({ budget_tokens: z.number().optional() }),
+      inputSchema: z.object({ budget_tokens: z.optional(z.number()) }),
       defaultBudgetTokens: 100,
       run: () => 'word '.repeat(10_000),
       render: (data) => data,

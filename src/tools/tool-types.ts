@@ -3,8 +3,7 @@
  * agents run the same definition: one name, one LLM-facing description, one zod
  * input schema, one handler, one text renderer and one default output budget.
  */
-import type { ZodMiniType } from '../zod-mini.js';
-import type { $ZodType } from 'zod/v4/core';
+import type { $ZodType, ZodMiniType } from '../zod-mini.js';
 import type { Logger } from '../logger.js';
 import type { SearchOptions } from '../retrieve/index.js';
 import type { Embedder } from '../retrieve/dense/index.js';
