@@ -15,8 +15,8 @@
  *   code (all of src/ but src/cli/): stdout belongs to the caller (stdio MCP
  *   owns it) and so does the process; library code logs through the injected
  *   Logger and throws typed errors.
- * - zod: `zod/mini` only through src/zod-mini.ts, and src/tools and
- *   src/scaffold use no other (see src/cli/startup/README.md).
+ * - zod: one dialect, `zod/mini`, imported one way, through src/zod-mini.ts;
+ *   the chainable `zod` nowhere (see src/cli/startup/README.md).
  * - entry points (a warning, kept at zero): code outside a folder imports it
  *   only through one of its index.ts files, so each folder's public surface
  *   is written down in one place. Tests may reach inside.
@@ -122,7 +122,16 @@ const entryZones = [
   })),
 ];
 
-const ZOD_MINI_DIRECT = { name: 'zod/mini', message: 'Import zod/mini through src/zod-mini.ts (the module the CLI bundle builds apart).' };
+/**
+ * Every import of zod but src/zod-mini.ts's: the chainable `zod` (and `zod/v4`, `zod/v4/classic`) is
+ * not used, and `zod/mini` and zod's core types come through src/zod-mini.ts, the module the CLI
+ * bundle builds apart.
+ */
+const ZOD_ONE_WAY = {
+  group: ['zod', 'zod/*'],
+  message:
+    'reponav writes its schemas with zod/mini, imported through src/zod-mini.ts (add the name there if it is missing); the chainable zod is not used (src/cli/startup/README.md).',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test/fixtures/**', 'test/web/fixtures/**', 'src/**/__golden__/**', 'sample/**', 'coverage/**'] },
@@ -185,21 +194,10 @@ export default tseslint.config(
     },
   },
   {
-    // One zod dialect per folder, each imported one way (src/cli/startup/README.md): zod/mini through
-    // src/zod-mini.ts, used by the tools and the search result (a hot command's schemas); `zod` elsewhere.
-    files: ['src/**/*.ts'],
+    // One zod dialect, imported one way (src/cli/startup/README.md): zod/mini through src/zod-mini.ts.
+    files: ['src/**/*.ts', 'test/**/*.ts'],
     ignores: ['src/zod-mini.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [ZOD_MINI_DIRECT] }] },
-  },
-  {
-    files: ['src/tools/**/*.ts', 'src/scaffold/**/*.ts'],
-    ignores: ['src/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [ZOD_MINI_DIRECT, { name: 'zod', message: 'src/tools and src/scaffold write schemas with zod/mini, imported through src/zod-mini.ts (a hot command loads no chainable zod).' }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [ZOD_ONE_WAY] }] },
   },
   {
     files: ['src/**/*.ts'],

@@ -55,11 +55,11 @@ const englishOnlyZod = {
 };
 
 /**
- * src/zod-mini.ts (the tools' and the search result's schemas) is built on its
+ * src/zod-mini.ts (the only zod reponav's own code imports) is built on its
  * own into dist/cli/zod-mini.js and imported from there: in the shared build,
- * the chainable zod of the agents, eval and team server keeps all of zod's
- * core alive in the chunk both use (~300 KB that every `search`, `symbols`,
- * `find` and `view` process would load); built alone it keeps what its names reach.
+ * the chainable zod that the MCP SDK imports keeps all of zod's core alive in
+ * the chunk both use (~300 KB that every `search`, `symbols`, `find` and
+ * `view` process would load); built alone it keeps what its names reach.
  */
 const ZOD_MINI = join(PROJECT, 'src/zod-mini.ts');
 const zodMiniApart = {
