@@ -34,6 +34,8 @@ export interface PackReport {
   stopped: 'done' | 'budget' | 'aborted' | 'index-changed';
   terms: number;
   bytes: number;
+  /** The longest slice, in milliseconds: how long a query arriving meanwhile waited at most. */
+  longestSliceMs: number;
 }
 
 /**
@@ -50,20 +52,24 @@ export async function packAllPostings(store: IndexStore, corpus: Corpus, options
   const units = planUnits(db.prepare('SELECT term, cnt FROM temp.chunks_fts_vocab').raw().all() as Array<[string, number]>, options.skip);
   const packed = corpus.packed ?? (corpus.packed = emptyPacked());
   let next = 0;
+  let longestSliceMs = 0;
+  const report = (stopped: PackReport['stopped']): PackReport => ({ stopped, terms: packed.records.size, bytes: packed.bytes, longestSliceMs });
   while (next < units.length) {
     await yieldToEventLoop();
-    if (options.signal?.aborted) return { stopped: 'aborted', terms: packed.records.size, bytes: packed.bytes };
-    if (options.changed()) return { stopped: 'index-changed', terms: packed.records.size, bytes: packed.bytes };
-    const until = performance.now() + options.sliceMs;
+    if (options.signal?.aborted) return report('aborted');
+    if (options.changed()) return report('index-changed');
+    const started = performance.now();
+    const until = started + options.sliceMs;
     do {
       const [first, last] = units[next++]!;
       const rows = (first === last ? statements.term.all(first) : statements.range.all(first, last)) as Array<[string, string | null]>;
       packRows(packed, corpus, rows.filter(([term]) => term !== null && !packed.records.has(term)));
-      if (packed.bytes > maxBytes) return { stopped: 'budget', terms: packed.records.size, bytes: packed.bytes };
+      if (packed.bytes > maxBytes) return report('budget');
     } while (next < units.length && performance.now() < until);
+    longestSliceMs = Math.max(longestSliceMs, performance.now() - started);
   }
   packed.complete = true;
-  return { stopped: 'done', terms: packed.records.size, bytes: packed.bytes };
+  return report('done');
 }
 
 /** The vocabulary (term order, with occurrence counts) cut into `[first, last]` term ranges, none holding a skipped term. */

@@ -73,6 +73,8 @@ export interface WarmScoringReport {
   packedTerms?: number;
   packedBytes?: number;
   packedComplete?: boolean;
+  /** The packing scan's longest slice in milliseconds (a query arriving meanwhile waited at most that). */
+  packedLongestSliceMs?: number;
 }
 
 /** Terms in fewer chunks than this are left to on-demand reads (cheap: one short posting list each). */
@@ -123,7 +125,8 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
   }
   // Then every other term, packed: a text's mid-frequency terms are most of a large tree's first-sight reads.
   const packing = options.pack ?? true;
-  const packedReport = () => ({ packedTerms: corpus.packed?.records.size ?? 0, packedBytes: corpus.packed?.bytes ?? 0, packedComplete: corpus.packed?.complete ?? false });
+  let packedLongestSliceMs = 0;
+  const packedReport = () => ({ packedTerms: corpus.packed?.records.size ?? 0, packedBytes: corpus.packed?.bytes ?? 0, packedComplete: corpus.packed?.complete ?? false, packedLongestSliceMs });
   if (packing !== false) {
     const packed = await packAllPostings(store, corpus, {
       skip: (term) => corpus.pinned.has(term),
@@ -132,6 +135,7 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
       signal: options.signal,
       changed,
     });
+    packedLongestSliceMs = packed.longestSliceMs;
     if (packed.stopped === 'aborted' || packed.stopped === 'index-changed') return { terms, entries, stopped: packed.stopped, warmers: 0, ...packedReport() };
     if (packed.stopped === 'budget') stopped = 'budget';
   }
