@@ -138,6 +138,14 @@ let offsetScratch = new Int32Array(4096);
 let out = new Uint8Array(1 << 16);
 let written = 0;
 
+/** Lets the scratch of {@link packRows} go (grown to the largest term read: megabytes on a large tree) once a scan is over. */
+export function releasePackScratch(): void {
+  slotScratch = new Int32Array(1024);
+  countScratch = new Uint16Array(1024 * FIELD_COUNT);
+  offsetScratch = new Int32Array(4096);
+  out = new Uint8Array(1 << 16);
+}
+
 function writeVarint(value: number): void {
   if (written + 10 > out.length) {
     const grown = new Uint8Array(out.length * 2);

@@ -8,7 +8,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { indexConnection, type IndexStore } from '../store/index.js';
-import { emptyPacked, occurrenceStatements, packRows } from './packed-postings.js';
+import { emptyPacked, occurrenceStatements, packRows, releasePackScratch } from './packed-postings.js';
 import type { Corpus } from './postings-corpus.js';
 import { instanceView } from './term-postings.js';
 
@@ -53,7 +53,10 @@ export async function packAllPostings(store: IndexStore, corpus: Corpus, options
   const packed = corpus.packed ?? (corpus.packed = emptyPacked());
   let next = 0;
   let longestSliceMs = 0;
-  const report = (stopped: PackReport['stopped']): PackReport => ({ stopped, terms: packed.records.size, bytes: packed.bytes, longestSliceMs });
+  const report = (stopped: PackReport['stopped']): PackReport => {
+    releasePackScratch();
+    return { stopped, terms: packed.records.size, bytes: packed.bytes, longestSliceMs };
+  };
   while (next < units.length) {
     await yieldToEventLoop();
     if (options.signal?.aborted) return report('aborted');
