@@ -161,7 +161,7 @@ try {
       const cpu = process.cpuUsage();
       const done = await build.repository.warmScoring();
       const used = process.cpuUsage(cpu);
-      build.warmUp = `warm-up ${(Number(process.hrtime.bigint() - t) / 1e6).toFixed(0)} ms (CPU ${((used.user + used.system) / 1000).toFixed(0)} ms): ${done.terms} terms, ${done.entries} postings, ${done.warmers ?? 0} idle searches, ${done.stopped}`;
+      build.warmUp = `warm-up ${(Number(process.hrtime.bigint() - t) / 1e6).toFixed(0)} ms (CPU ${((used.user + used.system) / 1000).toFixed(0)} ms): ${done.terms} terms, ${done.entries} postings, ${done.warmers ?? 0} idle searches, ${done.stopped}${done.packedTerms === undefined ? '' : `, ${done.packedTerms} terms packed in ${(done.packedBytes / 2 ** 20).toFixed(1)} MB${done.packedComplete ? '' : ' (incomplete)'}, longest slice ${done.packedLongestSliceMs?.toFixed(0)} ms`}`;
     } else build.warmUp = warmUp ? 'no warm-up in this build' : 'warm-up off (--no-warm)';
   }
   const outputs = outputsFile ? [] : null;

@@ -16,16 +16,12 @@ import type Database from 'better-sqlite3';
 import { FTS_FIELDS } from '../store/index.js';
 import { indexConnection, type IndexStore } from '../store/index.js';
 import { FIELD_COUNT, readCorpus, type Corpus, type Postings } from './postings-corpus.js';
+import { unpackBodyOffsets, type BodyOffsets } from './packed-postings.js';
 import { cachedPostingsOf, instanceView, isPlainIndexToken, postingsOf } from './term-postings.js';
 import { termStatistics } from './term-statistics.js';
 
 const BODY = FTS_FIELDS.indexOf('body');
 
-/** One term's body offsets: those in its p-th posting's chunk are `offsets[starts[p]]` up to `offsets[starts[p + 1]]`, ascending. */
-interface BodyOffsets {
-  starts: Int32Array;
-  offsets: Int32Array;
-}
 
 /** Keyed by the postings they extend, so they go when a corpus drops its cached postings. */
 const offsetCache = new WeakMap<Postings, BodyOffsets | null>();
@@ -160,6 +156,11 @@ function indexOfSorted(values: ArrayLike<number>, low: number, high: number, val
 function bodyOffsetsOf(db: Database.Database, corpus: Corpus, token: string, postings: Postings): BodyOffsets | null {
   const known = offsetCache.get(postings);
   if (known !== undefined) return known;
+  const unpacked = corpus.packed ? unpackBodyOffsets(corpus.packed, token, postings) : undefined;
+  if (unpacked) {
+    offsetCache.set(postings, unpacked);
+    return unpacked;
+  }
   let statement = offsetStatements.get(db);
   if (!statement) {
     statement = db.prepare(`SELECT group_concat(doc || ' ' || offset, ' ') FROM ${instanceView(db)} WHERE term = ? AND col = 'body'`).pluck();

@@ -9,6 +9,7 @@
 import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind } from '../store/index.js';
 import { indexConnection, type IndexStore } from '../store/index.js';
+import type { PackedPostings } from './packed-postings.js';
 
 /** BM25 constants of fts5_aux.c. */
 export const K1 = 1.2;
@@ -44,6 +45,11 @@ export interface Corpus {
    * issue texts, and the wholesale drop took the warmed terms with it.
    */
   pinned: Map<string, Postings | null>;
+  /**
+   * Every other term's postings and body offsets, packed (packed-postings.ts), once the warm-up's scan
+   * (postings-scan.ts) has read them: searches unpack a term from here instead of reading it from SQLite.
+   */
+  packed: PackedPostings | null;
   /** Whether a warm-up (scoring-warmup.ts) filled the pinned postings of this state. */
   warmed: boolean;
   idf: Map<number, number>;
@@ -126,6 +132,7 @@ export function corpusOf(db: Database.Database, generation: string): Corpus {
     postings: new Map(),
     cachedPostings: 0,
     pinned: new Map(),
+    packed: null,
     warmed: false,
     idf: new Map(),
     group: new Float64Array(count),

@@ -2,7 +2,8 @@
  * Idle-time warm-up of what exact scoring reads lazily, term by term: the
  * postings (term-postings.ts), the document frequencies (term-statistics.ts)
  * and the body offsets of phrase lookups (body-phrases.ts) of the index
- * state's most frequent terms.
+ * state's most frequent terms, pinned; then every other term's postings and
+ * body offsets, packed (packed-postings.ts, in one scan: postings-scan.ts).
  *
  * Why: a long-lived process (MCP server, web view, agent) answers issue texts
  * it has never seen; each brings ~90 informative terms, and reading a common
@@ -25,6 +26,7 @@ import { warmBodyOffsets } from './body-phrases.js';
 import { indexGeneration } from '../store/index.js';
 import { indexConnection, type IndexStore } from '../store/index.js';
 import { corpusOf, POSTINGS_BOUND, readCorpus } from './postings-corpus.js';
+import { packAllPostings } from './postings-scan.js';
 import { isPlainIndexToken, postingsOf } from './term-postings.js';
 import { primeTermStatistics, TERM_STATISTICS_BOUND, vocabularyByFrequency } from './term-statistics.js';
 
@@ -36,6 +38,11 @@ export interface WarmScoringOptions {
   maxEntries?: number;
   /** Milliseconds of work between two yields to the event loop (default 8). */
   sliceMs?: number;
+  /**
+   * After the pinned terms, pack every other term's postings and body offsets (postings-scan.ts; default true),
+   * in at most this many bytes (default: postings-scan.ts's PACKED_BOUND) when a number.
+   */
+  pack?: boolean | number;
   /**
    * Run after the postings, once per index state, each in a turn of its own
    * (see {@link IdleWarmer}); skipped when the warm-up is aborted or the state changes.
@@ -62,6 +69,12 @@ export interface WarmScoringReport {
   stopped: 'done' | 'budget' | 'aborted' | 'index-changed';
   /** Idle warmers that ran (WarmScoringOptions.warmers). */
   warmers: number;
+  /** Terms held packed (packed-postings.ts) and the bytes they take; `packedComplete`: every term of the state is held (pinned or packed). */
+  packedTerms?: number;
+  packedBytes?: number;
+  packedComplete?: boolean;
+  /** The packing scan's longest slice in milliseconds (a query arriving meanwhile waited at most that). */
+  packedLongestSliceMs?: number;
 }
 
 /** Terms in fewer chunks than this are left to on-demand reads (cheap: one short posting list each). */
@@ -110,18 +123,34 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
       terms++;
     }
   }
+  // Then every other term, packed: a text's mid-frequency terms are most of a large tree's first-sight reads.
+  const packing = options.pack ?? true;
+  let packedLongestSliceMs = 0;
+  const packedReport = () => ({ packedTerms: corpus.packed?.records.size ?? 0, packedBytes: corpus.packed?.bytes ?? 0, packedComplete: corpus.packed?.complete ?? false, packedLongestSliceMs });
+  if (packing !== false) {
+    const packed = await packAllPostings(store, corpus, {
+      skip: (term) => corpus.pinned.has(term),
+      sliceMs,
+      maxBytes: typeof packing === 'number' ? packing : undefined,
+      signal: options.signal,
+      changed,
+    });
+    packedLongestSliceMs = packed.longestSliceMs;
+    if (packed.stopped === 'aborted' || packed.stopped === 'index-changed') return { terms, entries, stopped: packed.stopped, warmers: 0, ...packedReport() };
+    if (packed.stopped === 'budget') stopped = 'budget';
+  }
   // After the postings, so a warmer's search finds them read (and does not read them itself, out of slices).
   let warmers = 0;
   for (const warmer of options.warmers ?? []) {
     await yieldToEventLoop();
-    if (options.signal?.aborted) return { terms, entries, stopped: 'aborted', warmers };
-    if (changed()) return { terms, entries, stopped: 'index-changed', warmers };
+    if (options.signal?.aborted) return { terms, entries, stopped: 'aborted', warmers, ...packedReport() };
+    if (changed()) return { terms, entries, stopped: 'index-changed', warmers, ...packedReport() };
     await warmer(store);
     warmers++;
   }
-  if (changed()) return { terms, entries, stopped: 'index-changed', warmers };
+  if (changed()) return { terms, entries, stopped: 'index-changed', warmers, ...packedReport() };
   corpus.warmed = true;
-  return { terms, entries, stopped, warmers };
+  return { terms, entries, stopped, warmers, ...packedReport() };
 }
 
 /** Whether the store's current index state was warmed in this process and its caches are still whole. */

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { FTS_FIELDS } from '../store/index.js';
+import { unpackPostings } from './packed-postings.js';
 import { FIELD_COUNT, slotOfId, type Corpus, type Postings } from './postings-corpus.js';
 
 /** Column of each field's first letter: the instance view names columns, and a one-letter tag keeps the transfer small. */
@@ -46,13 +47,19 @@ export function postingsOf(db: Database.Database, corpus: Corpus, token: string,
     }
     return known;
   }
+  // Held packed (a long-lived process's warm-up read every term): the same numbers, from memory.
+  const unpacked = corpus.packed ? unpackPostings(corpus.packed, token) : undefined;
+  if (unpacked !== undefined) return cachePostings(corpus, token, unpacked, pin);
   let statement = instanceStatements.get(db);
   if (!statement) {
     // One string per term, `<chunk id><column letter>` per occurrence, in FTS5's order (chunk, then column, then offset).
     statement = db.prepare(`SELECT group_concat(doc || substr(col, 1, 1), '') FROM ${instanceView(db)} WHERE term = ?`).pluck();
     instanceStatements.set(db, statement);
   }
-  const postings = parsePostings((statement.get(token) as string | null) ?? '', corpus);
+  return cachePostings(corpus, token, parsePostings((statement.get(token) as string | null) ?? '', corpus), pin);
+}
+
+function cachePostings(corpus: Corpus, token: string, postings: Postings | null, pin: boolean): Postings | null {
   if (pin) corpus.pinned.set(token, postings);
   else {
     corpus.postings.set(token, postings);

@@ -1,0 +1,106 @@
+/**
+ * The idle-time scan that fills an index state's packed postings
+ * (packed-postings.ts): FTS5's instance view read once, in term order, a range
+ * of terms per statement (~{@link RANGE_OCCURRENCES} occurrences), between
+ * which the event loop runs, so a query arriving meanwhile waits at most one
+ * slice. A term with more occurrences than a range is read alone (the longest
+ * wait: its own read); terms already pinned by the warm-up are skipped.
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { indexConnection, type IndexStore } from '../store/index.js';
+import { emptyPacked, occurrenceStatements, packRows, releasePackScratch } from './packed-postings.js';
+import type { Corpus } from './postings-corpus.js';
+import { instanceView } from './term-postings.js';
+
+/** Occurrences read per range statement (a slice reads ranges until its time is up). */
+const RANGE_OCCURRENCES = 20_000;
+/** Bytes the packed postings of one index state may take (the scan stops past it; the rest is read on demand). */
+export const PACKED_BOUND = 256 * 2 ** 20;
+
+/** Options of {@link packAllPostings}. */
+export interface PackOptions {
+  /** Terms to leave out (the warm-up's pinned ones, read already). */
+  skip: (term: string) => boolean;
+  sliceMs: number;
+  /** Bytes at most (default {@link PACKED_BOUND}). */
+  maxBytes?: number;
+  signal?: AbortSignal;
+  /** True when the index state changed (the scan stops: its postings would be of the old state). */
+  changed: () => boolean;
+}
+
+/** What a scan did. */
+export interface PackReport {
+  stopped: 'done' | 'budget' | 'aborted' | 'index-changed';
+  terms: number;
+  bytes: number;
+  /** The longest slice, in milliseconds: how long a query arriving meanwhile waited at most. */
+  longestSliceMs: number;
+}
+
+/**
+ * Packs every term's postings and body offsets of the corpus' index state into
+ * `corpus.packed`, in slices; marks them complete when every term not skipped
+ * is held. Never changes an answer: searches read the same numbers from there.
+ */
+export async function packAllPostings(store: IndexStore, corpus: Corpus, options: PackOptions): Promise<PackReport> {
+  const db = indexConnection(store);
+  const maxBytes = options.maxBytes ?? PACKED_BOUND;
+  const view = instanceView(db);
+  const statements = occurrenceStatements(db, view);
+  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)');
+  const units = planUnits(db.prepare('SELECT term, cnt FROM temp.chunks_fts_vocab').raw().all() as Array<[string, number]>, options.skip);
+  const packed = corpus.packed ?? (corpus.packed = emptyPacked());
+  let next = 0;
+  let longestSliceMs = 0;
+  const report = (stopped: PackReport['stopped']): PackReport => {
+    releasePackScratch();
+    return { stopped, terms: packed.records.size, bytes: packed.bytes, longestSliceMs };
+  };
+  while (next < units.length) {
+    await yieldToEventLoop();
+    if (options.signal?.aborted) return report('aborted');
+    if (options.changed()) return report('index-changed');
+    const started = performance.now();
+    const until = started + options.sliceMs;
+    do {
+      const [first, last] = units[next++]!;
+      const rows = (first === last ? statements.term.all(first) : statements.range.all(first, last)) as Array<[string, string | null]>;
+      packRows(packed, corpus, rows.filter(([term]) => term !== null && !packed.records.has(term)));
+      if (packed.bytes > maxBytes) return report('budget');
+    } while (next < units.length && performance.now() < until);
+    longestSliceMs = Math.max(longestSliceMs, performance.now() - started);
+  }
+  packed.complete = true;
+  return report('done');
+}
+
+/** The vocabulary (term order, with occurrence counts) cut into `[first, last]` term ranges, none holding a skipped term. */
+export function planUnits(vocabulary: ReadonlyArray<readonly [string, number]>, skip: (term: string) => boolean): Array<[string, string]> {
+  const units: Array<[string, string]> = [];
+  let first: string | null = null;
+  let last = '';
+  let occurrences = 0;
+  const flush = () => {
+    if (first !== null) units.push([first, last]);
+    first = null;
+    occurrences = 0;
+  };
+  for (const [term, count] of vocabulary) {
+    if (skip(term)) {
+      flush();
+      continue;
+    }
+    if (count >= RANGE_OCCURRENCES) {
+      flush();
+      units.push([term, term]);
+      continue;
+    }
+    if (first === null) first = term;
+    last = term;
+    occurrences += count;
+    if (occurrences >= RANGE_OCCURRENCES) flush();
+  }
+  flush();
+  return units;
+}
