@@ -6,7 +6,7 @@
  * never loads tree-sitter.
  */
 export { sameFileCallGraph } from './call-graph.js';
-export { isLanguageId, LANGUAGE_IDS, languageForPath, languageSpec, missingLanguageAssets, SUPPORTED_LANGUAGES, type LanguageId } from './languages.js';
+export { isLanguageId, LANGUAGE_IDS, languageForPath, missingLanguageAssets, SUPPORTED_LANGUAGES, type LanguageId } from './languages.js';
 export { lineStartsOf } from './line-starts.js';
 export { proseFormatOf, proseOutline, type ProseFormat } from './prose-outline.js';
 export { resolveImport } from './resolve-imports.js';

@@ -82,16 +82,6 @@ export interface LanguageSpec {
   readonly signatureWrappers: readonly string[];
   /** Sibling node types directly above a definition that belong to its span (Rust `#[...]`). */
   readonly leadingAttributes: readonly string[];
-  /**
-   * A source line that is a doc comment the language makes part of the definition
-   * below it (Rust's `///` is a `#[doc]` attribute). A definition's chunk starts
-   * at such a block directly above it, so its documentation is searched with it
-   * as a Python docstring is; the symbol's span, which edits, views and gold
-   * read, stays the code.
-   */
-  readonly docCommentLine?: RegExp;
-  /** A source line that is a whole attribute (`#[inline]`), passed over between doc comment lines. */
-  readonly attributeLine?: RegExp;
   /** Node types that start a definition body when the grammar has no `body` field for it. */
   readonly bodyTypes: readonly string[];
   /** Annotation / attribute node types left out of the start of a signature (`@Override`). */
@@ -177,9 +167,6 @@ const REGISTRY = [
     wrappers: [],
     signatureWrappers: [],
     leadingAttributes: ['attribute_item'],
-    // `///` but not `////` (the Rust Reference's outer line doc comment).
-    docCommentLine: /^\s*\/\/\/(?!\/)/,
-    attributeLine: /^\s*#\[.*\]\s*$/,
     bodyTypes: ['block', 'field_declaration_list', 'enum_variant_list', 'declaration_list'],
   },
   {

@@ -10,38 +10,6 @@ function symbol(name: string, kind: CodeSymbol['kind'], startLine: number, endLi
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
 describe('buildChunks', () => {
-  it("starts a Rust definition's chunk at its /// doc comments, through attributes, and leaves them out of the remainder", () => {
-    const text = [
-      '//! Crate doc.', // 1: the file's (inner) doc
-      '/// Makes a widget', // 2
-      '#[must_use]',
-      '/// from parts.',
-      '#[inline]', // 5: the span starts here (attributes directly above belong to it)
-      'fn make() {}',
-      '',
-      '// A plain comment.', // 8
-      'struct Shop;',
-      '//// Four slashes: not a doc comment.', // 10
-      'fn four() {}',
-    ].join('\n');
-    const symbols = [symbol('make', 'function', 5, 6), symbol('Shop', 'struct', 9, 9), symbol('four', 'function', 11, 11)];
-    const lines = (chunks: ReturnType<typeof buildChunks>, name: string) => {
-      const chunk = chunks.find((c) => c.symbol === name)!;
-      return [chunk.startLine, chunk.endLine];
-    };
-    const chunks = buildChunks({ path: 'src/lib.rs', symbols }, text);
-    expect(lines(chunks, 'make')).toEqual([2, 6]);
-    expect(chunks.find((c) => c.symbol === 'make')!.fields.body).toContain('widget');
-    expect(lines(chunks, 'Shop')).toEqual([9, 9]);
-    expect(lines(chunks, 'four')).toEqual([11, 11]);
-    const remainder = chunks.find((c) => c.kind === 'file')!;
-    expect(remainder.fields.body).not.toContain('widget');
-    expect(remainder.fields.body).toContain('crate doc');
-    // Another language's comments above a definition stay outside its chunk.
-    const go = buildChunks({ path: 'a.go', symbols: [symbol('make', 'function', 2, 2)] }, '/// Makes a widget\nfunc make() {}');
-    expect(lines(go, 'make')).toEqual([2, 2]);
-  });
-
   const texts = {
     'LF with a final newline': 'class Shop:\n    def add(self):\n        def inner():\n            return 1\n        return inner\n\nx = 1\n',
     'CRLF without a final newline': 'class Shop:\r\n    def add(self):\r\n        def inner():\r\n            return 1\r\n        return inner\r\n\r\nx = 1',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CodeSymbol, ParsedFile } from '../../parse/index.js';
-import { languageForPath, languageSpec, lineStartsOf } from '../../parse/index.js';
+import { lineStartsOf } from '../../parse/index.js';
 import { TYPE_KINDS } from '../../parse/index.js';
 import type { ChunkKind, FtsField } from './index-schema.js';
 import { codeTokenText } from './code-tokens.js';
@@ -30,13 +30,12 @@ export function buildChunks(parsed: Pick<ParsedFile, 'path' | 'symbols'>, text: 
   const pathTokens = codeTokenText(parsed.path.replace(/\.[^./]+$/, ''));
   const covered = new Uint8Array(lines.length + 2);
   const chunks: BuiltChunk[] = [];
-  const chunkStart = docLeadReader(parsed.path, lines);
   const functions = parsed.symbols.filter((s) => !TYPE_KINDS.has(s.kind));
   const types = parsed.symbols.filter((s) => TYPE_KINDS.has(s.kind));
 
   for (const symbol of functions) {
-    chunks.push(symbolChunk('function', symbol, chunkStart(symbol), symbol.endLine, lineText, pathTokens));
-    for (let line = chunkStart(symbol); line <= symbol.endLine; line++) covered[line] = 1;
+    chunks.push(symbolChunk('function', symbol, symbol.startLine, symbol.endLine, lineText, pathTokens));
+    for (let line = symbol.startLine; line <= symbol.endLine; line++) covered[line] = 1;
   }
   // Symbols are sorted by start line, so a type's members follow it: one forward scan each.
   const sorted = [...parsed.symbols].sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
@@ -46,13 +45,13 @@ export function buildChunks(parsed: Pick<ParsedFile, 'path' | 'symbols'>, text: 
       if (s.startLine <= type.startLine) continue;
       if (s.startLine > type.endLine) break;
       if (s.endLine <= type.endLine) {
-        firstMember = chunkStart(s);
+        firstMember = s.startLine;
         break;
       }
     }
     const headerEnd = Math.max(type.startLine, firstMember - 1);
-    chunks.push(symbolChunk('class', type, chunkStart(type), headerEnd, lineText, pathTokens));
-    for (let line = chunkStart(type); line <= headerEnd; line++) covered[line] = 1;
+    chunks.push(symbolChunk('class', type, type.startLine, headerEnd, lineText, pathTokens));
+    for (let line = type.startLine; line <= headerEnd; line++) covered[line] = 1;
   }
   const remainder: string[] = [];
   let first = 0;
@@ -79,28 +78,6 @@ export function buildChunks(parsed: Pick<ParsedFile, 'path' | 'symbols'>, text: 
   }
   chunks.sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
   return chunks;
-}
-
-/**
- * Where a definition's chunk starts: at the doc comment lines directly above
- * its span when its language makes them part of it (Rust `///`, attribute lines
- * between them passed over; see LanguageSpec.docCommentLine), else at its span.
- */
-function docLeadReader(path: string, lines: readonly string[]): (symbol: CodeSymbol) => number {
-  const language = languageForPath(path);
-  const spec = language ? languageSpec(language) : null;
-  const doc = spec?.docCommentLine;
-  if (!doc) return (symbol) => symbol.startLine;
-  const attribute = spec.attributeLine;
-  return (symbol) => {
-    let start = symbol.startLine;
-    for (let line = symbol.startLine - 1; line >= 1; line--) {
-      const text = lines[line - 1] ?? '';
-      if (doc.test(text)) start = line;
-      else if (!attribute?.test(text)) break;
-    }
-    return start;
-  };
 }
 
 function symbolChunk(

@@ -4,9 +4,8 @@
  * tokens): an index with another version is rebuilt, never trusted.
  * 8: type aliases and Go named types are symbols of kind `type`.
  * 9: `graph_facts`, each parsed file's defined and called names, written with its symbols.
- * 10: a Rust definition's chunk starts at the `///` doc comment lines above it.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 9;
 
 /** What a chunk covers: one function/method, one class header, or a file's top-level remainder. */
 export type ChunkKind = 'function' | 'class' | 'file';
