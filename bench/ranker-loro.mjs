@@ -1,25 +1,33 @@
 #!/usr/bin/env node
 // The learned ranker (bench/ranker-model.mjs) against the hand-tuned default,
 // by the decision rule: leave-one-repository-out over the development
-// instances (each development repository scored by a model trained on the
-// training pool and the other development repositories), and a held-out slice
-// of the pool's repositories (scored by a model trained on the rest of the
-// pool and all development instances). Both orderings rank the same
-// candidates (the default's first --top of bench/ranker-features.mjs), so a
-// difference is the model's alone.
+// instances and a held-out slice of the pool's repositories. Both orderings
+// rank the same candidates (the default's first --top of
+// bench/ranker-features.mjs), so a difference is the model's alone.
 //
 // Usage:
-//   node bench/ranker-loro.mjs --dev DEV1.jsonl[,DEV2.jsonl] --pool POOL.jsonl[,...] [--holdout-every 5] [--l2 X] [--anchor X] [--out RESULTS.json]
-// --l2, --anchor: the trainer's (bench/ranker-model.mjs' TRAINING defaults).
+//   node bench/ranker-loro.mjs --dev DEV1.jsonl[,DEV2.jsonl] --pool POOL.jsonl[,...] [--holdout-every 5] [--all-folds]
+//        [--train-dev] [--loss softmax|pairwise] [--uniform-pairs] [--l2 X] [--anchor X] [--epochs N] [--out RESULTS.json]
+// --loss, --l2, --anchor, --epochs: the trainer's (bench/ranker-model.mjs'
+// TRAINING defaults; --uniform-pairs: RankNet's equal pair weights instead of
+// LambdaRank's).
 // Feature files come from bench/ranker-features.mjs. The held-out slice: the
 // pool's repositories in name order, every --holdout-every-th one starting
-// with the first (it reads names only, never the gold).
+// with the first (it reads names only, never the gold); --all-folds holds out
+// each of the --holdout-every slices in turn, so every pool repository is
+// scored once by a model that never saw it.
+// Training: without --train-dev no model sees a development instance: the
+// development instances are scored by a model trained on the pool (less the
+// held-out slice; with --all-folds, the whole pool), a held-out slice by one
+// trained on the other slices. --train-dev adds the other development
+// repositories to each development fold, and every development instance to
+// the pool's folds.
 // Prints per evaluation set: file Acc@1/@5, module Acc@5/@10, function
 // Acc@5/@10 before → after with the paired-bootstrap difference [95%
 // interval] and instances won/lost; then per repository, per category and per
 // query source; then whether the decision rule holds (every metric's difference
 // ≥ 0 on both sets, no development repository losing more than one instance
-// net at any of them).
+// net at any of them), and whether every interval's low end is ≥ 0 as well.
 import { writeFileSync } from 'node:fs';
 import { scoreInstance } from '../dist/eval/locbench-metrics.js';
 import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
@@ -27,25 +35,41 @@ import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 import { listsOf, readFeatureFiles, rerank, trainLevel } from './ranker-model.mjs';
 import { LEVELS } from './ranker-features.mjs';
 
-const USAGE = `usage: node bench/ranker-loro.mjs --dev DEV.jsonl[,...] --pool POOL.jsonl[,...] [--holdout-every 5] [--l2 X] [--anchor X] [--out RESULTS.json]
+const USAGE = `usage: node bench/ranker-loro.mjs --dev DEV.jsonl[,...] --pool POOL.jsonl[,...] [--holdout-every 5] [--all-folds]
+       [--train-dev] [--loss softmax|pairwise] [--uniform-pairs] [--l2 X] [--anchor X] [--epochs N] [--out RESULTS.json]
 (see the header of bench/ranker-loro.mjs)`;
-const { values: opt } = parseBenchArgs({ usage: USAGE, options: { dev: { type: 'string' }, pool: { type: 'string' }, 'holdout-every': { type: 'string' }, l2: { type: 'string' }, anchor: { type: 'string' }, out: { type: 'string' } } });
+const strings = ['dev', 'pool', 'holdout-every', 'l2', 'anchor', 'epochs', 'loss', 'out'];
+const flags = ['all-folds', 'train-dev', 'uniform-pairs'];
+const { values: opt } = parseBenchArgs({ usage: USAGE, options: { ...Object.fromEntries(strings.map((n) => [n, { type: 'string' }])), ...Object.fromEntries(flags.map((n) => [n, { type: 'boolean' }])) } });
 const training = Object.fromEntries(['l2', 'anchor'].filter((k) => opt[k] !== undefined).map((k) => [k, Number(opt[k])]));
 if (Object.values(training).some((v) => !Number.isFinite(v) || v < 0)) {
   process.stderr.write(`--l2 and --anchor take numbers ≥ 0\n\n${USAGE}\n`);
   process.exit(2);
 }
+if (opt.loss !== undefined && opt.loss !== 'softmax' && opt.loss !== 'pairwise') {
+  process.stderr.write(`--loss takes softmax or pairwise\n\n${USAGE}\n`);
+  process.exit(2);
+}
+if (opt.loss) training.loss = opt.loss;
+if (opt['uniform-pairs']) training.lambda = false;
+const epochs = wholeNumber(USAGE, 'epochs', opt.epochs);
+if (epochs !== undefined) training.epochs = epochs;
 if (!opt.dev || !opt.pool) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
 }
 const every = wholeNumber(USAGE, 'holdout-every', opt['holdout-every']) ?? 5;
+if (every < 1) {
+  process.stderr.write(`--holdout-every takes a whole number ≥ 1\n\n${USAGE}\n`);
+  process.exit(2);
+}
 const dev = readFeatureFiles(opt.dev);
 const pool = readFeatureFiles(opt.pool);
 const poolRepos = [...new Set(pool.map((r) => r.repo))].sort();
-const heldOut = new Set(poolRepos.filter((_, i) => i % every === 0));
-const poolTrain = pool.filter((r) => !heldOut.has(r.repo));
-const poolTest = pool.filter((r) => heldOut.has(r.repo));
+/** The pool's slices: repositories i ≡ f (mod every); one (f = 0) or, with --all-folds, all of them. */
+const slices = (opt['all-folds'] ? Array.from({ length: every }, (_, f) => f) : [0]).map((f) => new Set(poolRepos.filter((_, i) => i % every === f)));
+const heldOut = new Set(slices.flatMap((slice) => [...slice]));
+const devPool = pool.filter((r) => opt['all-folds'] || !slices[0].has(r.repo));
 
 const METRICS = [['file', 'Acc@1'], ['file', 'Acc@5'], ['module', 'Acc@5'], ['module', 'Acc@10'], ['function', 'Acc@5'], ['function', 'Acc@10']];
 
@@ -67,8 +91,23 @@ function score(models, records) {
 const t0 = process.cpuUsage();
 const devScored = [];
 const devRepos = [...new Set(dev.map((r) => r.repo))].sort();
-for (const repo of devRepos) devScored.push(...score(train([...poolTrain, ...dev.filter((r) => r.repo !== repo)]), dev.filter((r) => r.repo === repo)));
-const poolScored = poolTest.length > 0 ? score(train([...poolTrain, ...dev]), poolTest) : [];
+let models = 0;
+if (opt['train-dev']) {
+  for (const repo of devRepos) {
+    devScored.push(...score(train([...devPool, ...dev.filter((r) => r.repo !== repo)]), dev.filter((r) => r.repo === repo)));
+    models++;
+  }
+} else if (dev.length > 0) {
+  devScored.push(...score(train(devPool), dev));
+  models++;
+}
+const poolScored = [];
+for (const slice of slices) {
+  const test = pool.filter((r) => slice.has(r.repo));
+  if (test.length === 0) continue;
+  poolScored.push(...score(train([...pool.filter((r) => !slice.has(r.repo)), ...(opt['train-dev'] ? dev : [])]), test));
+  models++;
+}
 const cpu = process.cpuUsage(t0);
 
 const f3 = (x) => x.toFixed(3);
@@ -107,14 +146,17 @@ function breakdown(title, scored, keyOf) {
 
 print('development, leave-one-repository-out', devScored);
 print(`pool's held-out repositories (${[...heldOut].join(', ')})`, poolScored);
+console.log(`\ntraining: ${JSON.stringify({ ...training })}${opt['train-dev'] ? ', development folds also train on the other development repositories' : ', no model sees a development instance'}`);
 const devRows = breakdown('development per repository', devScored, (r) => r.repo);
 breakdown('development per category', devScored, (r) => r.category);
 breakdown('pool held-out per repository', poolScored, (r) => r.repo);
 breakdown('pool held-out per query source', poolScored, (r) => r.query_source);
 const sets = [summary(devScored), summary(poolScored)];
 const everyMetric = sets.every((set) => set.every((s) => s.difference >= 0));
+const everyLow = sets.every((set) => set.every((s) => s.low >= 0));
 const worstRepo = devRows.flatMap((row) => row.net.map((n, i) => ({ repo: row.group, metric: label(METRICS[i]), n }))).reduce((a, b) => (b.n < a.n ? b : a), { n: 0 });
-const passes = everyMetric && worstRepo.n >= -1 && poolScored.length > 0;
+const passes = everyMetric && worstRepo.n >= -1 && poolScored.length > 0 && devScored.length > 0;
 console.log(`\ndecision rule: every metric ≥ default on both sets: ${everyMetric ? 'yes' : 'no'}; worst development repository net ${worstRepo.n} (${worstRepo.repo ?? '-'} ${worstRepo.metric ?? ''}); ${passes ? 'PASSES' : 'does not pass'}`);
-console.log(`training + scoring CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${devRepos.length + 1} models × ${LEVELS.length} levels; ${poolTrain.length} pool training instances)`);
-if (opt.out) writeFileSync(opt.out, JSON.stringify({ heldOut: [...heldOut], dev: sets[0], pool: sets[1], passes }, null, 1));
+console.log(`every interval's low end ≥ 0 as well: ${everyLow ? 'yes' : 'no'}`);
+console.log(`training + scoring CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${models} models × ${LEVELS.length} levels; ${pool.length} pool instances of ${poolRepos.length} repositories, ${dev.length} development instances)`);
+if (opt.out) writeFileSync(opt.out, JSON.stringify({ training, trainDev: Boolean(opt['train-dev']), heldOut: [...heldOut], dev: sets[0], pool: sets[1], devRepositories: devRows, passes, everyLow }, null, 1));
