@@ -7,10 +7,12 @@
 //
 // Usage:
 //   node bench/ranker-loro.mjs --dev DEV1.jsonl[,DEV2.jsonl] --pool POOL.jsonl[,...] [--holdout-every 5] [--all-folds]
-//        [--train-dev] [--loss softmax|pairwise] [--uniform-pairs] [--l2 X] [--anchor X] [--epochs N] [--out RESULTS.json]
+//        [--train-dev] [--loss softmax|pairwise] [--uniform-pairs] [--l2 X | --choose-l2 X,Y,..] [--anchor X] [--epochs N] [--out RESULTS.json]
 // --loss, --l2, --anchor, --epochs: the trainer's (bench/ranker-model.mjs'
 // TRAINING defaults; --uniform-pairs: RankNet's equal pair weights instead of
-// LambdaRank's).
+// LambdaRank's). --choose-l2: each model picks its l2 per level from the list
+// by grouped 3-fold cross-validation over its own training repositories (the
+// summed gain over the default at that level's two metrics; ties: the larger).
 // Feature files come from bench/ranker-features.mjs. The held-out slice: the
 // pool's repositories in name order, every --holdout-every-th one starting
 // with the first (it reads names only, never the gold); --all-folds holds out
@@ -32,13 +34,13 @@ import { writeFileSync } from 'node:fs';
 import { scoreInstance } from '../dist/eval/locbench-metrics.js';
 import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
-import { listsOf, readFeatureFiles, rerank, trainLevel } from './ranker-model.mjs';
+import { listsOf, readFeatureFiles, rerank, TRAINING, trainLevel } from './ranker-model.mjs';
 import { LEVELS } from './ranker-features.mjs';
 
 const USAGE = `usage: node bench/ranker-loro.mjs --dev DEV.jsonl[,...] --pool POOL.jsonl[,...] [--holdout-every 5] [--all-folds]
-       [--train-dev] [--loss softmax|pairwise] [--uniform-pairs] [--l2 X] [--anchor X] [--epochs N] [--out RESULTS.json]
+       [--train-dev] [--loss softmax|pairwise] [--uniform-pairs] [--l2 X | --choose-l2 X,Y,..] [--anchor X] [--epochs N] [--out RESULTS.json]
 (see the header of bench/ranker-loro.mjs)`;
-const strings = ['dev', 'pool', 'holdout-every', 'l2', 'anchor', 'epochs', 'loss', 'out'];
+const strings = ['dev', 'pool', 'holdout-every', 'l2', 'anchor', 'epochs', 'loss', 'out', 'choose-l2'];
 const flags = ['all-folds', 'train-dev', 'uniform-pairs'];
 const { values: opt } = parseBenchArgs({ usage: USAGE, options: { ...Object.fromEntries(strings.map((n) => [n, { type: 'string' }])), ...Object.fromEntries(flags.map((n) => [n, { type: 'boolean' }])) } });
 const training = Object.fromEntries(['l2', 'anchor'].filter((k) => opt[k] !== undefined).map((k) => [k, Number(opt[k])]));
@@ -52,6 +54,11 @@ if (opt.loss !== undefined && opt.loss !== 'softmax' && opt.loss !== 'pairwise')
 }
 if (opt.loss) training.loss = opt.loss;
 if (opt['uniform-pairs']) training.lambda = false;
+const choices = opt['choose-l2']?.split(',').map(Number);
+if (choices && (choices.length === 0 || choices.some((v) => !Number.isFinite(v) || v < 0))) {
+  process.stderr.write(`--choose-l2 takes comma-separated numbers ≥ 0\n\n${USAGE}\n`);
+  process.exit(2);
+}
 const epochs = wholeNumber(USAGE, 'epochs', opt.epochs);
 if (epochs !== undefined) training.epochs = epochs;
 if (!opt.dev || !opt.pool) {
@@ -73,9 +80,42 @@ const devPool = pool.filter((r) => opt['all-folds'] || !slices[0].has(r.repo));
 
 const METRICS = [['file', 'Acc@1'], ['file', 'Acc@5'], ['module', 'Acc@5'], ['module', 'Acc@10'], ['function', 'Acc@5'], ['function', 'Acc@10']];
 
-/** A model per level trained on `records`. */
+const value = (s, [level, metric]) => s[level]?.[metric] ?? 0;
+/** Models that keep the default's order (all weights zero: every score ties). */
+const identity = Object.fromEntries(LEVELS.map((l) => [l, { mean: [], scale: [], weights: [] }]));
+const LEVEL_METRICS = Object.fromEntries(LEVELS.map((level) => [level, METRICS.filter(([l]) => l === level)]));
+const chosen = [];
+let fold = '';
+
+/** A model per level trained on `records`; with --choose-l2, each level's l2 is chosen on `records` alone (see chooseL2). */
 function train(records) {
-  return Object.fromEntries(LEVELS.map((level) => [level, trainLevel(listsOf(records, level), training)]));
+  return Object.fromEntries(
+    LEVELS.map((level) => {
+      const l2 = choices ? chooseL2(records, level) : training.l2;
+      return [level, trainLevel(listsOf(records, level), { ...training, ...(l2 === undefined ? {} : { l2 }) })];
+    }),
+  );
+}
+
+/**
+ * The --choose-l2 value with the highest summed gain over the default at the level's two metrics by
+ * grouped 3-fold cross-validation over `records`' own repositories (name order, i mod 3); ties go to the
+ * larger l2 (nearer the default). Reads only the training records.
+ */
+function chooseL2(records, level) {
+  const repos = [...new Set(records.map((r) => r.repo))].sort();
+  const folds = [0, 1, 2].map((f) => new Set(repos.filter((_, i) => i % 3 === f))).filter((fold) => fold.size > 0);
+  let best = null;
+  for (const l2 of [...choices].sort((a, b) => b - a)) {
+    let gain = 0;
+    for (const fold of folds) {
+      const model = trainLevel(listsOf(records.filter((r) => !fold.has(r.repo)), level), { ...training, l2 });
+      for (const s of score({ ...identity, [level]: model }, records.filter((r) => fold.has(r.repo)))) for (const m of LEVEL_METRICS[level]) gain += value(s.after, m) - value(s.before, m);
+    }
+    if (best === null || gain > best.gain) best = { l2, gain };
+  }
+  chosen.push({ fold, level, l2: best.l2, gain: best.gain, records: records.length });
+  return best.l2;
 }
 
 /** Default and model scores of each record. */
@@ -94,10 +134,12 @@ const devRepos = [...new Set(dev.map((r) => r.repo))].sort();
 let models = 0;
 if (opt['train-dev']) {
   for (const repo of devRepos) {
+    fold = `dev-${repo}`;
     devScored.push(...score(train([...devPool, ...dev.filter((r) => r.repo !== repo)]), dev.filter((r) => r.repo === repo)));
     models++;
   }
 } else if (dev.length > 0) {
+  fold = 'dev';
   devScored.push(...score(train(devPool), dev));
   models++;
 }
@@ -105,13 +147,13 @@ const poolScored = [];
 for (const slice of slices) {
   const test = pool.filter((r) => slice.has(r.repo));
   if (test.length === 0) continue;
+  fold = `pool-${slices.indexOf(slice)}`;
   poolScored.push(...score(train([...pool.filter((r) => !slice.has(r.repo)), ...(opt['train-dev'] ? dev : [])]), test));
   models++;
 }
 const cpu = process.cpuUsage(t0);
 
 const f3 = (x) => x.toFixed(3);
-const value = (s, [level, metric]) => s[level]?.[metric] ?? 0;
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const label = ([l, m]) => `${l} ${m}`;
 
@@ -146,7 +188,7 @@ function breakdown(title, scored, keyOf) {
 
 print('development, leave-one-repository-out', devScored);
 print(`pool's held-out repositories (${[...heldOut].join(', ')})`, poolScored);
-console.log(`\ntraining: ${JSON.stringify({ ...training })}${opt['train-dev'] ? ', development folds also train on the other development repositories' : ', no model sees a development instance'}`);
+console.log(`\ntraining: ${JSON.stringify({ ...TRAINING, ...training })}${choices ? `; l2 chosen per model and level from ${choices.join(', ')}: ${chosen.map((c) => `${c.fold} ${c.level} ${c.l2}`).join(', ')}` : ''}${opt['train-dev'] ? ', development folds also train on the other development repositories' : ', no model sees a development instance'}`);
 const devRows = breakdown('development per repository', devScored, (r) => r.repo);
 breakdown('development per category', devScored, (r) => r.category);
 breakdown('pool held-out per repository', poolScored, (r) => r.repo);
@@ -159,4 +201,4 @@ const passes = everyMetric && worstRepo.n >= -1 && poolScored.length > 0 && devS
 console.log(`\ndecision rule: every metric ≥ default on both sets: ${everyMetric ? 'yes' : 'no'}; worst development repository net ${worstRepo.n} (${worstRepo.repo ?? '-'} ${worstRepo.metric ?? ''}); ${passes ? 'PASSES' : 'does not pass'}`);
 console.log(`every interval's low end ≥ 0 as well: ${everyLow ? 'yes' : 'no'}`);
 console.log(`training + scoring CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${models} models × ${LEVELS.length} levels; ${pool.length} pool instances of ${poolRepos.length} repositories, ${dev.length} development instances)`);
-if (opt.out) writeFileSync(opt.out, JSON.stringify({ training, trainDev: Boolean(opt['train-dev']), heldOut: [...heldOut], dev: sets[0], pool: sets[1], devRepositories: devRows, passes, everyLow }, null, 1));
+if (opt.out) writeFileSync(opt.out, JSON.stringify({ training: { ...TRAINING, ...training }, chosen, trainDev: Boolean(opt['train-dev']), heldOut: [...heldOut], dev: sets[0], pool: sets[1], devRepositories: devRows, passes, everyLow }, null, 1));
