@@ -29,29 +29,33 @@ describe('focusSeeds', () => {
 });
 
 describe('focusNeighbours', () => {
-  it('puts what the best seeds import first, then files named after a query word, then the scan’s next files, within the budget', () => {
+  it('puts what the best seeds import first, then the scan’s next files, within the budget', () => {
     const imports = new Map([
       ['a.py', ['e.py']],
-      ['b.py', ['d.py', 'a.py']],
+      ['b.py', ['d.py', 'a.py', 'f.py']],
       ['c.py', ['d.py']],
     ]);
-    const chosen = focusNeighbours({ seeds: ['a.py', 'b.py', 'c.py'], imports, named: ['f.py'], ranked: ['a.py', 'g.py', 'huge.py'] }, sizeOf, budget);
-    // e.py: 1 (imported by the best seed); f.py: 1 (named); d.py: 1/2 + 1/3; g.py fills; 6 files in all, 600 bytes.
-    expect(chosen).toEqual(['e.py', 'f.py', 'd.py']);
-    const roomier = focusNeighbours({ seeds: ['a.py', 'b.py', 'c.py'], imports, named: ['f.py'], ranked: ['a.py', 'g.py', 'huge.py'] }, sizeOf, { ...budget, maxFiles: 10, maxBytes: 900 });
-    expect(roomier).toEqual(['e.py', 'f.py', 'd.py', 'g.py']);
+    const input = { seeds: ['a.py', 'b.py', 'c.py'], imports, ranked: ['a.py', 'g.py', 'huge.py'] };
+    // e.py: 1 (imported by the best seed); d.py: 1/2 + 1/3; f.py: 1/2; then g.py would fill; 6 files in all, 600 bytes.
+    expect(focusNeighbours(input, sizeOf, budget)).toEqual(['e.py', 'd.py', 'f.py']);
+    expect(focusNeighbours(input, sizeOf, { ...budget, maxFiles: 10, maxBytes: 900 })).toEqual(['e.py', 'd.py', 'f.py', 'g.py']);
   });
 
   it('takes nothing that is not listed or does not fit', () => {
     const imports = new Map([['a.py', ['missing.py', 'huge.py', 'b.py']]]);
-    expect(focusNeighbours({ seeds: ['a.py'], imports, named: [], ranked: [] }, sizeOf, budget)).toEqual(['b.py']);
+    expect(focusNeighbours({ seeds: ['a.py'], imports, ranked: [] }, sizeOf, budget)).toEqual(['b.py']);
   });
 });
 
 describe('filesNamedAfter', () => {
   it('finds files whose name is a query word, not tests, not short words, any case', () => {
-    const paths = ['pkg/retry.py', 'pkg/Retry.ts', 'pkg/retrying.py', 'tests/retry.py', 'pkg/io.py', 'pkg/retry'];
+    const paths = ['pkg/retry.py', 'pkg/Retry.ts', 'pkg/retrying.py', 'tests/retry.py', 'pkg/io.py'];
     const isTest = (p: string) => p.startsWith('tests/');
-    expect(filesNamedAfter(['RETRY', 'io'], paths, isTest)).toEqual(['pkg/Retry.ts', 'pkg/retry', 'pkg/retry.py']);
+    expect(filesNamedAfter(['RETRY', 'io'], paths, isTest)).toEqual(['pkg/Retry.ts', 'pkg/retry.py']);
+  });
+
+  it('leaves out a word that names more than two files', () => {
+    const paths = ['a/common.py', 'b/common.py', 'c/common.py', 'a/cookies.py'];
+    expect(filesNamedAfter(['common', 'cookies'], paths, () => false)).toEqual(['a/cookies.py']);
   });
 });

@@ -22,9 +22,10 @@ export interface FocusBudget {
 }
 
 /**
- * The default budget: on 2 cores a cold parse and write of Python costs about
- * 1 s of CPU per MB, so about 1 MB keeps the first answer near its target of
- * ~3 s with the process start, the scan and the search itself.
+ * The default budget: parsing, chunking and writing a cold file costs on the
+ * order of 1 s of one core's CPU per MB of Python (more under load), so about
+ * 1 MB keeps the first answer, with the process start, the scan and the search
+ * itself, near its target of ~3 s (bench/first-answer-bench.mjs measures it).
  */
 export const DEFAULT_FOCUS_BUDGET: FocusBudget = { maxFiles: 150, maxBytes: 1_000_000, maxSeeds: 40, maxSeedBytes: 600_000 };
 
@@ -52,8 +53,6 @@ export interface NeighbourInput {
   seeds: readonly string[];
   /** Per seed, the listed files its imports resolve to. */
   imports: ReadonlyMap<string, readonly string[]>;
-  /** Listed files named after a query word (see filesNamedAfter). */
-  named: readonly string[];
   /** The scan's whole ranking, best first (its files after the seeds fill what budget is left). */
   ranked: readonly string[];
 }
@@ -61,8 +60,7 @@ export interface NeighbourInput {
 /**
  * The neighbours, best first, within what the seeds left of the budget: files
  * imported by seeds (a seed at rank r adds 1/(r+1), so what the best seeds
- * import comes first) and files named after a query word (as much as being
- * imported by the best seed), then the scan's next files in rank order.
+ * import comes first), then the scan's next files in rank order.
  */
 export function focusNeighbours(input: NeighbourInput, sizeOf: SizeOf, budget: FocusBudget = DEFAULT_FOCUS_BUDGET): string[] {
   const taken = new Set(input.seeds);
@@ -72,7 +70,6 @@ export function focusNeighbours(input: NeighbourInput, sizeOf: SizeOf, budget: F
   input.seeds.forEach((seed, rank) => {
     for (const target of input.imports.get(seed) ?? []) score.set(target, (score.get(target) ?? 0) + 1 / (rank + 1));
   });
-  for (const path of input.named) score.set(path, (score.get(path) ?? 0) + 1);
   const near = [...score.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([path]) => path);
   const neighbours: string[] = [];
   for (const path of [...near, ...input.ranked]) {
@@ -88,18 +85,23 @@ export function focusNeighbours(input: NeighbourInput, sizeOf: SizeOf, budget: F
 
 /**
  * Listed files whose name without its extension is one of `words` (compared
- * lowercased; words of 3 letters or more): `retry.py` for a query that says
- * "retry". Tests are left to the scan's ranking, which already weighs them down.
+ * lowercased; words of 3 letters or more), for each word that names at most
+ * two files (as the index's own boost of a file named by the query, a word
+ * naming many files says little): `retry.py` for a query that says "retry".
+ * Tests are left to the scan's ranking, which already weighs them down.
  */
 export function filesNamedAfter(words: readonly string[], paths: Iterable<string>, isTest: (path: string) => boolean): string[] {
   const wanted = new Set(words.map((w) => w.toLowerCase()).filter((w) => w.length >= 3));
   if (wanted.size === 0) return [];
-  const named: string[] = [];
+  const byWord = new Map<string, string[]>();
   for (const path of paths) {
     const name = path.slice(path.lastIndexOf('/') + 1);
     const dot = name.lastIndexOf('.');
     const stem = (dot > 0 ? name.slice(0, dot) : name).toLowerCase();
-    if (wanted.has(stem) && !isTest(path)) named.push(path);
+    if (!wanted.has(stem) || isTest(path)) continue;
+    const named = byWord.get(stem);
+    if (named) named.push(path);
+    else byWord.set(stem, [path]);
   }
-  return named.sort();
+  return [...byWord.values()].filter((named) => named.length <= 2).flat().sort();
 }

@@ -83,13 +83,14 @@ async function answerFromFocus(
   const pathFilter = pathFilterOf(input.file_pattern as string | undefined);
   const scan = await provisionalSearch(index.root, query, { limit: RANKED_FILES, pathFilter, maxFileBytes: index.settings.maxFileBytes });
   const ranked = scan.files.map((f) => f.path);
-  const seeds = focusSeeds(ranked, sizeOf, budget);
-  if (seeds.length === 0) return { answer: null, reason: 'no file contains the query words' };
-  await index.indexFocused(seeds, { listing, logger: env.logger });
+  if (ranked.length === 0) return { answer: null, reason: 'no file contains the query words' };
   const listed = new Set(sizes.keys());
   const words = parseQuery(query).terms.map((t) => t.token);
   const named = filesNamedAfter(words, listed, isTestPath).filter((path) => pathFilter?.(path) ?? true);
-  const neighbours = focusNeighbours({ seeds, imports: importTargets(index.store, seeds, listed), named, ranked }, sizeOf, budget);
+  const seeds = focusSeeds([...named, ...ranked], sizeOf, budget);
+  if (seeds.length === 0) return { answer: null, reason: 'no file the query words name or match fits the focused index' };
+  await index.indexFocused(seeds, { listing, logger: env.logger });
+  const neighbours = focusNeighbours({ seeds, imports: importTargets(index.store, seeds, listed), ranked }, sizeOf, budget);
   if (neighbours.length > 0) await index.indexFocused(neighbours, { listing, logger: env.logger });
   const coverage: PartialCoverage = {
     indexedFiles: index.store.fileCounts().files,
@@ -112,7 +113,7 @@ export function partialLine(repository: string, coverage: PartialCoverage): stri
   const { indexedFiles, totalFiles, rankedFiles, neighbourFiles } = coverage;
   return (
     `[PARTIAL INDEX] '${repository}' is being indexed: this answer covers ${indexedFiles} of its ${totalFiles} files ` +
-    `(the ${rankedFiles} a text scan ranked first for the query, and ${neighbourFiles} they import or that come next); ` +
+    `(the ${rankedFiles} named by the query or ranked first by a text scan for it, and ${neighbourFiles} they import or that come next); ` +
     'files outside them are not in it. The rest is indexed in the background; search again shortly for the full answer.'
   );
 }
