@@ -1,9 +1,11 @@
 /**
- * `reponav search` on a working tree that has never been indexed: the index is
- * built in a detached `reponav index` process, and this search answers at once
- * through the search tool's provisional answer (callTool with
- * `firstIndexElsewhere`), so the next search uses the index. A search while
- * that build runs answers provisionally again and starts no second build. A
+ * `reponav search` on a working tree that has never been indexed: this search
+ * indexes the files it needs first and answers from that partial index
+ * (tools/focused-answer.ts: callTool with `continueFirstIndex`), then the whole
+ * index is built in a detached `reponav index` process, so the next search
+ * uses it. A search while that build runs answers through the search tool's
+ * provisional answer (callTool with `firstIndexElsewhere`) and starts no
+ * second build; so does a search whose focused index failed. A
  * tree of fewer than PROVISIONAL_MIN_FILES files is indexed before answering,
  * as before: that takes a few seconds at most, and a first answer with symbols
  * is worth them. The build's error line (its stderr, `-q`: errors only) is kept
@@ -20,15 +22,20 @@ import type { RepositoryCommandOptions } from './cli-context.js';
 /** Trees with fewer listed files than this are indexed before the first answer. */
 export const PROVISIONAL_MIN_FILES = 300;
 
-/** How a search on a never-indexed tree answers: provisionally (`failure`: why the last background build failed, if it did) or as usual. */
-export type BackgroundIndex = { provisional: false } | { provisional: true; failure: string | null };
+/**
+ * How a search on a never-indexed tree answers: provisionally (`failure`: why
+ * the last background build failed, if it did), from a focused first index
+ * (`continueIndex` then starts the background build), or as usual.
+ */
+export type BackgroundIndex = { provisional: false; continueIndex?: () => void } | { provisional: true; failure: string | null };
 
 /**
- * Provisional when `repository` (opened, not yet refreshed) is a working tree
- * with no finished index and enough files to answer provisionally; the
- * background index is then running (started here unless another process holds
- * the writer lock), or the last one failed and `failure` says why (the error
- * line it printed). Not provisional: search as usual.
+ * For `repository` (opened, not yet refreshed) a working tree with no
+ * finished index and enough files to answer before it is built: provisional
+ * while another process holds the writer lock (the background index runs) or
+ * when the last background build failed (`failure` says why: the error line
+ * it printed); else a focused first index, with `continueIndex` to start the
+ * background build. Otherwise: search as usual.
  */
 export async function indexInBackground(repository: RepositoryIndex, options: RepositoryCommandOptions): Promise<BackgroundIndex> {
   if (options.commit) return { provisional: false };
@@ -37,8 +44,8 @@ export async function indexInBackground(repository: RepositoryIndex, options: Re
   const indexPath = repository.store.path;
   if (new WriterLock(indexPath).isHeld()) return { provisional: true, failure: null };
   const failure = lastBackgroundFailure(indexPath);
-  if (failure === null) startBackgroundIndex(repository.root, indexPath, options);
-  return { provisional: true, failure };
+  if (failure !== null) return { provisional: true, failure };
+  return { provisional: false, continueIndex: () => startBackgroundIndex(repository.root, indexPath, options) };
 }
 
 /** Where the background build's stderr (errors only) goes. */

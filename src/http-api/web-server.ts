@@ -66,7 +66,8 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   const assetsDir = options.assetsDir ?? defaultAssetsDir();
   const ctx: ApiContext = {
     registry: createWebToolRegistry(),
-    tools: { repositories: options.repositories, logger, indexWaitMs: options.indexWaitMs ?? DEFAULT_WEB_INDEX_WAIT_MS },
+    // The page shows answers from the whole index only (repository-api.ts): no partial first answer here.
+    tools: { repositories: options.repositories, logger, indexWaitMs: options.indexWaitMs ?? DEFAULT_WEB_INDEX_WAIT_MS, focusedFirstIndex: false },
     version: options.version ?? '0.0.0',
     baseDir: options.baseDir ?? process.cwd(),
     logger,

@@ -198,6 +198,19 @@ export class RepositoryIndex {
   }
 
   /**
+   * A focused run (IndexOptions.only): indexes just `paths` of the working
+   * tree, under the writer lock, leaving the index incomplete for the next
+   * refresh to finish (it indexes the rest and leaves these as unchanged).
+   * Refused while a refresh of this index runs in this process.
+   */
+  indexFocused(paths: readonly string[], options: Omit<RefreshOptions, 'only' | 'check'> = {}): Promise<IndexReport> {
+    if (this.unwritable !== null || this.access.readonly || this.refreshing) {
+      return Promise.reject(new ReponavError('INDEX_BUSY', 'A focused index needs a writable index that is not being refreshed.'));
+    }
+    return this.refreshLocked({ ...options, only: paths });
+  }
+
+  /**
    * Records that a read of this index met damage SQLite proved (`error`: a
    * SQLITE_CORRUPT / SQLITE_NOTADB error, "database disk image is malformed"),
    * so the next refresh() rebuilds the index (with a warning) instead of

@@ -13,6 +13,7 @@ import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolEnvironment, ToolRegistry } from './tool-types.js';
 import { prepareArgs } from './strict-args.js';
 import { neverIndexed } from './provisional-answer.js';
+import { focusedFirstAnswer } from './focused-answer.js';
 import type { FreshnessResult, RepositoryHandle } from './repository-set.js';
 
 /** A registry of exactly one tool: what a CLI command that runs that tool needs. */
@@ -89,6 +90,10 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
 async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, env: ToolEnvironment): Promise<ToolCallResult> {
   const { repository, context, budgetTokens } = env;
   if ((tool.freshness ?? 'fresh') === 'fresh') {
+    // A call that came while a focused first index runs answers after it, from what it started.
+    await repository.focusDone();
+    const first = await firstAnswer(tool, input, env);
+    if (first) return first;
     // Another process builds the first index: a tool that can answer before it does so at once.
     const elsewhere = context.firstIndexElsewhere === true && tool.provisional !== undefined && neverIndexed(repository.index);
     const fresh: FreshnessResult = elsewhere ? { state: 'indexing', progress: null } : await freshenForCall(repository, context);
@@ -103,6 +108,24 @@ async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, e
   const data = await tool.run(input, env);
   const text = enforceBudget(tool.render(data, env), budgetTokens);
   return { text, isError: false, data: tool.toJson ? tool.toJson(data, env) : data };
+}
+
+/**
+ * The first search on a never-indexed working tree that no one indexes yet:
+ * answered from a focused first index (focused-answer.ts), else, when that
+ * fails or finds no file, provisionally; null when it does not apply (then the
+ * call goes on as usual).
+ */
+async function firstAnswer(tool: AnyToolDefinition, input: Record<string, unknown>, env: ToolEnvironment): Promise<ToolCallResult | null> {
+  const { repository, context, budgetTokens } = env;
+  if (!tool.provisional || context.focusedFirstIndex === false || context.firstIndexElsewhere === true) return null;
+  if (repository.refreshing || !neverIndexed(repository.index)) return null;
+  const continueIndex = context.continueFirstIndex ?? (() => void repository.refresh().catch(() => undefined));
+  const outcome = await repository.focusing(() => focusedFirstAnswer(tool, input, env, continueIndex));
+  if (outcome === null) return null;
+  if (outcome.answer) return outcome.answer;
+  const provisional = await tool.provisional(input, env);
+  return { isError: false, text: enforceBudget(provisional.text, budgetTokens), data: provisional.data };
 }
 
 /** The answer of a call that stopped waiting for indexing; a run that failed before this one is named, with why. */

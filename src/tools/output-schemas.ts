@@ -44,6 +44,19 @@ export const searchOutputSchema = lazySchema(() =>
       ),
       'Present when the call asked for rerank: which model ordered `functions`, at what cost, what its replies got wrong; `fallback` is the failure when the retrieval order was kept.',
     ),
+    partialIndex: described(
+      z.optional(
+        z.object({
+          indexedFiles: z.number(),
+          totalFiles: z.number(),
+          rankedFiles: z.number(),
+          neighbourFiles: z.number(),
+          complete: z.literal(false),
+        }),
+      ),
+      'Present only on a first answer made while the index is still being built: the answer comes from the indexedFiles of totalFiles ' +
+        'indexed first (rankedFiles a text scan ranked first, neighbourFiles they import or that come next); search again for the full answer.',
+    ),
     provisional: described(
       z.optional(z.literal(true)),
       'Present only while the first index is being built: files ranked by a plain text scan (provisionalFiles), no symbols.',

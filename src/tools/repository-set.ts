@@ -41,6 +41,8 @@ export class RepositoryHandle {
   lastFailure: string | null = null;
   /** A refresh the owner ran just before handing the index over, taken by the next refresh() instead of a run. */
   private handedOver: IndexReport | null = null;
+  /** A focused first index with its answer, while it runs (see focusing()). */
+  private focused: Promise<unknown> | null = null;
 
   constructor(
     readonly name: string,
@@ -60,6 +62,34 @@ export class RepositoryHandle {
   markRefreshed(report: IndexReport): void {
     this.lastReport = report;
     this.handedOver = report;
+  }
+
+  /** True while a refresh of this repository runs (or waits to run) in this process. */
+  get refreshing(): boolean {
+    return this.running !== null || this.queued !== null;
+  }
+
+  /**
+   * Runs `work` (a focused first index and the answer made from it) as the one
+   * such run of this repository; calls arriving meanwhile wait for it with
+   * {@link focusDone} and then find the whole index under way.
+   */
+  focusing<T>(work: () => Promise<T>): Promise<T> {
+    const run = work();
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.focused = settled;
+    void settled.then(() => {
+      if (this.focused === settled) this.focused = null;
+    });
+    return run;
+  }
+
+  /** Resolves once no focused first index runs (at once when none does). */
+  async focusDone(): Promise<void> {
+    while (this.focused) await this.focused;
   }
 
   /** Brings the index in line with the source; see the class comment for coalescing. */

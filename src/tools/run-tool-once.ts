@@ -14,7 +14,7 @@ export interface RunToolOnceOptions {
   /** Default: the built-in registry (loaded then: a caller that names its registry loads no other tool). */
   registry?: ToolRegistry;
   /** Retrieval knobs for the search tools: dense fusion, an embedder, scaffold ablations. */
-  context?: Pick<ToolContext, 'fuse' | 'embedder' | 'scaffold' | 'firstIndexElsewhere' | 'firstIndexFailure'>;
+  context?: Pick<ToolContext, 'fuse' | 'embedder' | 'scaffold' | 'firstIndexElsewhere' | 'firstIndexFailure' | 'continueFirstIndex'>;
   /**
    * The report of a refresh the caller ran on `repository` just before this
    * call: the call's freshness gate takes it instead of checking the tree a

@@ -99,6 +99,19 @@ export interface ToolContext {
    */
   firstIndexFailure?: { reason: string; retry: string };
   /**
+   * The first search (a tool with a provisional answer) on a never-indexed
+   * working tree of FOCUSED_MIN_FILES files or more: unless `false`, it
+   * indexes the files the text scan ranks first and their neighbours, and
+   * answers from that partial index, saying so (tools/focused-answer.ts).
+   */
+  focusedFirstIndex?: boolean;
+  /**
+   * After a focused first index: starts the whole index (the CLI starts a
+   * detached `reponav index`). Default: this process refreshes the
+   * repository in the background.
+   */
+  continueFirstIndex?: () => void;
+  /**
    * Who reads the answers: an MCP client (default) or a person at the CLI,
    * whose error messages must not speak of a server that keeps running.
    */

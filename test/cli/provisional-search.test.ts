@@ -1,9 +1,12 @@
 /**
- * The first search on a never-indexed working tree answers from a provisional
- * text scan while `reponav index` builds in the background; once that index is
+ * The first search on a never-indexed working tree answers from a focused
+ * partial index (the files a text scan ranks first and their imports) while
+ * `reponav index` builds the rest in the background; a search while that
+ * build runs answers from a provisional text scan; once the index is
  * complete, searches use it.
  */
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../../src/index/repository-index.js';
 import { WriterLock } from '../../src/index/store/writer-lock.js';
@@ -28,34 +31,64 @@ async function waitForIndex(root: string, indexPath: string): Promise<void> {
 }
 
 describe('reponav search on a never-indexed tree', () => {
-  it('answers provisionally (text and --json), builds the index in the background, then answers from the index', async () => {
+  it('answers from a focused partial index (the real scaffold, labelled with its coverage), builds the rest in the background, then answers in full', async () => {
     const fixture = copyIndexFixture();
-    // Large enough to be answered provisionally: small trees are indexed before the first answer.
+    // Large enough for a focused first index: small trees are indexed whole before the first answer.
     for (let i = 0; i < PROVISIONAL_MIN_FILES; i++) put(fixture.root, `gen/module_${i}.py`, `def helper_${i}():\n    return ${i}\n`);
     const indexPath = join(fixture.dir, 'index', 'index.db');
-    const first = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
-    expect(first.code).toBe(0);
-    expect(first.stdout.split('\n')[0]).toMatch(/^\[PROVISIONAL\]/);
-    expect(first.stdout).toContain('[FILE] inventory/stock.py');
-
-    const json = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--json'], { cacheDir: fixture.cacheDir });
-    expect(json.code).toBe(0);
-    const data = JSON.parse(json.stdout) as { provisional?: boolean; provisionalFiles?: { path: string }[] };
-    if (data.provisional) expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
-
-    // The provisional answer is the search tool's, through callTool: it honours --budget-tokens.
-    const small = runCli(['search', 'reserve stock copies helper', '--repo', fixture.root, '--index-path', indexPath, '--budget-tokens', '100'], { cacheDir: fixture.cacheDir });
-    expect(small.code).toBe(0);
-    if (small.stdout.startsWith('[PROVISIONAL]')) {
-      expect(estimateTokens(small.stdout.trimEnd())).toBeLessThanOrEqual(100);
-      expect(small.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\[TRUNCATED\] \d+ files left out to stay within 100 tokens$/);
-    }
+    const first = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--json'], { cacheDir: fixture.cacheDir });
+    expect(first.code, first.stderr).toBe(0);
+    const data = JSON.parse(first.stdout) as { partialIndex?: { indexedFiles: number; totalFiles: number; complete: boolean }; files: { path: string }[]; scaffold: string };
+    expect(data.partialIndex).toMatchObject({ totalFiles: PROVISIONAL_MIN_FILES + 9, complete: false });
+    expect(data.partialIndex!.indexedFiles).toBeLessThan(20);
+    expect(data.files[0].path).toBe('inventory/stock.py');
 
     await waitForIndex(fixture.root, indexPath);
     const later = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
     expect(later.code).toBe(0);
-    expect(later.stdout).not.toContain('[PROVISIONAL]');
+    expect(later.stdout).not.toMatch(/\[PARTIAL INDEX\]|\[PROVISIONAL\]/);
     expect(later.stdout).toContain('[FILE] inventory/stock.py');
     expect(later.stdout).toContain('[ANCHORS]');
+  }, 120_000);
+
+  it('says in its first line how much the partial answer covers, above the scaffold', () => {
+    const fixture = copyIndexFixture();
+    for (let i = 0; i < PROVISIONAL_MIN_FILES; i++) put(fixture.root, `gen/module_${i}.py`, `def helper_${i}():\n    return ${i}\n`);
+    const indexPath = join(fixture.dir, 'index', 'index.db');
+    const first = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout.split('\n')[0]).toMatch(/^\[PARTIAL INDEX\] 'shop' is being indexed: this answer covers \d+ of its 309 files .*search again shortly for the full answer\.$/);
+    expect(first.stdout).toContain('[FILE] inventory/stock.py');
+    expect(first.stdout).toContain('[ANCHORS]');
+  }, 120_000);
+
+  it('answers provisionally (text and --json, within --budget-tokens) while another process builds the first index', async () => {
+    const fixture = copyIndexFixture();
+    for (let i = 0; i < PROVISIONAL_MIN_FILES; i++) put(fixture.root, `gen/module_${i}.py`, `def helper_${i}():\n    return ${i}\n`);
+    const indexPath = join(fixture.dir, 'index', 'index.db');
+    mkdirSync(dirname(indexPath), { recursive: true });
+    // This test stands for the other process: it holds the writer lock.
+    const lease = await new WriterLock(indexPath).acquire();
+    try {
+      const first = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout.split('\n')[0]).toMatch(/^\[PROVISIONAL\]/);
+      expect(first.stdout).toContain('[FILE] inventory/stock.py');
+
+      const json = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--json'], { cacheDir: fixture.cacheDir });
+      expect(json.code).toBe(0);
+      const data = JSON.parse(json.stdout) as { provisional?: boolean; provisionalFiles?: { path: string }[] };
+      expect(data.provisional).toBe(true);
+      expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
+
+      // The provisional answer is the search tool's, through callTool: it honours --budget-tokens.
+      const small = runCli(['search', 'reserve stock copies helper', '--repo', fixture.root, '--index-path', indexPath, '--budget-tokens', '100'], { cacheDir: fixture.cacheDir });
+      expect(small.code).toBe(0);
+      expect(small.stdout).toMatch(/^\[PROVISIONAL\]/);
+      expect(estimateTokens(small.stdout.trimEnd())).toBeLessThanOrEqual(100);
+      expect(small.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\[TRUNCATED\] \d+ files left out to stay within 100 tokens$/);
+    } finally {
+      lease.release();
+    }
   }, 120_000);
 });

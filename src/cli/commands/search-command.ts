@@ -62,15 +62,22 @@ export function registerSearchCommand(program: Command): void {
     }
     const elsewhere = background.provisional;
     const failure = background.provisional ? background.failure : null;
+    // A focused first index answers this search; the whole index is then built by a detached process, not here.
+    const continueFirstIndex = background.provisional ? undefined : background.continueIndex;
     const args = { query, budget_tokens: budgetTokens, ...(options.filePattern ? { file_pattern: options.filePattern } : {}) };
     await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? snippetSearchTool : searchTool, () => args, async (repository, logger) => {
-      const { fuse } = elsewhere ? { fuse: undefined } : await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
+      const { fuse } = elsewhere || continueFirstIndex ? { fuse: undefined } : await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
       return {
         registry: format === 'file-only' || format === 'inline' ? createToolRegistry({ tools: toolsWithSearchInterface(format) }) : undefined,
-        context: { fuse, firstIndexElsewhere: elsewhere, ...(failure ? { firstIndexFailure: { reason: failure, retry: `reponav index ${shellQuoted(repository.root)}` } } : {}) },
+        context: {
+          fuse,
+          firstIndexElsewhere: elsewhere,
+          ...(continueFirstIndex ? { continueFirstIndex } : {}),
+          ...(failure ? { firstIndexFailure: { reason: failure, retry: `reponav index ${shellQuoted(repository.root)}` } } : {}),
+        },
         budgets: { maxTokens: Math.max(budgetTokens, DEFAULT_MAX_BUDGET_TOKENS) },
       };
-    }, { repository, refresh: !elsewhere });
+    }, { repository, refresh: !elsewhere && !continueFirstIndex });
   });
 }
 

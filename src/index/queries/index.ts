@@ -10,4 +10,5 @@ export { symbolsCalling } from './reference-queries.js';
 export { StoredSource } from './stored-source.js';
 export { symbolsNamed, symbolsWithNameContaining } from './symbol-queries.js';
 export { type FileSide, symbolsOfBytes } from './symbols-of-bytes.js';
+export { importTargets } from './import-targets.js';
 export { filesContainingText, type IndexedText } from './text-queries.js';

@@ -39,6 +39,27 @@ describe('incremental indexing of a working tree', () => {
     }
   });
 
+  it('indexes only the paths of a focused run, deletes nothing, leaves the index incomplete; the next refresh does the rest', async () => {
+    const { repository } = await openFixture();
+    try {
+      const focused = await repository.indexFocused(['inventory/stock.py', 'tools/report.py', 'not/listed.py']);
+      expect(focused).toMatchObject({ listed: 2, parsed: 2, deleted: 0 });
+      expect(repository.store.filePaths()).toEqual(['inventory/stock.py', 'tools/report.py']);
+      expect(repository.store.getMeta('indexed')).toBeNull();
+      expect(repository.store.getMeta('complete')).toBe('0');
+      // A second focused run over other files keeps the first one's.
+      await repository.indexFocused(['inventory/pricing.py']);
+      expect(repository.store.filePaths()).toHaveLength(3);
+      const whole = await repository.refresh();
+      expect(whole).toMatchObject({ listed: N, parsed: N - 3, unchanged: 3, deleted: 0 });
+      expect(repository.store.getMeta('indexed')).not.toBeNull();
+      // The import edges are the whole tree's: report.py imports the package, indexed after it.
+      expect(repository.store.importsOf('tools/report.py')).toEqual(['inventory/__init__.py']);
+    } finally {
+      repository.close();
+    }
+  });
+
   it('re-parses exactly one edited file; a touch re-parses nothing; a deletion removes the file and its symbols', async () => {
     const { root, repository } = await openFixture();
     try {

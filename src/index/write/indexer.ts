@@ -33,6 +33,15 @@ export interface IndexOptions {
   signal?: AbortSignal;
   /** Parse pool settings (tests use a worker script that crashes on cue). */
   pool?: ParsePoolOptions;
+  /**
+   * A focused run: only these listed paths are brought in line (others are
+   * neither read nor deleted) and the index stays marked incomplete (no
+   * `indexed` mark, no freshness token), so the next full run lists the tree
+   * and indexes the rest, leaving these files alone as unchanged.
+   */
+  only?: readonly string[];
+  /** With `only`: the tree's listing, just made by the caller, used instead of listing it again. */
+  listing?: SourceListing;
 }
 
 /** What one indexing run did. */
@@ -67,19 +76,24 @@ export { gitBlobId } from '../store/index.js';
 export async function updateIndex(store: IndexStore, source: RepositorySource, options: IndexOptions = {}): Promise<IndexReport> {
   const logger = options.logger ?? silentLogger;
   const started = Date.now();
+  const focus = options.only ? new Set(options.only) : null;
   // A cheap answer from the source (git status, a watcher) when the last run completed; else a full listing.
   const complete = store.getMeta('complete') === '1';
   const previousToken = complete ? store.getMeta('freshness') : null;
   const summary = complete ? storedSummary(store) : null;
   // Failed parses are retried by every run: their paths join whatever the cheap check names.
   const failedPaths = previousToken && source.changesSince ? (summary?.failedPaths ?? store.failedFiles().map((f) => f.path)) : [];
-  const check = source.changesSince ? await source.changesSince(previousToken, failedPaths) : null;
+  // A focused run lists the tree itself: the cheap check's token belongs to a complete run only.
+  const check = source.changesSince && !focus ? await source.changesSince(previousToken, failedPaths) : null;
   const delta = check?.delta ?? null;
   const storedListing = () =>
     JSON.parse(store.getMeta('listing') ?? '{"skipped":{},"skippedExamples":{}}') as Pick<SourceListing, 'skipped' | 'skippedExamples'>;
   if (delta && delta.candidates.length === 0) return unchangedReport(store, source, storedListing(), started, summary);
-  const listing: SourceListing = delta ? { files: delta.files, ...storedListing() } : await source.list();
-  if (!delta && listing.files.length === 0 && store.files().length === 0) {
+  const whole: SourceListing = delta ? { files: delta.files, ...storedListing() } : ((focus ? options.listing : undefined) ?? (await source.list()));
+  const listing: SourceListing = focus
+    ? { files: whole.files.filter((f) => focus.has(f.path)), skipped: { ...whole.skipped }, skippedExamples: { ...whole.skippedExamples } }
+    : whole;
+  if (!delta && whole.files.length === 0 && store.files().length === 0) {
     const where = source.commit ? `commit ${source.commit.slice(0, 12)} of ${displayPath(source.root)}` : displayPath(source.root);
     throw new ReponavError('EMPTY_REPOSITORY', `No source files to index in ${where}${describeSkips(listing)}.`);
   }
@@ -91,7 +105,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const changedPaths = new Set<string>();
   const removedPaths = new Set<string>();
   const listed = new Set(listing.files.map((f) => f.path));
-  const deleted = [...existing.keys()].filter((p) => !listed.has(p));
+  const deleted = focus ? [] : [...existing.keys()].filter((p) => !listed.has(p));
   store.transaction(() => deleted.forEach((p) => store.deleteFile(p)));
 
   const changed: SourceFile[] = [];
@@ -249,6 +263,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
       store.collectGarbage(replaced);
     });
   }
+  // A focused run leaves the marks of a complete run (skips, listing, freshness, `indexed`) as they were.
+  if (focus) return { ...unchangedReport(store, source, listing, started, null), listed: listing.files.length, unchanged, parsed: parsedCount, reused };
   // A delta leaves the skips of paths it did not look at as they were.
   const keptSkips = delta ? [...skippedBefore.values()].filter((s) => !coveredBy(s.path, delta.candidates)) : [];
   const token = check?.token() ?? null;
