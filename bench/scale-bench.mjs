@@ -11,6 +11,13 @@
 //             growth between consecutive sizes (wall, CPU and memory ratio ÷
 //             file ratio: ≤ 1 is linear or better; on a shared machine read CPU,
 //             wall moves with the load).
+//   search:   after each cold index, a separate process opens that index, runs the
+//             idle-time scoring warm-up an MCP server runs, and searches 21
+//             synthetic issue-length texts (~120 words each, drawn from the tree's
+//             vocabulary and English filler, seeded) once each, as an agent pasting
+//             an issue would: the first text is left out (JIT, caches), the other
+//             20 are first sights; printed: their p50 / p95 wall and the p95's
+//             growth ÷ file growth (bench/scale-search.mjs).
 //   workers:  the smallest size (or --workers-tree TREE) indexed cold with
 //             `--workers 0` and `--workers 2`, interleaved --runs times; the
 //             ratio of the wall medians.
@@ -23,7 +30,7 @@
 // files weigh more (see index-bench.mjs).
 //
 // Usage: node bench/scale-bench.mjs [--sizes 1000,5000,10000,25000,50000] [--runs N]
-//                                   [--workers-tree TREE] [--no-workers] [--keep]
+//                                   [--workers-tree TREE] [--no-workers] [--no-search] [--keep]
 // Needs `npm run build`, git, and /usr/bin/time (for peak RSS and CPU).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,18 +41,19 @@ import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
-const USAGE = `usage: node bench/scale-bench.mjs [--sizes 1000,5000,10000,25000,50000] [--runs N] [--workers-tree TREE] [--no-workers] [--keep]
+const USAGE = `usage: node bench/scale-bench.mjs [--sizes 1000,5000,10000,25000,50000] [--runs N] [--workers-tree TREE] [--no-workers] [--no-search] [--keep]
 needs \`npm run build\` (dist/cli/main.js), git and /usr/bin/time`;
 const s = { type: 'string' };
 const { values: opt } = parseBenchArgs({
   usage: USAGE,
-  options: { sizes: s, runs: s, 'workers-tree': s, 'no-workers': { type: 'boolean' }, keep: { type: 'boolean' } },
+  options: { sizes: s, runs: s, 'workers-tree': s, 'no-workers': { type: 'boolean' }, 'no-search': { type: 'boolean' }, keep: { type: 'boolean' } },
 });
 const option = (name, fallback) => opt[name.slice(2)] ?? fallback;
 const sizes = option('--sizes', '1000,5000,10000,25000,50000').split(',').map(Number).sort((a, b) => a - b);
 const runs = wholeNumber(USAGE, 'runs', option('--runs', '3'));
 const workersTree = option('--workers-tree', null);
 const keep = opt.keep === true;
+const search = opt['no-search'] !== true;
 if (sizes.some((n) => !Number.isInteger(n) || n < 10) || !existsSync(CLI) || !existsSync('/usr/bin/time')) {
   console.error(USAGE);
   process.exit(2);
@@ -111,10 +119,42 @@ function generateTree(root, count) {
   git('init', '-q');
   git('add', '-A');
   git('-c', 'user.email=bench@example.invalid', '-c', 'user.name=bench', 'commit', '-qm', 'synthetic');
+  return words;
+}
+
+const FILLER = ('when i run the with a given it fails because the value is not what i expected and the error below shows ' +
+  'that after upgrading this started happening on every call steps to reproduce expected behaviour actual output traceback ' +
+  'most recent call last file line in raise error should instead return').split(' ');
+
+/** Issue-length query texts (~120 words: prose, identifiers of the tree, a short traceback), seeded. */
+function issueTexts(words, count) {
+  const rand = random(7919);
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  return Array.from({ length: count }, () => {
+    const out = [];
+    for (let w = 0; w < 100; w++) out.push(rand() < 0.3 ? (rand() < 0.5 ? `${pick(VERBS)}_${pick(words)}` : pick(words)) : pick(FILLER));
+    for (let f = 0; f < 3; f++) {
+      const i = Math.floor(rand() * 100);
+      out.push(`\n  File "pkg${String(Math.floor(rand() * 10)).padStart(3, '0')}/mod${String(i).padStart(2, '0')}.py", line ${1 + i}, in ${pick(VERBS)}_${pick(words)}`);
+    }
+    out.push(`\nValueError: no ${pick(words)} given`);
+    return out.join(' ');
+  });
+}
+
+/** Warm first-sight search of issue-length texts on a built index, in its own process (bench/scale-search.mjs). */
+function warmSearchTimes(tree, indexPath, words) {
+  const queriesFile = join(work, 'queries.json');
+  writeFileSync(queriesFile, JSON.stringify(issueTexts(words, 21)));
+  const r = spawnSync(process.execPath, [join(PROJECT, 'bench/scale-search.mjs'), tree, indexPath, queriesFile], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`search on ${tree} exited ${r.status}: ${r.stderr.slice(-600)}`);
+  const sorted = JSON.parse(r.stdout.trim().split('\n').pop()).firstSightMs.sort((a, b) => a - b);
+  const at = (p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  return { p50: at(50), p95: at(95) };
 }
 
 /** One cold index by the CLI: wall / CPU / in-process ms, peak RSS MB, files indexed. */
-function coldIndex(tree, workers) {
+function coldIndex(tree, workers, keepIndex = false) {
   const indexPath = join(work, `index-${Date.now()}-${Math.random().toString(36).slice(2)}.db`);
   const argv = ['-v', process.execPath, CLI, 'index', tree, '--index-path', indexPath, '--json', '-q', ...(workers === undefined ? [] : ['--workers', String(workers)])];
   const started = process.hrtime.bigint();
@@ -123,8 +163,9 @@ function coldIndex(tree, workers) {
   if (r.status !== 0) throw new Error(`index ${tree} exited ${r.status}: ${r.stderr.slice(-600)}`);
   const field = (label) => Number((r.stderr.match(new RegExp(`${label}: ([\\d.]+)`)) ?? [])[1]);
   const report = JSON.parse(r.stdout);
-  for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(indexPath + suffix, { force: true });
+  if (!keepIndex) removeIndex(indexPath);
   return {
+    indexPath,
     wallMs,
     cpuMs: (field('User time \\(seconds\\)') + field('System time \\(seconds\\)')) * 1000,
     inProcessMs: report.durationMs,
@@ -133,24 +174,36 @@ function coldIndex(tree, workers) {
   };
 }
 
+function removeIndex(indexPath) {
+  for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(indexPath + suffix, { force: true });
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const f0 = (x) => x.toFixed(0);
 const f2 = (x) => x.toFixed(2);
 
 console.log(`# scale-bench  sizes=${sizes.join(',')}  runs=${runs}`);
 console.log(`cores ${availableParallelism()}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-console.log('\n| files | wall | CPU | in-process | ms per file (wall) | peak RSS | wall growth ÷ file growth | CPU growth ÷ file growth | RSS growth ÷ file growth |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+const searchHead = search ? ' warm issue-length search, first sight p50 / p95 | p95 growth ÷ file growth |' : '';
+console.log(`\n| files | wall | CPU | in-process | ms per file (wall) | peak RSS | wall growth ÷ file growth | CPU growth ÷ file growth | RSS growth ÷ file growth |${searchHead}`);
+console.log(`|---|---|---|---|---|---|---|---|---|${search ? '---|---|' : ''}`);
 let previous = null;
 const trees = new Map();
 for (const n of sizes) {
   const tree = join(work, `tree-${n}`);
-  generateTree(tree, n);
+  const words = generateTree(tree, n);
   trees.set(n, tree);
-  const m = coldIndex(tree);
+  const m = coldIndex(tree, undefined, search);
+  if (search) {
+    m.search = warmSearchTimes(tree, m.indexPath, words);
+    removeIndex(m.indexPath);
+  }
   const growth = previous ? [m.wallMs / previous.wallMs, m.cpuMs / previous.cpuMs, m.rssMb / previous.rssMb].map((g) => g / (n / previous.n)) : null;
+  const searchCells = m.search
+    ? ` ${f0(m.search.p50)} / ${f0(m.search.p95)} ms | ${previous?.search ? f2(m.search.p95 / previous.search.p95 / (n / previous.n)) : ''} |`
+    : '';
   console.log(
-    `| ${n} | ${f0(m.wallMs / 1000)} s | ${f0(m.cpuMs / 1000)} s | ${f0(m.inProcessMs / 1000)} s | ${f2(m.wallMs / n)} | ${f0(m.rssMb)} MB | ${growth ? growth.map(f2).join(' | ') : ' | '} |`,
+    `| ${n} | ${f0(m.wallMs / 1000)} s | ${f0(m.cpuMs / 1000)} s | ${f0(m.inProcessMs / 1000)} s | ${f2(m.wallMs / n)} | ${f0(m.rssMb)} MB | ${growth ? growth.map(f2).join(' | ') : ' |  | '} |${searchCells}`,
   );
   previous = { n, ...m };
   if (n !== sizes[0] && !keep) rmSync(tree, { recursive: true, force: true });
