@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../../src/index/repository-index.js';
-import type { ParsedFile } from '../../src/parse/index.js';
+import { decodeParse } from '../../src/index/store/parsed-blob.js';
 import { cleanupTempDirs, ensureBuilt, PROJECT_ROOT, put, runCli, tempDir } from './harness.js';
 
 const PER_LANGUAGE = 60; // 5 languages → 300 files (≥ 200: workers)
@@ -57,7 +57,7 @@ describe('worker-thread parsing', () => {
     try {
       expect(pool.workerCount).toBe(2);
       const analysis = await pool.analyze('a.py', new TextEncoder().encode('def f():\n    return 1\n'));
-      expect((JSON.parse(analysis.parsedJson) as ParsedFile).symbols.map((s) => s.name)).toEqual(['f']);
+      expect(decodeParse(analysis.parse.parsed).symbols.map((s) => s.name)).toEqual(['f']);
       expect(analysis.rows.chunks.length).toBeGreaterThan(0);
     } finally {
       await pool.close();

@@ -13,6 +13,7 @@ import { updateIndex } from '../../src/index/write/indexer.js';
 import type { FileAnalysis } from '../../src/index/write/analyze-file.js';
 import { createParsePool, MAX_ATTEMPTS } from '../../src/index/write/parse-pool.js';
 import type { ParsedFile } from '../../src/parse/index.js';
+import { decodeParse } from '../../src/index/store/parsed-blob.js';
 import { WorktreeSource } from '../../src/index/sources/worktree-source.js';
 import { cleanupTempDirs, ensureBuilt, PROJECT_ROOT, put, tempDir } from '../cli/harness.js';
 
@@ -40,7 +41,7 @@ parentPort.on('message', (m) => {
 }
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
-const parsedOf = (analysis: FileAnalysis) => JSON.parse(analysis.parsedJson) as ParsedFile;
+const parsedOf = (analysis: FileAnalysis): ParsedFile => decodeParse(analysis.parse.parsed);
 const pythonFile = (i: number) => `def f${i}(x):\n    return x + ${i}\n`;
 
 describe('parse worker crashes', () => {

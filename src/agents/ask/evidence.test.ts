@@ -8,10 +8,10 @@ async function storeWithLongFunction(): Promise<IndexStore> {
   const body = Array.from({ length: 48 }, (_, i) => `    step_${i + 1} = reserve_copies(${i + 1})`).join('\n');
   const text = `def restock(ledger):\n${body}\n    return ledger\n`;
   const bytes = new TextEncoder().encode(text);
-  const { parsedJson, rows } = await analyzeFile('shop/stock.py', bytes);
+  const { parse, rows } = await analyzeFile('shop/stock.py', bytes);
   const store = IndexStore.open(':memory:');
   store.transaction(() => {
-    store.putBlob('b1', text, parsedJson);
+    store.putBlob('b1', text, parse);
     store.putFileRows({ path: 'shop/stock.py', blobId: 'b1', size: bytes.length, mtimeMs: null }, rows);
   });
   return store;

@@ -4,8 +4,10 @@
  * tokens): an index with another version is rebuilt, never trusted.
  * 8: type aliases and Go named types are symbols of kind `type`.
  * 9: `graph_facts`, each parsed file's defined and called names, written with its symbols.
+ * 10: `blobs.parsed` holds the parse's JSON deflated (raw deflate, see parsed-blob.ts), and
+ *     `blobs.failure` the reason of a failed parse (NULL otherwise), which SQL read from the JSON before.
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** What a chunk covers: one function/method, one class header, or a file's top-level remainder. */
 export type ChunkKind = 'function' | 'class' | 'file';
@@ -30,11 +32,14 @@ export type FieldWeights = Record<FtsField, number>;
 export const SCHEMA_SQL = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
--- Content-addressed by git blob id, so two commits sharing a file share its parse.
+-- Content-addressed by git blob id, so two commits sharing a file share its parse. The parse
+-- (the JSON of its ParsedFile, raw-deflated: read back only when another commit or path reuses
+-- the blob) is a fifth of its JSON size; \`failure\` is the reason of a failed parse, else NULL.
 CREATE TABLE blobs (
   blob_id TEXT PRIMARY KEY,
   text TEXT NOT NULL,
-  parsed TEXT NOT NULL
+  parsed BLOB NOT NULL,
+  failure TEXT
 );
 
 CREATE TABLE files (

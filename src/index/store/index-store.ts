@@ -9,6 +9,7 @@ import { describeOpenFailure } from './index-errors.js';
 import { toFileRow, toSymbolRow, type ChunkRow, type FileRow, type RawFile, type RawSymbol, type SkippedFile, type SymbolRow } from './index-rows.js';
 import { probeDamage } from './damage-probe.js';
 import { integrityProblem, openIndexDatabase, type OpenIndexOptions } from './open-index-database.js';
+import { decodeParse, type StoredParse } from './parsed-blob.js';
 
 /** A file row as stored. */
 // The row shapes live beside their converters (index-rows.ts), so that file needs nothing from this one.
@@ -85,8 +86,8 @@ export class IndexStore {
       blobText: db.prepare('SELECT text FROM blobs WHERE blob_id = ?'),
       // A stored failed parse gives way to a new one; any other stored parse is kept.
       insertBlob: db.prepare(
-        `INSERT INTO blobs(blob_id, text, parsed) VALUES (?, CAST(? AS TEXT), ?)
-         ON CONFLICT(blob_id) DO UPDATE SET parsed = excluded.parsed WHERE json_extract(blobs.parsed, '$.status') = 'failed'`,
+        `INSERT INTO blobs(blob_id, text, parsed, failure) VALUES (?, CAST(? AS TEXT), ?, ?)
+         ON CONFLICT(blob_id) DO UPDATE SET parsed = excluded.parsed, failure = excluded.failure WHERE blobs.failure IS NOT NULL`,
       ),
       touchFile: db.prepare('UPDATE files SET mtime_ms = ?, size = ? WHERE id = ?'),
       upsertSkip: db.prepare(
@@ -149,8 +150,8 @@ export class IndexStore {
 
   /** The stored parse for a blob, or null when that content was never indexed. */
   parsedBlob(blobId: string): ParsedFile | null {
-    const row = this.statements.blobParsed.get(blobId) as { parsed: string } | undefined;
-    return row ? (JSON.parse(row.parsed) as ParsedFile) : null;
+    const row = this.statements.blobParsed.get(blobId) as { parsed: Uint8Array } | undefined;
+    return row ? decodeParse(row.parsed) : null;
   }
 
   /** The stored text for a blob, or null. */
@@ -184,12 +185,12 @@ export class IndexStore {
   }
 
   /**
-   * Stores a blob's text and parse, as the JSON of its `ParsedFile` (a no-op when already stored, unless the stored parse failed).
+   * Stores a blob's text and parse, in its stored form (parsed-blob.ts; a no-op when already stored, unless the stored parse failed).
    * `text` may be given as bytes when they are exactly its UTF-8 (valid, no byte order mark):
    * SQLite stores them as that TEXT, byte for byte, without a decode and re-encode.
    */
-  putBlob(blobId: string, text: string | Uint8Array, parsedJson: string): void {
-    this.statements.insertBlob.run(blobId, text, parsedJson);
+  putBlob(blobId: string, text: string | Uint8Array, parse: StoredParse): void {
+    this.statements.insertBlob.run(blobId, text, parse.parsed, parse.failure);
   }
 
   /** Removes a file and everything derived from it. */
@@ -354,7 +355,7 @@ export class IndexStore {
   failedFiles(limit = -1): { path: string; reason: string }[] {
     return this.db
       .prepare(
-        `SELECT f.path AS path, COALESCE(json_extract(b.parsed, '$.failure'), 'unknown') AS reason
+        `SELECT f.path AS path, COALESCE(b.failure, 'unknown') AS reason
          FROM files f LEFT JOIN blobs b ON b.blob_id = f.blob_id
          WHERE f.status = 'failed' ORDER BY f.path LIMIT ?`,
       )

@@ -1,8 +1,9 @@
 // eslint-disable-next-line entry-points/no-restricted-paths -- the parser's own entry: loads tree-sitter only where files are parsed (see parse/index.ts)
 import { failedParse, parseSourceText } from '../../parse/parse-source.js';
 import type { ParsedFile } from '../../parse/index.js';
-/* eslint-disable entry-points/no-restricted-paths -- a parse worker (parse-worker.ts) loads only what analyzing one file needs: these four modules, not the database behind store/index.ts */
+/* eslint-disable entry-points/no-restricted-paths -- a parse worker (parse-worker.ts) loads only what analyzing one file needs: these five modules, not the database behind store/index.ts */
 import { gitBlobId } from '../store/blob-id.js';
+import { encodeParse, type StoredParse } from '../store/parsed-blob.js';
 import { buildChunks, type BuiltChunk } from '../store/build-chunks.js';
 import { decodeFileText } from '../sources/decode-text.js';
 import { toFileRows, type FileRows } from '../store/file-rows.js';
@@ -10,16 +11,16 @@ import { toFileRows, type FileRows } from '../store/file-rows.js';
 
 /**
  * What a parse worker sends back for one file's content: its index rows as flat
- * values (see file-rows.ts) and the parse as the JSON the blobs table stores.
+ * values (see file-rows.ts) and the parse in the form the blobs table stores.
  * The text is not part of it: the caller still holds the bytes, and cloning
  * ~10 MB of strings across threads per repository costs more than decoding
  * them again. Computed here rather than on the indexer's thread, which writes
- * every file to SQLite and is the run's bottleneck: the rows, the JSON, the
+ * every file to SQLite and is the run's bottleneck: the rows, the stored parse, the
  * blob id, and whether the bytes can be stored as the text as they are.
  */
 export interface FileAnalysis {
-  /** The parse, as stored in the blobs table (`JSON.stringify` of the `ParsedFile`). */
-  parsedJson: string;
+  /** The parse, as stored in the blobs table (deflated JSON of the `ParsedFile`, see parsed-blob.ts). */
+  parse: StoredParse;
   /** The file's symbol, import and chunk rows. */
   rows: FileRows;
   /** Git's blob id of the bytes. */
@@ -50,7 +51,7 @@ export function failedAnalysis(path: string, bytes: Uint8Array, reason: string):
 }
 
 function withStoredForms(parsed: ParsedFile, chunks: BuiltChunk[], bytes: Uint8Array): FileAnalysis {
-  return { parsedJson: JSON.stringify(parsed), rows: toFileRows(parsed, chunks), blobId: gitBlobId(bytes), bytesAreText: bytesAreText(parsed, bytes) };
+  return { parse: encodeParse(parsed), rows: toFileRows(parsed, chunks), blobId: gitBlobId(bytes), bytesAreText: bytesAreText(parsed, bytes) };
 }
 
 /** True when decoding dropped nothing and replaced nothing: no BOM, valid UTF-8 (the parse's strict decode says which). */

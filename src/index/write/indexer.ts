@@ -208,10 +208,10 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
           store.touchFile(outcome.touch, outcome.file.mtimeMs, outcome.file.size);
           unchanged++;
         } else {
-          const { parsedJson, rows } = outcome.analysis;
+          const { parse, rows } = outcome.analysis;
           // Bytes that are their text's exact UTF-8 are stored as they are (SQLite casts them to TEXT):
           // decoding them here and encoding the string again for SQLite cost the writing thread ~1 s per 100 MB.
-          store.putBlob(outcome.blobId, outcome.analysis.bytesAreText ? outcome.bytes : decodeFileText(outcome.bytes), parsedJson);
+          store.putBlob(outcome.blobId, outcome.analysis.bytesAreText ? outcome.bytes : decodeFileText(outcome.bytes), parse);
           store.putFileRows({ path: outcome.file.path, blobId: outcome.blobId, size: outcome.file.size, mtimeMs: outcome.file.mtimeMs }, rows);
           parsedCount++;
           changedPaths.add(outcome.file.path);
