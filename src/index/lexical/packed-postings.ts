@@ -17,6 +17,7 @@
  */
 import type Database from 'better-sqlite3';
 import { FTS_FIELDS } from '../store/index.js';
+import type { PackedPostings } from './packed-store.js';
 import { FIELD_COUNT, slotOfId, type Corpus, type Postings } from './postings-corpus.js';
 
 const BODY = FTS_FIELDS.indexOf('body');
@@ -29,27 +30,7 @@ export interface BodyOffsets {
   offsets: Int32Array;
 }
 
-/** The packed postings of one index state (see the module comment). */
-export interface PackedPostings {
-  /** Record number of each packed term. */
-  records: Map<string, number>;
-  /** Per record: its slice buffer, where its postings start, where its offsets start, where they end, its postings count (−1: FTS5 must score it). */
-  buffer: number[];
-  start: number[];
-  split: number[];
-  end: number[];
-  count: number[];
-  buffers: Uint8Array[];
-  /** Bytes held in the slice buffers. */
-  bytes: number;
-  /** Whether every term of the vocabulary is packed (then a term not held occurs nowhere). */
-  complete: boolean;
-}
-
-/** An empty store, to be filled by {@link packRows}. */
-export function emptyPacked(): PackedPostings {
-  return { records: new Map(), buffer: [], start: [], split: [], end: [], count: [], buffers: [], bytes: 0, complete: false };
-}
+export { emptyPacked, type PackedPostings } from './packed-store.js';
 
 const NO_POSTINGS: Postings = { slots: new Int32Array(0), counts: new Uint16Array(0) };
 

@@ -9,7 +9,7 @@
 import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind } from '../store/index.js';
 import { indexConnection, type IndexStore } from '../store/index.js';
-import type { PackedPostings } from './packed-postings.js';
+import type { PackedPostings } from './packed-store.js';
 
 /** BM25 constants of fts5_aux.c. */
 export const K1 = 1.2;
