@@ -1,7 +1,8 @@
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, tempDir } from '../../../test/cli/harness.js';
+import { layerCorpus } from '../../../test/helpers/layer-corpus.js';
 import { mulberry32 as random } from '../../../test/helpers/mulberry32.js';
 import { codeTokens } from '../store/code-tokens.js';
 import { indexConnection } from '../store/index-store.js';
@@ -27,17 +28,7 @@ let packed: RepositoryIndex;
 let plain: RepositoryIndex;
 
 beforeAll(async () => {
-  // A realistic corpus: the index layer's own sources (a vocabulary of thousands of tokens).
-  const dir = tempDir('reponav-packed-');
-  root = join(dir, 'repo');
-  const layer = join(import.meta.dirname, '..');
-  const sources = readdirSync(layer, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
-  for (const name of sources) {
-    mkdirSync(dirname(join(root, 'src', name)), { recursive: true });
-    copyFileSync(join(layer, name), join(root, 'src', name));
-  }
-  texts = sources.map((name) => readFileSync(join(root, 'src', name), 'utf8'));
-  indexPath = join(dir, 'index.db');
+  ({ root, texts, indexPath } = layerCorpus(join(import.meta.dirname, '..'), 'reponav-packed-'));
   packed = await RepositoryIndex.open(root, { indexPath });
   await packed.refresh();
   plain = await RepositoryIndex.open(root, { indexPath });

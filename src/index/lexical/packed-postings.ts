@@ -32,6 +32,24 @@ export interface BodyOffsets {
 
 export { emptyPacked, type PackedPostings } from './packed-store.js';
 
+/** Read position of {@link readVarint} in the buffer being unpacked (module state: no per-value allocation in the hot loops). */
+let at = 0;
+
+/** The unsigned LEB128 varint at `at` in `bytes`; moves `at` past it. Multiplies rather than shifts, so values past 2^31 (zigzag offsets) stay exact. */
+function readVarint(bytes: Uint8Array): number {
+  let value = bytes[at++]!;
+  if (value < 128) return value;
+  value &= 127;
+  let shift = 7;
+  let byte: number;
+  do {
+    byte = bytes[at++]!;
+    value += (byte & 127) * 2 ** shift;
+    shift += 7;
+  } while (byte >= 128);
+  return value;
+}
+
 const NO_POSTINGS: Postings = { slots: new Int32Array(0), counts: new Uint16Array(0) };
 
 /** A packed term's postings, unpacked (null: FTS5 must score it); undefined when the term is not held and the store is not complete. */
@@ -43,39 +61,14 @@ export function unpackPostings(packed: PackedPostings, token: string): Postings 
   const bytes = packed.buffers[packed.buffer[record]!]!;
   const slots = new Int32Array(n);
   const counts = new Uint16Array(n * FIELD_COUNT);
-  let i = packed.start[record]!;
+  at = packed.start[record]!;
   let slot = -1;
   for (let p = 0; p < n; p++) {
-    let value = bytes[i++]!;
-    if (value >= 128) {
-      value &= 127;
-      let shift = 7;
-      let byte: number;
-      do {
-        byte = bytes[i++]!;
-        value |= (byte & 127) << shift;
-        shift += 7;
-      } while (byte >= 128);
-    }
-    slot += value;
+    slot += readVarint(bytes);
     slots[p] = slot;
-    const mask = bytes[i++]!;
+    const mask = bytes[at++]!;
     const base = p * FIELD_COUNT;
-    for (let c = 0; c < FIELD_COUNT; c++) {
-      if ((mask & (1 << c)) === 0) continue;
-      let count = bytes[i++]!;
-      if (count >= 128) {
-        count &= 127;
-        let shift = 7;
-        let byte: number;
-        do {
-          byte = bytes[i++]!;
-          count |= (byte & 127) << shift;
-          shift += 7;
-        } while (byte >= 128);
-      }
-      counts[base + c] = count;
-    }
+    for (let c = 0; c < FIELD_COUNT; c++) if ((mask & (1 << c)) !== 0) counts[base + c] = readVarint(bytes);
   }
   return { slots, counts };
 }
@@ -89,22 +82,12 @@ export function unpackBodyOffsets(packed: PackedPostings, token: string, posting
   for (let p = 0; p < slots.length; p++) starts[p + 1] = starts[p]! + counts[p * FIELD_COUNT + BODY]!;
   const offsets = new Int32Array(starts[slots.length]!);
   const bytes = packed.buffers[packed.buffer[record]!]!;
-  let i = packed.split[record]!;
+  at = packed.split[record]!;
   let previous = 0;
   for (let p = 0; p < slots.length; p++) {
     previous = 0;
     for (let k = starts[p]!; k < starts[p + 1]!; k++) {
-      let value = bytes[i++]!;
-      if (value >= 128) {
-        value &= 127;
-        let shift = 7;
-        let byte: number;
-        do {
-          byte = bytes[i++]!;
-          value += (byte & 127) * 2 ** shift;
-          shift += 7;
-        } while (byte >= 128);
-      }
+      const value = readVarint(bytes);
       previous += value % 2 === 0 ? value / 2 : -(value + 1) / 2;
       offsets[k] = previous;
     }

@@ -1,7 +1,8 @@
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir } from '../../../test/cli/harness.js';
+import { cleanupTempDirs } from '../../../test/cli/harness.js';
+import { layerCorpus } from '../../../test/helpers/layer-corpus.js';
 import { mulberry32 as random } from '../../../test/helpers/mulberry32.js';
 import { bm25Chunks, chunksWithBodyPhrase, chunksWithBodyPhraseUpTo, indexGeneration, POSTINGS_MIN_TERMS, type Bm25ChunkOptions, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 import { exactBm25 } from './exact-bm25.js';
@@ -21,18 +22,8 @@ let indexPath: string;
 let texts: string[];
 
 beforeAll(async () => {
-  // A realistic corpus: the index layer's own sources (~60 files, a vocabulary of thousands of tokens).
-  const dir = tempDir('reponav-postings-');
-  root = join(dir, 'repo');
-  const layer = join(import.meta.dirname, '..');
-  const sources = readdirSync(layer, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
-  for (const name of sources) {
-    mkdirSync(dirname(join(root, 'src', name)), { recursive: true });
-    copyFileSync(join(layer, name), join(root, 'src', name));
-  }
-  texts = sources.map((name) => readFileSync(join(root, 'src', name), 'utf8'));
+  ({ root, texts, indexPath } = layerCorpus(join(import.meta.dirname, '..'), 'reponav-postings-'));
   vocabulary = [...new Set(texts.flatMap((text) => codeTokens(text)))].sort();
-  indexPath = join(dir, 'index.db');
   repository = await RepositoryIndex.open(root, { indexPath });
   await repository.refresh();
   return () => repository.close();
