@@ -98,10 +98,7 @@ async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, e
     const elsewhere = context.firstIndexElsewhere === true && tool.provisional !== undefined && neverIndexed(repository.index);
     const fresh: FreshnessResult = elsewhere ? { state: 'indexing', progress: null } : await freshenForCall(repository, context);
     if (fresh.state === 'indexing') {
-      if (tool.provisional && neverIndexed(repository.index)) {
-        const provisional = await tool.provisional(input, env);
-        return { isError: false, text: enforceBudget(provisional.text, budgetTokens), data: provisional.data };
-      }
+      if (tool.provisional && neverIndexed(repository.index)) return provisionalResult(tool.provisional, input, env);
       return stillIndexing(tool.name, repository, fresh.progress);
     }
   }
@@ -117,15 +114,19 @@ async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, e
  * call goes on as usual).
  */
 async function firstAnswer(tool: AnyToolDefinition, input: Record<string, unknown>, env: ToolEnvironment): Promise<ToolCallResult | null> {
-  const { repository, context, budgetTokens } = env;
+  const { repository, context } = env;
   if (!tool.provisional || context.focusedFirstIndex === false || context.firstIndexElsewhere === true) return null;
   if (repository.refreshing || !neverIndexed(repository.index)) return null;
   const continueIndex = context.continueFirstIndex ?? (() => void repository.refresh().catch(() => undefined));
   const outcome = await repository.focusing(() => focusedFirstAnswer(tool, input, env, continueIndex));
   if (outcome === null) return null;
-  if (outcome.answer) return outcome.answer;
-  const provisional = await tool.provisional(input, env);
-  return { isError: false, text: enforceBudget(provisional.text, budgetTokens), data: provisional.data };
+  return outcome.answer ?? provisionalResult(tool.provisional, input, env);
+}
+
+/** A tool's provisional answer (a text scan standing in for the first index) as a call result, budgeted. */
+async function provisionalResult(provisional: NonNullable<AnyToolDefinition['provisional']>, input: Record<string, unknown>, env: ToolEnvironment): Promise<ToolCallResult> {
+  const answer = await provisional(input, env);
+  return { isError: false, text: enforceBudget(answer.text, env.budgetTokens), data: answer.data };
 }
 
 /** The answer of a call that stopped waiting for indexing; a run that failed before this one is named, with why. */
