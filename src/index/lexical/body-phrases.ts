@@ -17,7 +17,8 @@ import { FTS_FIELDS } from '../store/index.js';
 import { indexConnection, type IndexStore } from '../store/index.js';
 import { FIELD_COUNT, readCorpus, type Corpus, type Postings } from './postings-corpus.js';
 import { unpackBodyOffsets, type BodyOffsets } from './packed-postings.js';
-import { cachedPostingsOf, instanceView, isPlainIndexToken, postingsOf } from './term-postings.js';
+import { instanceView } from './fts-views.js';
+import { cachedPostingsOf, isPlainIndexToken, postingsOf } from './term-postings.js';
 import { termStatistics } from './term-statistics.js';
 
 const BODY = FTS_FIELDS.indexOf('body');

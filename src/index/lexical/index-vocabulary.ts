@@ -5,11 +5,10 @@
  * state and keep what they derive from it (retrieve/word-variants.ts).
  */
 import { indexConnection, type IndexStore } from '../store/index.js';
+import { rowVocabularyView } from './fts-views.js';
 
 /** Every token of `store`'s chunk full-text table (index tokens), in token order; not cached (see the file comment). */
 export function indexVocabulary(store: IndexStore): string[] {
   const db = indexConnection(store);
-  // Temp schema, as in term-statistics.ts: read-only connections can create it, nothing is written to the index file.
-  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)');
-  return db.prepare('SELECT term FROM temp.chunks_fts_vocab').pluck().all() as string[];
+  return db.prepare(`SELECT term FROM ${rowVocabularyView(db)}`).pluck().all() as string[];
 }

@@ -14,7 +14,8 @@ import { unpackBodyOffsets, unpackPostings } from './packed-postings.js';
 import { planUnits } from './postings-scan.js';
 import { corpusOf, readCorpus } from './postings-corpus.js';
 import { warmScoring } from './scoring-warmup.js';
-import { instanceView, isPlainIndexToken, postingsOf } from './term-postings.js';
+import { instanceView } from './fts-views.js';
+import { isPlainIndexToken, postingsOf } from './term-postings.js';
 import { vocabularyByFrequency } from './term-statistics.js';
 
 afterAll(cleanupTempDirs);

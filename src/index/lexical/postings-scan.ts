@@ -10,7 +10,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { indexConnection, type IndexStore } from '../store/index.js';
 import { emptyPacked, occurrenceStatements, packRows, releasePackScratch } from './packed-postings.js';
 import type { Corpus } from './postings-corpus.js';
-import { instanceView } from './term-postings.js';
+import { instanceView, rowVocabularyView } from './fts-views.js';
 
 /** Occurrences read per range statement (a slice reads ranges until its time is up). */
 const RANGE_OCCURRENCES = 20_000;
@@ -48,8 +48,7 @@ export async function packAllPostings(store: IndexStore, corpus: Corpus, options
   const maxBytes = options.maxBytes ?? PACKED_BOUND;
   const view = instanceView(db);
   const statements = occurrenceStatements(db, view);
-  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)');
-  const units = planUnits(db.prepare('SELECT term, cnt FROM temp.chunks_fts_vocab').raw().all() as Array<[string, number]>, options.skip);
+  const units = planUnits(db.prepare(`SELECT term, cnt FROM ${rowVocabularyView(db)}`).raw().all() as Array<[string, number]>, options.skip);
   const packed = corpus.packed ?? (corpus.packed = emptyPacked());
   let next = 0;
   let longestSliceMs = 0;

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { FTS_FIELDS } from '../store/index.js';
+import { instanceView } from './fts-views.js';
 import { unpackPostings } from './packed-postings.js';
 import { FIELD_COUNT, slotOfId, type Corpus, type Postings } from './postings-corpus.js';
 
@@ -24,12 +25,6 @@ export function isPlainIndexToken(token: string): boolean {
 
 const instanceStatements = new WeakMap<Database.Database, Database.Statement>();
 
-/** FTS5's instance view of the chunk table (term, doc, col, offset per occurrence), created once per connection in the temp schema. */
-export function instanceView(db: Database.Database): string {
-  // A temp-schema view: nothing is written to the index file, so read-only connections can use it too.
-  db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_instances USING fts5vocab(main, chunks_fts, instance)');
-  return 'temp.chunks_fts_instances';
-}
 
 /**
  * A term's postings from FTS5's index, cached (null: a count does not fit, so

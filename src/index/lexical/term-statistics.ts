@@ -8,6 +8,7 @@
 import type Database from 'better-sqlite3';
 import { indexGeneration } from '../store/index.js';
 import { indexConnection, type IndexStore } from '../store/index.js';
+import { rowVocabularyView } from './fts-views.js';
 
 /** Corpus statistics for some tokens. */
 export interface TermStatistics {
@@ -41,8 +42,7 @@ const lookups = new WeakMap<Database.Database, { rows: Database.Statement; docum
 function statements(db: Database.Database) {
   let prepared = lookups.get(db);
   if (!prepared) {
-    // A temp-schema view of the FTS index: nothing is written to the index file, so read-only connections can use it too.
-    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_fts_vocab USING fts5vocab(main, chunks_fts, row)');
+    rowVocabularyView(db);
     prepared = {
       rows: db.prepare('SELECT count(*) AS n FROM chunks_fts'),
       documents: db.prepare('SELECT doc FROM temp.chunks_fts_vocab WHERE term = ?').pluck(),
