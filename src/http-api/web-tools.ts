@@ -51,8 +51,8 @@ export const webOutlineTool: AnyToolDefinition = {
   },
 };
 
-/** The built-in registry with the web form of `list_symbols` in its place. */
-export function createWebToolRegistry(): ToolRegistry {
+/** The built-in registry with the web form of `list_symbols` in its place, without the `exclude` tools. */
+export function createWebToolRegistry(exclude?: readonly string[]): ToolRegistry {
   const replaced: AnyToolDefinition[] = BUILTIN_TOOLS.map((tool) => (tool.name === 'list_symbols' ? webOutlineTool : tool));
-  return createToolRegistry({ tools: replaced });
+  return createToolRegistry({ tools: replaced, exclude });
 }

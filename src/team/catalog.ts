@@ -17,15 +17,31 @@ export interface CatalogRepo {
   headCommit?: string | null;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$/;
+/**
+ * A catalog name is a logical name, never a path: one or more segments joined
+ * by single `/`, each starting with a letter or digit and then letters,
+ * digits, `.`, `_`, `-`. So no leading or trailing `/`, no empty, `.` or `..`
+ * segment, no backslash, `%`, space or other character a path or URL decoder
+ * could turn into a separator. Nothing on a server or worker ever opens a name
+ * as a path (shards are served by name, work folders use folderKey).
+ */
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+const MAX_NAME = 200;
 const GROUP = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** True for a valid catalog name (see NAME). */
+export function isCatalogName(name: unknown): name is string {
+  return typeof name === 'string' && name.length <= MAX_NAME && NAME.test(name);
+}
 
 /** An access group, as catalog entries and tokens both take it. */
 export const GroupSchema = z.string().check(z.regex(GROUP, 'a group is letters, digits and . _ - (at most 64)'));
 
 /** The fields of `fleet add`, validated (names and groups are ASCII words; a branch is a git ref name). */
 export const CatalogRepoSchema = z.object({
-  name: z.string().check(z.regex(NAME, 'a repository name is letters, digits and . _ / - (at most 200)')),
+  name: z.string().check(
+    z.refine(isCatalogName, `a repository name is a logical name, not a path: segments of letters, digits and . _ - joined by single /, each starting with a letter or digit (at most ${MAX_NAME} characters)`),
+  ),
   url: z.string().check(z.minLength(1), z.maxLength(2000)),
   branch: z.string().check(
     z.minLength(1),
@@ -57,16 +73,22 @@ export async function removeRepo(db: Queryable, name: string): Promise<boolean> 
   return ((await db.query('DELETE FROM reponav.repos WHERE name = $1', [name])).rowCount ?? 0) > 0;
 }
 
-/** Every repository, by name; only those sharing a group with `groups` when given. */
-export async function listRepos(db: Queryable, groups?: readonly string[]): Promise<CatalogRepo[]> {
+/**
+ * Every repository, by name; only those sharing a group with `groups` when
+ * given. A row whose name is not a valid catalog name (written before names
+ * were checked) is left out unless `invalid` is set (for `fleet list`, so it
+ * can be seen and removed): it is never served, polled or built.
+ */
+export async function listRepos(db: Queryable, groups?: readonly string[], options: { invalid?: boolean } = {}): Promise<CatalogRepo[]> {
   const rows =
     groups === undefined
       ? await db.query<CatalogRepo>('SELECT name, url, branch, groups, head_commit AS "headCommit" FROM reponav.repos ORDER BY name')
       : await db.query<CatalogRepo>('SELECT name, url, branch, groups, head_commit AS "headCommit" FROM reponav.repos WHERE groups && $1::text[] ORDER BY name', [groups]);
-  return rows.rows;
+  return options.invalid ? rows.rows : rows.rows.filter((r) => isCatalogName(r.name));
 }
 
-/** One repository, or null. */
+/** One repository, or null (also for a name that is not a valid catalog name). */
 export async function getRepo(db: Queryable, name: string): Promise<CatalogRepo | null> {
+  if (!isCatalogName(name)) return null;
   return (await db.query<CatalogRepo>('SELECT name, url, branch, groups, head_commit AS "headCommit" FROM reponav.repos WHERE name = $1', [name])).rows[0] ?? null;
 }

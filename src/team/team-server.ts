@@ -70,8 +70,14 @@ interface RequestScope {
   visible: string[];
 }
 
-/** Tools a team server does not offer: reindex writes an index, and shards are built by workers. */
-const EXCLUDED_TOOLS = ['reindex', 'semantic_search'];
+/**
+ * Tools a team server does not offer: reindex writes an index (shards are
+ * built by workers), semantic_search needs a local model, and the git tools
+ * (changed_files, diff, file_history, blame_lines) need the repository's git
+ * history, which a shard does not hold: the server never runs git or reads
+ * its own disk for a caller (a served repository's root is only a name).
+ */
+export const EXCLUDED_TOOLS = ['reindex', 'semantic_search', 'changed_files', 'diff', 'file_history', 'blame_lines'];
 
 /** Starts listening. */
 export async function startTeamServer(options: TeamServerOptions): Promise<RunningTeamServer> {
@@ -98,7 +104,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   );
   const serveMcp = toNodeHandler(mcp, { maxRequestBodySize: 1024 * 1024, onerror: (error) => logger.error(`MCP request failed: ${error.message}`) });
   let requests = 0;
-  const web = createTeamWeb({ db, cache, logger, version: options.version ?? '0.0.0', assetsDir: options.assetsDir });
+  const web = createTeamWeb({ db, cache, logger, version: options.version ?? '0.0.0', assetsDir: options.assetsDir, excludedTools: EXCLUDED_TOOLS });
   // The queue takes the webhook's checks and the rebuilds of lost shards.
   const queue = await JobQueue.open(db, logger);
   const repair = async (shard: ShardRecord, error: ReponavError) => {

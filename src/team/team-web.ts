@@ -50,7 +50,12 @@ export interface TeamWebOptions {
   version: string;
   /** The built front end; default `<package>/dist/web-ui`. */
   assetsDir?: string;
+  /** Tools the server does not offer; an API route that needs one answers 404 saying so. */
+  excludedTools?: readonly string[];
 }
+
+/** The tool behind each repository API path that needs one the server may not offer. */
+const ROUTE_TOOLS: Readonly<Record<string, string>> = { '/api/changes': 'changed_files' };
 
 /** The web view's request handlers. */
 export interface TeamWeb {
@@ -82,7 +87,7 @@ export function sessionToken(req: IncomingMessage): string | undefined {
 
 /** Creates the handlers. */
 export function createTeamWeb(options: TeamWebOptions): TeamWeb {
-  const registry: ToolRegistry = createWebToolRegistry();
+  const registry: ToolRegistry = createWebToolRegistry(options.excludedTools);
   const assetsDir = options.assetsDir ?? defaultAssetsDir();
   const context = (repositories: RepositorySet | null, answeredFrom?: ApiContext['answeredFrom']): ApiContext => ({
     registry,
@@ -130,6 +135,10 @@ export function createTeamWeb(options: TeamWebOptions): TeamWeb {
       if (!REPOSITORY_PATHS.has(path)) {
         // Uploads, unknown paths and wrong methods: the shared router's answers (no repository is involved).
         return handleApiRequest(context(null), req, res, url);
+      }
+      const needed = ROUTE_TOOLS[path];
+      if (needed !== undefined && !registry.get(needed)) {
+        throw new ApiError(404, `${path} is not offered by the team server: a served index holds no git history, and the server runs no git.`, 'NOT_OFFERED');
       }
       const params = url.searchParams;
       const named = params.get('repo')?.trim() || undefined;

@@ -159,10 +159,16 @@ export function spawnWorker(url: string, store: string, workDir: string, extra: 
 }
 
 /** Starts `reponav serve` on a free port; resolves once it listens, with its MCP URL. */
-export async function spawnServer(url: string, store: string, cacheDir: string, extra: string[] = []): Promise<Proc & { mcpUrl: string; base: string }> {
-  const proc = spawnCli(['serve', '--pg', url, '--store', store, '--port', '0', '--cache-dir', cacheDir, ...extra]);
-  const match = await waitFor(() => /MCP at (http:\/\/\S+)\/mcp/.exec(proc.log()), 20_000, () => `server did not start: ${proc.log()}`);
-  return { ...proc, mcpUrl: `${match[1]}/mcp`, base: match[1] };
+export async function spawnServer(url: string, store: string, cacheDir: string | null, extra: string[] = [], env: Record<string, string> = {}): Promise<Proc & { mcpUrl: string; base: string }> {
+  const proc = spawnCli(['serve', '--pg', url, '--store', store, '--port', '0', ...(cacheDir === null ? [] : ['--cache-dir', cacheDir]), ...extra], env);
+  try {
+    const match = await waitFor(() => /MCP at (http:\/\/\S+)\/mcp/.exec(proc.log()), 20_000, () => `server did not start: ${proc.log()}`);
+    return { ...proc, mcpUrl: `${match[1]}/mcp`, base: match[1] };
+  } catch (error) {
+    // The caller never gets this process to stop: a server that did not start in time is stopped here.
+    await proc.stop();
+    throw error;
+  }
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -175,7 +175,7 @@ function repoState(f: import('../../team/index.js').RepoFreshness | undefined, j
 }
 
 async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean): Promise<void> {
-  const repos = await team.listRepos(db);
+  const repos = await team.listRepos(db, undefined, { invalid: true });
   const { SCHEMA_VERSION } = await import('../../index/index.js');
   const fresh = new Map((await team.freshness(db, repos.map((r) => r.name), SCHEMA_VERSION)).map((f) => [f.repo, f]));
   const nodes = await team.liveNodes(db);
@@ -186,9 +186,12 @@ async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean):
   const rows = repos.map((r) => {
     const f = fresh.get(r.name);
     const job = latest.get(r.name);
-    const state = repoState(f, job);
+    const valid = team.isCatalogName(r.name);
+    const state = valid ? repoState(f, job) : 'invalid-name';
     const buildError = job && (job.state === 'failed' || job.state === 'retry') ? { message: job.error, at: job.completedOn ?? job.startAfter } : null;
-    const lastError = f?.headError ? { message: `branch head unreadable: ${f.headError}`, at: f.headErrorAt } : buildError;
+    const lastError = !valid
+      ? { message: 'not a valid catalog name (a logical name, not a path): never served or built; remove it with reponav fleet remove and add it under a valid name', at: null }
+      : f?.headError ? { message: `branch head unreadable: ${f.headError}`, at: f.headErrorAt } : buildError;
     const retriesLeft = job && job.state !== 'completed' ? Math.max(0, job.retryLimit - job.retryCount) : null;
     return {
       name: r.name, url: r.url, branch: r.branch, groups: r.groups, state,

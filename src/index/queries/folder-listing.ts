@@ -37,7 +37,7 @@ export function resolveListingPath(source: RepositorySource, userPath: string): 
       throw notFound(path);
     }
   }
-  const record = lsTree(source, ['--', path])[0];
+  const record = source.detachedFiles ? detachedEntry(source, path) : lsTree(source, ['--', path])[0];
   if (!record || record.path !== path) throw notFound(path);
   return { path, kind: record.kind };
 }
@@ -48,7 +48,8 @@ function notFound(path: string): ReponavError {
 
 /** The children of folder `dir` (`''`: the root), sorted by path; version-control folders are left out. */
 export function folderChildren(source: RepositorySource, dir: string): FolderChild[] {
-  const children = source.mode === 'worktree' ? worktreeChildren(source.root, dir) : lsTree(source, dir === '' ? [] : ['--', `${dir}/`]);
+  const children =
+    source.mode === 'worktree' ? worktreeChildren(source.root, dir) : source.detachedFiles ? detachedChildren(source, dir) : lsTree(source, dir === '' ? [] : ['--', `${dir}/`]);
   return children.filter((c) => !VCS_DIRECTORIES.has(c.path.slice(c.path.lastIndexOf('/') + 1))).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -69,6 +70,29 @@ function worktreeChildren(root: string, dir: string): FolderChild[] {
       return { path, kind: 'file' as const, size: null };
     }
   });
+}
+
+/** A detached source's children of `dir`, from its own file list (never the disk or git). */
+function detachedChildren(source: RepositorySource, dir: string): FolderChild[] {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const children = new Map<string, FolderChild>();
+  for (const file of source.detachedFiles!()) {
+    if (!file.path.startsWith(prefix)) continue;
+    const rest = file.path.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    const path = prefix + (slash < 0 ? rest : rest.slice(0, slash));
+    if (!children.has(path)) children.set(path, slash < 0 ? { path, kind: 'file', size: file.size } : { path, kind: 'folder', size: null });
+  }
+  return [...children.values()];
+}
+
+/** `path` in a detached source: a file it holds, or a folder above one; undefined when neither. */
+function detachedEntry(source: RepositorySource, path: string): FolderChild | undefined {
+  for (const file of source.detachedFiles!()) {
+    if (file.path === path) return { path, kind: 'file', size: file.size };
+    if (file.path.startsWith(`${path}/`)) return { path, kind: 'folder', size: null };
+  }
+  return undefined;
 }
 
 function lsTree(source: RepositorySource, pathArgs: string[]): FolderChild[] {

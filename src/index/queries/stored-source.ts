@@ -24,6 +24,15 @@ export class StoredSource implements RepositorySource {
     return { files, skipped: {}, skippedExamples: {} };
   }
 
+  /** Every indexed and every skipped path: the whole tree the shard knows, read from the store alone (never from disk or git). */
+  detachedFiles(): readonly { path: string; size: number | null }[] {
+    const store = this.store();
+    const files: { path: string; size: number | null }[] = store.files().map((f) => ({ path: f.path, size: f.size }));
+    const known = new Set(files.map((f) => f.path));
+    for (const path of store.skippedFiles().keys()) if (!known.has(path)) files.push({ path, size: null });
+    return files;
+  }
+
   async *readMany(paths: SourceFile[]): AsyncIterable<{ file: SourceFile; bytes: Buffer | null }> {
     for (const file of paths) {
       const text = file.blobId ? this.store().blobText(file.blobId) : null;

@@ -82,6 +82,10 @@ function run(context: GitContext, args: string[], allowStatus: readonly number[]
 
 /** The git context of a source; throws NOT_A_GIT_REPOSITORY for a folder outside any git repository. */
 export function gitContextOf(source: RepositorySource): GitContext {
+  // A detached source's root is a name, not a folder: looking for a git dir there would read whatever the host has at that path.
+  if (source.detachedFiles) {
+    throw new ReponavError('NOT_A_GIT_REPOSITORY', 'This index is served without its git repository, so there is no history or change to show here; the other tools work without git.');
+  }
   const gitDir = findGitDir(source.root);
   if (gitDir && source.mode === 'commit') return { gitDir, workTree: null, commit: source.commit, prefix: '' };
   if (!gitDir) {

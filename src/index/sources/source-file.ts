@@ -92,6 +92,13 @@ export interface RepositorySource {
    * "'build/' in .gitignore"; null when there is none.
    */
   skipRule?(path: string): string | null;
+  /**
+   * Optional, present only on a source with no repository on this host (a
+   * shard a team server serves): the files it holds, `size` null when
+   * unknown. Its root is a name, not a folder: nothing may run git or read the
+   * disk for such a source, and what needs git (history, changes) refuses it.
+   */
+  detachedFiles?(): readonly { path: string; size: number | null }[];
   /** Optional: releases watchers and other resources. */
   close?(): void;
   /** Reads many files; missing ones come back as null (never a throw for a single missing blob). */
