@@ -4,7 +4,7 @@
  * used first once their total size passes the limit.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexReport } from '../index/index.js';
 import { RepositoryIndex, removeDerivedCaches } from '../index/index.js';
@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import { RepositoryHandle } from '../tools/index.js';
 import type { ShardRecord } from './shard-registry.js';
 import type { ShardStore } from './shard-store.js';
+import { emptyClaimedFolder } from './work-folders.js';
 
 /**
  * A repository handle over a shard: its index never changes, so "refreshing"
@@ -71,9 +72,8 @@ export class ShardCache {
     private readonly maxBytes: number,
     private readonly logger: Logger,
   ) {
-    // Files left by an earlier run are not trusted: the registry's checksum was checked on download only.
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
+    // Files left by an earlier run are not trusted (the registry's checksum was checked on download only); the claim on the folder stays.
+    emptyClaimedFolder(dir);
   }
 
   /** The shard's handle, downloading and opening it first if needed. */

@@ -146,6 +146,7 @@ export function startWorker(options: WorkerOptions): RunningWorker {
 async function sweep(options: WorkerOptions): Promise<void> {
   const removed = sweepRemoved(options.workDir, (await listRepos(options.db)).map((r) => r.name));
   if (removed.length > 0) options.logger.info(`removed the local mirrors of ${removed.join(', ')} (no longer in the catalog)`);
+  else options.logger.debug(`swept ${options.workDir}: nothing to remove`);
 }
 
 /** One job, abandoned when its lease runs out. */
