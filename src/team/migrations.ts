@@ -100,6 +100,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX commits_head ON reponav.commits (repo, head_at DESC NULLS LAST) WHERE state = 'ready';
     `,
   },
+  {
+    version: 3,
+    name: 'unique active token names, token expiry and last use',
+    sql: `
+      -- Two active tokens with one name (allowed before): the later ones get '-<id>' so the name picks one token.
+      UPDATE reponav.tokens t SET name = t.name || '-' || t.id
+      WHERE t.revoked_at IS NULL AND EXISTS (SELECT 1 FROM reponav.tokens o WHERE o.name = t.name AND o.revoked_at IS NULL AND o.id < t.id);
+      CREATE UNIQUE INDEX tokens_active_name ON reponav.tokens (name) WHERE revoked_at IS NULL;
+      -- Tokens made before expiry existed do not expire (revoke and recreate them to give them one).
+      ALTER TABLE reponav.tokens
+        ADD COLUMN expires_at timestamptz,
+        ADD COLUMN last_used_at timestamptz;
+    `,
+  },
 ];
 
 /** The schema version this build of reponav needs. */

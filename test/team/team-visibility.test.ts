@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, CLI, cli, createDatabase, fixtureRepo, havePrivatePostgres, mcpClient, readyCommits, spawnCli, spawnServer, startPrivatePostgres, tempDir, waitFor, type Proc } from './team-harness.js';
+import { call, CLI, cli, createDatabase, fixtureRepo, havePrivatePostgres, mcpClient, readyCommits, spawnCli, spawnServer, sql, startPrivatePostgres, tempDir, waitFor, type Proc } from './team-harness.js';
 
 const temp = tempDir('reponav-team-vis-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -135,8 +135,43 @@ describe('failures are visible', () => {
     expect(noName.stderr.trim()).toMatch(/Invalid token name: a token needs a name\.$/);
     cli(['fleet', 'token', 'revoke', 't', '--pg', db.url]);
     const list = cli(['fleet', 'token', 'list', '--pg', db.url]).stdout;
-    expect(list).toMatch(/^t {2}groups=g {2}created \d+ s ago {2}revoked \d+ s ago\n0 active token\(s\), 1 revoked\n$/);
+    // Times are printed as UTC minutes, so nothing here depends on how long the run took.
+    const at = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\dZ';
+    expect(list).toMatch(new RegExp(`^t {2}groups=g {2}created ${at} {2}expires ${at} {2}(?:last used ${at}|never used) {2}revoked ${at}\\n0 active token\\(s\\), 0 expired, 1 revoked\\n$`));
     expect(list).not.toContain('rnv_');
+  });
+
+  it('token names are unique among active tokens; --expires and its default; an expired token is refused; last use is listed', async () => {
+    const first = cli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'g', '--pg', db.url]);
+    expect(first.status).toBe(0);
+    const twice = cli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'gamma', '--pg', db.url]);
+    expect(twice.status).toBe(1);
+    expect(twice.stderr.trim()).toMatch(/^(error: )?A token named 'tok-alpha' exists; revoke it first \(reponav fleet token revoke\) or pick another name\.$/);
+    const badExpiry = cli(['fleet', 'token', 'create', 'tok-b', '--groups', 'g', '--expires', '5 days', '--pg', db.url]);
+    expect(badExpiry.status).not.toBe(0);
+    expect(badExpiry.stderr).toMatch(/Give a time such as 90d, 12h or 2w \(hours, days, weeks\), or 'never'\./);
+    expect(cli(['fleet', 'token', 'create', 'tok-never', '--groups', 'g', '--expires', 'never', '--pg', db.url]).status).toBe(0);
+    expect(cli(['fleet', 'token', 'create', 'tok-day', '--groups', 'g', '--expires', '1d', '--pg', db.url]).status).toBe(0);
+    // The expiry is set by the database from its own clock: compare it with the creation time, not with this machine's.
+    const rows = await sql<{ name: string; days: number | null }>(db.url, "SELECT name, extract(epoch FROM expires_at - created_at)::float8 / 86400 AS days FROM reponav.tokens WHERE name LIKE 'tok-%' AND revoked_at IS NULL ORDER BY id");
+    expect(rows).toEqual([
+      { name: 'tok-alpha', days: 90 },
+      { name: 'tok-never', days: null },
+      { name: 'tok-day', days: 1 },
+    ]);
+    const token = first.stdout.trim();
+    const asked = await fetch(`${server.base}/api/repos`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(asked.status).toBe(200);
+    const listed = cli(['fleet', 'token', 'list', '--pg', db.url]).stdout;
+    expect(listed).toMatch(/^tok-alpha {2}groups=g {2}created \S+ \S+ {2}expires \S+ \S+ {2}last used \S+ \S+$/m);
+    expect(listed).toMatch(/^tok-never {2}groups=g {2}created \S+ \S+ {2}expires never {2}never used$/m);
+    await sql(db.url, "UPDATE reponav.tokens SET expires_at = now() - interval '1 second' WHERE name = 'tok-alpha'");
+    const refused = await fetch(`${server.base}/api/repos`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(401);
+    expect(cli(['fleet', 'token', 'list', '--pg', db.url]).stdout).toMatch(/^tok-alpha {2}groups=g {2}created \S+ \S+ {2}expired \S+ \S+ {2}last used \S+ \S+\n(.*\n)*2 active token\(s\), 1 expired, 1 revoked\n$/m);
+    // Revoking frees the name; one revoke hits one token.
+    expect(cli(['fleet', 'token', 'revoke', 'tok-alpha', '--pg', db.url]).stdout.trim()).toBe('revoked 1 token(s)');
+    expect(cli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'gamma', '--pg', db.url]).status).toBe(0);
   });
 
   it('a worker waiting for its database says so every few seconds', async () => {

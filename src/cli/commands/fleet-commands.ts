@@ -2,7 +2,7 @@
  * `reponav fleet …`: migrations, the repository catalog, tokens, branch sync,
  * rebuilds, and what the fleet is doing (list, jobs).
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { commaList, seconds } from '../option-parsers.js';
@@ -20,6 +20,20 @@ function count(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('Give a whole number (0 or more).');
   return n;
+}
+
+/** `--expires` in seconds: `90d`, `12h`, `2w`, or `never` (0: commander turns a null option value into ''). */
+function expiry(value: string): number {
+  if (value === 'never') return 0;
+  const match = /^(\d{1,5})([hdw])$/.exec(value);
+  const n = match ? Number(match[1]) : 0;
+  if (!match || n === 0) throw new InvalidArgumentError("Give a time such as 90d, 12h or 2w (hours, days, weeks), or 'never'.");
+  return n * { h: 3600, d: 86_400, w: 604_800 }[match[2] as 'h' | 'd' | 'w'];
+}
+
+/** A time as the token list prints it: UTC to the minute. */
+function utcMinute(at: Date | string): string {
+  return `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')}Z`;
 }
 
 const STORE_HELP = 'shard store: postgres, or the shared folder (default: $REPONAV_SHARD_STORE)';
@@ -124,17 +138,25 @@ export function registerFleetCommand(program: Command): void {
     token
       .command('create <name>')
       .description('create a token limited to access groups; prints it once (only its hash is stored)')
-      .requiredOption('--groups <groups>', 'access groups, comma-separated', commaList('group')),
-  ).action(async (name: string, options: CommonOptions & { groups: string[] }) => withTeam(options, async (team, db) => print(await team.createToken(db, name, options.groups))));
-  common(token.command('list').description('every token by name, groups and age (never the token itself)').option('--json', 'print JSON')).action(async (options: CommonOptions & { json?: boolean }) =>
+      .requiredOption('--groups <groups>', 'access groups, comma-separated', commaList('group'))
+      .addOption(new Option('--expires <time>', "expire after this long: 90d, 12h, 2w, or 'never'").argParser(expiry).default(90 * 86_400, '90d')),
+  ).action(async (name: string, options: CommonOptions & { groups: string[]; expires: number }) =>
+    withTeam(options, async (team, db) => print(await team.createToken(db, name, options.groups, options.expires === 0 ? null : options.expires))),
+  );
+  common(token.command('list').description('every token by name and groups, with its creation, expiry and last use (never the token itself)').option('--json', 'print JSON')).action(async (options: CommonOptions & { json?: boolean }) =>
     withTeam(options, async (team, db) => {
       const tokens = await team.listTokens(db);
       if (options.json) return print(JSON.stringify(tokens, null, 2));
-      for (const t of tokens) print(`${t.name}  groups=${t.groups.join(',')}  created ${ago(t.createdAt)}${t.revokedAt ? `  revoked ${ago(t.revokedAt)}` : ''}`);
-      print(`${tokens.filter((t) => !t.revokedAt).length} active token(s), ${tokens.filter((t) => t.revokedAt).length} revoked`);
+      for (const t of tokens) {
+        const expires = t.expiresAt === null ? 'expires never' : `${t.expired ? 'expired' : 'expires'} ${utcMinute(t.expiresAt)}`;
+        const used = t.lastUsedAt === null ? 'never used' : `last used ${utcMinute(t.lastUsedAt)}`;
+        print(`${t.name}  groups=${t.groups.join(',')}  created ${utcMinute(t.createdAt)}  ${expires}  ${used}${t.revokedAt ? `  revoked ${utcMinute(t.revokedAt)}` : ''}`);
+      }
+      const active = tokens.filter((t) => !t.revokedAt && !t.expired).length;
+      print(`${active} active token(s), ${tokens.filter((t) => !t.revokedAt && t.expired).length} expired, ${tokens.filter((t) => t.revokedAt).length} revoked`);
     }),
   );
-  common(token.command('revoke <name>').description('revoke every token with this name')).action(async (name: string, options: CommonOptions) =>
+  common(token.command('revoke <name>').description('revoke the active token with this name')).action(async (name: string, options: CommonOptions) =>
     withTeam(options, async (team, db) => print(`revoked ${await team.revokeToken(db, name)} token(s)`)),
   );
 }
