@@ -32,7 +32,8 @@ export interface InfoResponse {
   /** Set by the team server (`reponav serve`): who is signed in and the freshness of each visible repository. */
   team?: {
     token: string;
-    repositories: Array<{ name: string; branch: string; servedCommit: string | null; headCommit: string | null; lagCommits: number }>;
+    /** lagCommits / lagSeconds: heads git named after the served one and seconds since the first (null while the head cannot be read: headError says why). */
+    repositories: Array<{ name: string; branch: string; servedCommit: string | null; headCommit: string | null; lagCommits: number | null; lagSeconds: number | null; headError: string | null }>;
   };
 }
 

@@ -102,7 +102,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 3,
-    name: 'unique active token names, token expiry and last use',
+    name: 'unique active token names, token expiry and last use, first time a head was seen',
     sql: `
       -- Two active tokens with one name (allowed before): the later ones get '-<id>' so the name picks one token.
       UPDATE reponav.tokens t SET name = t.name || '-' || t.id
@@ -112,6 +112,9 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE reponav.tokens
         ADD COLUMN expires_at timestamptz,
         ADD COLUMN last_used_at timestamptz;
+      -- When git first named a commit the branch head (head_at moves forward at every check; lag counts from this).
+      ALTER TABLE reponav.commits ADD COLUMN head_first_at timestamptz;
+      UPDATE reponav.commits SET head_first_at = LEAST(seen_at, head_at) WHERE head_at IS NOT NULL;
     `,
   },
 ];

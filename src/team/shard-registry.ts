@@ -52,8 +52,9 @@ export async function recordHead(db: Queryable, repo: string, commit: string, ch
        UPDATE reponav.repos SET head_commit = $2, head_checked_at = $3, head_error = NULL, head_error_at = NULL
        WHERE name = $1 AND (head_checked_at IS NULL OR head_checked_at <= $3) RETURNING name
      )
-     INSERT INTO reponav.commits(repo, commit, head_at) SELECT name, $2, $3 FROM r
-     ON CONFLICT (repo, commit) DO UPDATE SET head_at = GREATEST(reponav.commits.head_at, excluded.head_at)
+     INSERT INTO reponav.commits(repo, commit, head_at, head_first_at) SELECT name, $2, $3, $3 FROM r
+     ON CONFLICT (repo, commit) DO UPDATE SET head_at = GREATEST(reponav.commits.head_at, excluded.head_at),
+       head_first_at = LEAST(reponav.commits.head_first_at, excluded.head_first_at)
      RETURNING (xmax = 0) AS inserted`,
     [repo, commit, checkedAt],
   );
@@ -190,7 +191,11 @@ export interface RepoFreshness {
   headState: 'queued' | 'ready' | 'broken' | null;
   /** Branch heads git reported after the served one (0 when the head is served). */
   lagCommits: number;
-  /** Seconds since the first head after the served one was reported (0 when none). */
+  /**
+   * Seconds since git first named a head after the served one (0 when none):
+   * from the first time, not the latest check, so a head that stays unserved
+   * shows its whole wait (never counted from before the served commit was last the head).
+   */
   lagSeconds: number;
 }
 
@@ -206,7 +211,7 @@ export async function freshness(db: Queryable, repos: readonly string[], schemaV
             r.head_commit AS "headCommit", r.head_checked_at AS "headCheckedAt", r.head_error AS "headError", r.head_error_at AS "headErrorAt",
             h.state AS "headState",
             (SELECT count(*)::int FROM reponav.commits c WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity')) AS "lagCommits",
-            COALESCE((SELECT extract(epoch FROM now() - min(c.head_at))::float8 FROM reponav.commits c
+            COALESCE((SELECT extract(epoch FROM now() - GREATEST(min(c.head_first_at), s.head_at))::float8 FROM reponav.commits c
                       WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity')), 0) AS "lagSeconds"
      FROM reponav.repos r LEFT JOIN served s ON s.repo = r.name LEFT JOIN reponav.commits h ON h.repo = r.name AND h.commit = r.head_commit
      WHERE r.name = ANY($1)`,

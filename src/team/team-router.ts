@@ -148,8 +148,9 @@ function statusResult(rows: RepoFreshness[], visible: readonly string[]): ToolCa
       headCommit: r.headCommit,
       upToDate: !!r.headCommit && r.servedCommit === r.headCommit && !r.headError,
       headError: r.headError,
-      lagCommits: r.lagCommits,
-      lagSeconds: Math.round(r.lagSeconds * 10) / 10,
+      // Whole seconds, and unknown while the head cannot be read, as fleet list and /api/info give them.
+      lagCommits: r.headError ? null : r.lagCommits,
+      lagSeconds: r.headError ? null : Math.round(r.lagSeconds),
     })),
   };
   return { text: lines.length ? lines.join('\n') : 'No repository is visible to this token.', isError: false, data };

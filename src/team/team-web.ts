@@ -127,7 +127,16 @@ export function createTeamWeb(options: TeamWebOptions): TeamWeb {
           repositories: visible.map((name) => ({ name, root: '' })),
           team: {
             token: principal.tokenName,
-            repositories: rows.map((r) => ({ name: r.repo, branch: r.branch, servedCommit: r.servedCommit, headCommit: r.headCommit, lagCommits: r.lagCommits })),
+            // The numbers index_status and fleet list give: lag unknown (null) while the head cannot be read, with why.
+            repositories: rows.map((r) => ({
+              name: r.repo,
+              branch: r.branch,
+              servedCommit: r.servedCommit,
+              headCommit: r.headCommit,
+              lagCommits: r.headError ? null : r.lagCommits,
+              lagSeconds: r.headError ? null : Math.round(r.lagSeconds),
+              headError: r.headError,
+            })),
           },
         };
         return sendJson(res, 200, info);

@@ -39,7 +39,11 @@ export function teamHeader(team: TeamInfo, query: URLSearchParams): HTMLElement 
     answered.textContent = `answered from ${a.repo} at ${a.commit.slice(0, 12)}`;
     answered.title = a.commit;
   });
-  const lag = current && current.lagCommits > 0 ? h('span', { class: 'lag' }, ` (branch head ${current.headCommit?.slice(0, 12)}: ${current.lagCommits} behind)`) : null;
+  const lag = current?.headError
+    ? h('span', { class: 'lag' }, ` (branch head unreadable: ${current.headError})`)
+    : current && (current.lagCommits ?? 0) > 0
+      ? h('span', { class: 'lag' }, ` (branch head ${current.headCommit?.slice(0, 12)}: ${current.lagCommits} behind, ${current.lagSeconds ?? 0} s)`)
+      : null;
   const pin = h(
     'form',
     { method: 'get', action: './', class: 'pin' },

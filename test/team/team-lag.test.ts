@@ -1,0 +1,86 @@
+/**
+ * Lag is counted from when git first named the unserved head, not from its
+ * latest check: a head first seen an hour ago (by the database's clock) and
+ * checked again since shows an hour, the same in `index_status`, `/api/info`
+ * and `fleet list` (a separate process); an unreadable head shows no lag and
+ * the error, in all three. Check times are given explicitly, an hour in the
+ * past, so no assertion depends on how long the run takes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
+import { SCHEMA_VERSION } from '../../src/index/index.js';
+import { silentLogger } from '../../src/logger.js';
+import { createToken } from '../../src/team/access-tokens.js';
+import { addRepo } from '../../src/team/catalog.js';
+import { FolderShardStore } from '../../src/team/folder-shard-store.js';
+import { JobQueue } from '../../src/team/job-queue.js';
+import { migrate } from '../../src/team/migrations.js';
+import { TeamDatabase } from '../../src/team/pg-database.js';
+import { markReady, recordHead, recordHeadError } from '../../src/team/shard-registry.js';
+import { startTeamServer, type RunningTeamServer } from '../../src/team/team-server.js';
+import { cli, createDatabase, mcpClient, tempDir } from './team-harness.js';
+
+const temp = tempDir('reponav-team-lag-');
+let db: Awaited<ReturnType<typeof createDatabase>>;
+let team: TeamDatabase;
+let queue: JobQueue;
+let server: RunningTeamServer;
+let client: Client;
+let token = '';
+const A = 'a'.repeat(40);
+const B = 'b'.repeat(40);
+
+/** The database's time `seconds` ago. */
+async function ago(seconds: number): Promise<Date> {
+  return (await team.query<{ at: Date }>('SELECT now() - make_interval(secs => $1) AS at', [seconds])).rows[0].at;
+}
+
+beforeAll(async () => {
+  db = await createDatabase();
+  team = new TeamDatabase(db.url, silentLogger);
+  await migrate(team);
+  queue = await JobQueue.open(team, silentLogger, { install: true });
+  await addRepo(team, { name: 'shop', url: `${temp.dir}/nowhere`, branch: 'main', groups: ['g'] });
+  await addRepo(team, { name: 'lost', url: `${temp.dir}/nowhere`, branch: 'main', groups: ['g'] });
+  token = await createToken(team, 't', ['g']);
+  // shop: A was the head two hours ago and got built; B has been the head for an hour, checked again a minute and 5 s ago.
+  await recordHead(team, 'shop', A, await ago(7200));
+  await markReady(team, { repo: 'shop', commit: A, schemaVersion: SCHEMA_VERSION, sizeBytes: 1, sha256: '0'.repeat(64), location: 'shop/a.db', builtBy: 'test', buildMs: 1, parsedFiles: 1 });
+  for (const seconds of [3600, 60, 5]) await recordHead(team, 'shop', B, await ago(seconds));
+  // lost: its head cannot be read.
+  await recordHead(team, 'lost', A, await ago(7200));
+  await recordHeadError(team, 'lost', 'git ls-remote failed: no such remote', await ago(1));
+  server = await startTeamServer({ db: team, store: new FolderShardStore(`${temp.dir}/store`), cacheDir: `${temp.dir}/cache`, cacheBytes: 1 << 20, port: 0, host: '127.0.0.1', logger: silentLogger });
+  client = await mcpClient(`${server.url}/mcp`, token);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close().catch(() => undefined);
+  await server?.close();
+  await queue?.close();
+  await team?.close();
+  await db?.drop();
+  temp.remove();
+});
+
+describe('lag', () => {
+  it('counts from when the unserved head was first seen, the same in index_status, /api/info and fleet list, with the error', async () => {
+    const status = (await client.callTool({ name: 'index_status', arguments: {} })) as { content: { text: string }[] };
+    const info = (await (await fetch(`${server.url}/api/info`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { team: { repositories: any[] } };
+    const listed = JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[];
+    // index_status gives its numbers in its text.
+    const said = /^shop \(main\): served aaaaaaaaaaaa; branch head bbbbbbbbbbbb; lag (\d+) commits?, (\d+) s \(the head is being built\)$/m.exec(status.content[0].text);
+    expect(said, status.content[0].text).not.toBeNull();
+    const shop = [{ lagCommits: Number(said![1]), lagSeconds: Number(said![2]) }, info.team.repositories.find((r) => r.name === 'shop'), listed.find((r) => r.name === 'shop')];
+    for (const row of shop) {
+      expect(row.lagCommits).toBe(1);
+      // An hour at least (before, the latest check's 5 s); the three were read moments apart, so they agree to within a minute.
+      expect(row.lagSeconds).toBeGreaterThanOrEqual(3600);
+      expect(row.lagSeconds).toBeLessThan(shop[0].lagSeconds + 60);
+    }
+    const lost = [info.team.repositories.find((r) => r.name === 'lost'), listed.find((r) => r.name === 'lost')];
+    expect(lost[0]).toMatchObject({ lagCommits: null, lagSeconds: null, headError: 'git ls-remote failed: no such remote' });
+    expect(lost[1]).toMatchObject({ lagCommits: null, lagSeconds: null, lastError: { message: 'branch head unreadable: git ls-remote failed: no such remote' } });
+    expect(status.content[0].text).toMatch(/^lost \(main\): not indexed yet; error: the branch head could not be read \(git ls-remote failed: no such remote\)$/m);
+  });
+});
