@@ -178,10 +178,9 @@ describe('team server: two workers, two servers', () => {
     expect(JSON.stringify(stored)).not.toContain(tokenA);
   });
 
-  it('serves a commit pushed to a tracked branch within the poll interval (plus its build), and still answers for the old commit when named', async () => {
+  it('serves a commit pushed to a tracked branch once it is built, and still answers for the old commit when named', async () => {
     const client = await clientOf(1, tokenA);
     const before = git(repos['alpha-lib'], 'rev-parse', 'HEAD');
-    const pushedAt = Date.now();
     const after = commitFiles(repos['alpha-lib'], { 'lib/fresh.py': 'def freshly_pushed():\n    return 42\n' }, 'push');
     const answer = await waitFor(
       async () => {
@@ -191,10 +190,7 @@ describe('team server: two workers, two servers', () => {
       20_000,
       () => procs.map((p) => p.log()).join('\n---\n'),
     );
-    const servedAfterMs = Date.now() - pushedAt;
     expect(answer.text).toContain(`[answered from alpha-lib at commit ${after}]`);
-    // Poll interval 1 s; the build of a one-file change is the rest.
-    expect(servedAfterMs).toBeLessThan(20_000);
     const status = await call(client, 'index_status', { repo: 'alpha-lib' });
     expect(status.text).toBe(`alpha-lib (main): served ${after.slice(0, 12)}; branch head ${after.slice(0, 12)}; up to date`);
     const old = await call(client, 'find_function', { repo: 'alpha-lib', name: 'freshly_pushed', commit: before.slice(0, 10) });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll } from 'vitest';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(PROJECT_ROOT, 'dist', 'cli', 'main.js');
@@ -136,13 +137,22 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
+/** Every process spawnCli started in this test file that has not exited yet. */
+const running = new Set<Proc>();
+
+// Whatever a test file did not stop — a failed assertion before its stop, a server that started after a sibling
+// failed in Promise.all — is stopped when the file ends, pass or fail.
+afterAll(async () => {
+  await Promise.all([...running].map((p) => p.stop()));
+});
+
 export function spawnCli(args: string[], env: Record<string, string> = {}): Proc {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (d: Buffer) => (log += d.toString('utf8')));
   child.stdout!.on('data', (d: Buffer) => (log += d.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
+  const proc: Proc = {
     child,
     log: () => log,
     kill9: () => child.kill('SIGKILL'),
@@ -151,6 +161,9 @@ export function spawnCli(args: string[], env: Record<string, string> = {}): Proc
       await Promise.race([exited, sleep(5000).then(() => child.kill('SIGKILL'))]);
     },
   };
+  running.add(proc);
+  void exited.then(() => running.delete(proc));
+  return proc;
 }
 
 /** Starts `reponav worker`. */
