@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { access, mkdir, readdir, rename, rm, statfs } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -85,6 +85,12 @@ export class FolderShardStore implements ShardStore {
     const files = await readdir(dir).catch(() => [] as string[]);
     await rm(dir, { recursive: true, force: true });
     return files.filter((f) => f.endsWith('.db')).length;
+  }
+
+  /** Bytes an unprivileged writer may still use on the store's file system. */
+  async freeBytes(): Promise<number> {
+    const stats = await statfs(this.root);
+    return stats.bavail * stats.bsize;
   }
 
   async check(): Promise<string | null> {

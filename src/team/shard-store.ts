@@ -29,6 +29,8 @@ export interface ShardStore {
   deleteRepo(repo: string): Promise<number>;
   /** Null when the store can be read and written, else what is wrong (for /healthz). */
   check(): Promise<string | null>;
+  /** Optional: bytes free where the store writes (a folder's file system); absent when the store cannot tell (PostgreSQL). */
+  freeBytes?(): Promise<number>;
 }
 
 /** A fresh location for a build of `repo` at `commit` (unique per build, so two builds never overwrite each other). */

@@ -43,6 +43,8 @@ export interface TeamServerOptions {
   cacheDir: string;
   /** Largest total size of cached shards. */
   cacheBytes: number;
+  /** `/healthz` answers 503 when the shard store has less free space than this (default DEFAULT_STORE_MIN_FREE). */
+  storeMinFreeBytes?: number;
   port: number;
   host: string;
   /** Browser Origins accepted besides loopback ones (a browser page elsewhere is refused: DNS rebinding, cross-site requests). */
@@ -78,6 +80,9 @@ interface RequestScope {
  * its own disk for a caller (a served repository's root is only a name).
  */
 export const EXCLUDED_TOOLS = ['reindex', 'semantic_search', 'changed_files', 'diff', 'file_history', 'blame_lines'];
+
+/** Free space below which a shard store is reported unhealthy: room for a few shards of a large repository. */
+export const DEFAULT_STORE_MIN_FREE = 1024 ** 3;
 
 /** Starts listening. */
 export async function startTeamServer(options: TeamServerOptions): Promise<RunningTeamServer> {
@@ -117,7 +122,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (path === '/healthz') {
-      const problems = await healthProblems(db, options.store);
+      const problems = await healthProblems(db, options.store, options.storeMinFreeBytes ?? DEFAULT_STORE_MIN_FREE);
       return sendJson(res, problems.length ? 503 : 200, problems.length ? { ok: false, id, problems } : { ok: true, id });
     }
     // The same Host/Origin rules as the single-user MCP server; the token is checked against the database below.
@@ -191,8 +196,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   };
 }
 
-/** What keeps this server from answering: PostgreSQL unreachable, the shard store unreadable (empty when healthy). */
-async function healthProblems(db: TeamDatabase, store: ShardStore): Promise<string[]> {
+/** What keeps this server from answering: PostgreSQL unreachable, the shard store unreadable or short of `minFree` bytes (empty when healthy). */
+async function healthProblems(db: TeamDatabase, store: ShardStore, minFree: number): Promise<string[]> {
   const problems: string[] = [];
   try {
     await db.query('SELECT 1', [], 0);
@@ -201,6 +206,11 @@ async function healthProblems(db: TeamDatabase, store: ShardStore): Promise<stri
   }
   const storeProblem = await store.check().catch((error: Error) => error.message);
   if (storeProblem) problems.push(`shard store ${store.description}: ${storeProblem}`);
+  else if (store.freeBytes) {
+    // A full store fails every build: said here before the builds fail.
+    const free = await store.freeBytes().catch(() => null);
+    if (free !== null && free < minFree) problems.push(`shard store ${store.description}: ${mib(free)} free, less than the ${mib(minFree)} threshold (--store-min-free)`);
+  }
   return problems;
 }
 
@@ -221,6 +231,10 @@ async function principalOf(db: TeamDatabase, req: IncomingMessage, cookie: boole
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   const token = match?.[1] ?? (cookie ? sessionToken(req) : undefined);
   return token ? authenticate(db, token) : null;
+}
+
+function mib(bytes: number): string {
+  return `${Math.floor(bytes / 1024 ** 2)} MiB`;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -95,6 +95,18 @@ describe('failures are visible', () => {
     await broken.stop();
   });
 
+  it('/healthz is 503 when the shard store has less free space than --store-min-free', async () => {
+    // No file system here has 100,000 GiB free: the threshold is crossed without filling a disk.
+    const short = await spawnServer(db.url, store(), `${temp.dir}/cache4`, ['--store-min-free', '100000g']);
+    procs.push(short);
+    const res = await fetch(`${short.base}/healthz`);
+    expect(res.status).toBe(503);
+    expect((await res.json()).problems).toEqual([expect.stringMatching(/^shard store folder:.*\/store: \d+ MiB free, less than the 102400000 MiB threshold \(--store-min-free\)$/)]);
+    // The default threshold (1 GiB) holds on this machine's temporary folder.
+    expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+    await short.stop();
+  });
+
   it.runIf(havePrivatePostgres())('/healthz with PostgreSQL stopped is 503 naming PostgreSQL', async () => {
     const pg = await startPrivatePostgres();
     try {

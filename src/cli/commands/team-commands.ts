@@ -110,12 +110,13 @@ export function registerServeCommand(program: Command): void {
     .option('--cache-dir <dir>', 'local shard cache folder, emptied at start (default: <cache>/team-serve-<host>)')
     // Option objects so --help shows '2g' and 'none', not 2147483648 and [].
     .addOption(new Option('--cache-size <size>', 'largest total size of cached shards (e.g. 500m, 4g)').argParser(fileSize).default(2 * 1024 ** 3, '2g'))
+    .addOption(new Option('--store-min-free <size>', '/healthz answers 503 when the shard store folder has less free space than this').argParser(fileSize).default(1024 ** 3, '1g'))
     .addOption(new Option('--allow-origin <origin>', 'also accept requests from this browser Origin (repeatable; others are refused with 403)').argParser(collect).default([], 'none'))
     .option('--webhook-secret-file <file>', 'accept signed push events at /webhook with the secret in this file (default: $REPONAV_WEBHOOK_SECRET; neither: no webhook)')
     .option('--lease <seconds>', 'lease of the jobs the webhook queues', seconds)
     .option('-q, --quiet', 'log only errors')
     .option('--verbose', 'log debug messages')
-    .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; allowOrigin: string[]; webhookSecretFile?: string; lease?: number }) => {
+    .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; storeMinFree: number; allowOrigin: string[]; webhookSecretFile?: string; lease?: number }) => {
       const team = await loadTeam();
       const { cacheDirectory } = await import('../../index/index.js');
       const logger = processLogger(options);
@@ -129,6 +130,7 @@ export function registerServeCommand(program: Command): void {
         store,
         cacheDir: team.claimFolder(options.cacheDir ?? join(cacheDirectory(), `team-serve-${hostname()}`)),
         cacheBytes: options.cacheSize,
+        storeMinFreeBytes: options.storeMinFree,
         port: options.port,
         host: options.host,
         allowedOrigins: options.allowOrigin,
