@@ -34,6 +34,7 @@ interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel
   quiet?: boolean;
   verbose?: boolean;
   printConfig?: string;
+  structured?: boolean;
 }
 
 /** A comma-separated list from an environment variable (MCP client configs set `env`, not flags, more easily). */
@@ -112,6 +113,7 @@ export function registerMcpCommand(program: Command): Command {
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
     .option('--tools <names>', 'offer only these tools, comma-separated (default: $REPONAV_MCP_TOOLS, else all)', commaList('tool name'))
     .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
+    .option('--structured', 'also send structuredContent (the answer text first, the JSON data within the same budget) and list output schemas')
     .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}) and exit`)
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr');
@@ -145,6 +147,7 @@ export function registerMcpCommand(program: Command): Command {
           ? createEmbedder({ kind: options.embedder, model: options.embedModel, baseUrl: options.embedBaseUrl, logger })
           : undefined,
         reranker: rerankerFromFlags(options, logger),
+        structured: options.structured === true,
       }));
       const names = service.context.repositories
         .all()
