@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { isReponavError, ReponavError } from '../../errors.js';
 import { startHttpServer, type RunningHttpServer } from '../../mcp-server/index.js';
-import { answerStartupFailure, DEFAULT_INDEX_WAIT_MS, offeredTools, openMcpService, serveStdio, type McpService, type McpServiceOptions } from '../../mcp-server/index.js';
+import { answerStartupFailure, DEFAULT_INDEX_WAIT_MS, DEFAULT_TOOLS_WORD, OPT_IN_TOOLS, offeredTools, openMcpService, serveStdio, type McpService, type McpServiceOptions } from '../../mcp-server/index.js';
 import { cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { keepProcessAlive } from '../process-exit.js';
@@ -111,7 +111,11 @@ export function registerMcpCommand(program: Command): Command {
     .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', tokenBudget())
     .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', seconds, DEFAULT_INDEX_WAIT_MS / 1000)
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
-    .option('--tools <names>', 'offer only these tools, comma-separated (default: $REPONAV_MCP_TOOLS, else all)', commaList('tool name'))
+    .option(
+      '--tools <names>',
+      `offer only these tools, comma-separated; \`${DEFAULT_TOOLS_WORD}\` stands for the default set (default: $REPONAV_MCP_TOOLS, else every tool but ${OPT_IN_TOOLS.join(', ')}; semantic_search is in it with an embedder)`,
+      commaList('tool name'),
+    )
     .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
     .option('--structured', 'also send structuredContent (the answer text first, the JSON data within the same budget) and list output schemas')
     .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}) and exit`)
