@@ -3,7 +3,11 @@
 // receives for each tool (name, title, description, input/output schemas,
 // annotations), counted in o200k_base tokens (gpt-tokenizer; Claude's tokenizer
 // is not public, so this is a proxy) and in reponav's own estimate
-// (characters / 4). Usage: npm run build && node scripts/tool-list-tokens.mjs [--tools a,b]
+// (characters / 4). Usage: npm run build && node scripts/tool-list-tokens.mjs [--tools a,b] [--structured] [--total]
+// (--total prints only the tools/list total). The tables in docs/mcp-tools.md
+// and docs/benchmarks.md are this script's output, each below a
+// `<!-- tools:tokens ARGS -->` line naming its arguments;
+// test/package/tool-list-tokens.test.ts runs it again and compares.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +17,12 @@ import { openMcpService } from '../dist/reponav-mcp.js';
 
 const toolsArg = process.argv.indexOf('--tools');
 const include = toolsArg === -1 ? undefined : process.argv[toolsArg + 1].split(',');
+const structured = process.argv.includes('--structured');
+const totalOnly = process.argv.includes('--total');
 const work = mkdtempSync(join(tmpdir(), 'reponav-tokens-'));
 const root = join(work, 'bookshop');
 cpSync(new URL('../sample/bookshop', import.meta.url), root, { recursive: true });
-const service = await openMcpService({ repositories: [{ path: root, indexPath: join(work, 'index.db') }], tools: include ? { include } : undefined });
+const service = await openMcpService({ repositories: [{ path: root, indexPath: join(work, 'index.db') }], tools: include ? { include } : undefined, structured });
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 const server = service.createSession();
 await server.connect(serverSide);
@@ -29,10 +35,13 @@ const rows = tools.map((tool) => {
 });
 const total = countTokens(JSON.stringify({ tools }));
 const instructions = countTokens(client.getInstructions() ?? '');
-process.stdout.write('| tool | tokens (o200k) | of which description | estimate (chars/4) |\n|---|---:|---:|---:|\n');
-for (const r of rows) process.stdout.write(`| ${r.name} | ${r.tokens} | ${r.description} | ${r.estimate} |\n`);
-process.stdout.write(`| **tools/list result, total** | **${total}** | | ${Math.ceil(JSON.stringify({ tools }).length / 4)} |\n`);
-process.stdout.write(`| server instructions (sent once at initialize) | ${instructions} | | |\n`);
+if (totalOnly) process.stdout.write(`${total}\n`);
+else {
+  process.stdout.write('| tool | tokens (o200k) | of which description | estimate (chars/4) |\n|---|---:|---:|---:|\n');
+  for (const r of rows) process.stdout.write(`| ${r.name} | ${r.tokens} | ${r.description} | ${r.estimate} |\n`);
+  process.stdout.write(`| **tools/list result, total** | **${total}** | | ${Math.ceil(JSON.stringify({ tools }).length / 4)} |\n`);
+  process.stdout.write(`| server instructions (sent once at initialize) | ${instructions} | | |\n`);
+}
 await client.close();
 await server.close();
 await service.close();

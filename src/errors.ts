@@ -42,3 +42,17 @@ export class ReponavError extends Error {
 export function isReponavError(error: unknown, code?: ReponavErrorCode): error is ReponavError {
   return error instanceof ReponavError && (code === undefined || error.code === code);
 }
+
+/**
+ * Whether `error`, thrown by `import()` or `require()` of the optional
+ * package `name`, says that package is not installed (Node's
+ * ERR_MODULE_NOT_FOUND / MODULE_NOT_FOUND; bundlers' resolvers, as vite's in
+ * tests, say "Could not resolve" / "Cannot find package"), as opposed to a
+ * package that is there but fails to load.
+ */
+export function isMissingPackage(error: unknown, name: string): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const notFound = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /could not resolve|cannot find (package|module)/i.test(message);
+  return notFound && message.includes(name);
+}

@@ -35,6 +35,52 @@ export function mcpClientOf(name: string): McpClient {
   return client as McpClient;
 }
 
+/** Where a Streamable HTTP server listens, and the environment variable its bearer token is read from (none: no token). */
+export interface HttpLaunch {
+  url: string;
+  tokenEnv?: string;
+}
+
+/**
+ * The snippet for `client` that connects to a running Streamable HTTP server,
+ * in the client's own HTTP form, with the bearer token read from `tokenEnv`
+ * by the client (its own variable syntax), never written into the snippet.
+ * Claude Desktop has no HTTP entry in its config file: BAD_INPUT.
+ */
+export function clientHttpSnippet(client: McpClient, launch: HttpLaunch): ClientSnippet {
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}`;
+  const bearer = (reference: string) => (launch.tokenEnv ? { headers: { Authorization: `Bearer ${reference}` } } : {});
+  const tokenNote = launch.tokenEnv ? ` Set ${launch.tokenEnv} to the server's token where the client runs.` : '';
+  switch (client) {
+    case 'claude-code': {
+      // Double quotes: the shell running `claude mcp add` expands the variable; the snippet holds its name only.
+      const header = launch.tokenEnv ? ` --header "Authorization: Bearer $${launch.tokenEnv}"` : '';
+      return { text: `claude mcp add --transport http${header} reponav ${shellWord(launch.url)}`, where: `Run this command (add --scope user to use it in every project).${tokenNote}` };
+    }
+    case 'claude-desktop':
+      throw new ReponavError(
+        'BAD_INPUT',
+        'Claude Desktop takes remote servers under Settings > Connectors, not in its config file; print its stdio snippet (without --http), or add the URL there.',
+      );
+    case 'cursor':
+      return { text: json({ mcpServers: { reponav: { url: launch.url, ...bearer(`\${env:${launch.tokenEnv}}`) } } }), where: `Merge into .cursor/mcp.json in the project (or ~/.cursor/mcp.json).${tokenNote}` };
+    case 'vscode': {
+      // VS Code asks for the token once (an input, stored as a secret) rather than reading a variable.
+      const inputs = launch.tokenEnv ? { inputs: [{ type: 'promptString', id: 'reponav-token', description: `reponav MCP bearer token (${launch.tokenEnv})`, password: true }] } : {};
+      return { text: json({ servers: { reponav: { type: 'http', url: launch.url, ...bearer('${input:reponav-token}') } }, ...inputs }), where: `Merge into .vscode/mcp.json in the workspace; VS Code asks for the token on first start.` };
+    }
+    case 'windsurf':
+      return { text: json({ mcpServers: { reponav: { serverUrl: launch.url, ...bearer(`\${env:${launch.tokenEnv}}`) } } }), where: `Merge into ~/.codeium/windsurf/mcp_config.json.${tokenNote}` };
+    case 'gemini':
+      return { text: json({ mcpServers: { reponav: { httpUrl: launch.url, ...bearer(`\${${launch.tokenEnv}}`) } } }), where: `Merge into ~/.gemini/settings.json (or .gemini/settings.json in the project).${tokenNote}` };
+    case 'codex': {
+      const lines = ['[mcp_servers.reponav]', `url = ${tomlString(launch.url)}`];
+      if (launch.tokenEnv) lines.push(`bearer_token_env_var = ${tomlString(launch.tokenEnv)}`);
+      return { text: lines.join('\n'), where: `Append to ~/.codex/config.toml.${tokenNote}` };
+    }
+  }
+}
+
 /** A word as a POSIX shell reads it back unchanged. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;

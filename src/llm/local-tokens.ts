@@ -9,7 +9,11 @@
  * code. Counts made here are marked `counted: 'local'` in the usage. The
  * 4.6 MB rank table is loaded on the first count only.
  */
+import { isMissingPackage, ReponavError } from '../errors.js';
 import type { ChatMessage } from './chat-model.js';
+
+/** The optional package that counts tokens (peer dependency: the core budgets with its own estimate). */
+const TOKENIZER_PACKAGE = 'gpt-tokenizer';
 
 /** The encoding local counts use, named in notes and docs. */
 export const LOCAL_TOKEN_ENCODING = 'o200k_base';
@@ -21,7 +25,26 @@ type Counter = (text: string) => number;
 let loading: Promise<Counter> | undefined;
 
 function counter(): Promise<Counter> {
-  return (loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => m.countTokens(text)));
+  loading ??= import('gpt-tokenizer/encoding/o200k_base').then(
+    (m) => (text: string) => m.countTokens(text),
+    (error: unknown) => {
+      loading = undefined;
+      throw tokenizerLoadError(error);
+    },
+  );
+  return loading;
+}
+
+/** The install message when gpt-tokenizer is absent; the loader's own explanation when it is there but broken. */
+export function tokenizerLoadError(error: unknown): ReponavError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!isMissingPackage(error, TOKENIZER_PACKAGE)) return new ReponavError('LLM_ERROR', `The ${TOKENIZER_PACKAGE} package is installed but failed to load (${message}).`);
+  return new ReponavError(
+    'LLM_ERROR',
+    `Counting tokens locally (an endpoint that reports no usage, the reranker's body budget) needs the optional package ${TOKENIZER_PACKAGE}, which is not installed: ` +
+      `run \`npm install ${TOKENIZER_PACKAGE}@4\` next to reponav (\`npm install -g ${TOKENIZER_PACKAGE}@4\` for a global install).`,
+    { missingPackage: TOKENIZER_PACKAGE },
+  );
 }
 
 /** Input and output tokens of one call, counted locally. */

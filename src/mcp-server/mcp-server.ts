@@ -80,7 +80,8 @@ export function createRoutedMcpServer(registry: ToolRegistry, base: Omit<ToolCon
         title: tool.title,
         description: tool.description,
         inputSchema: listedOnly(tool.inputSchema, 'input', router.extraInput),
-        outputSchema: tool.outputSchema ? listedOnly(tool.outputSchema, 'output') : undefined,
+        // Off by default: structuredContent-first clients would pass the JSON to the model instead of the text.
+        outputSchema: tool.outputSchema && base.structuredOutput === true ? listedOnly(tool.outputSchema, 'output') : undefined,
         annotations: annotationsOf(tool),
       },
       async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
@@ -92,8 +93,9 @@ export function createRoutedMcpServer(registry: ToolRegistry, base: Omit<ToolCon
           const content = [{ type: 'text' as const, text: result.text }];
           const meta = result.meta ? { _meta: result.meta } : {};
           if (result.isError) return { content, isError: true, ...meta };
-          // The text stays the primary answer (what the model reads); the JSON rides along for clients that use it.
-          return tool.outputSchema ? { content, structuredContent: result.data as Record<string, unknown>, ...meta } : { content, ...meta };
+          // With --structured the data is callTool's envelope: `text` first, the whole JSON within the budget.
+          const structured = tool.outputSchema && base.structuredOutput === true;
+          return structured ? { content, structuredContent: result.data as Record<string, unknown>, ...meta } : { content, ...meta };
         } catch (error) {
           // callTool never throws; this guards the guard.
           logger.error(`tool ${tool.name} crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -132,7 +134,8 @@ function listedOnly(schema: $ZodType, io: 'input' | 'output', extra?: Record<str
     (direction: 'input' | 'output') =>
     (options: Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0]) => {
       const generated = toJSONSchema(schema, { ...(options?.libraryOptions ?? {}), target: options?.target, io: direction });
-      const listed = compactSchema(generated as Record<string, unknown>, io === 'output');
+      const compact = compactSchema(generated as Record<string, unknown>, io === 'output');
+      const listed = io === 'output' ? envelopeSchema(compact) : compact;
       if (extra) listed.properties = { ...(listed.properties as Record<string, unknown> | undefined), ...extra };
       return listed;
     };
@@ -144,6 +147,61 @@ function listedOnly(schema: $ZodType, io: 'input' | 'output', extra?: Record<str
       jsonSchema: { input: convert('input'), output: convert('output') },
     },
   } as StandardSchemaWithJSON;
+}
+
+/**
+ * The listed output schema of the structured envelope (tools/structured-envelope.ts):
+ * `text` (the rendered answer) first and required, `dataCut`, then the tool's
+ * fields, every one optional and none nullable (the envelope leaves nulls out).
+ */
+function envelopeSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const fields = withoutNullTypes(schema);
+  return {
+    ...fields,
+    type: 'object',
+    properties: {
+      text: { type: 'string', description: 'The answer as rendered for the model, within budget_tokens.' },
+      dataCut: { type: 'boolean', description: 'Present when machine data below was left out to stay within budget_tokens.' },
+      ...(fields.properties as Record<string, unknown> | undefined),
+    },
+    required: ['text'],
+  };
+}
+
+/**
+ * A JSON Schema whose nullable types (`anyOf` with `{ type: 'null' }`, or a
+ * type list holding 'null') are the non-null type, and whose fields that were
+ * nullable are no longer required: the portable form of "may be absent".
+ */
+function withoutNullTypes(node: Record<string, unknown>): Record<string, unknown> {
+  const isNull = (v: unknown) => !!v && typeof v === 'object' && (v as Record<string, unknown>).type === 'null';
+  let out: Record<string, unknown> = { ...node };
+  const variants = out.anyOf;
+  if (Array.isArray(variants) && variants.some(isNull)) {
+    const rest = variants.filter((v) => !isNull(v));
+    const { anyOf: _dropped, ...others } = out;
+    out = rest.length === 1 ? { ...others, ...(rest[0] as Record<string, unknown>) } : { ...others, anyOf: rest };
+  }
+  if (Array.isArray(out.type) && out.type.includes('null')) {
+    const types = out.type.filter((t) => t !== 'null');
+    out.type = types.length === 1 ? types[0] : types;
+  }
+  const nullable = new Set<string>();
+  if (out.properties && typeof out.properties === 'object') {
+    const properties: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(out.properties as Record<string, Record<string, unknown>>)) {
+      const canBeNull = (Array.isArray(value.anyOf) && value.anyOf.some(isNull)) || (Array.isArray(value.type) && value.type.includes('null'));
+      if (canBeNull) nullable.add(key);
+      properties[key] = withoutNullTypes(value);
+    }
+    out.properties = properties;
+    if (Array.isArray(out.required)) out.required = out.required.filter((key) => !nullable.has(key as string));
+  }
+  if (out.items && typeof out.items === 'object' && !Array.isArray(out.items)) out.items = withoutNullTypes(out.items as Record<string, unknown>);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    if (Array.isArray(out[key])) out[key] = (out[key] as Record<string, unknown>[]).map(withoutNullTypes);
+  }
+  return out;
 }
 
 /** A JSON Schema without `$schema`, and (when `dropClosed`) without `additionalProperties: false`, at any depth. */

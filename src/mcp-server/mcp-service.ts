@@ -42,6 +42,12 @@ export interface McpServiceOptions {
   scaffold?: ToolContext['scaffold'];
   /** A model reranker: `search` then takes `rerank: true` (see ToolContext.reranker); without one it does not. */
   reranker?: ToolContext['reranker'];
+  /**
+   * Advertise output schemas and send structuredContent (the budgeted
+   * envelope, see ToolContext.structuredOutput). Default off: the answer is
+   * the text alone, which is what every client then passes to its model.
+   */
+  structured?: boolean;
 }
 
 /**
@@ -107,6 +113,7 @@ export function createMcpService(repositories: RepositorySet, options: Omit<McpS
     embedder: options.embedder,
     scaffold: options.scaffold,
     ...(options.reranker ? { reranker: options.reranker } : {}),
+    ...(options.structured ? { structuredOutput: true } : {}),
   };
   return {
     context,

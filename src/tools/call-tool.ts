@@ -13,6 +13,7 @@ import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import type { AnyToolDefinition, ToolCallResult, ToolContext, ToolEnvironment, ToolRegistry } from './tool-types.js';
 import { prepareArgs } from './strict-args.js';
 import { neverIndexed } from './provisional-answer.js';
+import { structuredEnvelope, type Rerender } from './structured-envelope.js';
 import { focusedFirstAnswer } from './focused-answer.js';
 import type { FreshnessResult, RepositoryHandle } from './repository-set.js';
 
@@ -63,7 +64,7 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
     const budgetTokens = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
     const env: ToolEnvironment = { repository, context, budgetTokens, logger };
     try {
-      return await answer(tool, input, env);
+      return enveloped(tool, env, await answer(tool, input, env));
     } catch (caught) {
       const damage = damageOf(caught);
       if (damage === null) throw caught;
@@ -71,8 +72,8 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
       const refused = repository.index.markDamaged(damage);
       if (refused) throw refused;
       const fresh = await freshenForCall(repository, context);
-      if (fresh.state === 'indexing') return stillIndexing(tool.name, repository, fresh.progress);
-      return await answer(tool, input, env);
+      if (fresh.state === 'indexing') return enveloped(tool, env, stillIndexing(tool.name, repository, fresh.progress));
+      return enveloped(tool, env, await answer(tool, input, env));
     }
   } catch (caught) {
     // Damage met again after the rebuild, or raw from a read: one sentence with the command that repairs it.
@@ -86,8 +87,23 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
   }
 }
 
+/** A result as it leaves callTool, with the re-render that fits its text to a smaller budget when there is one. */
+type Answered = ToolCallResult & { rerender?: Rerender };
+
+/**
+ * With `context.structuredOutput`, a tool with an outputSchema answers the
+ * envelope `{ text, ...data }` whose JSON fits the budget (structured-envelope.ts),
+ * and the same fitted text; otherwise the result as it is.
+ */
+function enveloped(tool: AnyToolDefinition, env: ToolEnvironment, answered: Answered): ToolCallResult {
+  const { rerender, ...result } = answered;
+  if (result.isError || env.context.structuredOutput !== true || !tool.outputSchema) return result;
+  const envelope = structuredEnvelope(result.text, result.data, env.budgetTokens, rerender);
+  return { ...result, text: envelope.text, data: envelope };
+}
+
 /** The freshness gate, then the tool (or its provisional answer while the first index is built elsewhere). */
-async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, env: ToolEnvironment): Promise<ToolCallResult> {
+async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, env: ToolEnvironment): Promise<Answered> {
   const { repository, context, budgetTokens } = env;
   if ((tool.freshness ?? 'fresh') === 'fresh') {
     // A call that came while a focused first index runs answers after it, from what it started.
@@ -103,8 +119,8 @@ async function answer(tool: AnyToolDefinition, input: Record<string, unknown>, e
     }
   }
   const data = await tool.run(input, env);
-  const text = enforceBudget(tool.render(data, env), budgetTokens);
-  return { text, isError: false, data: tool.toJson ? tool.toJson(data, env) : data };
+  const rerender: Rerender = (budget) => enforceBudget(tool.render(data, { ...env, budgetTokens: budget }), budget);
+  return { text: rerender(budgetTokens), isError: false, data: tool.toJson ? tool.toJson(data, env) : data, rerender };
 }
 
 /**

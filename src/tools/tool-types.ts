@@ -116,6 +116,14 @@ export interface ToolContext {
    * whose error messages must not speak of a server that keeps running.
    */
   surface?: 'mcp' | 'cli';
+  /**
+   * `reponav mcp --structured`: a tool with an outputSchema answers, as its
+   * data, the envelope `{ text, ...json }` whose JSON stays within the call's
+   * budget (tools/structured-envelope.ts), because structuredContent-first
+   * clients pass that JSON to the model instead of the text. Default: off, and
+   * no structuredContent is sent.
+   */
+  structuredOutput?: boolean;
 }
 
 /** A rendered answer and its machine form. */
@@ -166,10 +174,12 @@ export interface ToolDefinition<Args = any, Data = any> {
   /** The machine form (CLI `--json`); default: `data` itself. */
   toJson?(data: Data, env: ToolEnvironment): unknown;
   /**
-   * The shape of `toJson`'s output, when it is a documented contract: the MCP
-   * server then advertises it as the tool's `outputSchema` and sends the JSON
-   * as `structuredContent`. It must also admit the "still indexing" answer
-   * (`{ indexing: {...} }`, see `indexingOutput`).
+   * The shape of `toJson`'s output, when it is a documented contract. With
+   * `reponav mcp --structured` the MCP server advertises it (behind a `text`
+   * field, nulls as absent fields) as the tool's `outputSchema` and sends the
+   * budgeted envelope as `structuredContent`; by default neither. Every field
+   * must be optional (the envelope cuts data to the budget), and it must admit
+   * the "still indexing" answer (`{ indexing: true, ... }`).
    */
   outputSchema?: $ZodType;
   /**

@@ -59,4 +59,20 @@ describe('reponav symbols / find / view', () => {
     expect(run('find', 'method', 'x').code).toBe(2);
     expect(run('view').code).toBe(2);
   });
+
+  it('search that finds nothing exits 1 with its sentence on stderr, like rg; --json still prints the empty result', () => {
+    for (const format of ['scaffold', 'snippet', 'file-only', 'inline']) {
+      const none = run('search', 'zzqqxx wubbalubba', '--format', format);
+      expect(none.code, format).toBe(1);
+      expect(none.stdout, format).toBe('');
+      expect(none.stderr, format).toMatch(/^error: No (candidate files|chunks) were retrieved for this query\.\n$/);
+    }
+    const json = run('search', 'zzqqxx wubbalubba', '--json');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ files: [], functions: [] });
+    expect(json.stderr).toMatch(/^error: No candidate files/);
+    const hit = run('search', 'order total tax');
+    expect(hit.code).toBe(0);
+    expect(hit.stdout).toContain('[FILE] shop/pricing.py');
+  });
 });

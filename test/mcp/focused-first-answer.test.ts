@@ -19,7 +19,8 @@ describe('MCP: the first search on a never-indexed tree of many files', () => {
   it('is a real scaffold labelled partial with its coverage; the next search is full; the index equals a cold one', async () => {
     const fixture = copyIndexFixture();
     for (let i = 0; i < FOCUSED_MIN_FILES; i++) put(fixture.root, `gen/module_${i}.py`, `def helper_${i}():\n    return ${i}\n`);
-    const service = await openMcpService({ repositories: [{ path: fixture.root, indexPath: join(fixture.dir, 'index', 'i.db') }] });
+    // Structured output on: the envelope carries partialIndex.
+    const service = await openMcpService({ repositories: [{ path: fixture.root, indexPath: join(fixture.dir, 'index', 'i.db') }], structured: true });
     const connection = await connectInMemory(service);
     try {
       const first = await call(connection.client, 'search', { query: 'reserve stock copies' });

@@ -9,8 +9,11 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_CLIENTS } from '../../src/cli/mcp-client-config.js';
+import { TOOL_NAMES } from '../../src/tools/tool-types.js';
 import { builtCliPath } from './built-cli.js';
-import { connectStdio, getDefaultEnvironment, DEFAULT_MCP_TOOLS } from './mcp-client.js';
+import { connectHttp, connectStdio, getDefaultEnvironment, DEFAULT_MCP_TOOLS } from './mcp-client.js';
+import { startHttpServer, type RunningHttpServer } from '../../src/mcp-server/http-server.js';
+import { openMcpService, type McpService } from '../../src/mcp-server/mcp-service.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
 interface Launch {
@@ -82,10 +85,115 @@ describe('reponav mcp --print-config', () => {
     });
   }
 
-  it('refuses an unknown client in one sentence naming the choices', () => {
+  it('refuses an unknown client as a usage error (exit 2) in one sentence naming the choices', () => {
     const r = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--print-config', 'emacs'], { encoding: 'utf8' });
-    expect(r.status).toBe(1);
-    expect(r.stderr).toBe(`error: Unknown MCP client 'emacs'; --print-config takes one of ${MCP_CLIENTS.join(', ')}.\n`);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`^error: Unknown MCP client 'emacs'; --print-config takes one of ${MCP_CLIENTS.join(', ')}\\.`));
+  });
+
+  it('carries --structured into the stdio snippet', () => {
+    const r = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--print-config', 'cursor', '--structured', '--repo', copy.root], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(launchOf('cursor', r.stdout).args.slice(-1)).toEqual(['--structured']);
+  });
+});
+
+/**
+ * The URL and Authorization header a printed HTTP snippet gives, resolved the
+ * way its client documents: Cursor and Windsurf `${env:NAME}`, Gemini CLI
+ * `${NAME}`, VS Code an `${input:id}` it prompts for, Codex
+ * `bearer_token_env_var`, Claude Code the shell expanding `$NAME` in
+ * `claude mcp add --transport http --header`. Each client's own URL key is
+ * required (Windsurf `serverUrl`, Gemini CLI `httpUrl`, the others `url`).
+ */
+function httpLaunchOf(client: string, text: string, env: Record<string, string>): { url: string; authorization?: string } {
+  const fromEnv = (value: string | undefined, pattern: RegExp) => value?.replace(pattern, (_, name: string) => env[name] ?? '');
+  switch (client) {
+    case 'claude-code': {
+      const words = spawnSync('sh', ['-c', `claude() { for a; do printf '%s\\0' "$a"; done; }; ${text}`], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } }).stdout.split('\0').slice(0, -1);
+      expect(words.slice(0, 4)).toEqual(['mcp', 'add', '--transport', 'http']);
+      const header = words.indexOf('--header');
+      const rest = words.filter((_, i) => i > 3 && (header < 0 || (i !== header && i !== header + 1)));
+      expect(rest[0]).toBe('reponav');
+      return { url: rest[1], authorization: header < 0 ? undefined : words[header + 1].replace(/^Authorization: /, '') };
+    }
+    case 'codex': {
+      const lines = text.split('\n');
+      expect(lines[0]).toBe('[mcp_servers.reponav]');
+      expect(text).not.toMatch(/^bearer_token\s*=/m);
+      const value = (key: string) => { const line = lines.find((l) => l.startsWith(`${key} = `)); return line ? (JSON.parse(line.slice(key.length + 3)) as string) : undefined; };
+      const variable = value('bearer_token_env_var');
+      return { url: value('url')!, authorization: variable ? `Bearer ${env[variable]}` : undefined };
+    }
+    case 'vscode': {
+      const config = JSON.parse(text) as { servers: { reponav: { type: string; url: string; headers?: { Authorization: string } } }; inputs?: Array<{ id: string; password: boolean }> };
+      const server = config.servers.reponav;
+      expect(server.type).toBe('http');
+      const prompted = Object.fromEntries((config.inputs ?? []).map((input) => [input.id, input.password ? env.REPONAV_MCP_TOKEN : '']));
+      return { url: server.url, authorization: server.headers?.Authorization.replace(/\$\{input:([\w-]+)\}/g, (_, id: string) => prompted[id] ?? '') };
+    }
+    default: {
+      const key = { windsurf: 'serverUrl', gemini: 'httpUrl' }[client] ?? 'url';
+      const server = (JSON.parse(text) as { mcpServers: { reponav: Record<string, unknown> & { headers?: { Authorization: string } } } }).mcpServers.reponav;
+      expect(Object.keys(server).filter((k) => k !== 'headers')).toEqual([key]);
+      const reference = client === 'gemini' ? /\$\{(\w+)\}/g : /\$\{env:(\w+)\}/g;
+      return { url: server[key] as string, authorization: fromEnv(server.headers?.Authorization, reference) };
+    }
+  }
+}
+
+describe('reponav mcp --print-config CLIENT --http PORT', () => {
+  const token = 'print-config-test-token-0123456789';
+  let copy: FixtureCopy;
+  let service: McpService;
+  let http: RunningHttpServer;
+  beforeAll(async () => {
+    copy = copyFixture();
+    service = await openMcpService({ repositories: [{ path: copy.root, indexPath: copy.indexPath }] });
+    http = await startHttpServer({ port: 0, host: '127.0.0.1', token, createSession: () => service.createSession() });
+  });
+  afterAll(async () => {
+    await http?.close();
+    await service?.close();
+    copy?.cleanup();
+  });
+
+  for (const client of MCP_CLIENTS.filter((c) => c !== 'claude-desktop')) {
+    it(`prints ${client}'s own HTTP form, the token read from REPONAV_MCP_TOKEN and never written, and it connects`, async () => {
+      const port = new URL(http.url).port;
+      const env = { REPONAV_MCP_TOKEN: token };
+      const printed = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--print-config', client, '--http', port], { encoding: 'utf8', env: { ...process.env, ...env } });
+      expect(printed.status, printed.stderr).toBe(0);
+      expect(printed.stdout).not.toContain(token);
+      const launch = httpLaunchOf(client, printed.stdout.trimEnd(), env);
+      expect(launch.url).toBe(http.url);
+      expect(launch.authorization).toBe(`Bearer ${token}`);
+      const connection = await connectHttp(launch.url, { Authorization: launch.authorization! });
+      try {
+        expect((await connection.client.listTools()).tools.map((t: { name: string }) => t.name)).toEqual([...DEFAULT_MCP_TOOLS]);
+      } finally {
+        await connection.close();
+      }
+    });
+  }
+
+  it('prints no header for a loopback server without a token, and refuses Claude Desktop and port 0 as usage errors', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [builtCliPath(), 'mcp', '--print-config', ...args], { encoding: 'utf8', env: { ...process.env, REPONAV_MCP_TOKEN: '' } });
+    const plain = run('cursor', '--http', '8765');
+    expect(JSON.parse(plain.stdout)).toEqual({ mcpServers: { reponav: { url: 'http://127.0.0.1:8765/mcp' } } });
+    const desktop = run('claude-desktop', '--http', '8765');
+    expect(desktop.status).toBe(2);
+    expect(desktop.stderr).toMatch(/^error: Claude Desktop takes remote servers under Settings > Connectors/);
+    expect(run('cursor', '--http', '0').status).toBe(2);
+  });
+});
+
+describe('reponav mcp --help', () => {
+  it('names the default tool set the server really offers', () => {
+    const help = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '400' } }).stdout.replace(/\s+/g, ' ');
+    const left = TOOL_NAMES.filter((name) => !DEFAULT_MCP_TOOLS.includes(name));
+    expect(help).toContain(`else every tool but ${left.join(', ')};`);
   });
 });
 

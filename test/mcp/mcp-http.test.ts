@@ -71,17 +71,43 @@ describe.each<Era>(['modern', 'legacy'])('MCP over Streamable HTTP (%s client)',
     await expectStrictArguments(connection.client);
   });
 
-  it('returns structured output for search and list_symbols, matching the advertised outputSchema', async () => {
+  it('sends no structuredContent and lists no outputSchema by default (clients would pass the JSON instead of the text)', async () => {
     const { tools } = await connection.client.listTools();
-    const withOutput = tools.filter((t) => t.outputSchema).map((t) => t.name);
-    expect(withOutput).toEqual(['search', 'list_symbols']);
-    // Both SDK clients validate structuredContent against the outputSchema; a mismatch would reject here.
+    expect(tools.filter((t) => t.outputSchema).map((t) => t.name)).toEqual([]);
     const search = await call(connection.client, 'search', { query: 'order total tax' });
-    const scaffold = search.structured?.scaffold as { files: Array<{ path: string }> };
-    expect(scaffold.files[0].path).toBe('shop/pricing.py');
-    const skeleton = await call(connection.client, 'list_symbols', { file: 'shop/pricing.py' });
-    expect(skeleton.structured).toMatchObject({ path: 'shop/pricing.py', language: 'python' });
-    expect((skeleton.structured?.symbols as Array<{ qualifiedName: string }>).map((s) => s.qualifiedName)).toContain('PriceCalculator');
+    expect(search.structured).toBeUndefined();
+    expect(search.text).toContain('[FILE] shop/pricing.py');
+  });
+
+  it('with structured output: the envelope for search and list_symbols, text first, matching the advertised outputSchema', async () => {
+    const structuredService = await openMcpService({ repositories: [{ path: copy.root, indexPath: copy.indexPath }], structured: true });
+    const structuredHttp = await startHttpServer({ port: 0, host: '127.0.0.1', createSession: () => structuredService.createSession() });
+    const structured = await connectHttp(structuredHttp.url, {}, { era });
+    try {
+      const { tools } = await structured.client.listTools();
+      const withOutput = tools.filter((t) => t.outputSchema);
+      expect(withOutput.map((t) => t.name)).toEqual(['search', 'list_symbols']);
+      for (const tool of withOutput) {
+        expect(Object.keys(tool.outputSchema.properties)[0]).toBe('text');
+        // Portable: no type union with null anywhere in the listed schema.
+        expect(JSON.stringify(tool.outputSchema)).not.toMatch(/"null"/);
+      }
+      // Both SDK clients validate structuredContent against the outputSchema; a mismatch would reject here.
+      // A budget the whole answer fits in: text and data both (a tight one cuts data first; structured-output.test.ts).
+      const search = await call(structured.client, 'search', { query: 'order total tax', budget_tokens: 8000 });
+      expect(Object.keys(search.structured ?? {})[0]).toBe('text');
+      expect(search.structured?.dataCut).toBeUndefined();
+      expect(search.structured?.text).toBe(search.text);
+      const scaffold = search.structured?.scaffold as { files: Array<{ path: string }> };
+      expect(scaffold.files[0].path).toBe('shop/pricing.py');
+      const skeleton = await call(structured.client, 'list_symbols', { file: 'shop/pricing.py' });
+      expect(skeleton.structured).toMatchObject({ path: 'shop/pricing.py', language: 'python' });
+      expect((skeleton.structured?.symbols as Array<{ qualifiedName: string }>).map((s) => s.qualifiedName)).toContain('PriceCalculator');
+    } finally {
+      await structured.close();
+      await structuredHttp.close();
+      await structuredService.close();
+    }
   });
 
   it('answers 50 concurrent calls from several sessions', async () => {

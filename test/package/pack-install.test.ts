@@ -41,7 +41,7 @@ function mustRun(command: string, args: string[], cwd: string, extraEnv: Record<
 
 beforeAll(() => {
   if (!existsSync(join(PROJECT_ROOT, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
-  // --ignore-scripts: dist/ is already built (npm test builds first); `prepare` would build it again.
+  // --ignore-scripts: dist/ is already built (npm test builds first); `prepack` would build it again.
   const pack = mustRun(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], PROJECT_ROOT);
   packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')))[0];
   mustRun('mkdir', ['-p', app], work);
@@ -72,9 +72,12 @@ describe('the packed tarball', () => {
     expect(paths.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p.endsWith('.test.js'))).toEqual([]);
   });
 
-  it('installs without the optional openai package', () => {
+  it('installs without the optional peers (openai, gpt-tokenizer, sqlite-vec, types), and asks for no install-time script of its own', () => {
     expect(existsSync(join(installed, 'dist/cli/main.js'))).toBe(true);
-    expect(existsSync(join(app, 'node_modules/openai'))).toBe(false);
+    for (const optional of ['openai', 'gpt-tokenizer', 'sqlite-vec', '@types/better-sqlite3']) expect(existsSync(join(app, 'node_modules', optional)), optional).toBe(false);
+    // npm lists (and, for git and folder installs, runs) these on install; the build runs at pack time instead.
+    const scripts = Object.keys((JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    expect(scripts.filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
   });
 
   it('parses the languages whose grammars it ships itself, without tree-sitter-wasms installed', () => {
@@ -140,8 +143,11 @@ describe('the packed tarball', () => {
   });
 
   it('type-checks in a strict TypeScript consumer that checks library types (skipLibCheck false)', () => {
-    // The consumer's own @types/node, as any TypeScript project on Node.js has; everything else comes from the install.
-    cpSync(join(PROJECT_ROOT, 'node_modules/@types/node'), join(app, 'node_modules/@types/node'), { recursive: true });
+    // The consumer's own @types/node (with its undici-types), as any TypeScript project on Node.js has, and the
+    // optional peer @types/better-sqlite3 the README names for TypeScript users; everything else comes from the install.
+    for (const types of ['@types/node', 'undici-types', '@types/better-sqlite3']) {
+      cpSync(join(PROJECT_ROOT, 'node_modules', types), join(app, 'node_modules', types), { recursive: true });
+    }
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({

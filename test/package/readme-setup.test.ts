@@ -142,7 +142,8 @@ describe('README client set-up snippets', () => {
       fill(findBlock(readme, HEADING.http, '"headers"').text)
         .replaceAll('HOST', '127.0.0.1')
         .replaceAll('8765', String(port))
-        .replaceAll('YOUR_TOKEN', token),
+        // The client resolves the token reference from its environment (Cursor's `${env:NAME}`).
+        .replaceAll('${env:REPONAV_MCP_TOKEN}', token),
     ).mcpServers.reponav;
     const connection = await connectHttp(client.url, client.headers);
     try {

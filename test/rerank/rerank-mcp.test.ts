@@ -25,7 +25,7 @@ describe('reponav mcp --rerank-model over stdio', () => {
     const env = { ...getDefaultEnvironment(), REPONAV_CACHE_DIR: join(copy.dir, 'cache'), REPONAV_LLM_BASE_URL: server.openaiBaseUrl, REPONAV_LLM_API_KEY: 'test-key' };
     connection = await connectStdio('modern', {
       command: process.execPath,
-      args: [builtCliPath(), 'mcp', '--repo', copy.root, '--rerank-model', 'openai-compatible:scripted-model', '--rerank-window', '4', '--rerank-step', '2'],
+      args: [builtCliPath(), 'mcp', '--repo', copy.root, '--rerank-model', 'openai-compatible:scripted-model', '--rerank-window', '4', '--rerank-step', '2', '--structured'],
       env,
     });
     plain = await connectStdio('modern', { command: process.execPath, args: [builtCliPath(), 'mcp', '--repo', copy.root], env });
@@ -50,14 +50,17 @@ describe('reponav mcp --rerank-model over stdio', () => {
   it('reranks the top functions through the model and shows its order above the scaffold', async () => {
     server.setDefault(favouring('_apply_discount'));
     const before = server.requests.length;
-    const result = await call(connection.client, 'search', { query: QUERY, rerank: true });
+    // A budget the data fits in whole (the structured envelope cuts data to the budget).
+    const result = await call(connection.client, 'search', { query: QUERY, rerank: true, budget_tokens: 8000 });
     expect(result.isError, result.text).toBe(false);
     expect(server.requests.length - before).toBeGreaterThan(1);
     expect(result.text).toMatch(/^\[RERANKED\] top functions as openai-compatible:scripted-model ordered them \(\d+ candidates, \d+ model calls, \d+ tokens\):\n1\. shop\/models\.py:39-\d+ Order\._apply_discount/);
     expect(result.text).toContain('[FILE]');
     const structured = result.structured as { functions: Array<{ id: string }>; rerank: { calls: number; model: string } };
     expect(structured.functions[0]!.id).toBe('shop/models.py:Order._apply_discount');
-    expect(structured.rerank).toMatchObject({ model: 'openai-compatible:scripted-model', calls: server.requests.length - before, fallback: null });
+    expect(structured.rerank).toMatchObject({ model: 'openai-compatible:scripted-model', calls: server.requests.length - before });
+    // The envelope leaves null fields out (portable schemas): no fallback means the model's order was kept.
+    expect(structured.rerank).not.toHaveProperty('fallback');
   });
 
   it('does not call the model without rerank: true', async () => {

@@ -4,18 +4,19 @@
  * mode: everything human-readable goes to stderr.
  */
 import { realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { isReponavError, ReponavError } from '../../errors.js';
-import { startHttpServer, type RunningHttpServer } from '../../mcp-server/index.js';
-import { answerStartupFailure, DEFAULT_INDEX_WAIT_MS, offeredTools, openMcpService, serveStdio, type McpService, type McpServiceOptions } from '../../mcp-server/index.js';
+import { isLoopbackHost, MCP_PATH, startHttpServer, type RunningHttpServer } from '../../mcp-server/index.js';
+import { answerStartupFailure, DEFAULT_INDEX_WAIT_MS, DEFAULT_TOOLS_WORD, OPT_IN_TOOLS, offeredTools, openMcpService, serveStdio, type McpService, type McpServiceOptions } from '../../mcp-server/index.js';
 import { cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { keepProcessAlive } from '../process-exit.js';
 import { collect, commaList, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
 import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { createEmbedder } from '../../retrieve/dense/index.js';
-import { clientSnippet, MCP_CLIENTS, mcpClientOf } from '../mcp-client-config.js';
+import { clientHttpSnippet, clientSnippet, MCP_CLIENTS, mcpClientOf, type ClientSnippet, type McpClient } from '../mcp-client-config.js';
 import { addRerankOptions, rerankerFromFlags, type RerankFlags } from './rerank-localize.js';
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'>, RerankFlags {
@@ -34,6 +35,7 @@ interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel
   quiet?: boolean;
   verbose?: boolean;
   printConfig?: string;
+  structured?: boolean;
 }
 
 /** A comma-separated list from an environment variable (MCP client configs set `env`, not flags, more easily). */
@@ -65,25 +67,49 @@ async function startOrTellClient<T>(options: McpCommandOptions, start: () => Pro
 
 /**
  * Prints the snippet for `--print-config CLIENT` on stdout (where it goes on
- * stderr): this Node and this script by absolute path, the repositories as
- * absolute paths, the tool choice and the cache folder of this invocation.
+ * stderr). Over stdio: this Node and this script by absolute path, the
+ * repositories as absolute paths, the tool choice, --structured and the cache
+ * folder of this invocation. With `--http PORT`: the client's own HTTP form for
+ * the server this command would start, its token named by environment variable.
+ * An unknown client, or a form the client does not have, is a usage error (exit 2).
  */
-function printClientConfig(options: McpCommandOptions): void {
-  const client = mcpClientOf(options.printConfig!);
+function printClientConfig(options: McpCommandOptions, command: Command): void {
+  let snippet: ClientSnippet;
+  try {
+    const client = mcpClientOf(options.printConfig!);
+    snippet = options.http !== undefined ? httpSnippetOf(client, options) : stdioSnippetOf(client, options);
+  } catch (error) {
+    return command.error(`error: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 2, code: 'reponav.mcp.print-config' });
+  }
+  process.stdout.write(`${snippet.text}\n`);
+  process.stderr.write(`${snippet.where}\n`);
+}
+
+function stdioSnippetOf(client: McpClient, options: McpCommandOptions): ClientSnippet {
   const repos = (options.repo.length > 0 ? options.repo : ['.']).map((path) => resolve(path));
   const args = ['mcp', ...repos.flatMap((path) => ['--repo', path])];
   if (options.commit !== undefined) args.push('--commit', options.commit);
   if (options.tools) args.push('--tools', options.tools.join(','));
   if (options.excludeTools) args.push('--exclude-tools', options.excludeTools.join(','));
+  if (options.structured) args.push('--structured');
   const cache = process.env.REPONAV_CACHE_DIR;
-  const snippet = clientSnippet(client, {
+  return clientSnippet(client, {
     node: process.execPath,
     script: realpathSync(process.argv[1]),
     args,
     env: cache ? { REPONAV_CACHE_DIR: resolve(cache) } : {},
   });
-  process.stdout.write(`${snippet.text}\n`);
-  process.stderr.write(`${snippet.where}\n`);
+}
+
+/** The environment variable a server's bearer token is read from (`--token` itself is never printed). */
+const TOKEN_ENV = 'REPONAV_MCP_TOKEN';
+
+function httpSnippetOf(client: McpClient, options: McpCommandOptions): ClientSnippet {
+  if (options.http === 0) throw new ReponavError('BAD_INPUT', '--print-config needs the port the server listens on; --http 0 picks a free port only when the server starts.');
+  const wildcard = ['0.0.0.0', '::', ''].includes(options.host);
+  const host = wildcard ? hostname() : options.host.includes(':') ? `[${options.host}]` : options.host;
+  const tokened = options.token !== undefined || Boolean(process.env[TOKEN_ENV]) || !isLoopbackHost(options.host);
+  return clientHttpSnippet(client, { url: `http://${host}:${options.http}${MCP_PATH}`, ...(tokened ? { tokenEnv: TOKEN_ENV } : {}) });
 }
 
 /**
@@ -110,15 +136,20 @@ export function registerMcpCommand(program: Command): Command {
     .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', tokenBudget())
     .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', seconds, DEFAULT_INDEX_WAIT_MS / 1000)
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
-    .option('--tools <names>', 'offer only these tools, comma-separated (default: $REPONAV_MCP_TOOLS, else all)', commaList('tool name'))
+    .option(
+      '--tools <names>',
+      `offer only these tools, comma-separated; \`${DEFAULT_TOOLS_WORD}\` stands for the default set (default: $REPONAV_MCP_TOOLS, else every tool but ${OPT_IN_TOOLS.join(', ')}; semantic_search is in it with an embedder)`,
+      commaList('tool name'),
+    )
     .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
-    .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}) and exit`)
+    .option('--structured', 'also send structuredContent (the answer text first, the JSON data within the same budget) and list output schemas')
+    .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}), or with --http connects to it, and exit`)
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr');
   addRerankOptions(command, 'offer `rerank` on the search tool');
   addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
   return command.action(async (options: McpCommandOptions) => {
-      if (options.printConfig !== undefined) return printClientConfig(options);
+      if (options.printConfig !== undefined) return printClientConfig(options, command);
       const tools = { include: options.tools ?? envList('REPONAV_MCP_TOOLS'), exclude: options.excludeTools ?? envList('REPONAV_MCP_EXCLUDE_TOOLS') };
       try {
         // Only whether an embedder is set matters here (it decides whether semantic_search is offered by default).
@@ -145,6 +176,7 @@ export function registerMcpCommand(program: Command): Command {
           ? createEmbedder({ kind: options.embedder, model: options.embedModel, baseUrl: options.embedBaseUrl, logger })
           : undefined,
         reranker: rerankerFromFlags(options, logger),
+        structured: options.structured === true,
       }));
       const names = service.context.repositories
         .all()

@@ -77,8 +77,21 @@ export function registerSearchCommand(program: Command): void {
         },
         budgets: { maxTokens: Math.max(budgetTokens, DEFAULT_MAX_BUDGET_TOKENS) },
       };
-    }, { repository, refresh: !elsewhere && !continueFirstIndex });
+    }, { repository, refresh: !elsewhere && !continueFirstIndex }, searchFoundAnything);
   });
+}
+
+/**
+ * Whether a search answer holds anything (a file, a snippet hit, a document,
+ * a provisional file), or is a "still indexing" answer: a search that finds
+ * nothing fails like rg (exit 1, the sentence on stderr). An answer of a shape
+ * not listed here counts as nothing found.
+ */
+export function searchFoundAnything(data: unknown): boolean {
+  if (!data || typeof data !== 'object') return false;
+  const answer = data as Record<string, unknown>;
+  if (answer.indexing === true) return true;
+  return ['files', 'hits', 'provisionalFiles', 'docs'].some((key) => Array.isArray(answer[key]) && (answer[key] as unknown[]).length > 0);
 }
 
 /** A path as a POSIX shell word (quoted when it holds anything but safe characters). */

@@ -43,7 +43,7 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import type * as SqliteVec from 'sqlite-vec';
-import { ReponavError } from '../../errors.js';
+import { isMissingPackage, ReponavError } from '../../errors.js';
 import { indexConnection, type ChunkRow, type IndexStore } from './index-store.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { ChunkKind } from './index-schema.js';
@@ -108,9 +108,11 @@ export class VectorStore {
           usable = true;
         } catch (error) {
           failed.add(db);
-          (options.logger ?? silentLogger).warn(
-            `sqlite-vec could not load (${(error as Error).message}); dense search falls back to JavaScript, which is slower on large repositories.`,
-          );
+          // An optional peer: absent is a normal install, and the search still works.
+          const why = isMissingPackage(error, 'sqlite-vec')
+            ? 'the optional package sqlite-vec is not installed; run `npm install sqlite-vec@0.1` next to reponav for faster dense search'
+            : `sqlite-vec could not load (${(error as Error).message})`;
+          (options.logger ?? silentLogger).warn(`${why}; dense search falls back to JavaScript, which is slower on large repositories.`);
         }
       }
     }
