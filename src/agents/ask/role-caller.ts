@@ -73,7 +73,7 @@ export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req
     const response = { value: await send(rt, req, messages, 'json', attempt, tokens) };
     const parsed = parseJsonReply(response.value.text, schema);
     const record = rt.records[rt.records.length - 1]!;
-    const truncated = response.value.cut;
+    const truncated = response.value.outcome === 'cut';
     if (parsed.ok) {
       const objects = [...jsonObjectSpans(response.value.text)].length;
       if (objects > 1) record.note = [record.note, `the reply held ${objects} JSON objects; the first valid one was used`].filter(Boolean).join('; ');
@@ -112,7 +112,7 @@ export async function callTextRole(rt: RoleRuntime, req: RoleRequest): Promise<R
   for (const attempt of [1, 2] as const) {
     const response = { value: await send(rt, req, messages, 'text', attempt, tokens) };
     const text = cleanAnswerText(response.value.text);
-    const truncated = response.value.cut;
+    const truncated = response.value.outcome === 'cut';
     if (text !== '' && !truncated) return { ok: true, value: text, tokens };
     const record = rt.records[rt.records.length - 1]!;
     record.ok = false;
@@ -156,7 +156,7 @@ async function send(
       costUsd: response.usage.costUsd,
       latencyMs: response.latencyMs,
       ok: true,
-      ...(response.cut ? { cut: true } : {}),
+      ...(response.outcome === 'cut' ? { cut: true } : {}),
       ...(response.notes?.length ? { note: response.notes.join('; ') } : {}),
       ...(response.reasoning ? { reasoning: response.reasoning } : {}),
       ...(response.usage.counted === 'local' ? { tokensCounted: 'local' as const } : {}),

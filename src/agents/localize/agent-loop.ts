@@ -172,7 +172,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       modelMs: performance.now() - callStarted,
       toolMs: 0,
       ...(response.finishReason ? { finishReason: response.finishReason } : {}),
-      ...(response.cut ? { cut: true } : {}),
+      ...(response.outcome === 'cut' ? { cut: true } : {}),
       ...(response.reasoning ? { reasoning: response.reasoning } : {}),
       ...(response.notes?.length ? { notes: response.notes } : {}),
     };
@@ -181,7 +181,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
 
     // A reply cut at the length limit is asked again once, shorter, before it is read at all:
     // its last action is probably cut too, and a cut name must not become an answer.
-    if (response.cut && truncatedInARow === 0 && !awaitingCorrection) {
+    if (response.outcome === 'cut' && truncatedInARow === 0 && !awaitingCorrection) {
       truncatedInARow = 1;
       step.action = 'truncated';
       step.isError = true;
@@ -225,7 +225,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       malformed.push(response.text);
       awaitingCorrection = true;
       // A cut answer is not "malformed JSON" to the model: it needs to be shorter, not different.
-      reply = response.cut ? TRUNCATED_ANSWER_MESSAGE : correctiveMessage(action.error).content;
+      reply = response.outcome === 'cut' ? TRUNCATED_ANSWER_MESSAGE : correctiveMessage(action.error).content;
     } else if (action.kind === 'format-error') {
       step.isError = true;
       reply = `Format error: ${action.reason}`;

@@ -12,7 +12,7 @@ function scriptedJudge(replies: Array<{ text: string; finishReason?: string }>):
       limits.push(req.maxTokens);
       const next = replies.shift() ?? { text: '' };
       const finishReason = next.finishReason ?? 'stop';
-      return { text: next.text, finishReason, cut: finishReason === 'length', model: 'judge', latencyMs: 1, usage: { inputTokens: 1, outputTokens: 1, costUsd: null } };
+      return { text: next.text, finishReason, outcome: finishReason === 'length' ? 'cut' : 'complete', cut: finishReason === 'length', model: 'judge', latencyMs: 1, usage: { inputTokens: 1, outputTokens: 1, costUsd: null } };
     },
   };
 }

@@ -92,7 +92,7 @@ async function judgeOnce(judge: ChatModel, input: { question: string; reference:
     }
     const text = reply.text;
     // One notion of a cut reply across providers (the client's `cut`): never scored, even when what is left parses.
-    if (reply.cut) {
+    if (reply.outcome === 'cut') {
       lastError = 'the reply was cut off at the length limit';
       errors.push(lastError);
       flags = [];
