@@ -286,6 +286,12 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     ranked = checked.answer;
     dropped = checked.dropped;
     if (dropped.length > 0) logger.warn(`agent answer: dropped ${dropped.length} name${dropped.length === 1 ? '' : 's'} not found in the repository: ${dropped.slice(0, 5).join(', ')}`);
+    // An answer whose every name was invented is no answer: it must not count as answered.
+    if (dropped.length > 0 && isEmptyAnswer(ranked) && (answerSource === 'answer' || answerSource === 'corrected')) {
+      stopReason = 'no-answer';
+      answerSource = 'none';
+      error = `every name the model answered (${dropped.length}) was dropped as not found in the repository`;
+    }
   }
   const wallMs = performance.now() - started;
   return {
@@ -304,6 +310,10 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     dropped: { count: dropped.length, names: dropped },
     stats: computeStats(steps, wallMs),
   };
+}
+
+function isEmptyAnswer(answer: RankedAnswer): boolean {
+  return answer.files.length === 0 && answer.modules.length === 0 && answer.functions.length === 0;
 }
 
 /** The observation of an action refused as a repeat: not run, nothing inspected. */
