@@ -74,22 +74,27 @@ export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req
     const parsed = parseJsonReply(response.value.text, schema);
     const record = rt.records[rt.records.length - 1]!;
     const truncated = response.value.outcome === 'cut';
-    if (parsed.ok) {
+    // A cut reply is never read, even when what is left parses: its last value may be cut too.
+    if (parsed.ok && !truncated) {
       const objects = [...jsonObjectSpans(response.value.text)].length;
       if (objects > 1) record.note = [record.note, `the reply held ${objects} JSON objects; the first valid one was used`].filter(Boolean).join('; ');
       return { ok: true, value: parsed.value, tokens, raw: response.value.text };
     }
     record.ok = false;
-    record.error = truncated ? `cut off at the length limit (${parsed.error.message})` : parsed.error.message;
     const empty = !truncated && response.value.text.trim() === '';
-    if (empty) record.error = 'empty reply';
+    let correction: ChatMessage;
+    if (truncated) {
+      record.error = `cut off at the length limit${parsed.ok ? '' : ` (${parsed.error.message})`}`;
+      correction = { role: 'user', content: SHORTER_REPLY };
+    } else if (empty) {
+      record.error = 'empty reply';
+      correction = { role: 'user', content: EMPTY_JSON_REPLY };
+    } else {
+      record.error = parsed.ok ? '' : parsed.error.message;
+      correction = parsed.ok ? { role: 'user', content: EMPTY_JSON_REPLY } : correctiveMessage(parsed.error);
+    }
     lastError = record.error;
     rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${record.error}`);
-    const correction = truncated
-      ? { role: 'user' as const, content: SHORTER_REPLY }
-      : empty
-        ? { role: 'user' as const, content: EMPTY_JSON_REPLY }
-        : correctiveMessage(parsed.error);
     messages = [...req.messages, { role: 'assistant', content: response.value.text }, correction];
   }
   return { ok: false, error: lastError, tokens };
