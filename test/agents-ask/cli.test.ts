@@ -253,7 +253,9 @@ describe('reponav eval sweqa', () => {
     expect(llm.of('judge')).toHaveLength(0);
     await expect(run([...args, '--deadline', '5'])).rejects.toThrow(/settings\.deadlineSeconds: 0\.3 → 5/);
     // A model-call timeout past every retry is an outage: the question is an error.
-    const timedOut = JSON.parse(await run([...args, '--deadline', '0.3', '--llm-timeout', '0.1', '--llm-retries', '0']));
+    // (A fresh --out with a roomy deadline: the deadline must not be what ends the call on a loaded machine.)
+    const fresh = args.map((a) => (a === outDir ? `${outDir}-timeout` : a));
+    const timedOut = JSON.parse(await run([...fresh, '--deadline', '30', '--llm-timeout', '0.1', '--llm-retries', '0']));
     expect(timedOut.errors[0].reason).toMatch(/^llm-error: the model call failed/);
   });
 });

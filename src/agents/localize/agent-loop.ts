@@ -14,7 +14,7 @@ import { RepeatGuard, repeatRefusal, toolCallKey } from '../ask/index.js';
 import type { SafeShell } from '../../sandbox/index.js';
 import { parseAction, parseCorrectedAnswer } from './action-protocol.js';
 import type { AgentInterface } from './agent-interfaces.js';
-import { checkAnswerAgainstRepository } from './answer-check.js';
+import { checkAnswerAgainstRepository, type DefinedNames } from './answer-check.js';
 import { emptyAnswer, normalizePath, salvageLocations, toRankedAnswer, type AnswerInput, type RankedAnswer } from './answer-format.js';
 import { buildSystemPrompt, buildTaskMessage } from './system-prompt.js';
 import { interfaceToolSpecs, withoutHiddenArguments } from './tool-specs.js';
@@ -282,7 +282,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
   }
   let dropped: string[] = [];
   if (options.repoRoot && answerSource !== 'none') {
-    const checked = await checkAnswerAgainstRepository(ranked, options.repoRoot);
+    const checked = await checkAnswerAgainstRepository(ranked, options.repoRoot, options.tools ? indexDefinitions(options.tools.context) : undefined);
     ranked = checked.answer;
     dropped = checked.dropped;
     if (dropped.length > 0) logger.warn(`agent answer: dropped ${dropped.length} name${dropped.length === 1 ? '' : 's'} not found in the repository: ${dropped.slice(0, 5).join(', ')}`);
@@ -310,6 +310,11 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     dropped: { count: dropped.length, names: dropped },
     stats: computeStats(steps, wallMs),
   };
+}
+
+/** The names of the symbols the index defines in a file. */
+function indexDefinitions(context: ToolContext): DefinedNames {
+  return (path) => new Set(context.repositories.select().index.store.symbolsOf(path).flatMap((s) => [s.name, s.qualifiedName.split('.')[0]!]));
 }
 
 function isEmptyAnswer(answer: RankedAnswer): boolean {
