@@ -61,17 +61,19 @@ export const SHORTER_REPLY = 'Your reply was cut off at the length limit, so it 
  * Calls a JSON role: validate with `schema`, one corrective retry on a bad
  * reply (a reply cut at the length limit is asked again shorter instead of
  * being told its JSON is malformed). When a reply holds several JSON objects
- * the first valid one is used and the record says so. Throws SearchStop on
+ * the first valid one is used and the record says so. `readText` may
+ * rewrite the reply before it is parsed (the planner reads native tool calls
+ * as its actions). Throws SearchStop on
  * budget exhaustion or abort, and SearchStop('llm-error') when the call
  * itself failed (after the client's own retries; `rt.llmFailure` says why).
  */
-export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req: RoleRequest, schema: S): Promise<RoleReply<z.output<S>>> {
+export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req: RoleRequest, schema: S, readText: (text: string) => string = (t) => t): Promise<RoleReply<z.output<S>>> {
   const tokens: RoleTokens = { input: 0, output: 0 };
   let messages = req.messages;
   let lastError = '';
   for (const attempt of [1, 2] as const) {
     const response = { value: await send(rt, req, messages, 'json', attempt, tokens) };
-    const parsed = parseJsonReply(response.value.text, schema);
+    const parsed = parseJsonReply(readText(response.value.text), schema);
     const record = rt.records[rt.records.length - 1]!;
     const truncated = response.value.outcome === 'cut';
     // A cut reply is never read, even when what is left parses: its last value may be cut too.
