@@ -93,9 +93,9 @@ function runtime(model: ChatModel): RoleRuntime {
   return { model, budget: new RunBudget({ settings: { budgetSeconds: 10, answerReserve: 0 }, meter }), records: [], logger: silentLogger };
 }
 
-async function askRole(model: ChatModel, role: 'evaluation' | 'answer'): Promise<RoleResult> {
+async function askRole(model: ChatModel, role: 'evaluation' | 'answer', tag: string): Promise<RoleResult> {
   const rt = runtime(model);
-  const req = { role, nodeId: 1, iteration: 1, messages: [{ role: 'user' as const, content: `Reply as the ${role} role (JSON when asked).` }], temperature: 0 };
+  const req = { role, nodeId: 1, iteration: 1, messages: [{ role: 'user' as const, content: `Reply as the ${role} role (JSON when asked). ${tag}` }], temperature: 0 };
   try {
     if (role === 'evaluation') {
       const reply = await callJsonRole(rt, req, EvaluationSchema);
@@ -109,16 +109,16 @@ async function askRole(model: ChatModel, role: 'evaluation' | 'answer'): Promise
   }
 }
 
-async function judgeRole(model: ChatModel): Promise<RoleResult> {
-  const result = await judgeAnswer([model], { question: 'Where is tax added?', reference: 'compute_tax', candidate: 'In compute_tax.' });
+async function judgeRole(model: ChatModel, tag: string): Promise<RoleResult> {
+  const result = await judgeAnswer([model], { question: `Where is tax added? ${tag}`, reference: 'compute_tax', candidate: 'In compute_tax.' });
   const verdict = result.verdicts[0]!;
   return verdict.ok ? { result: String(verdict.total), error: null } : { result: null, error: verdict.error ?? '' };
 }
 
-async function localizeRole(model: ChatModel): Promise<RoleResult> {
+async function localizeRole(model: ChatModel, tag: string): Promise<RoleResult> {
   const trajectory = await runLocalizationAgent({
     model,
-    issue: 'Applying the discount code SAVE10 twice doubles the discount.',
+    issue: `Applying the discount code SAVE10 twice doubles the discount. ${tag}`,
     iface: resolveAgentInterface('reponav'),
     shell: workspace.shell,
     tools: workspace.tools,
@@ -131,18 +131,24 @@ async function localizeRole(model: ChatModel): Promise<RoleResult> {
   return { result: null, error: trajectory.error ?? trajectory.stopReason };
 }
 
-async function runOne(server: ScriptedLlmServer, role: Role, c: Combination): Promise<RoleResult> {
-  server.setDefault({ text: TEXTS[role].fallback });
-  server.push(render(c, TEXTS[role]));
+async function runOne(server: ScriptedLlmServer, role: Role, c: Combination, tag: string): Promise<RoleResult> {
+  // The generated reply answers the first request that carries this combination's tag, the fallback every later one:
+  // a request of another combination (a late retry) can never take it.
+  let served = false;
+  server.setDefault((request) => {
+    if (!request.prompt.includes(tag) || served) return { text: TEXTS[role].fallback };
+    served = true;
+    return render(c, TEXTS[role]);
+  });
   const model = server.model(c.provider, { maxRetries: 1, timeoutMs: timeoutOf(c), retryBaseDelayMs: 1 });
   switch (role) {
     case 'evaluation':
     case 'answer':
-      return askRole(model, role);
+      return askRole(model, role, tag);
     case 'judge':
-      return judgeRole(model);
+      return judgeRole(model, tag);
     case 'localize':
-      return localizeRole(model);
+      return localizeRole(model, tag);
   }
 }
 
@@ -171,7 +177,7 @@ describe('generated replies against every agent role (real clients, scripted end
         const started = performance.now();
         let run: RoleResult;
         try {
-          run = await runOne(servers[l]!, role, c);
+          run = await runOne(servers[l]!, role, c, `[combination ${i}]`);
         } catch (error) {
           run = { result: null, error: `threw: ${error instanceof Error ? error.message : String(error)}` };
           failures.push(`${describeCombination(SEED, i, role, c)}: the role threw instead of ending with an error (${run.error})`);
