@@ -9,7 +9,8 @@
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
-import { learningProfile, readReply, sendableTurns, toChatResponse, type ReadReply } from './provider-reply.js';
+import { learningProfile, readReply, requireUsable, sendableTurns, toChatResponse, type ReadReply, type WireReply } from './provider-reply.js';
+import type { UsableOutcome } from './reply-outcome.js';
 import { initialRequestProfile, type RequestProfile } from './request-profile.js';
 import { DEFAULT_TIMEOUT_MS } from './openai-compatible-model.js';
 import {
@@ -44,6 +45,9 @@ export interface AnthropicModelOptions {
   /** False to never send `temperature`; otherwise sent until the endpoint refuses it (then omitted for the run). */
   sendTemperature?: boolean;
 }
+
+/** How many times a `pause_turn` reply is continued before the call fails. */
+export const MAX_PAUSE_CONTINUATIONS = 3;
 
 interface AnthropicReply {
   model?: string;
@@ -123,11 +127,27 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
     if (!reply || !Array.isArray(reply.content)) {
       throw new LlmTransportError('bad-response', `response has no content blocks: ${text.slice(0, 200)}`);
     }
-    const blocks = reply.content;
-    const answer = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
-    const thinking = blocks.filter((b) => b.type === 'thinking').map((b) => b.thinking ?? '').join('\n\n');
-    const calls = blocks.filter((b) => b.type === 'tool_use' && typeof b.name === 'string').map((b) => ({ name: b.name!, args: b.input ?? {} }));
-    return { reply, read: readReply(answer, thinking, calls, reply.stop_reason ?? null) };
+    return { reply, read: readReply(wireReply(reply)) };
+  }
+
+  /**
+   * One call: a `pause_turn` reply is continued as Anthropic documents (its
+   * content sent back as the assistant turn, asked again) up to
+   * {@link MAX_PAUSE_CONTINUATIONS} times; the parts are joined.
+   */
+  async function attemptContinuing(req: ChatRequest, p: RequestProfile): Promise<{ reply: AnthropicReply; read: ReadReply & { outcome: UsableOutcome } }> {
+    let messages = req.messages;
+    const parts: ReadReply[] = [];
+    for (let n = 0; ; n++) {
+      const { reply, read } = await attempt({ ...req, messages }, p);
+      parts.push(read);
+      if (read.outcome !== 'paused' || n >= MAX_PAUSE_CONTINUATIONS) {
+        const joined = parts.length === 1 ? read : { ...read, text: parts.map((x) => x.text).filter(Boolean).join('\n'), reasoning: parts.map((x) => x.reasoning).filter(Boolean).join('\n\n'), notes: [...read.notes, `the model paused its turn ${parts.length - 1} time(s); continued as the API documents`] };
+        // The joined text decides emptiness: a paused part may hold the whole answer.
+        return { reply, read: requireUsable(read.outcome === 'empty' && joined.text !== '' ? { ...joined, outcome: 'complete' } : joined) };
+      }
+      messages = [...messages, { role: 'assistant', content: read.text }];
+    }
   }
 
   return {
@@ -136,7 +156,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
     async complete(req: ChatRequest): Promise<ChatResponse> {
       const started = performance.now();
       return profile.run(async (p) => {
-        const { reply, read } = await withRetry(() => attempt(req, p), policy, {
+        const { reply, read } = await withRetry(() => attemptContinuing(req, p), policy, {
           modelId: id,
           baseUrl,
           timeoutMs,
@@ -156,6 +176,32 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       });
     },
   };
+}
+
+/**
+ * The wire reply of a Messages response: text blocks are the answer;
+ * `thinking` and `redacted_thinking` blocks are reasoning and never the answer;
+ * `tool_use` inputs given as a JSON string are parsed.
+ */
+function wireReply(reply: AnthropicReply): WireReply {
+  const blocks = reply.content ?? [];
+  return {
+    content: blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join(''),
+    reasoning: blocks.filter((b) => b.type === 'thinking').map((b) => b.thinking ?? '').join('\n\n'),
+    reasoningMayAnswer: false,
+    toolCalls: blocks.filter((b) => b.type === 'tool_use' && typeof b.name === 'string').map((b) => ({ name: b.name!, args: parsedInput(b.input) })),
+    finishReason: typeof reply.stop_reason === 'string' ? reply.stop_reason : null,
+  };
+}
+
+/** A tool input as an object: some endpoints send it as a JSON string. */
+function parsedInput(input: unknown): unknown {
+  if (typeof input !== 'string') return input ?? {};
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
 }
 
 /** Translate the provider-neutral request into a Messages API body. */

@@ -3,6 +3,7 @@
  * budget metering, recording and replay are all `ChatModel`s, so they compose
  * by wrapping and callers never learn which backend answered.
  */
+import type { UsableOutcome } from './reply-outcome.js';
 
 /**
  * One chat turn. Only plain text: reponav never sends images or tool schemas.
@@ -56,9 +57,11 @@ export interface ChatUsage {
  *   when the content was empty (reply-text.ts). Never empty unless `cut`:
  *   a reply with nothing in it is a failed call (`LLM_ERROR`, cause `empty-reply`).
  * - `reasoning` is the reasoning that preceded it, for traces only.
- * - `cut` is true when the reply stopped at the output length limit, whatever
- *   the provider calls it (`length`, `max_tokens`): the one notion of a cut
- *   reply callers use. `finishReason` is the provider's word, for traces.
+ * - `outcome` is how the reply ended (reply-outcome.ts): `complete` (the
+ *   model said it finished normally) or `cut` (it stopped at the length
+ *   limit; ask again, shorter). Every other outcome (refused, filtered,
+ *   paused, empty, unknown stop) is an `LLM_ERROR`, never a response.
+ *   `cut` is `outcome === 'cut'`; `finishReason` is the provider's word, for traces.
  * - `notes` say what the client did beyond sending the request (a request
  *   profile learned from the endpoint, tokens counted locally), for traces.
  */
@@ -69,6 +72,7 @@ export interface ChatResponse {
   model: string;
   latencyMs: number;
   finishReason: string | null;
+  outcome: UsableOutcome;
   cut: boolean;
   notes?: string[];
 }

@@ -63,7 +63,8 @@ export {
   type JsonReplyIssue,
   type JsonReplyResult,
 } from './json-reply.js';
-export { isCutReason, replyText, splitReasoning, type SplitReply } from './reply-text.js';
+export { splitReasoning, type SplitReply } from './reply-text.js';
+export { classifyReply, isCutReason, outcomeSentence, type ReplyFacts, type ReplyOutcome, type UsableOutcome } from './reply-outcome.js';
 export { initialRequestProfile, learnFromRefusal, type LearnedProfile, type RequestProfile, type RequestProfileOverrides } from './request-profile.js';
 export { LOCAL_TOKEN_ENCODING, loadTokenCounter } from './local-tokens.js';
 export { EMPTY_TURN_PLACEHOLDER } from './provider-reply.js';

@@ -186,11 +186,11 @@ describe('createOpenAICompatibleModel', () => {
     const local = await model({ model: 'qwen2.5-coder:7b', providerLabel: 'ollama' }).complete({ messages: [{ role: 'user', content: 'x' }] });
     expect(local.usage.costUsd).toBeNull();
 
-    server.enqueue({ content: 'b', usage: { inputTokens: 1_000_000, outputTokens: 0 } });
+    server.enqueue({ content: 'b', usage: { inputTokens: 1_000_000, outputTokens: 1_000_000 } });
     const priced = await model({ model: 'my-model', prices: { 'my-model': { inputPerMTok: 2, outputPerMTok: 3 } } }).complete({
       messages: [{ role: 'user', content: 'x' }],
     });
-    expect(priced.usage.costUsd).toBeCloseTo(2, 9);
+    expect(priced.usage.costUsd).toBeCloseTo(5, 9);
   });
 
   it('treats a 200 without choices as a bad response, not a retry', async () => {

@@ -16,7 +16,8 @@ import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
-import { learningProfile, readReply, sendableTurns, toChatResponse, type ReadReply } from './provider-reply.js';
+import { learningProfile, readReply, requireUsable, sendableTurns, toChatResponse, type ReadReply } from './provider-reply.js';
+import type { UsableOutcome } from './reply-outcome.js';
 import { initialRequestProfile, type RequestProfile, type RequestProfileOverrides } from './request-profile.js';
 import {
   LlmTransportError,
@@ -100,10 +101,10 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
 
   const profile = learningProfile(initialRequestProfile(options.model, options.requestProfile), 'openai-compatible', id, logger);
 
-  async function attempt(sdk: OpenAIModule, client: OpenAIClient, req: ChatRequest, p: RequestProfile): Promise<{ completion: ChatCompletion; reply: ReadReply }> {
+  async function attempt(sdk: OpenAIModule, client: OpenAIClient, req: ChatRequest, p: RequestProfile): Promise<{ completion: ChatCompletion; reply: ReadReply & { outcome: UsableOutcome } }> {
     const body: ChatCompletionCreateParamsNonStreaming = {
       model: options.model,
-      messages: sendableTurns(req.messages).map((m) => ({ role: m.role, content: m.content })),
+      messages: sendableTurns(req.messages).map((m) => ({ role: m.role === 'system' ? p.systemRole : m.role, content: m.content })),
     };
     if (p.sendTemperature) body.temperature = req.temperature ?? 0;
     if (req.maxTokens !== undefined) body[p.maxTokensField] = req.maxTokens;
@@ -111,19 +112,31 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     if (req.stop && req.stop.length > 0) body.stop = req.stop;
     // The SDK adds an abort listener to the signal it is given and never
     // removes it: on a run-wide signal that leaks one listener per call
-    // (MaxListenersExceededWarning after 10). It gets a per-call signal instead.
-    const link = linkedSignal(req.signal);
+    // (MaxListenersExceededWarning after 10). It gets a per-call signal instead,
+    // which also carries this attempt's timeout: the SDK's own timer stops once
+    // the headers arrive, and a body that stalls after them must time out too.
+    const link = linkedSignal(req.signal, timeoutMs);
     try {
       const completion = await client.chat.completions.create(body, { signal: link.signal });
-      // Some servers answer 200 with an error object or an empty body.
+      // Some servers answer 200 with an error object, an event stream or an empty body.
+      if (typeof completion === 'string' && /^\s*(data|event):/m.test(completion)) throw new LlmTransportError('bad-response', STREAM_ONLY);
       if (!completion || !Array.isArray(completion.choices) || completion.choices.length === 0) {
         throw new LlmTransportError('bad-response', `response has no choices: ${snippet(completion)}`);
       }
       const choice = completion.choices[0]!;
-      const message = (choice.message ?? {}) as { content?: string | null; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown };
+      const message = (choice.message ?? {}) as { content?: string | null; reasoning_content?: unknown; reasoning?: unknown; tool_calls?: unknown; refusal?: unknown };
       const reasoning = typeof message.reasoning_content === 'string' ? message.reasoning_content : typeof message.reasoning === 'string' ? message.reasoning : '';
-      return { completion, reply: readReply(message.content ?? '', reasoning, toolCallsOf(message.tool_calls), choice.finish_reason ?? null) };
+      const read = readReply({
+        content: typeof message.content === 'string' ? message.content : '',
+        reasoning,
+        reasoningMayAnswer: true,
+        toolCalls: toolCallsOf(message.tool_calls),
+        finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
+        refusal: typeof message.refusal === 'string' ? message.refusal : null,
+      });
+      return { completion, reply: requireUsable(read) };
     } catch (error) {
+      if (link.timedOut() && !req.signal?.aborted) throw new LlmTransportError('timeout', 'request timed out');
       throw translate(sdk, error, options.apiKey);
     } finally {
       link.release();
@@ -172,15 +185,34 @@ function toolCallsOf(raw: unknown): Array<{ name: string; args: unknown }> {
   });
 }
 
-/** A per-call signal following `parent`, whose listener on `parent` is removed by `release`. */
-function linkedSignal(parent: AbortSignal | undefined): { signal: AbortSignal | undefined; release: () => void } {
-  if (!parent) return { signal: undefined, release: () => undefined };
+/**
+ * A per-call signal following `parent` and aborting after `timeoutMs`;
+ * `release` removes its listener on `parent` and its timer (an unreleased
+ * timer would keep the process alive).
+ */
+function linkedSignal(parent: AbortSignal | undefined, timeoutMs: number): { signal: AbortSignal; timedOut: () => boolean; release: () => void } {
   const controller = new AbortController();
-  if (parent.aborted) controller.abort(parent.reason);
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return { signal: controller.signal, release: () => parent.removeEventListener('abort', onAbort) };
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('request timed out'));
+  }, timeoutMs);
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) controller.abort(parent.reason);
+  parent?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    release: () => {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onAbort);
+    },
+  };
 }
+
+/** Said when an endpoint only streams: reponav asks for whole replies. */
+export const STREAM_ONLY =
+  'the endpoint answered with an event stream (it only supports stream=true); reponav reads whole replies (stream=false), so use an endpoint or proxy that serves non-streaming chat completions';
 
 /** Throws the install message when the `openai` package cannot be resolved from this module. */
 function assertSdkResolves(): void {
@@ -232,11 +264,17 @@ function translate(sdk: OpenAIModule, error: unknown, apiKey: string): unknown {
   if (error instanceof APIError && error.status !== undefined) {
     const headers = error.headers;
     const shouldRetry = headers?.get('x-should-retry');
-    return new LlmTransportError('http', redactSecrets(serverMessage(error), [apiKey]), {
+    const said = serverMessage(error);
+    if (error.status === 400 && /stream/i.test(said) && /only|must|require/i.test(said)) return new LlmTransportError('http', `${STREAM_ONLY} (the endpoint said: ${redactSecrets(said, [apiKey])})`, { status: 400 });
+    return new LlmTransportError('http', redactSecrets(said, [apiKey]), {
       status: error.status,
       retryAfterMs: parseRetryAfter(headers ?? undefined),
       shouldRetry: shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : undefined,
     });
+  }
+  // A connection reset while the body was read surfaces from fetch's body stream, not as an APIConnectionError.
+  if (error instanceof TypeError && /terminated|ECONNRESET|other side closed|socket/i.test(causeMessage(error))) {
+    return new LlmTransportError('connection', redactSecrets(`connection lost while reading the reply: ${causeMessage(error)}`, [apiKey]), { cause: error });
   }
   if (error instanceof SyntaxError) {
     return new LlmTransportError('bad-response', `response is not valid JSON: ${error.message}`);

@@ -7,9 +7,10 @@
 import { isReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ChatMessage, ChatResponse } from './chat-model.js';
-import { countCallTokens, LOCAL_COUNT_NOTE } from './local-tokens.js';
+import { countCallTokens, LOCAL_COUNT_NOTE, LOCAL_TOKEN_ENCODING } from './local-tokens.js';
 import { costOf, type PriceTable } from './pricing.js';
-import { isCutReason, replyText } from './reply-text.js';
+import { classifyReply, outcomeSentence, type ReplyOutcome, type UsableOutcome } from './reply-outcome.js';
+import { splitReasoning } from './reply-text.js';
 import { learnFromRefusal, type RequestProfile } from './request-profile.js';
 import { LlmTransportError } from './retry.js';
 
@@ -21,30 +22,84 @@ export function sendableTurns(messages: readonly ChatMessage[]): ChatMessage[] {
   return messages.map((m) => (m.role !== 'system' && m.content.trim() === '' ? { role: m.role, content: EMPTY_TURN_PLACEHOLDER } : m));
 }
 
-/** A reply read off the wire, before usage is settled. */
+/** What a provider read off the wire for one reply, before it is classified. */
+export interface WireReply {
+  /** The answer text (OpenAI `content`, Anthropic text blocks). */
+  content: string;
+  /** Reasoning sent beside it (`reasoning_content` / `reasoning`, Anthropic thinking blocks). */
+  reasoning: string;
+  /**
+   * True when an empty content may be answered by the reasoning field
+   * (OpenAI-compatible servers that put the whole reply in `reasoning_content`);
+   * false for Anthropic, whose thinking blocks are never the reply.
+   */
+  reasoningMayAnswer: boolean;
+  toolCalls: ReadonlyArray<{ name: string; args: unknown }>;
+  finishReason: string | null;
+  /** OpenAI's `refusal` field. */
+  refusal?: string | null;
+}
+
+/** A reply read off the wire and classified, before usage is settled. */
 export interface ReadReply {
   text: string;
   reasoning: string;
-  cut: boolean;
+  outcome: ReplyOutcome;
   finishReason: string | null;
+  notes: string[];
+}
+
+/** Said in the trace when the reasoning field was read as the answer. */
+export const REASONING_AS_ANSWER_NOTE = 'the reply\'s content was empty; its reasoning field was read as the answer';
+
+/**
+ * Reads and classifies one reply: the content without reasoning blocks,
+ * followed by native tool calls rendered as `{"name": …, "arguments": …}`
+ * lines (the text protocols read that shape). The separate reasoning field
+ * is read as the answer only for a `complete` reply whose content is empty
+ * and only where the provider allows it, and the notes say so.
+ */
+export function readReply(wire: WireReply): ReadReply {
+  const calls = wire.toolCalls.map((c) => JSON.stringify({ name: c.name, arguments: c.args })).join('\n');
+  const inline = splitReasoning(wire.content);
+  const text = [inline.text, calls].filter(Boolean).join('\n');
+  const separate = wire.reasoning.trim();
+  const reasoning = [separate, inline.reasoning].filter(Boolean).join('\n\n');
+  const facts = { finishReason: wire.finishReason, refusal: wire.refusal ?? null };
+  const outcome = classifyReply({ ...facts, hasContent: text !== '' });
+  if (outcome === 'empty' && wire.reasoningMayAnswer && separate !== '') {
+    const fromField = splitReasoning(separate).text;
+    if (fromField !== '' && classifyReply({ ...facts, hasContent: true }) === 'complete') {
+      return { text: fromField, reasoning, outcome: 'complete', finishReason: wire.finishReason, notes: [REASONING_AS_ANSWER_NOTE] };
+    }
+  }
+  return { text, reasoning, outcome, finishReason: wire.finishReason, notes: [] };
 }
 
 /**
- * Reads one reply: the content without reasoning blocks, else native tool
- * calls rendered as `{"name": …, "arguments": …}` lines (the text protocols
- * read that shape), else the separate reasoning field. Throws a retryable
- * `empty-reply` transport failure when nothing is left and the reply was
- * not cut (a cut empty reply is the caller's to ask again, shorter).
+ * Throws unless `reply` may reach a caller: an `empty` reply is a retryable
+ * `empty-reply` failure (asked once more), and a `refused`, `filtered`,
+ * `paused` or `unknown` one a non-retryable `incomplete` failure whose
+ * message says, in one sentence, why it is not an answer.
  */
-export function readReply(content: string, reasoningField: string, toolCalls: ReadonlyArray<{ name: string; args: unknown }>, finishReason: string | null): ReadReply {
-  const calls = toolCalls.map((c) => JSON.stringify({ name: c.name, arguments: c.args })).join('\n');
-  const split = replyText(content.trim() === '' && calls ? calls : content, reasoningField);
-  const cut = isCutReason(finishReason);
-  if (split.text === '' && !cut) {
-    throw new LlmTransportError('empty-reply', `the reply was empty (finish reason ${finishReason ?? 'none'}${split.reasoning ? ', reasoning only' : ''})`);
+export function requireUsable(reply: ReadReply): ReadReply & { outcome: UsableOutcome } {
+  const outcome = reply.outcome;
+  switch (outcome) {
+    case 'complete':
+    case 'cut':
+      return { ...reply, outcome };
+    case 'empty':
+      throw new LlmTransportError('empty-reply', `the reply was empty (finish reason ${reply.finishReason ?? 'none'}${reply.reasoning ? ', reasoning only' : ''})`);
+    case 'refused':
+    case 'filtered':
+    case 'paused':
+    case 'unknown':
+      throw new LlmTransportError('incomplete', outcomeSentence(outcome, reply.finishReason), { outcome });
   }
-  return { text: split.text, reasoning: split.reasoning, cut, finishReason };
 }
+
+/** Said in the trace when reported usage was not believed. */
+export const IMPLAUSIBLE_USAGE_NOTE = `the endpoint reported 0 output tokens for a non-empty reply; tokens counted locally (${LOCAL_TOKEN_ENCODING})`;
 
 /** Collaborators of {@link toChatResponse}. */
 export interface ResponseContext {
@@ -57,13 +112,16 @@ export interface ResponseContext {
 }
 
 /** The ChatResponse of a read reply; tokens counted locally when `reported` is null. */
-export async function toChatResponse(reply: ReadReply, reported: { inputTokens: number; outputTokens: number } | null, model: string, ctx: ResponseContext): Promise<ChatResponse> {
-  const notes: string[] = [];
-  let tokens = reported;
+export async function toChatResponse(reply: ReadReply & { outcome: UsableOutcome }, reported: { inputTokens: number; outputTokens: number } | null, model: string, ctx: ResponseContext): Promise<ChatResponse> {
+  const notes: string[] = [...reply.notes];
+  // Usage that says a non-empty reply cost nothing is not believed: budgets would never trip.
+  const implausible = reported !== null && reported.outputTokens <= 0 && (reply.text !== '' || reply.reasoning !== '');
+  let tokens = implausible ? null : reported;
   if (!tokens) {
     tokens = await countCallTokens(ctx.messages, reply.reasoning ? `${reply.reasoning}\n${reply.text}` : reply.text);
-    notes.push(LOCAL_COUNT_NOTE);
-    ctx.logger.debug(`LLM ${ctx.id}: ${LOCAL_COUNT_NOTE}`);
+    const note = implausible ? IMPLAUSIBLE_USAGE_NOTE : LOCAL_COUNT_NOTE;
+    notes.push(note);
+    ctx.logger.debug(`LLM ${ctx.id}: ${note}`);
   }
   return {
     text: reply.text,
@@ -71,12 +129,13 @@ export async function toChatResponse(reply: ReadReply, reported: { inputTokens: 
     usage: {
       ...tokens,
       costUsd: costOf(ctx.requestedModel, tokens, ctx.prices) ?? costOf(model, tokens, ctx.prices),
-      ...(reported ? {} : { counted: 'local' as const }),
+      ...(tokens === reported ? {} : { counted: 'local' as const }),
     },
     model,
     latencyMs: Math.round(performance.now() - ctx.started),
     finishReason: reply.finishReason,
-    cut: reply.cut,
+    outcome: reply.outcome,
+    cut: reply.outcome === 'cut',
     ...(notes.length > 0 ? { notes } : {}),
   };
 }

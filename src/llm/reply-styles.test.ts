@@ -3,6 +3,7 @@
  * through the real client code (the `openai` SDK, the Anthropic fetch
  * client) and the scripted endpoint of test/helpers/scripted-llm-server.ts.
  */
+import { REASONING_AS_ANSWER_NOTE } from './provider-reply.js';
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isReponavError } from '../errors.js';
@@ -32,12 +33,23 @@ async function failure(promise: Promise<unknown>): Promise<{ cause: string | nul
 }
 
 describe.each<WireProvider>(['openai', 'anthropic'])('%s client: reply styles', (provider) => {
-  it('reads the answer from the reasoning field when the content is empty, and keeps the reasoning', async () => {
-    server.push(replies.reasoningOnly('{"score": 70}'));
-    const r = await server.model(provider).complete(ask);
-    expect(r.text).toBe('{"score": 70}');
-    expect(r.reasoning).toBe('{"score": 70}');
-    expect(r.cut).toBe(false);
+  it('reads an OpenAI-compatible reasoning field as the answer only for a complete reply with empty content, and says so; an Anthropic thinking block never', async () => {
+    server.push(replies.reasoningOnly('{"score": 70}'), replies.reasoningOnly('{"score": 70}'));
+    if (provider === 'openai') {
+      const r = await server.model(provider).complete(ask);
+      expect(r.text).toBe('{"score": 70}');
+      expect(r.reasoning).toBe('{"score": 70}');
+      expect(r.outcome).toBe('complete');
+      expect(r.notes).toContain(REASONING_AS_ANSWER_NOTE);
+    } else {
+      // Only a thinking block, twice: an empty reply asked once more, then a failed call; the draft is never the answer.
+      await expect(server.model(provider).complete(ask)).rejects.toMatchObject({ details: { cause: 'empty-reply' } });
+    }
+  });
+
+  it('never reads the reasoning field of a reply that did not finish normally', async () => {
+    server.push({ text: '', reasoning: '{"score": 70}', finishReason: 'content_filter' });
+    await expect(server.model(provider).complete(ask)).rejects.toMatchObject({ details: { cause: 'incomplete-reply', outcome: 'filtered' } });
   });
 
   it('keeps a separate reasoning field beside a non-empty content out of the text', async () => {

@@ -46,28 +46,3 @@ export function splitReasoning(raw: string): SplitReply {
   }
   return { text: text.trim(), reasoning: reasoning.filter(Boolean).join('\n\n') };
 }
-
-/**
- * The answer text of a reply and its reasoning, from the provider's content
- * and its separate reasoning field (if any). When the content holds nothing
- * but reasoning, the separate field is read as the answer: servers that put
- * the whole reply in `reasoning_content` with an empty `content` (DeepSeek,
- * vLLM and Qwen reasoning parsers) would otherwise look empty.
- */
-export function replyText(content: string, reasoningField: string): SplitReply {
-  const inline = splitReasoning(content);
-  const separate = reasoningField.trim();
-  if (inline.text !== '') return { text: inline.text, reasoning: [separate, inline.reasoning].filter(Boolean).join('\n\n') };
-  if (separate === '') return inline;
-  // The field stays in `reasoning` too: traces show what the endpoint sent where.
-  return { text: splitReasoning(separate).text, reasoning: [separate, inline.reasoning].filter(Boolean).join('\n\n') };
-}
-
-/**
- * True when a provider's stop reason means the reply was cut at the output
- * length limit: OpenAI-compatible `length`, Anthropic `max_tokens` (and its
- * `model_context_window_exceeded`). The one definition of "cut".
- */
-export function isCutReason(reason: string | null | undefined): boolean {
-  return reason === 'length' || reason === 'max_tokens' || reason === 'model_context_window_exceeded';
-}

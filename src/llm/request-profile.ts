@@ -13,6 +13,8 @@ export interface RequestProfile {
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
   /** False when the endpoint refuses `temperature` (it then uses its default). */
   sendTemperature: boolean;
+  /** The role system messages are sent with (OpenAI-compatible only): `developer` once the endpoint refuses `system`. */
+  systemRole: 'system' | 'developer';
 }
 
 /** Parts of a profile set by configuration (`maxTokensField`, `sendTemperature` in the model config or env). */
@@ -30,6 +32,7 @@ export function initialRequestProfile(model: string, overrides: RequestProfileOv
   return {
     maxTokensField: overrides.maxTokensField ?? (reasoning ? 'max_completion_tokens' : 'max_tokens'),
     sendTemperature: overrides.sendTemperature ?? !reasoning,
+    systemRole: overrides.systemRole ?? 'system',
   };
 }
 
@@ -43,12 +46,16 @@ export interface LearnedProfile {
  * What an HTTP 400's message teaches, or null when it is about something
  * else. Reads the wording of OpenAI ("Unsupported parameter: 'max_tokens' …
  * Use 'max_completion_tokens' instead", "Unsupported value: 'temperature' …"),
- * vLLM/LiteLLM and Anthropic ("temperature: …"). One change per call: the
+ * vLLM/LiteLLM and Anthropic ("temperature: …"), and endpoints that take
+ * system instructions only in the `developer` role ("'system' … use 'developer'"). One change per call: the
  * retried request may teach the next.
  */
 export function learnFromRefusal(profile: RequestProfile, message: string, provider: 'openai-compatible' | 'anthropic'): LearnedProfile | null {
   if (provider === 'openai-compatible' && profile.maxTokensField === 'max_tokens' && /max_tokens/.test(message) && /max_completion_tokens|unsupported|not supported/i.test(message)) {
     return { profile: { ...profile, maxTokensField: 'max_completion_tokens' }, change: 'sending max_completion_tokens instead of max_tokens' };
+  }
+  if (provider === 'openai-compatible' && profile.systemRole === 'system' && /\bdeveloper\b/i.test(message) && /\bsystem\b/i.test(message)) {
+    return { profile: { ...profile, systemRole: 'developer' }, change: "sending system messages with the 'developer' role" };
   }
   if (profile.sendTemperature && /temperature/i.test(message)) {
     return { profile: { ...profile, sendTemperature: false }, change: 'omitting temperature' };

@@ -12,6 +12,7 @@
  */
 import { ReponavError, isReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
+import type { ReplyOutcome } from './reply-outcome.js';
 
 /**
  * How hard to retry. `maxAttempts` counts the first try (4 = 1 try + 3 retries).
@@ -66,7 +67,7 @@ export function resolveRetryPolicy(partial: Partial<RetryPolicy> = {}): RetryPol
 }
 
 /** What went wrong with one attempt, in transport terms. */
-export type TransportFailureKind = 'http' | 'timeout' | 'connection' | 'aborted' | 'bad-response' | 'empty-reply';
+export type TransportFailureKind = 'http' | 'timeout' | 'connection' | 'aborted' | 'bad-response' | 'empty-reply' | 'incomplete';
 
 /**
  * Why a model call failed, in one word a caller can switch on (the
@@ -74,7 +75,9 @@ export type TransportFailureKind = 'http' | 'timeout' | 'connection' | 'aborted'
  * `server-error` (5xx), `rejected` (another 4xx: the request was refused),
  * `auth` (401/403), `not-found` (404), `timeout`, `connection`,
  * `bad-response` (not a completion), `empty-reply` (only empty replies),
- * `aborted` (the caller's signal, e.g. a deadline).
+ * `incomplete-reply` (the model did not finish: refused, filtered, paused or
+ * an unknown stop; `details.outcome` says which), `aborted` (the caller's
+ * signal, e.g. a deadline).
  */
 export type LlmFailureCause =
   | 'rate-limited'
@@ -86,6 +89,7 @@ export type LlmFailureCause =
   | 'connection'
   | 'bad-response'
   | 'empty-reply'
+  | 'incomplete-reply'
   | 'aborted';
 
 /**
@@ -98,11 +102,13 @@ export class LlmTransportError extends Error {
   readonly status?: number;
   readonly retryAfterMs?: number;
   readonly shouldRetry?: boolean;
+  /** For `incomplete`: the reply's outcome (reply-outcome.ts). */
+  readonly outcome?: ReplyOutcome;
 
   constructor(
     kind: TransportFailureKind,
     message: string,
-    extra: { status?: number; retryAfterMs?: number; shouldRetry?: boolean; cause?: unknown } = {},
+    extra: { status?: number; retryAfterMs?: number; shouldRetry?: boolean; cause?: unknown; outcome?: ReplyOutcome } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'LlmTransportError';
@@ -110,6 +116,7 @@ export class LlmTransportError extends Error {
     this.status = extra.status;
     this.retryAfterMs = extra.retryAfterMs;
     this.shouldRetry = extra.shouldRetry;
+    if (extra.outcome !== undefined) this.outcome = extra.outcome;
   }
 }
 
@@ -119,7 +126,7 @@ export class LlmTransportError extends Error {
  * A server's explicit `shouldRetry` hint wins over the status rule.
  */
 export function isRetryable(error: LlmTransportError): boolean {
-  if (error.kind === 'aborted' || error.kind === 'bad-response') return false;
+  if (error.kind === 'aborted' || error.kind === 'bad-response' || error.kind === 'incomplete') return false;
   if (error.kind === 'empty-reply') return true;
   if (error.shouldRetry !== undefined) return error.shouldRetry;
   if (error.kind === 'timeout' || error.kind === 'connection') return true;
@@ -268,6 +275,7 @@ function hint(error: LlmTransportError, ctx: RetryContext): string {
   }
   if (error.kind === 'connection') return `Could not reach ${ctx.baseUrl}; check the base URL and that the server is running.`;
   if (error.kind === 'bad-response') return 'The server answered with something that is not a valid completion; check that the base URL points at the right API.';
+  if (error.kind === 'incomplete') return 'Only a reply the model finished is used; try again, or use another model.';
   if (error.kind === 'empty-reply') return 'The model answered with nothing; check the model name, its context length and that the server returns the reply in content (or reasoning_content).';
   switch (error.status) {
     case 400: return 'The server rejected the request; check that the model supports the parameters used (max tokens, JSON mode, stop sequences).';
@@ -287,7 +295,7 @@ function hint(error: LlmTransportError, ctx: RetryContext): string {
  * `status`, `kind`, `model`, `baseUrl` and `attempts` for programmatic use.
  */
 export function toLlmError(error: LlmTransportError, ctx: RetryContext, attempts: number, why: string): ReponavError {
-  const status = error.status !== undefined ? `HTTP ${error.status}` : error.kind;
+  const status = error.status !== undefined ? `HTTP ${error.status}` : error.kind === 'incomplete' ? `${error.outcome ?? 'unknown'} reply` : error.kind;
   const message =
     `LLM call to ${ctx.modelId} at ${ctx.baseUrl} failed (${status}; ${why}): ${truncate(error.message, 300)}. ` +
     hint(error, ctx);
@@ -295,6 +303,7 @@ export function toLlmError(error: LlmTransportError, ctx: RetryContext, attempts
     cause: failureCause(error),
     status: error.status,
     kind: error.kind,
+    ...(error.outcome !== undefined ? { outcome: error.outcome } : {}),
     model: ctx.modelId,
     baseUrl: ctx.baseUrl,
     attempts,
@@ -310,6 +319,8 @@ export function failureCause(error: LlmTransportError): LlmFailureCause {
     case 'empty-reply':
     case 'aborted':
       return error.kind;
+    case 'incomplete':
+      return 'incomplete-reply';
     case 'http': {
       const status = error.status ?? 0;
       if (status === 429) return 'rate-limited';

@@ -9,7 +9,7 @@ import { basename, dirname } from 'node:path';
 import { ReponavError, isReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
-import { isCutReason } from './reply-text.js';
+import { classifyReply, outcomeSentence } from './reply-outcome.js';
 
 /** Bumped if the line format ever changes incompatibly. */
 export const TRANSCRIPT_VERSION = 1;
@@ -189,8 +189,19 @@ export function createReplayModel(file: string, options: ReplayModelOptions = {}
       const index = served.get(hash) ?? 0;
       served.set(hash, index + 1);
       const answer = structuredClone(answers[Math.min(index, answers.length - 1)]!);
-      // Transcripts recorded before `cut` existed carry only the provider's finish reason.
-      return { ...answer, cut: answer.cut ?? isCutReason(answer.finishReason) };
+      // Recorded replies are classified again: transcripts recorded before outcomes existed carry only the finish reason.
+      const outcome = classifyReply({ finishReason: answer.finishReason, hasContent: answer.text.trim() !== '' });
+      switch (outcome) {
+        case 'complete':
+        case 'cut':
+          return { ...answer, outcome, cut: outcome === 'cut' };
+        case 'refused':
+        case 'filtered':
+        case 'paused':
+        case 'empty':
+        case 'unknown':
+          throw new ReponavError('LLM_ERROR', `Replayed reply ${hash} in ${file} is not an answer: ${outcomeSentence(outcome, answer.finishReason)}.`, { hash, file, cause: 'incomplete-reply', outcome });
+      }
     },
   };
 }

@@ -9,7 +9,7 @@ function stubModel(usage: ChatResponse['usage'], id = 'stub:m'): ChatModel & { c
     calls: 0,
     async complete(): Promise<ChatResponse> {
       m.calls++;
-      return { text: 'x', usage, model: 'm', latencyMs: 1, finishReason: 'stop', cut: false };
+      return { text: 'x', usage, model: 'm', latencyMs: 1, finishReason: 'stop', outcome: 'complete', cut: false };
     },
   };
   return m;

@@ -81,6 +81,24 @@ describe('answer synthesis with checked citations', () => {
     expect(llm.of('revision')).toHaveLength(1);
   });
 
+  it('checks every path the answer names, in any form: lines in words, CJK, bare paths; invented ones are marked and counted', async () => {
+    const draft =
+      'Discounts are computed in billing/discounts.py (lines 12 to 30); the encoder is src/flask/json/encoder.py, lines 40-66; ' +
+      'the flags are read by `parse_args` in shop/cli.py, lines 4-9; the old parser was shop/legacy.py 第 900-950 行; see also `inventory/stock.py`.';
+    llm.push('answer', draft);
+    llm.push('revision', draft);
+    const r = await rag();
+    expect(r.trace.answer.dropped.map((d) => d.reason)).toEqual([
+      'no indexed file billing/discounts.py',
+      'no indexed file src/flask/json/encoder.py',
+      'no indexed file shop/legacy.py',
+      'no indexed file inventory/stock.py',
+    ]);
+    for (const invented of ['billing/discounts.py', 'encoder.py', 'shop/legacy.py', 'inventory/stock.py']) expect(r.answer).not.toContain(invented);
+    expect(r.answer).toContain('[unverified]: the code cited for these claims did not check out');
+    expect(r.citations.map((c) => [c.path, c.startLine, c.endLine])).toEqual([['shop/cli.py', 4, 9]]);
+  });
+
   it('checks support, not only existence: a real span the search never read is not a citation', async () => {
     const r0 = await rag();
     const read = new Set(r0.trace.answerEvidence.map((e) => e.path));

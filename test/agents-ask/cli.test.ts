@@ -36,6 +36,21 @@ afterEach(async () => {
   await llm.close();
 });
 
+/** Runs a command that prints and then fails: its stdout and the error it ended with. */
+async function runFailing(args: string[]): Promise<{ out: string; error: unknown }> {
+  let out = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
+    out += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const program = new Command('reponav').exitOverride();
+  registerAskCommand(program);
+  const error = await program.parseAsync(['node', 'reponav', ...args]).then(() => null, (e: unknown) => e);
+  vi.restoreAllMocks();
+  return { out, error };
+}
+
 async function run(args: string[]): Promise<string> {
   const program = new Command('reponav').exitOverride();
   registerAskCommand(program);
@@ -81,12 +96,13 @@ describe('reponav ask', () => {
     expect(direct.answer).toBe('Direct answer from memory.');
   });
 
-  it('stops at its --deadline against a server that never answers', async () => {
+  it('stops at its --deadline against a server that never answers, and exits non-zero like localize', async () => {
     llm.push('planning', { content: 'too late', delayMs: 60_000 });
     const started = Date.now();
-    const out = await run(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:gpt-4o-mini', '--deadline', '0.5', '--json']);
+    const { out, error } = await runFailing(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:gpt-4o-mini', '--deadline', '0.5', '--json']);
     const json = JSON.parse(out);
     expect(json.stopReason).toBe('aborted');
+    expect(error).toMatchObject({ code: 'LLM_ERROR', message: expect.stringMatching(/^No answer \(stopped: aborted\)/) });
     // Not a timing assertion on speed: only that the 60 s reply was not waited for.
     expect(Date.now() - started).toBeLessThan(30_000);
   });
@@ -114,17 +130,18 @@ describe('reponav ask', () => {
     expect(llm.of('answer').length).toBeGreaterThan(0);
   });
 
-  it('--max-usd refuses the call that would cross the cap and says so in the stop reason', async () => {
+  it('--max-usd refuses the call that would cross the cap, says so in the stop reason, and exits non-zero', async () => {
     llm.push('planning', planReply(['FindFunction', { name: 'with_tax' }]));
     llm.push('evaluation', evalReply(80));
     llm.push('answer', '`with_tax` (shop/pricing.py:13-15) adds tax.');
-    const out = await run(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:gpt-4o-mini', '--max-usd', '0.00000001', '--json']);
+    const { out, error } = await runFailing(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:gpt-4o-mini', '--max-usd', '0.00000001', '--json']);
     const json = JSON.parse(out);
     expect(json.stopReason).toBe('budget-cost');
+    expect(error).toMatchObject({ code: 'BUDGET_EXCEEDED' });
     expect(json.cost.calls).toBe(0);
   });
 
-  it('a final answer cut twice ships a marked fallback, and its stop reason shows in text, with -q, and in --json', async () => {
+  it('a final answer cut twice prints a marked fallback and exits non-zero; its stop reason shows in text, with -q, and in --json', async () => {
     const cut = { content: '`with_tax` (shop/pricing.py:13-15) adds tax at `TAX_RATE`, after the disc', finishReason: 'length' };
     const args = ['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:fake', '--iterations', '1'];
     const script = () => {
@@ -133,16 +150,18 @@ describe('reponav ask', () => {
       llm.push('answer', cut, cut);
     };
     script();
-    const text = await run(args);
+    const first = await runFailing(args);
+    expect(first.error).toMatchObject({ code: 'LLM_ERROR', message: expect.stringMatching(/^No answer \(stopped: answer-truncated\)/) });
+    const text = first.out;
     expect(text).toMatch(/^No answer could be written \(the answer was cut off at the length limit twice\)\.\nThis is a fallback, not an answer: the model's reply could not be used\.\nThe most relevant code found:\n- `shop\/pricing\.py:13-15` — with_tax\n/);
     expect(text).not.toContain('after the disc');
     expect(text).toMatch(/\n— mcts, stopped: answer-truncated after 1 iteration; /);
     script();
-    const quiet = await run([...args, '-q']);
+    const quiet = (await runFailing([...args, '-q'])).out;
     expect(quiet).toMatch(/^No answer could be written/);
     expect(quiet).toMatch(/\n— mcts, stopped: answer-truncated after 1 iteration; /);
     script();
-    const json = JSON.parse(await run([...args, '--json']));
+    const json = JSON.parse((await runFailing([...args, '--json'])).out);
     expect(json).toMatchObject({ stopReason: 'answer-truncated', searchStopReason: 'iterations', fallback: true });
     expect(json.answer).toMatch(/^No answer could be written/);
     expect(json.answer).not.toContain('after the disc');
@@ -234,7 +253,9 @@ describe('reponav eval sweqa', () => {
     expect(llm.of('judge')).toHaveLength(0);
     await expect(run([...args, '--deadline', '5'])).rejects.toThrow(/settings\.deadlineSeconds: 0\.3 → 5/);
     // A model-call timeout past every retry is an outage: the question is an error.
-    const timedOut = JSON.parse(await run([...args, '--deadline', '0.3', '--llm-timeout', '0.1', '--llm-retries', '0']));
+    // (A fresh --out with a roomy deadline: the deadline must not be what ends the call on a loaded machine.)
+    const fresh = args.map((a) => (a === outDir ? `${outDir}-timeout` : a));
+    const timedOut = JSON.parse(await run([...fresh, '--deadline', '30', '--llm-timeout', '0.1', '--llm-retries', '0']));
     expect(timedOut.errors[0].reason).toMatch(/^llm-error: the model call failed/);
   });
 });

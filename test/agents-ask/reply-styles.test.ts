@@ -113,6 +113,27 @@ describe('ask: reply styles of real models', () => {
     await keep('ask-two-objects-persistent', r);
   });
 
+  it('native tool calls, parallel (OpenAI tool_calls with the text beside them): the planner reads each call as an action', async () => {
+    const calls = [
+      { id: 'call_1', type: 'function', function: { name: 'FindFunction', arguments: JSON.stringify({ name: 'with_tax' }) } },
+      { id: 'call_2', type: 'function', function: { name: 'FindClass', arguments: JSON.stringify({ name: 'Cart' }) } },
+    ];
+    ctx.llm.push('planning', {
+      body: {
+        id: 'chatcmpl-tools',
+        object: 'chat.completion',
+        created: 0,
+        model: 'fake',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'I will look up both.', tool_calls: calls }, finish_reason: 'tool_calls' }],
+        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+      },
+    });
+    everyReply((json) => JSON.stringify(json));
+    const r = await ask({ maxChildren: 2 });
+    expectAnswered(r);
+    expect(r.trace.nodes.slice(1).map((n) => n.action!.key).sort()).toEqual(['FindClass(name=cart)', 'FindFunction(name=with_tax)']);
+  });
+
   it('keys and names in other casing ("Actions", "Action", "Args", "Name", "FOLLOW_UP", "findfunction"), persistently', async () => {
     ctx.llm.setDefault('perception', JSON.stringify({ Summary: 'Nothing yet.', Gaps: ['where tax is added'], Promising: ['with_tax'] }));
     ctx.llm.setDefault('planning', JSON.stringify({ Actions: [{ Action: 'findfunction', Args: { Name: 'with_tax' }, Rationale: 'tax' }] }));

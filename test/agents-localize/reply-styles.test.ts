@@ -154,6 +154,22 @@ describe('localize: reply styles of real models', () => {
     await keep('localize-truncated-once', run);
   });
 
+  it('an answer whose every name is invented is no answer: non-zero, stop reason no-answer, the names counted as dropped', async () => {
+    const invented = { files: ['billing/discounts.py'], functions: ['billing/discounts.py:apply_code', 'inventory/stock.py:Catalogue.find_by_isbn'] };
+    const run = await localize([{ content: fenced(searchCall, 'tool') }, { content: fenced(invented, 'answer') }]);
+    expect(run.error).toMatchObject({ code: 'LLM_ERROR' });
+    expect(run.json).toMatchObject({ stopReason: 'no-answer', answerSource: 'none', found_files: [], found_entities: [] });
+    expect(run.trace.dropped.names).toEqual(expect.arrayContaining([...invented.files, ...invented.functions]));
+  });
+
+  it('a name is kept only in a file the index says defines it: a function a file only calls is dropped', async () => {
+    const answer = { files: ['shop/cart.py'], functions: ['shop/cart.py:Cart.apply_discount', 'shop/cart.py:compute_tax'] };
+    const run = await localize([{ content: fenced(searchCall, 'tool') }, { content: fenced(answer, 'answer') }]);
+    expect(run.error).toBeNull();
+    expect(run.json).toMatchObject({ stopReason: 'answered', found_entities: ['shop/cart.py:Cart.apply_discount'] });
+    expect(run.trace.dropped.names).toEqual(['shop/cart.py:compute_tax']);
+  });
+
   it('persistently truncated: the cut answer is read, and a cut-off name is dropped (with a count), never shipped', async () => {
     const cut = '```answer\n{"files": ["shop/cart.py", "shop/pricing.py"], "functions": ["shop/cart.py:Cart.apply_discount", "shop/pricing.py:compute_ta';
     const run = await localize([

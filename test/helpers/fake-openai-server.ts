@@ -31,6 +31,8 @@ export interface FakeReply {
   rawBody?: string;
   delayMs?: number;
   drop?: boolean;
+  /** Send the status, headers and half the body, then stall (never finish) or reset the connection. */
+  midBody?: 'stall' | 'reset';
 }
 
 /** A queued reply, optionally reserved for one route so parallel traffic cannot steal it. */
@@ -122,6 +124,7 @@ export async function startFakeOpenAIServer(options: FakeServerOptions = {}): Pr
       return;
     }
     const status = reply.status ?? 200;
+    if (reply.midBody) return partial(req, res, status, reply.rawBody ?? JSON.stringify(reply.body ?? {}), reply.midBody);
     if (reply.rawBody !== undefined) return send(res, status, reply.rawBody, reply.headers);
     if (reply.body !== undefined) return send(res, status, reply.body, reply.headers);
     if (status >= 400) return send(res, status, errorBody(route, status), reply.headers);
@@ -192,6 +195,13 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(text);
+}
+
+/** Headers and the first half of `text`, then a stall (the socket stays open until the client leaves) or a reset. */
+function partial(req: IncomingMessage, res: ServerResponse, status: number, text: string, mode: 'stall' | 'reset'): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+  if (mode === 'reset') setTimeout(() => req.socket.destroy(), 5);
 }
 
 function errorBody(route: FakeRoute, status: number): unknown {

@@ -44,6 +44,16 @@ export interface StyledReply {
   retryAfterSeconds?: number;
   /** Wait this long before answering: past the client's timeout, a hang. */
   delayMs?: number;
+  /** OpenAI's `refusal` field (content null). */
+  refusal?: string;
+  /** Send no finish/stop reason at all (the field is null). */
+  noFinishReason?: boolean;
+  /** Anthropic: a `redacted_thinking` block before the text. */
+  redactedThinking?: boolean;
+  /** Tool arguments sent as given: a string that is not JSON (OpenAI) or a JSON string as the `input` (Anthropic). */
+  rawToolArgs?: string;
+  /** The transport misbehaves after a 200: headers then a stall, a reset mid-body, an HTML page, an event stream. */
+  transport?: 'stall' | 'reset' | 'html' | 'sse';
 }
 
 /** A reply, or a function computing one from the request. */
@@ -218,6 +228,21 @@ function approxTokens(text: string): number {
 }
 
 function shape(provider: WireProvider, body: any, reply: StyledReply, n: number): FakeReply {
+  const shaped = shapeBody(provider, body, reply, n);
+  switch (reply.transport) {
+    case undefined:
+      return shaped;
+    case 'stall':
+    case 'reset':
+      return { ...shaped, midBody: reply.transport };
+    case 'html':
+      return { delayMs: reply.delayMs, rawBody: '<!DOCTYPE html><html><body><h1>Welcome</h1></body></html>', headers: { 'content-type': 'text/html' } };
+    case 'sse':
+      return { delayMs: reply.delayMs, rawBody: `data: ${JSON.stringify(shaped.body)}\n\ndata: [DONE]\n\n`, headers: { 'content-type': 'text/event-stream' } };
+  }
+}
+
+function shapeBody(provider: WireProvider, body: any, reply: StyledReply, n: number): FakeReply {
   const delayMs = reply.delayMs;
   if (reply.status !== undefined && reply.status >= 400) {
     const headers = reply.retryAfterSeconds !== undefined ? { 'retry-after': String(reply.retryAfterSeconds) } : undefined;
@@ -231,9 +256,10 @@ function shape(provider: WireProvider, body: any, reply: StyledReply, n: number)
   if (provider === 'anthropic') {
     const content: unknown[] = [];
     if (reply.reasoning !== undefined) content.push({ type: 'thinking', thinking: reply.reasoning, signature: 'c2lnbmF0dXJl' });
+    if (reply.redactedThinking) content.push({ type: 'redacted_thinking', data: 'RW5jcnlwdGVk' });
     if (text !== '' || calls.length === 0) content.push({ type: 'text', text });
-    calls.forEach((c, i) => content.push({ type: 'tool_use', id: `toolu_${n}_${i}`, name: c.name, input: c.args }));
-    const stop = reply.finishReason ?? (reply.cut ? 'max_tokens' : calls.length > 0 ? 'tool_use' : 'end_turn');
+    calls.forEach((c, i) => content.push({ type: 'tool_use', id: `toolu_${n}_${i}`, name: c.name, input: reply.rawToolArgs ?? c.args }));
+    const stop = reply.noFinishReason ? null : reply.finishReason ?? (reply.cut ? 'max_tokens' : calls.length > 0 ? 'tool_use' : 'end_turn');
     return {
       delayMs,
       body: {
@@ -248,12 +274,12 @@ function shape(provider: WireProvider, body: any, reply: StyledReply, n: number)
       },
     };
   }
-  const message: Record<string, unknown> = { role: 'assistant', content: calls.length > 0 && text === '' ? null : text, refusal: null };
+  const message: Record<string, unknown> = { role: 'assistant', content: (calls.length > 0 || reply.refusal !== undefined) && text === '' ? null : text, refusal: reply.refusal ?? null };
   if (reply.reasoning !== undefined) message[reply.reasoningField ?? 'reasoning_content'] = reply.reasoning;
   if (calls.length > 0) {
-    message.tool_calls = calls.map((c, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+    message.tool_calls = calls.map((c, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: reply.rawToolArgs ?? JSON.stringify(c.args) } }));
   }
-  const finish = reply.finishReason ?? (reply.cut ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop');
+  const finish = reply.noFinishReason ? null : reply.finishReason ?? (reply.cut ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop');
   return {
     delayMs,
     body: {

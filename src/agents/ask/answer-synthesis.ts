@@ -44,7 +44,7 @@ function supported(c: TraceCitation, evidence: readonly TraceEvidence[]): boolea
 async function checkSupported(checker: CitationChecker, text: string, evidence: readonly TraceEvidence[]): Promise<CheckedCitation[]> {
   const checked = await checker.check(text);
   for (const c of checked) {
-    if (c.verdict.valid && !supported(c.verdict, evidence)) {
+    if (c.verdict.valid && !c.pathOnly && !supported(c.verdict, evidence)) {
       c.verdict = { ...c.verdict, valid: false, reason: 'not in the evidence the answer was written from' };
     }
   }
@@ -99,15 +99,16 @@ export async function synthesizeAnswer(
   let draftProblems: TraceCitation[] = [];
   let revised = false;
   const bad = checked.filter((c) => !c.verdict.valid);
-  let problem = typeProblem(type, text, checked.length - bad.length);
-  if (bad.length > 0 || checked.length === 0 || problem) {
+  const spans = (list: CheckedCitation[]) => list.filter((c) => !c.pathOnly);
+  let problem = typeProblem(type, text, spans(checked).filter((c) => c.verdict.valid).length);
+  if (bad.length > 0 || spans(checked).length === 0 || problem) {
     draftProblems = bad.map((c) => c.verdict);
     const reply = await safely(() =>
       callTextRole(env.rt, {
         role: 'revision',
         nodeId: null,
         iteration: env.iteration,
-        messages: revisionMessages(input.question, text!, draftProblems, input.evidence, checked.length === 0, problem),
+        messages: revisionMessages(input.question, text!, draftProblems, input.evidence, spans(checked).length === 0, problem),
         temperature: env.temperature,
         maxTokens: env.maxTokens,
       }),
@@ -116,7 +117,7 @@ export async function synthesizeAnswer(
     if (reply.ok) {
       text = reply.value;
       checked = await checkSupported(env.checker, text, input.evidence);
-      problem = typeProblem(type, text, checked.filter((c) => c.verdict.valid).length);
+      problem = typeProblem(type, text, spans(checked).filter((c) => c.verdict.valid).length);
       revised = true;
     }
   }
@@ -124,7 +125,8 @@ export async function synthesizeAnswer(
   // The claim a bad citation supported stays visible as unverified: removing only its source would make it look checked.
   text = markUnverified(text, stillBad).trim();
   if (stillBad.length > 0) text += `\n\n${UNVERIFIED_MARK}: the code cited for ${stillBad.length === 1 ? 'this claim' : 'these claims'} did not check out, so the citation${stillBad.length === 1 ? ' was' : 's were'} removed.`;
-  const citations = unique(checked.filter((c) => c.verdict.valid).map((c) => c.verdict));
+  // A path named without lines is checked for existence only: it is not a checked span.
+  const citations = unique(checked.filter((c) => c.verdict.valid && !c.pathOnly).map((c) => c.verdict));
   if (citations.length === 0) {
     const sources = await checkedSources(env.checker, input.evidence);
     if (sources.length > 0) {

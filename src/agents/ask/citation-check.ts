@@ -32,8 +32,15 @@ export class CitationChecker {
   /** Every citation in `text` with its verdict, in order of occurrence. */
   async check(text: string): Promise<CheckedCitation[]> {
     const out: CheckedCitation[] = [];
-    for (const c of parseCitations(text)) out.push({ ...c, verdict: await this.verify(c) });
+    for (const c of parseCitations(text)) out.push({ ...c, verdict: c.pathOnly ? this.verifyPath(c) : await this.verify(c) });
     return out;
+  }
+
+  /** The verdict for a path named without lines: it must be an indexed file. */
+  verifyPath(c: Pick<ParsedCitation, 'text' | 'path' | 'names'>): TraceCitation {
+    const base = { text: c.text, startLine: 0, endLine: 0, names: [...c.names] };
+    const candidates = this.resolve(c.path);
+    return candidates.length === 0 ? { ...base, path: null, valid: false, reason: `no indexed file ${c.path}` } : { ...base, path: candidates[0]!, valid: true, reason: null };
   }
 
   /** The verdict for one citation. */

@@ -21,6 +21,21 @@ describe('parseCitations', () => {
     ]);
   });
 
+  it('reads lines written in words and in CJK, and bare paths with a folder or in backticks', () => {
+    const found = parseCitations(
+      'a.py (lines 12 to 30) then src/b.py, lines 40-66 and c/d.py line 9, e/f.py 第 900-950 行, g/h.py 的第 7 行; see `setup.py` and lib/x.ts but not Node.js.',
+    );
+    expect(found.map((c) => [c.path, c.startLine, c.endLine, c.pathOnly ?? false])).toEqual([
+      ['a.py', 12, 30, false],
+      ['src/b.py', 40, 66, false],
+      ['c/d.py', 9, 9, false],
+      ['e/f.py', 900, 950, false],
+      ['g/h.py', 7, 7, false],
+      ['setup.py', 1, 1, true],
+      ['lib/x.ts', 1, 1, true],
+    ]);
+  });
+
   it('only takes the clause that leads to the citation', () => {
     const [c] = parseCitations('Unlike `jsonify`, the `dumps` method (provider.py:166-179) sets defaults.');
     expect(c!.names).toEqual(['dumps']);

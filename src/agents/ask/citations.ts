@@ -1,7 +1,10 @@
 /**
  * Finding citations in an answer and what the answer claims about each.
  * A citation is `path:start-end` (or `path:line`, or GitHub's
- * `path#L10-L30`), optionally in backticks or parentheses. The claim checked is by name: the backticked identifiers in
+ * `path#L10-L30`), a path followed by its lines in words (`path (lines 12 to
+ * 30)`, `path, lines 40-66`, `path line 9`, `path 第 900-950 行`), or a bare
+ * path mention (with a folder, or in backticks), optionally in backticks or
+ * parentheses: every path an answer names is checked. The claim checked is by name: the backticked identifiers in
  * the clause that leads up to the citation ("`parse_args` in cli.py:10-30"),
  * or, when that clause names none, the clause right after it ("cli.py:10-30
  * defines `parse_args`"). Pure text work; verification is citation-check.ts.
@@ -21,11 +24,20 @@ export interface ParsedCitation {
   names: string[];
   /** Offset where the clause holding the citation's claim ends (a boundary character or the text's end). */
   claimEnd: number;
+  /** True for a path named without lines: only its existence is checked, and it is never listed as a checked span. */
+  pathOnly?: true;
 }
 
 // A path with an extension, then :start[-end]; `:L12` and GitHub's `#L12-L20` are accepted.
 // The look-behind stops matches inside URLs (`//host:443`) and longer paths.
-const CITATION = /(?<![\w/.-])((?:[\w.-]+\/)*[\w.-]*[\w-]\.[A-Za-z][A-Za-z0-9]*)(?::L?|#L)(\d{1,7})(?:\s?[-–]\s?L?(\d{1,7}))?(?![\w])/g;
+const PATH = String.raw`((?:[\w.-]+\/)*[\w.-]*[\w-]\.[A-Za-z][A-Za-z0-9]*)`;
+const CITATION = new RegExp(String.raw`(?<![\w/.-])${PATH}(?::L?|#L)(\d{1,7})(?:\s?[-–]\s?L?(\d{1,7}))?(?![\w])`, 'g');
+// `path (lines 12 to 30)`, `path, lines 40-66`, `path line 9`, `path: ll. 3-4`.
+const LINES_IN_WORDS = new RegExp(String.raw`(?<![\w/.-])${PATH}\x60?[\s,(（:：]*(?:lines?|ll\.)\s*(\d{1,7})(?:\s*(?:-|–|to|through)\s*(\d{1,7}))?(?![\w])`, 'gi');
+// `path 第 900-950 行`, `path 的第 9 行`.
+const LINES_CJK = new RegExp(String.raw`(?<![\w/.-])${PATH}\x60?[\s,，(（的]*第\s*(\d{1,7})\s*(?:(?:-|–|~|～|至|到)\s*(\d{1,7})\s*)?行`, 'g');
+// A path named without lines; kept only with a folder or in backticks ("Node.js" is not a path).
+const PATH_MENTION = new RegExp(String.raw`(?<![\w/.-])${PATH}(?![\w/-]|\.[A-Za-z])`, 'g');
 const BACKTICKED = /`([^`\n]+)`/g;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 /** Words in backticks that are not claims about a span's content. */
@@ -45,10 +57,21 @@ const MAX_NAMES = 3;
 export function parseCitations(text: string): ParsedCitation[] {
   const ticks = [...text.matchAll(BACKTICKED)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, inner: m[1]!.trim() }));
   const found: ParsedCitation[] = [];
-  for (const m of text.matchAll(CITATION)) {
-    const start = Number(m[2]);
-    found.push({ text: m[0], path: m[1]!, startLine: start, endLine: m[3] !== undefined ? Number(m[3]) : start, index: m.index!, length: m[0].length, names: [], claimEnd: text.length });
+  const overlaps = (index: number, length: number) => found.some((c) => index < c.index + c.length && c.index < index + length);
+  for (const pattern of [CITATION, LINES_IN_WORDS, LINES_CJK]) {
+    for (const m of text.matchAll(pattern)) {
+      if (overlaps(m.index!, m[0].length)) continue;
+      const start = Number(m[2]);
+      found.push({ text: m[0], path: m[1]!, startLine: start, endLine: m[3] !== undefined ? Number(m[3]) : start, index: m.index!, length: m[0].length, names: [], claimEnd: text.length });
+    }
   }
+  for (const m of text.matchAll(PATH_MENTION)) {
+    const path = m[1]!;
+    const backticked = text[m.index! - 1] === '`' && text[m.index! + m[0].length] === '`';
+    if (overlaps(m.index!, m[0].length) || !FILE_EXTENSIONS.test(path) || !(path.includes('/') || backticked)) continue;
+    found.push({ text: m[0], path, startLine: 1, endLine: 1, index: m.index!, length: m[0].length, names: [], claimEnd: text.length, pathOnly: true });
+  }
+  found.sort((a, b) => a.index - b.index);
   const insideTicks = (pos: number) => ticks.some((t) => t.start < pos && pos < t.end - 1);
   // Backticked spans that hold a citation are references, not names.
   const names = ticks.filter((t) => !found.some((c) => c.index >= t.start && c.index < t.end)).map((t) => ({ ...t, name: asName(t.inner) }));

@@ -10,6 +10,7 @@
  * model that made them); later expansions of the node show the reasons too.
  */
 import * as z from '../../zod-mini.js';
+import { jsonObjectSpans } from '../../llm/index.js';
 import { parseAction } from './actions.js';
 import { renderBranches, renderTrajectory } from './memory-render.js';
 import { foldKeys } from './reply-keys.js';
@@ -34,6 +35,25 @@ const ProposalSchema = z.preprocess(
     rationale: z._default(z.string(), ''),
   }),
 );
+
+/**
+ * A reply of native tool calls (the client renders each as a
+ * `{"name": …, "arguments": …}` line, parallel calls one per line) read as
+ * the planner's `{"actions": […]}`; any other reply unchanged.
+ */
+export function toolCallsAsActions(text: string): string {
+  if (/"actions"\s*:/i.test(text)) return text;
+  const actions: Array<{ action: string; args: unknown }> = [];
+  for (const span of jsonObjectSpans(text)) {
+    try {
+      const call = JSON.parse(span) as { name?: unknown; arguments?: unknown };
+      if (typeof call.name === 'string' && 'arguments' in call) actions.push({ action: call.name, args: call.arguments ?? {} });
+    } catch {
+      // not JSON: not a tool call
+    }
+  }
+  return actions.length > 0 ? JSON.stringify({ actions }) : text;
+}
 
 /** The planning reply. */
 export const PlanningSchema = z.preprocess(foldKeys, z.object({ actions: z.array(ProposalSchema).check(z.maxLength(20)) }));
@@ -143,7 +163,7 @@ export async function plan(
 ): Promise<{ accepted: TraceAction[]; rejected: RejectedProposal[]; tokens: RoleTokens; ok: boolean; corrected: boolean }> {
   const messages = planningMessages(input.question, input.tree, input.node, input.perception, input.k);
   const request = { role: 'planning' as const, nodeId: input.node.id, iteration: input.iteration, messages, temperature: input.temperature, maxTokens: input.maxTokens };
-  const reply = await callJsonRole(rt, request, PlanningSchema);
+  const reply = await callJsonRole(rt, request, PlanningSchema, toolCallsAsActions);
   if (!reply.ok) return { accepted: [], rejected: [{ type: '(reply)', args: null, reason: reply.error }], tokens: reply.tokens, ok: false, corrected: false };
   const tokens = { ...reply.tokens };
   const first = screenProposals(input.tree, input.node, reply.value.actions, input.k);
@@ -156,6 +176,7 @@ export async function plan(
     rt,
     { ...request, messages: [...messages, { role: 'assistant', content: reply.raw ?? JSON.stringify(reply.value) }, { role: 'user', content: rejectionMessage(fixable, slots) }] },
     PlanningSchema,
+    toolCallsAsActions,
   );
   for (const record of rt.records.slice(before)) record.note = 'corrective round: the planner was shown why its proposals were rejected';
   tokens.input += retry.tokens.input;

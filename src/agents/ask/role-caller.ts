@@ -61,35 +61,42 @@ export const SHORTER_REPLY = 'Your reply was cut off at the length limit, so it 
  * Calls a JSON role: validate with `schema`, one corrective retry on a bad
  * reply (a reply cut at the length limit is asked again shorter instead of
  * being told its JSON is malformed). When a reply holds several JSON objects
- * the first valid one is used and the record says so. Throws SearchStop on
+ * the first valid one is used and the record says so. `readText` may
+ * rewrite the reply before it is parsed (the planner reads native tool calls
+ * as its actions). Throws SearchStop on
  * budget exhaustion or abort, and SearchStop('llm-error') when the call
  * itself failed (after the client's own retries; `rt.llmFailure` says why).
  */
-export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req: RoleRequest, schema: S): Promise<RoleReply<z.output<S>>> {
+export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req: RoleRequest, schema: S, readText: (text: string) => string = (t) => t): Promise<RoleReply<z.output<S>>> {
   const tokens: RoleTokens = { input: 0, output: 0 };
   let messages = req.messages;
   let lastError = '';
   for (const attempt of [1, 2] as const) {
     const response = { value: await send(rt, req, messages, 'json', attempt, tokens) };
-    const parsed = parseJsonReply(response.value.text, schema);
+    const parsed = parseJsonReply(readText(response.value.text), schema);
     const record = rt.records[rt.records.length - 1]!;
-    const truncated = response.value.cut;
-    if (parsed.ok) {
+    const truncated = response.value.outcome === 'cut';
+    // A cut reply is never read, even when what is left parses: its last value may be cut too.
+    if (parsed.ok && !truncated) {
       const objects = [...jsonObjectSpans(response.value.text)].length;
       if (objects > 1) record.note = [record.note, `the reply held ${objects} JSON objects; the first valid one was used`].filter(Boolean).join('; ');
       return { ok: true, value: parsed.value, tokens, raw: response.value.text };
     }
     record.ok = false;
-    record.error = truncated ? `cut off at the length limit (${parsed.error.message})` : parsed.error.message;
     const empty = !truncated && response.value.text.trim() === '';
-    if (empty) record.error = 'empty reply';
+    let correction: ChatMessage;
+    if (truncated) {
+      record.error = `cut off at the length limit${parsed.ok ? '' : ` (${parsed.error.message})`}`;
+      correction = { role: 'user', content: SHORTER_REPLY };
+    } else if (empty) {
+      record.error = 'empty reply';
+      correction = { role: 'user', content: EMPTY_JSON_REPLY };
+    } else {
+      record.error = parsed.ok ? '' : parsed.error.message;
+      correction = parsed.ok ? { role: 'user', content: EMPTY_JSON_REPLY } : correctiveMessage(parsed.error);
+    }
     lastError = record.error;
     rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${record.error}`);
-    const correction = truncated
-      ? { role: 'user' as const, content: SHORTER_REPLY }
-      : empty
-        ? { role: 'user' as const, content: EMPTY_JSON_REPLY }
-        : correctiveMessage(parsed.error);
     messages = [...req.messages, { role: 'assistant', content: response.value.text }, correction];
   }
   return { ok: false, error: lastError, tokens };
@@ -112,7 +119,7 @@ export async function callTextRole(rt: RoleRuntime, req: RoleRequest): Promise<R
   for (const attempt of [1, 2] as const) {
     const response = { value: await send(rt, req, messages, 'text', attempt, tokens) };
     const text = cleanAnswerText(response.value.text);
-    const truncated = response.value.cut;
+    const truncated = response.value.outcome === 'cut';
     if (text !== '' && !truncated) return { ok: true, value: text, tokens };
     const record = rt.records[rt.records.length - 1]!;
     record.ok = false;
@@ -156,7 +163,7 @@ async function send(
       costUsd: response.usage.costUsd,
       latencyMs: response.latencyMs,
       ok: true,
-      ...(response.cut ? { cut: true } : {}),
+      ...(response.outcome === 'cut' ? { cut: true } : {}),
       ...(response.notes?.length ? { note: response.notes.join('; ') } : {}),
       ...(response.reasoning ? { reasoning: response.reasoning } : {}),
       ...(response.usage.counted === 'local' ? { tokensCounted: 'local' as const } : {}),

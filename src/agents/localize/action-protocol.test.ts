@@ -108,3 +108,11 @@ describe('resolveAgentInterface', () => {
     expect(() => resolveAgentInterface('baseline')).toThrow(/use one of bash, snippet, snippet\+listsym, reponav/);
   });
 });
+
+describe('parseAction: native tool calls as the client renders them', () => {
+  it("reads the call of a text-plus-tool reply (Claude's text and tool_use), the first of parallel calls with a note", () => {
+    const action = parseAction('I will search first.\n{"name":"search","arguments":{"query":"tax"}}\n{"name":"list_symbols","arguments":{"file":"a.py"}}');
+    expect(action).toMatchObject({ kind: 'tool', tool: 'search', args: { query: 'tax' } });
+    expect((action as { note?: string }).note).toMatch(/held 2 actions/);
+  });
+});

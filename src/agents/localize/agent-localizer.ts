@@ -29,6 +29,13 @@ import { openAgentWorkspace } from './agent-workspace.js';
 import type { Trajectory } from './trajectory.js';
 
 /**
+ * Wall-clock limit of one harness instance when the settings name none: a
+ * model or endpoint that never finishes must not hold the run forever (30
+ * steps of slow local models fit well inside it).
+ */
+export const DEFAULT_AGENT_DEADLINE_SECONDS = 1800;
+
+/**
  * Agent settings accepted in `--config-json` (all optional). They are
  * recorded in `run.json` and the summary, so API keys are refused here:
  * keep them in the environment.
@@ -41,7 +48,7 @@ import type { Trajectory } from './trajectory.js';
  * - `shellTimeoutMs`, `shellMaxOutputChars`, `allowAnyCommand`: the shell.
  * - `toolBudgetTokens`: output budget of every index tool (default: each tool's own).
  * - `indexDir`: folder for commit indexes; `traceDir`: write `<instance>.json` trajectories there.
- * - `deadlineSeconds`: wall-clock limit per instance (default none), passed into every model call.
+ * - `deadlineSeconds`: wall-clock limit per instance (default {@link DEFAULT_AGENT_DEADLINE_SECONDS}), passed into every model call.
  * - `embedder`: dense retrieval for the index tools (`{"kind": "openai-compatible", "model": …, "baseUrl": …}`), as `--embedder`.
  */
 export const AgentSettingsSchema = z.strictObject({
@@ -197,7 +204,7 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
             maxOutputTokens: settings.maxOutputTokens,
             temperature: settings.temperature,
             maxPredictions: settings.maxPredictions,
-            ...(settings.deadlineSeconds !== undefined ? { deadlineMs: settings.deadlineSeconds * 1000 } : {}),
+            deadlineMs: (settings.deadlineSeconds ?? DEFAULT_AGENT_DEADLINE_SECONDS) * 1000,
             repoRoot: workspace.view.root,
             logger,
           });
@@ -255,7 +262,7 @@ function agentRunFacts(modelId: string, resolved: ResolvedModelConfig, interface
       shellTimeoutMs: settings.shellTimeoutMs ?? null,
       shellMaxOutputChars: settings.shellMaxOutputChars ?? null,
       allowAnyCommand: settings.allowAnyCommand ?? false,
-      deadlineSeconds: settings.deadlineSeconds ?? null,
+      deadlineSeconds: settings.deadlineSeconds ?? DEFAULT_AGENT_DEADLINE_SECONDS,
       embedder: settings.embedder ?? null,
     },
   };

@@ -14,7 +14,7 @@ import { RepeatGuard, repeatRefusal, toolCallKey } from '../ask/index.js';
 import type { SafeShell } from '../../sandbox/index.js';
 import { parseAction, parseCorrectedAnswer } from './action-protocol.js';
 import type { AgentInterface } from './agent-interfaces.js';
-import { checkAnswerAgainstRepository } from './answer-check.js';
+import { checkAnswerAgainstRepository, type DefinedNames } from './answer-check.js';
 import { emptyAnswer, normalizePath, salvageLocations, toRankedAnswer, type AnswerInput, type RankedAnswer } from './answer-format.js';
 import { buildSystemPrompt, buildTaskMessage } from './system-prompt.js';
 import { interfaceToolSpecs, withoutHiddenArguments } from './tool-specs.js';
@@ -172,7 +172,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       modelMs: performance.now() - callStarted,
       toolMs: 0,
       ...(response.finishReason ? { finishReason: response.finishReason } : {}),
-      ...(response.cut ? { cut: true } : {}),
+      ...(response.outcome === 'cut' ? { cut: true } : {}),
       ...(response.reasoning ? { reasoning: response.reasoning } : {}),
       ...(response.notes?.length ? { notes: response.notes } : {}),
     };
@@ -181,7 +181,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
 
     // A reply cut at the length limit is asked again once, shorter, before it is read at all:
     // its last action is probably cut too, and a cut name must not become an answer.
-    if (response.cut && truncatedInARow === 0 && !awaitingCorrection) {
+    if (response.outcome === 'cut' && truncatedInARow === 0 && !awaitingCorrection) {
       truncatedInARow = 1;
       step.action = 'truncated';
       step.isError = true;
@@ -225,7 +225,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
       malformed.push(response.text);
       awaitingCorrection = true;
       // A cut answer is not "malformed JSON" to the model: it needs to be shorter, not different.
-      reply = response.cut ? TRUNCATED_ANSWER_MESSAGE : correctiveMessage(action.error).content;
+      reply = response.outcome === 'cut' ? TRUNCATED_ANSWER_MESSAGE : correctiveMessage(action.error).content;
     } else if (action.kind === 'format-error') {
       step.isError = true;
       reply = `Format error: ${action.reason}`;
@@ -282,10 +282,16 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
   }
   let dropped: string[] = [];
   if (options.repoRoot && answerSource !== 'none') {
-    const checked = await checkAnswerAgainstRepository(ranked, options.repoRoot);
+    const checked = await checkAnswerAgainstRepository(ranked, options.repoRoot, options.tools ? indexDefinitions(options.tools.context) : undefined);
     ranked = checked.answer;
     dropped = checked.dropped;
     if (dropped.length > 0) logger.warn(`agent answer: dropped ${dropped.length} name${dropped.length === 1 ? '' : 's'} not found in the repository: ${dropped.slice(0, 5).join(', ')}`);
+    // An answer whose every name was invented is no answer: it must not count as answered.
+    if (dropped.length > 0 && isEmptyAnswer(ranked) && (answerSource === 'answer' || answerSource === 'corrected')) {
+      stopReason = 'no-answer';
+      answerSource = 'none';
+      error = `every name the model answered (${dropped.length}) was dropped as not found in the repository`;
+    }
   }
   const wallMs = performance.now() - started;
   return {
@@ -304,6 +310,15 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     dropped: { count: dropped.length, names: dropped },
     stats: computeStats(steps, wallMs),
   };
+}
+
+/** The names of the symbols the index defines in a file. */
+function indexDefinitions(context: ToolContext): DefinedNames {
+  return (path) => new Set(context.repositories.select().index.store.symbolsOf(path).flatMap((s) => [s.name, s.qualifiedName.split('.')[0]!]));
+}
+
+function isEmptyAnswer(answer: RankedAnswer): boolean {
+  return answer.files.length === 0 && answer.modules.length === 0 && answer.functions.length === 0;
 }
 
 /** The observation of an action refused as a repeat: not run, nothing inspected. */

@@ -1,8 +1,11 @@
 /**
  * Checks a ranked answer against the repository the agent looked at: a file
- * must exist in the view, and a function or module must name something that
- * occurs in its file as a whole word (its last dotted part, so `Cart.total`
- * is kept by `def total(`). Names that fail are dropped and counted, so a
+ * must exist in the view, and a function or module must name something the
+ * file defines. With an index (`definedNames`), the name's last dotted part
+ * (its first, for a module) must be the name of a symbol the index found in
+ * that file, so `inventory/stock.py:Catalogue.find_by_isbn` is dropped when
+ * stock.py only calls it; without one, or for a file the index parsed no
+ * symbols of, it must occur in the file's text as a whole word. Names that fail are dropped and counted, so a
  * reply cut mid-word (`billing/invoice.py:parse_disc`) or an invented path
  * never reaches the scorer or the user. Plain text work on the view's files:
  * it serves every interface, with or without an index.
@@ -18,8 +21,11 @@ export interface CheckedAnswer {
   dropped: string[];
 }
 
+/** The names of the symbols the index defines in a file (empty when it parsed none). */
+export type DefinedNames = (path: string) => ReadonlySet<string>;
+
 /** Drops the entries of `answer` that do not exist under `root` (see the module comment). Never throws. */
-export async function checkAnswerAgainstRepository(answer: RankedAnswer, root: string): Promise<CheckedAnswer> {
+export async function checkAnswerAgainstRepository(answer: RankedAnswer, root: string, definedNames?: DefinedNames): Promise<CheckedAnswer> {
   const texts = new Map<string, Promise<string | null>>();
   const text = (path: string): Promise<string | null> => {
     let pending = texts.get(path);
@@ -43,7 +49,10 @@ export async function checkAnswerAgainstRepository(answer: RankedAnswer, root: s
       const body = await text(entry.slice(0, colon));
       const name = entry.slice(colon + 1);
       // containsName checks the last dotted part; a module is named by its first.
-      if (body !== null && containsName(body, part === 'first' ? name.split('.')[0]! : name)) kept.push(entry);
+      const claimed = part === 'first' ? name.split('.')[0]! : name.split('.').pop()!;
+      const defined = body === null ? null : safeDefined(definedNames, entry.slice(0, colon));
+      const ok = body !== null && (defined && defined.size > 0 ? defined.has(claimed) : containsName(body, claimed));
+      if (ok) kept.push(entry);
       else dropped.push(entry);
     }
     return kept;
@@ -51,4 +60,14 @@ export async function checkAnswerAgainstRepository(answer: RankedAnswer, root: s
   const functions = await keepNamed(answer.functions, 'last');
   const modules = await keepNamed(answer.modules, 'first');
   return { answer: { files: keepFiles, modules, functions }, dropped: [...new Set(dropped)] };
+}
+
+function safeDefined(definedNames: DefinedNames | undefined, path: string): ReadonlySet<string> | null {
+  if (!definedNames) return null;
+  try {
+    return definedNames(path);
+  } catch {
+    // An index that cannot answer leaves the text check in charge.
+    return null;
+  }
 }

@@ -25,6 +25,8 @@ export type StopReason =
   | 'format-errors'
   /** Several empty replies in a row. */
   | 'empty-replies'
+  /** The model answered, but every name in its answer was dropped as not found in the repository. */
+  | 'no-answer'
   | 'aborted';
 
 /** Where the final answer came from. */

@@ -173,6 +173,11 @@ async function runAsk(question: string, options: AskCommandOptions): Promise<voi
       if (options.trace) lines.push(`Trace: ${resolve(options.trace)}`);
       process.stdout.write(`${lines.join('\n')}\n`);
     }
+    // No answer is a non-zero exit, as in `localize`: a fallback (deadline, budget, unusable reply) was printed, not an answer.
+    if (result.trace.answer.fallback) {
+      const code = result.stopReason === 'budget-cost' || result.stopReason === 'budget-tokens' ? 'BUDGET_EXCEEDED' : 'LLM_ERROR';
+      throw new ReponavError(code, `No answer (stopped: ${result.stopReason}): what was printed is a fallback, not the model's answer.`, { stopReason: result.stopReason, fallback: true });
+    }
   } finally {
     await repositories?.close();
   }

@@ -18,14 +18,18 @@ describe('parseJudgeReply', () => {
     expect(parseJudgeReply(JSON.stringify({ ...clean, total: 90 }))).toMatchObject({ ok: true, total: 75, flags: ['total-mismatch(90→75)'] });
   });
 
-  it('clamps out-of-range scores and flags them', () => {
+  it('never clamps a score in another scale into range: the parse fails, naming the scores', () => {
     const r = parseJudgeReply(JSON.stringify({ ...clean, correctness: 25, reasoning: 0, clarity: 15.6, total: 67 }));
-    expect(r).toEqual({
-      ok: true,
-      scores: { ...clean, correctness: 20, reasoning: 1, clarity: 16 },
-      total: 67,
-      flags: ['clamped:correctness(25→20)', 'clamped:reasoning(0→1)'],
-    });
+    expect(r).toMatchObject({ ok: false, error: expect.stringMatching(/outside the 1–20 scale \(correctness 25, reasoning 0; another scale\?\)/) });
+    const hundred = parseJudgeReply(JSON.stringify({ correctness: 80, completeness: 75, relevance: 90, clarity: 85, reasoning: 70, total: 80 }));
+    expect(hundred.ok).toBe(false);
+  });
+
+  it('converts a fraction by its own denominator', () => {
+    const r = parseJudgeReply(JSON.stringify({ correctness: '8/10', completeness: '7/10', relevance: '9/10', clarity: '16/20', reasoning: '4/5' }));
+    expect(r).toMatchObject({ ok: true, scores: { correctness: 16, completeness: 14, relevance: 18, clarity: 16, reasoning: 16 }, total: 80 });
+    const prose = parseJudgeReply('Correctness: 8/10\nCompleteness: 7/10\nRelevance: 9/10\nClarity: 8/10\nReasoning: 8/10\nTotal: 80/100');
+    expect(prose).toMatchObject({ ok: true, total: 80 });
   });
 
   it('accepts synonyms, capitalised keys and nested objects', () => {
@@ -49,7 +53,7 @@ describe('parseJudgeReply', () => {
   });
 
   it('scoreValue reads the usual spellings', () => {
-    expect([scoreValue(3), scoreValue('7/20'), scoreValue({ value: '9' }), scoreValue('n/a'), scoreValue(null)]).toEqual([3, 7, 9, null, null]);
+    expect([scoreValue(3), scoreValue('7/20'), scoreValue({ value: '9' }), scoreValue('n/a'), scoreValue(null), scoreValue('8/10')]).toEqual([3, 7, 9, null, null, 16]);
   });
 
   it('refuses a JSON object that is never closed instead of reading the cut fragment', () => {

@@ -2,11 +2,12 @@
  * The SWE-QA judge: one or more models compare a candidate answer with the
  * reference on correctness, completeness, relevance, clarity and reasoning
  * (1–20 each, total 100), answering JSON only. Replies are parsed robustly
- * (judge-parser.ts); a reply cut at the length limit is never parsed, and it
- * or an unusable reply gets one retry with a longer limit; the final
+ * (judge-parser.ts); a reply cut at the length limit is never parsed, and it,
+ * a reply the judge did not finish (refused, filtered, no stop reason), a
+ * reply in another scale or an unusable one gets one retry; the final
  * scores are the mean over the judges that produced usable scores.
  */
-import type { ChatMessage, ChatModel, ChatResponse } from '../../llm/index.js';
+import { llmFailureCause, type ChatMessage, type ChatModel, type ChatResponse } from '../../llm/index.js';
 import { isReponavError } from '../../errors.js';
 import { JUDGE_DIMENSIONS, parseJudgeReply, type DimensionScores } from './judge-parser.js';
 
@@ -88,11 +89,20 @@ async function judgeOnce(judge: ChatModel, input: { question: string; reference:
       reply = await judge.complete({ messages, temperature: 0, responseFormat: 'json', maxTokens: attempt === 1 ? JUDGE_MAX_TOKENS.first : JUDGE_MAX_TOKENS.retry });
     } catch (error) {
       if (isReponavError(error, 'BUDGET_EXCEEDED')) throw error;
-      return { judge: judge.id, ok: false, scores: null, total: null, flags, error: error instanceof Error ? error.message : String(error), attempts: attempt };
+      const message = error instanceof Error ? error.message : String(error);
+      // A reply the judge did not finish (refused, filtered, no stop reason) is asked afresh once, like a cut one.
+      if (llmFailureCause(error) === 'incomplete-reply' && attempt === 1) {
+        lastError = message;
+        errors.push(message);
+        flags = [];
+        messages = base;
+        continue;
+      }
+      return { judge: judge.id, ok: false, scores: null, total: null, flags, error: message, attempts: attempt };
     }
     const text = reply.text;
     // One notion of a cut reply across providers (the client's `cut`): never scored, even when what is left parses.
-    if (reply.cut) {
+    if (reply.outcome === 'cut') {
       lastError = 'the reply was cut off at the length limit';
       errors.push(lastError);
       flags = [];
@@ -108,7 +118,7 @@ async function judgeOnce(judge: ChatModel, input: { question: string; reference:
     messages = [
       ...base,
       { role: 'assistant', content: text },
-      { role: 'user', content: `Your reply could not be used (${parsed.error}). Reply again with only the JSON object: {"correctness": n, "completeness": n, "relevance": n, "clarity": n, "reasoning": n, "total": n}, each n from 1 to 20.` },
+      { role: 'user', content: `Your reply could not be used (${parsed.error}). Reply again with only the JSON object: {"correctness": n, "completeness": n, "relevance": n, "clarity": n, "reasoning": n, "total": n}, each n a whole number from 1 to 20 (not a fraction, not out of 10 or 100).` },
     ];
   }
   const error = errors.length === 2 && errors[0] === errors[1] ? `${lastError} (twice)` : errors.join('; then ');

@@ -216,11 +216,11 @@ async function rankWindow(
     trace.costUsd = trace.costUsd === null || response.usage.costUsd === null ? null : trace.costUsd + response.usage.costUsd;
     trace.unknownIds += parsed.unknown.length;
     trace.repeatedIds += parsed.repeated;
-    if (response.cut) trace.cutReplies += 1;
+    if ((response.outcome === 'cut')) trace.cutReplies += 1;
     windowTrace.attempts.push({
       reply: response.text,
       ...(response.reasoning ? { reasoning: response.reasoning } : {}),
-      cut: response.cut,
+      cut: (response.outcome === 'cut'),
       format: parsed.format,
       ranked: parsed.ranked,
       unknown: parsed.unknown,
@@ -230,15 +230,15 @@ async function rankWindow(
       latencyMs: Math.round(response.latencyMs),
       ...(response.notes?.length ? { notes: response.notes } : {}),
     });
-    const incomplete = response.cut && parsed.ranked < n;
+    const incomplete = (response.outcome === 'cut') && parsed.ranked < n;
     if (attempt === 1 && (incomplete || parsed.ranked === 0)) {
       // Asked once more, with the reason: a cut list is probably cut mid-identifier, a rankless reply is off-format.
       trace.reasks += 1;
-      messages = [...messages, { role: 'assistant', content: response.text }, { role: 'user', content: response.cut ? cutReplyMessage(n) : noRankingMessage(n) }];
+      messages = [...messages, { role: 'assistant', content: response.text }, { role: 'user', content: (response.outcome === 'cut') ? cutReplyMessage(n) : noRankingMessage(n) }];
       continue;
     }
     if (parsed.ranked === 0) {
-      throw new ReponavError('LLM_ERROR', `the model's reply named none of the ${n} candidates twice (${response.cut ? 'cut at the length limit' : `reply: ${JSON.stringify(response.text.slice(0, 120))}`}).`, {
+      throw new ReponavError('LLM_ERROR', `the model's reply named none of the ${n} candidates twice (${(response.outcome === 'cut') ? 'cut at the length limit' : `reply: ${JSON.stringify(response.text.slice(0, 120))}`}).`, {
         cause: 'bad-response',
       });
     }
