@@ -105,7 +105,7 @@ async function parseDecoded(path: string, bytes: Uint8Array, result: ParsedFile,
     // The parser is shared per language: nothing below awaits, so no other parse interleaves.
     tree = grammar.parser.parse(text);
     if (!tree) throw new Error('tree-sitter returned no tree');
-    const facts = captureFacts(grammar.query, tree.rootNode);
+    const facts = captureFacts(grammar.query, tree.rootNode, text);
     const spec = languageSpec(language);
     result.errorCount = countErrors(tree.rootNode);
     result.imports = facts.imports;
@@ -117,7 +117,7 @@ async function parseDecoded(path: string, bytes: Uint8Array, result: ParsedFile,
       const retry = isolated === null ? null : grammar.parser.parse(isolated);
       try {
         if (retry && isolated !== null) {
-          const recovered = captureFacts(grammar.query, retry.rootNode);
+          const recovered = captureFacts(grammar.query, retry.rootNode, isolated);
           const symbols = buildSymbols({ facts: recovered, source: isolated, lineStarts, spec });
           if (symbols.length > result.symbols.length) {
             result.symbols = symbols;

@@ -37,6 +37,7 @@ function plainSymbol(s: SymbolRow) {
     signature: s.signature,
     doc: s.doc,
     callees: s.callees,
+    ...(s.calls ? { calls: s.calls } : {}),
     bases: s.bases,
   };
 }
