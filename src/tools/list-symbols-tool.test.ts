@@ -30,7 +30,7 @@ describe('list_symbols', () => {
   });
 
   it('answers every symbol in its machine form unless a budget is asked, and then says how many it left out', async () => {
-    const big = Array.from({ length: 120 }, (_, i) => `def handler_${i}(request, response, *args, **kwargs):\n    \"\"\"Handles case ${i} of the many request shapes.\"\"\"\n    return ${i}\n`).join('\n');
+    const big = Array.from({ length: 120 }, (_, i) => `def handler_${i}(request, response, *args, **kwargs):\n    '''Handles case ${i} of the many request shapes.'''\n    return ${i}\n`).join('\n');
     writeFileSync(join(h.copy.root, 'shop', 'handlers.py'), big);
     const whole = await h.call('list_symbols', { file: 'shop/handlers.py' });
     expect(whole.text).toContain('[TRUNCATED]');
