@@ -6,6 +6,7 @@ import { refuseGitDirectory, workTreeRoot } from './work-tree-root.js';
 import { ReponavError } from '../../errors.js';
 import { quotedPath } from './display-path.js';
 import {
+  changeStamp,
   DEFAULT_MAX_FILE_BYTES,
   excludedFolderRule,
   hasBinaryExtension,
@@ -232,7 +233,7 @@ export class WorktreeSource implements RepositorySource {
       recordSkip(listing, 'binary', path);
       return false;
     }
-    let info: { size: number; mtimeMs: number } | null = null;
+    let info: { size: number; mtimeMs: number; ctimeMs: number } | null = null;
     try {
       info = statSync(join(absoluteDir, name));
     } catch {
@@ -246,7 +247,7 @@ export class WorktreeSource implements RepositorySource {
       recordSkip(listing, 'too-large', path);
       return false;
     }
-    listing.files.push({ path, size: info.size, mtimeMs: info.mtimeMs, blobId: null });
+    listing.files.push({ path, size: info.size, mtimeMs: changeStamp(info), blobId: null });
     return true;
   }
 
