@@ -243,3 +243,19 @@ describe('incremental indexing of a working tree', () => {
     }
   });
 });
+
+describe('the report counts what the index holds', () => {
+  it('does not count a listed file skipped on reading (binary by content) as indexed, and says it was skipped', async () => {
+    const { root, indexPath } = copyIndexFixture();
+    put(root, 'inventory/blob.py', 'x = 1\u0000\u0001binary\n');
+    const repository = await RepositoryIndex.open(root, { indexPath });
+    try {
+      const report = await repository.refresh();
+      expect(report.listed).toBe(repository.store.files().length);
+      expect(report.listed).toBe(FIXTURE_FILES.length);
+      expect(report.skipped.binary).toBe(1);
+    } finally {
+      repository.close();
+    }
+  });
+});
