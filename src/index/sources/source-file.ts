@@ -31,6 +31,8 @@ export type SkipReason =
   | 'symlink-loop'
   /** A link whose target does not exist. */
   | 'symlink-dangling'
+  /** A link to a folder: never followed (it would index files twice, or loop); the folder's files are indexed where they are. */
+  | 'symlink-folder'
   | 'unreadable'
   | 'missing-blob';
 
@@ -216,6 +218,8 @@ export function explainSkip(reason: SkipReason, maxFileBytes: number): string {
       return 'it is a symbolic link that loops';
     case 'symlink-dangling':
       return 'it is a symbolic link whose target does not exist';
+    case 'symlink-folder':
+      return 'it is a symbolic link to a folder, which is not followed (the folder is indexed where it is)';
     case 'unreadable':
       return 'it could not be read';
     case 'missing-blob':

@@ -207,7 +207,10 @@ export class WorktreeSource implements RepositorySource {
         return false;
       }
       // Links to directories are not followed even inside the root: they would index files twice or loop.
-      if (target.isDirectory) return false;
+      if (target.isDirectory) {
+        recordSkip(listing, 'symlink-folder', path);
+        return false;
+      }
       isFile = true;
       isDirectory = false;
       this.links?.add(path);
