@@ -19,6 +19,7 @@ export {
   type CallSymbol,
 } from './call-resolution.js';
 export { isLanguageId, LANGUAGE_IDS, languageForPath, missingLanguageAssets, SUPPORTED_LANGUAGES, type LanguageId } from './languages.js';
+export { decodeSource } from './decode-source.js';
 export { lineStartsOf } from './line-starts.js';
 export { proseFormatOf, proseOutline, type ProseFormat } from './prose-outline.js';
 export { resolveImport } from './resolve-imports.js';

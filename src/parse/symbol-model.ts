@@ -83,7 +83,7 @@ export interface ParsedFile {
   status: ParseStatus;
   /** Number of ERROR / MISSING nodes tree-sitter reported. */
   errorCount: number;
-  /** True when the bytes were not valid UTF-8 and were decoded with replacement characters. */
+  /** True when the bytes were not valid UTF-8 and were decoded as Windows-1252 (Latin-1) instead (decode-source.ts). */
   decodedWithReplacement: boolean;
   lineCount: number;
   imports: ImportRecord[];
