@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../budget/index.js';
 import type { ChunkHit, RetrievalResult } from '../retrieve/index.js';
+import { mulberry32 } from '../../test/helpers/mulberry32.js';
 import { renderSnippets } from './render-snippet.js';
-
-/** A small deterministic generator (mulberry32), so a failing seed can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function resultOf(hits: ChunkHit[]): RetrievalResult {
   return { query: 'q', queryTokens: ['q'], hits, files: [] };
@@ -38,7 +28,7 @@ describe('renderSnippets under a budget', () => {
   // always within the budget, and keeps hits in rank order.
   it('always fits the budget and always carries the best hit (seeded random budgets and results)', () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const next = random(seed);
+      const next = mulberry32(seed);
       const count = 1 + Math.floor(next() * 20);
       const budget = 100 + Math.floor(next() * 1900);
       const lineWidth = 5 + Math.floor(next() * 200);
