@@ -5,6 +5,7 @@ import { createStderrLogger } from '../logger.js';
 import { RepositoryIndex } from '../index/index.js';
 import type { IndexReport } from '../index/index.js';
 import { createProgressBar } from './progress-bar.js';
+import { keepingWorkOnInterrupt } from './interrupted-build.js';
 
 /** Options every repository command shares. */
 export interface RepositoryCommandOptions {
@@ -74,7 +75,9 @@ export async function openFreshRepository(
   const repository = opened ?? (await openRepository(options, path));
   const bar = options.quiet || options.json ? null : createProgressBar('files');
   try {
-    const report = await repository.refresh({ workers: options.workers, check: options.check, onProgress: (p) => bar?.update(p.done, p.total) });
+    const report = await keepingWorkOnInterrupt(() =>
+      repository.refresh({ workers: options.workers, check: options.check, onProgress: (p) => bar?.update(p.done, p.total) }),
+    );
     return { repository, report, logger };
   } catch (error) {
     repository.close();

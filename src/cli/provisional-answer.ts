@@ -14,7 +14,7 @@
  * (it would fail the same way on every search); `reponav index` retries it.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { WorktreeSource, WriterLock, type RepositoryIndex } from '../index/index.js';
 import type { RepositoryCommandOptions } from './cli-context.js';
@@ -53,8 +53,30 @@ function errorLogPath(indexPath: string): string {
   return `${indexPath}.background-error`;
 }
 
-/** The error the last background build ended with (`error: ` dropped), or null when none is recorded. */
-function lastBackgroundFailure(indexPath: string): string | null {
+/** Bytes reserved for the build's error line before it starts: a full disk cannot keep it from being written. */
+const RESERVED_LOG_BYTES = 4096;
+
+/**
+ * Writes the background build's log before the build starts: a first line
+ * naming its process, padded to {@link RESERVED_LOG_BYTES}. The build's stderr
+ * then writes from offset 0 over the reserved bytes, so its error line needs no
+ * free space; and a build that could write nothing is still known to have run
+ * (and, once its process is gone, to have stopped without finishing).
+ */
+export function reserveErrorLog(indexPath: string, pid: number): void {
+  const head = `started: ${pid}\n`;
+  writeFileSync(errorLogPath(indexPath), head + ' '.repeat(Math.max(0, RESERVED_LOG_BYTES - head.length)));
+}
+
+/**
+ * Why the last background build failed (its error line, `error: ` dropped),
+ * or null when none was started or it still runs. A log with no error line
+ * whose build process is gone, or an empty one (the log could not even be
+ * reserved), is a build that stopped without finishing and could not say why.
+ * Callers ask only when the index has no finished build and no process holds
+ * its writer lock.
+ */
+export function lastBackgroundFailure(indexPath: string): string | null {
   let text: string;
   try {
     text = readFileSync(errorLogPath(indexPath), 'utf8');
@@ -62,7 +84,19 @@ function lastBackgroundFailure(indexPath: string): string | null {
     return null;
   }
   const line = text.split('\n').find((l) => l.startsWith('error: '));
-  return line ? line.slice('error: '.length).trim() : null;
+  if (line) return line.slice('error: '.length).trim();
+  const started = /^started: (\d+)/.exec(text);
+  if (started && processAlive(Number(started[1]))) return null;
+  return 'the build stopped before finishing and could not write why (is the disk holding the index full?)';
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Starts `reponav index ROOT` detached (it outlives this process), with this run's index settings. */
@@ -71,11 +105,18 @@ function startBackgroundIndex(root: string, indexPath: string, options: Reposito
   const script = existsSync(main) ? main : process.argv[1];
   const args = [script, 'index', root, '-q', '--index-path', indexPath];
   if (options.maxFileBytes !== undefined) args.push('--max-file-size', String(options.maxFileBytes));
-  // Truncated by each build: only the last build's error counts.
-  const log = openSync(errorLogPath(indexPath), 'w');
+  // Rewritten by each build (only the last build's error counts), and reserved before it starts: the
+  // child's stderr writes from offset 0 over the reserved bytes ('r+' keeps them; 'w' would free them).
+  try {
+    reserveErrorLog(indexPath, process.pid);
+  } catch {
+    return; // Not even the log fits: the empty or missing log says the build could not run.
+  }
+  const log = openSync(errorLogPath(indexPath), 'r+');
   try {
     const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'ignore', log] });
     child.on('error', () => undefined);
+    if (child.pid !== undefined) writeSync(log, `started: ${child.pid}\n`.padEnd(`started: ${process.pid}\n`.length, ' '), 0);
     child.unref();
   } finally {
     closeSync(log);

@@ -5,7 +5,7 @@
  * The `eval` commands that drive it are the CLI's (cli/commands/eval-command.ts).
  */
 export { assertLocbenchSummary, buildSummary, compareSummaries, renderSummaryMarkdown, type LocbenchSummary } from './report.js';
-export { readLocbenchInstances } from './locbench-instances.js';
+export { readLocbenchInstances, skippedLinesNote } from './locbench-instances.js';
 export { createProgressReporter, type ProgressStream } from './progress-reporter.js';
 export { compareRuns, loadRunScores, renderComparisonMarkdown, type RunComparison } from './compare-runs.js';
 export { DEFAULT_BOOTSTRAP } from './paired-bootstrap.js';

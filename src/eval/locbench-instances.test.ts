@@ -49,6 +49,18 @@ describe('readLocbenchInstances', () => {
     expect(malformed[3]!.reason).toMatch(/duplicate/);
   });
 
+  it('refuses an input with no readable instance, naming the first bad line (BAD_INPUT, exit 1)', async () => {
+    const garbage = join(dir, 'garbage.jsonl');
+    writeFileSync(garbage, ['', 'hello world', '{"instance_id": 3}', '[]'].join('\n') + '\n');
+    const error = await readLocbenchInstances(garbage).catch((e: unknown) => e);
+    expect(isReponavError(error, 'BAD_INPUT')).toBe(true);
+    expect((error as Error).message).toMatch(/There is no readable LocBench instance in .*garbage\.jsonl: line 2: invalid JSON/);
+    expect((error as Error).message).toMatch(/3 lines/);
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '\n\n');
+    await expect(readLocbenchInstances(empty)).rejects.toThrow(/There is no readable LocBench instance in .*empty\.jsonl: it has no lines/);
+  });
+
   it('defaults a missing category', () => {
     const parsed = parseLocbenchInstance(JSON.parse(good('y', { category: undefined })));
     expect(parsed.ok && parsed.instance.category).toBe('Uncategorized');

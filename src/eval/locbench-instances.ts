@@ -4,6 +4,7 @@
  * number and reason and skipped — never fatal.
  */
 import * as z from '../zod-mini.js';
+import { ReponavError } from '../errors.js';
 import { readJsonlLines } from './jsonl.js';
 
 /** `owner/name`, no path tricks (used to build directory names). */
@@ -64,8 +65,9 @@ export function parseLocbenchInstance(value: unknown): { ok: true; instance: Loc
 
 /**
  * Reads a LocBench JSONL file. Invalid JSON, schema violations and repeated
- * `instance_id`s (the later line loses) go to `malformed`; only a missing file
- * throws (ReponavError FILE_NOT_FOUND).
+ * `instance_id`s (the later line loses) go to `malformed`. Throws ReponavError
+ * FILE_NOT_FOUND for a missing file, and BAD_INPUT (naming the first bad line)
+ * when not one line is a usable instance: an input of nothing is not a run of 0.
  */
 export async function readLocbenchInstances(path: string): Promise<LocbenchInstanceFile> {
   const instances: LocbenchInstance[] = [];
@@ -97,5 +99,20 @@ export async function readLocbenchInstances(path: string): Promise<LocbenchInsta
     seen.add(parsed.instance.instance_id);
     instances.push(parsed.instance);
   }
+  if (instances.length === 0) {
+    const first = malformed[0];
+    const why = first
+      ? `line ${first.lineNumber}: ${first.reason} (${malformed.length} ${malformed.length === 1 ? 'line' : 'lines'}, none usable)`
+      : 'it has no lines';
+    throw new ReponavError('BAD_INPUT', `There is no readable LocBench instance in ${path}: ${why}; give a JSONL file of LocBench instances.`, { path });
+  }
   return { instances, malformed };
+}
+
+/** The one warning for an instance file with lines that are not instances, or null when every line was used. */
+export function skippedLinesNote(path: string, file: LocbenchInstanceFile): string | null {
+  const first = file.malformed[0];
+  if (!first) return null;
+  const total = file.instances.length + file.malformed.length;
+  return `skipped ${file.malformed.length} of ${total} lines of ${path} that are not LocBench instances (first: line ${first.lineNumber}: ${first.reason})`;
 }

@@ -31,7 +31,7 @@ import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { JsonlAppender, fileExists } from './jsonl.js';
 import type { InstanceLocalizer, LocbenchLocalizerConfig, LocbenchMode } from './localizer.js';
-import { readLocbenchInstances, type LocbenchInstance } from './locbench-instances.js';
+import { readLocbenchInstances, skippedLinesNote, type LocbenchInstance } from './locbench-instances.js';
 import { silentProgress, type ProgressReporter } from './progress-reporter.js';
 import { dedupePrediction, readFinishedInstanceIds, type PredictionRecord } from './prediction-file.js';
 import { buildSummary, getReponavRevision, renderSummaryMarkdown, type LocbenchSummary, type SkipRecord } from './report.js';
@@ -236,7 +236,10 @@ export async function runLocbench(
     settings: options.localizerConfig?.settings ?? {},
   };
 
-  const { instances, malformed } = await readLocbenchInstances(options.instancesPath);
+  const instanceFile = await readLocbenchInstances(options.instancesPath);
+  const { instances, malformed } = instanceFile;
+  const skippedNote = skippedLinesNote(options.instancesPath, instanceFile);
+  if (skippedNote) logger.warn(skippedNote);
   const selected = selectInstances(instances, options, logger);
   const finished = await readFinishedInstanceIds(paths.predictions);
   const reponav = options.reponavRevision !== undefined ? { revision: options.reponavRevision, dirty: null } : await getReponavRevision();

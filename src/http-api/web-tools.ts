@@ -21,7 +21,7 @@ export const webOutlineTool: AnyToolDefinition = {
   ...listSymbolsTool,
   toJson(data: Parameters<typeof listSymbolsTool.render>[0], env: ToolEnvironment): OutlineJson {
     const { input, importedBy } = data;
-    const graph = sameFileCallGraph(input.symbols);
+    const graph = sameFileCallGraph(input.symbols, { language: input.language, text: env.repository.index.store.fileText(input.path) });
     const symbols = [...input.symbols]
       .sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine)
       .map((s) => ({

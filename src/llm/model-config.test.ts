@@ -59,7 +59,16 @@ describe('resolveModelConfig', () => {
     expect(judge).toMatchObject({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-hosted', apiKeySource: 'env:OPENAI_API_KEY' });
     const local = resolveModelConfig({ model: 'openai-compatible:j' }, { ...env, REPONAV_JUDGE_BASE_URL: 'http://127.0.0.1:9000/v1', REPONAV_JUDGE_API_KEY: 'jk' }, 'judge');
     expect(local).toMatchObject({ baseUrl: 'http://127.0.0.1:9000/v1', apiKey: 'jk', apiKeySource: 'env:REPONAV_JUDGE_API_KEY' });
-    expect(thrown(() => resolveModelConfig({}, env, 'judge')).message).toMatch(/No LLM model configured/);
+    expect(thrown(() => resolveModelConfig({}, env, 'judge')).message).toMatch(/No judge model configured/);
+  });
+
+  it('says where each command takes a model when none is configured: ask and localize have no --config-json', () => {
+    const message = thrown(() => resolveModelConfig({}, {})).message;
+    expect(message).toMatch(/--model for ask, localize and sweqa/);
+    expect(message).not.toMatch(/Pass --model \(or "model" in --config-json\)/);
+    expect(message).toMatch(/"model" in --config-json for eval/);
+    expect(message).toMatch(/REPONAV_LLM_MODEL/);
+    expect(thrown(() => resolveModelConfig({}, {}, 'judge')).message).toMatch(/^No judge model configured: name one with --judges/);
   });
 
   it('maps ollama: to the local OpenAI-compatible endpoint with no key and without the OpenAI key', () => {

@@ -179,7 +179,10 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
   if (!name) {
     throw new ReponavError(
       'LLM_ERROR',
-      'No LLM model configured. Pass --model (or "model" in --config-json), e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5 or ollama:qwen2.5-coder, or set the REPONAV_LLM_MODEL environment variable.',
+      role === 'judge'
+        ? 'No judge model configured: name one with --judges, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5.'
+        : 'No LLM model configured: name one, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5 or ollama:qwen2.5-coder, with --model for ask, localize and sweqa ' +
+          '("model" in --config-json for eval), or set the REPONAV_LLM_MODEL environment variable.',
     );
   }
 

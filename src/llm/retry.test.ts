@@ -71,6 +71,32 @@ describe('withRetry', () => {
     expect((error as Error).message).toMatch(/retry after 30\.0s, beyond the retry wait budget/);
   });
 
+  it('counts attempts in words that hold for one attempt and for empty replies beyond the limit', async () => {
+    const warnings: string[] = [];
+    const logger = { debug: () => {}, info: () => {}, error: () => {}, warn: (m: string) => void warnings.push(m) };
+    let calls = 0;
+    const reply = await withRetry(
+      async () => {
+        calls++;
+        if (calls === 1) throw new LlmTransportError('empty-reply', 'no content');
+        return 'ok';
+      },
+      resolveRetryPolicy({ baseDelayMs: 0, maxAttempts: 1 }),
+      { ...ctx, logger },
+    );
+    expect(reply).toBe('ok');
+    expect(warnings.join('\n')).toMatch(/attempt 2\/2\)/);
+    const once = await withRetry(
+      async () => {
+        throw new LlmTransportError('http', 'busy', { status: 503 });
+      },
+      resolveRetryPolicy({ baseDelayMs: 0, maxAttempts: 1 }),
+      ctx,
+    ).catch((e: unknown) => e);
+    expect((once as Error).message).toMatch(/gave up after 1 attempt\b/);
+    expect((once as Error).message).not.toMatch(/1 attempts/);
+  });
+
   it('passes ReponavErrors through and wraps unknown errors as non-retryable', async () => {
     let calls = 0;
     const error = await withRetry(

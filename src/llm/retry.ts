@@ -182,6 +182,11 @@ export interface RetryContext {
   aborted?: (attempts: number) => ReponavError;
 }
 
+/** `1 attempt`, `3 attempts`. */
+function attemptsText(n: number): string {
+  return `${n} attempt${n === 1 ? '' : 's'}`;
+}
+
 /**
  * Run `attempt` until it succeeds, a non-retryable failure occurs, attempts run
  * out, or the next wait would exceed the total-wait budget. Rejects with a
@@ -210,7 +215,7 @@ export async function withRetry<T>(
       if (!isRetryable(error)) throw fail(error, n, 'not retryable');
       if (error.kind === 'empty-reply') {
         if (++empties >= policy.maxEmptyAttempts) throw fail(error, n, `${empties} empty repl${empties === 1 ? 'y' : 'ies'} in a row`);
-      } else if (n - empties >= policy.maxAttempts) throw fail(error, n, `gave up after ${n} attempts`);
+      } else if (n - empties >= policy.maxAttempts) throw fail(error, n, `gave up after ${attemptsText(n)}`);
       if (error.kind === 'timeout' && ++timeouts >= Math.min(policy.maxTimeoutAttempts, policy.maxAttempts)) {
         throw fail(error, n, `gave up after ${timeouts} timed-out attempt${timeouts === 1 ? '' : 's'}`);
       }
@@ -219,11 +224,11 @@ export async function withRetry<T>(
       if (waited + delay > policy.maxTotalWaitMs) {
         const why = error.retryAfterMs !== undefined && error.retryAfterMs >= delay
           ? `server asked to retry after ${formatMs(error.retryAfterMs)}, beyond the retry wait budget of ${formatMs(policy.maxTotalWaitMs)}`
-          : `retry wait budget of ${formatMs(policy.maxTotalWaitMs)} exhausted after ${n} attempts`;
+          : `retry wait budget of ${formatMs(policy.maxTotalWaitMs)} exhausted after ${attemptsText(n)}`;
         throw fail(error, n, why);
       }
       logger.warn(
-        `${ctx.label ?? `LLM ${ctx.modelId}`} at ${ctx.baseUrl}: ${describe(error)}; retrying in ${formatMs(delay)} (attempt ${n + 1}/${policy.maxAttempts})`,
+        `${ctx.label ?? `LLM ${ctx.modelId}`} at ${ctx.baseUrl}: ${describe(error)}; retrying in ${formatMs(delay)} (attempt ${n + 1}/${policy.maxAttempts + empties})`,
       );
       // An abort during backoff surfaces exactly like an abort mid-request.
       if (!(await sleep(delay, ctx.signal))) throw aborted(n);

@@ -50,6 +50,8 @@ export function serverInstructions(context: ToolContext, registry: ToolRegistry)
 export function createMcpServer(registry: ToolRegistry, context: ToolContext): McpServer {
   return createRoutedMcpServer(registry, context, {
     instructions: serverInstructions(context, registry),
+    // `repo` picks one of several repositories; with one it is noise in every tool's listing (still accepted).
+    hiddenInput: context.repositories.size === 1 ? ['repo'] : [],
     route: (_tool, args, run) => run(context.repositories, args),
   });
 }
@@ -66,6 +68,8 @@ export interface CallRouter {
   instructions: string;
   /** JSON Schema properties added to every tool's listed input (validated by `route`). */
   extraInput?: Record<string, Record<string, unknown>>;
+  /** Input properties left out of every tool's listing (still accepted when given). */
+  hiddenInput?: readonly string[];
   route(tool: AnyToolDefinition, args: unknown, run: (repositories: RepositorySet, args: unknown) => Promise<ToolCallResult>): Promise<RoutedResult>;
 }
 
@@ -79,7 +83,7 @@ export function createRoutedMcpServer(registry: ToolRegistry, base: Omit<ToolCon
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: listedOnly(tool.inputSchema, 'input', router.extraInput),
+        inputSchema: listedOnly(tool.inputSchema, 'input', router.extraInput, router.hiddenInput),
         // Off by default: structuredContent-first clients would pass the JSON to the model instead of the text.
         outputSchema: tool.outputSchema && base.structuredOutput === true ? listedOnly(tool.outputSchema, 'output') : undefined,
         annotations: annotationsOf(tool),
@@ -129,7 +133,12 @@ function annotationsOf(tool: AnyToolDefinition) {
  * API's `~standard.jsonSchema` calls), here through src/zod-mini.ts, the
  * module the tools' schemas come from.
  */
-function listedOnly(schema: $ZodType, io: 'input' | 'output', extra?: Record<string, Record<string, unknown>>): StandardSchemaWithJSON {
+function listedOnly(
+  schema: $ZodType,
+  io: 'input' | 'output',
+  extra?: Record<string, Record<string, unknown>>,
+  hidden: readonly string[] = [],
+): StandardSchemaWithJSON {
   const convert =
     (direction: 'input' | 'output') =>
     (options: Parameters<StandardSchemaWithJSON['~standard']['jsonSchema']['input']>[0]) => {
@@ -137,6 +146,10 @@ function listedOnly(schema: $ZodType, io: 'input' | 'output', extra?: Record<str
       const compact = compactSchema(generated as Record<string, unknown>, io === 'output');
       const listed = io === 'output' ? envelopeSchema(compact) : compact;
       if (extra) listed.properties = { ...(listed.properties as Record<string, unknown> | undefined), ...extra };
+      if (hidden.length > 0 && listed.properties) {
+        listed.properties = Object.fromEntries(Object.entries(listed.properties as Record<string, unknown>).filter(([key]) => !hidden.includes(key)));
+        if (Array.isArray(listed.required)) listed.required = (listed.required as string[]).filter((key) => !hidden.includes(key));
+      }
       return listed;
     };
   return {

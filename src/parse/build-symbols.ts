@@ -7,7 +7,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { CallFact, DefinitionFact, DefinitionKind, FileFacts } from './capture-facts.js';
 import type { LanguageSpec } from './languages.js';
-import { TYPE_KINDS, type CodeSymbol, type SymbolKind } from './symbol-model.js';
+import { TYPE_KINDS, type CallRef, type CodeSymbol, type SymbolKind } from './symbol-model.js';
 import { CommentIndex, docstringLine, findBody, signatureText } from './symbol-text.js';
 
 interface Draft {
@@ -21,6 +21,9 @@ interface Draft {
   parent: string | null;
   kind: DefinitionKind;
   callees: string[];
+  calls: CallRef[];
+  /** `name\u0000receiver` of each entry of `calls`, to keep them distinct without a scan. */
+  callKeys: Set<string>;
   hasBody: boolean;
 }
 
@@ -162,7 +165,13 @@ function nest(drafts: readonly Draft[], calls: readonly CallFact[]): void {
       const call = calls[c]!;
       while (stack.length > 0 && stack[stack.length - 1]!.end <= call.index) stack.pop();
       const owner = stack[stack.length - 1];
-      if (owner && owner.kind !== 'impl' && !owner.callees.includes(call.name)) owner.callees.push(call.name);
+      if (!owner || owner.kind === 'impl') continue;
+      if (!owner.callees.includes(call.name)) owner.callees.push(call.name);
+      const key = `${call.name}\u0000${call.receiver ?? ''}`;
+      if (!owner.callKeys.has(key)) {
+        owner.callKeys.add(key);
+        owner.calls.push([call.name, call.receiver]);
+      }
     }
   };
   for (const draft of drafts) {
@@ -199,6 +208,8 @@ export function buildSymbols({ facts, source, lineStarts, spec }: BuildInput): C
     parent: null,
     kind: fact.kind,
     callees: [],
+    calls: [],
+    callKeys: new Set(),
     hasBody: false,
   }));
   drafts.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -248,6 +259,7 @@ export function buildSymbols({ facts, source, lineStarts, spec }: BuildInput): C
       // A member written on its container's first line would steal the container's comment.
       doc: docstring ?? (draft.container && draft.container.fact.node.startPosition.row === startRow ? null : comments.docAbove(startRow)),
       callees: draft.callees,
+      calls: draft.calls,
       bases: [...fact.bases],
     };
     symbols.push({ symbol, draft });

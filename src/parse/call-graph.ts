@@ -1,8 +1,11 @@
 /**
- * Same-file call graph: resolves the callee names recorded on each symbol to the
- * symbols of the same file, by simple name only (no types, no imports).
+ * Same-file call graph: each symbol's calls resolved to the symbols of its own
+ * file by the one receiver-aware rule (call-resolution.ts), which find_references
+ * applies too: `x.get()` links to this file's `get` only when `x` is the
+ * caller's own object, the method's class or a variable declared with it.
  */
-import { TYPE_KINDS, type CodeSymbol } from './symbol-model.js';
+import { callsOf, sameFileTargets, type CallScope } from './call-resolution.js';
+import type { CodeSymbol } from './symbol-model.js';
 
 /** Edges of one symbol, by qualified name. */
 export interface CallEdges {
@@ -10,58 +13,37 @@ export interface CallEdges {
   invokedBy: string[];
 }
 
-/**
- * The type a symbol works inside: the nearest enclosing type of the file (a closure in
- * a method belongs to the method's class), or null at top level.
- */
-function owningType(symbol: CodeSymbol, byQualified: ReadonlyMap<string, CodeSymbol>): string | null {
-  for (let parent = symbol.parent; parent !== null; ) {
-    const enclosing = byQualified.get(parent);
-    if (!enclosing) return null;
-    if (TYPE_KINDS.has(enclosing.kind)) return parent;
-    parent = enclosing.parent;
-  }
-  return null;
+/** The file the symbols come from: its language and, when at hand, its text (receiver variables resolve only with it). */
+export interface CallGraphFile {
+  language: string;
+  text: string | null;
 }
 
 /**
  * For each symbol (keyed by qualified name; overloads share one entry), the symbols
- * of the same file it calls and is called by. A callee name resolves to the symbols
- * with that simple name, preferring, in order: methods/members of the caller's own
- * type, top-level functions, then every other candidate. Self-calls (recursion) are
- * kept. Order: `invokes` follows the caller's callee order, `invokedBy` follows symbol
- * order; both are de-duplicated. Every symbol has an entry, possibly with empty lists.
+ * of the same file it calls and is called by. Self-calls (recursion) are kept when
+ * the call resolves. Order: `invokes` follows the caller's call order, `invokedBy`
+ * follows symbol order; both are de-duplicated. Every symbol has an entry,
+ * possibly with empty lists.
  */
-export function sameFileCallGraph(symbols: readonly CodeSymbol[]): Map<string, CallEdges> {
+export function sameFileCallGraph(symbols: readonly CodeSymbol[], file: CallGraphFile): Map<string, CallEdges> {
   const graph = new Map<string, CallEdges>();
   const byName = new Map<string, CodeSymbol[]>();
-  const byQualified = new Map<string, CodeSymbol>();
   for (const symbol of symbols) {
     if (!graph.has(symbol.qualifiedName)) graph.set(symbol.qualifiedName, { invokes: [], invokedBy: [] });
     let list = byName.get(symbol.name);
     if (!list) byName.set(symbol.name, (list = []));
     list.push(symbol);
-    if (!byQualified.has(symbol.qualifiedName)) byQualified.set(symbol.qualifiedName, symbol);
   }
-
-  const resolve = (caller: CodeSymbol, name: string): string[] => {
-    const candidates = byName.get(name);
-    if (!candidates) return [];
-    const callerType = TYPE_KINDS.has(caller.kind) ? caller.qualifiedName : owningType(caller, byQualified);
-    if (callerType !== null) {
-      const sameType = candidates.filter((c) => c.parent === callerType);
-      if (sameType.length > 0) return sameType.map((c) => c.qualifiedName);
-    }
-    const topLevel = candidates.filter((c) => c.parent === null && c.kind === 'function');
-    if (topLevel.length > 0) return topLevel.map((c) => c.qualifiedName);
-    return candidates.map((c) => c.qualifiedName);
-  };
+  const scope: CallScope = { language: file.language, symbols, lines: file.text === null ? null : file.text.split('\n') };
 
   const invokedBy = new Map<string, Set<string>>();
   for (const caller of symbols) {
     const edges = graph.get(caller.qualifiedName)!;
-    for (const name of caller.callees) {
-      for (const target of resolve(caller, name)) {
+    for (const call of callsOf(caller)) {
+      const candidates = byName.get(call[0]);
+      if (!candidates) continue;
+      for (const target of sameFileTargets(call, caller, candidates, scope)) {
         if (!edges.invokes.includes(target)) edges.invokes.push(target);
         let callers = invokedBy.get(target);
         if (!callers) invokedBy.set(target, (callers = new Set()));

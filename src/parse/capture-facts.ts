@@ -22,9 +22,10 @@ export interface DefinitionFact {
   kindPattern: number;
 }
 
-/** One call site: the callee's simple name and where that name is written. */
+/** One call site: the callee's simple name, its receiver as written (null for a plain call) and where the name is written. */
 export interface CallFact {
   name: string;
+  receiver: string | null;
   index: number;
 }
 
@@ -96,15 +97,55 @@ export function simpleName(text: string): string {
   return '';
 }
 
+/** Member-access separators a receiver is written before: `.`, `?.`, `&.`, `->`, `::`, `\`. */
+const SEPARATOR = /^([\s\S]*?)\s*(?:\?\.|&\.|\.|->|::|\\)\s*$/;
+
+/** How far up the tree a receiver is looked for (Kotlin/Swift wrap the name in a navigation suffix). */
+const MAX_RECEIVER_DEPTH = 4;
+
+/** Receivers longer than this (a chained call spanning lines) are kept cut, and so never resolve to a definition. */
+const MAX_RECEIVER_CHARS = 160;
+
+/**
+ * The receiver of the call whose callee name node is `name`, as written
+ * (whitespace collapsed): the text of the nearest enclosing node that starts
+ * before the name and ends, just before it, with a member-access separator; for
+ * a callee captured with its qualifier (`ns::A::f`), the part before the last
+ * name. Null when the first text before the name is anything else (`new `,
+ * `return `, an argument list): a plain call.
+ */
+export function callReceiver(name: Node, source: string): string | null {
+  const simple = simpleName(name.text);
+  if (name.text !== simple) {
+    const at = name.text.lastIndexOf(simple);
+    const match = at > 0 ? SEPARATOR.exec(name.text.slice(0, at)) : null;
+    if (match && match[1].trim() !== '') return clip(match[1]);
+  }
+  let node: Node | null = name.parent;
+  for (let depth = 0; node && depth < MAX_RECEIVER_DEPTH; depth++, node = node.parent) {
+    const before = source.slice(node.startIndex, name.startIndex);
+    if (before.trim() === '') continue;
+    const match = SEPARATOR.exec(before);
+    if (!match) return null;
+    if (match[1].trim() !== '') return clip(match[1]);
+  }
+  return null;
+}
+
+function clip(receiver: string): string {
+  const text = collapse(receiver);
+  return text.length > MAX_RECEIVER_CHARS ? `${text.slice(0, MAX_RECEIVER_CHARS)}…` : text;
+}
+
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
 /**
- * Runs `query` over `root` and groups captures. Imports keep statement order; two
+ * Runs `query` over `root` (the tree of `source`) and groups captures. Imports keep statement order; two
  * captures of the same source in one statement merge their names.
  */
-export function captureFacts(query: Query, root: Node): FileFacts {
+export function captureFacts(query: Query, root: Node, source: string): FileFacts {
   const definitions = new Map<number, DefinitionFact>();
   const imports = new Map<string, PendingImport>();
   const calls: CallFact[] = [];
@@ -190,7 +231,7 @@ export function captureFacts(query: Query, root: Node): FileFacts {
     }
     if (callName) {
       const name = simpleName(callName.text);
-      if (name) calls.push({ name, index: callName.startIndex });
+      if (name) calls.push({ name, receiver: callReceiver(callName, source), index: callName.startIndex });
     }
   }
 

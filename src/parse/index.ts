@@ -5,9 +5,22 @@
  * and only where files are parsed, so that a process that parses nothing
  * never loads tree-sitter.
  */
-export { sameFileCallGraph } from './call-graph.js';
+export { sameFileCallGraph, type CallEdges, type CallGraphFile } from './call-graph.js';
+export {
+  callsOf,
+  containerOf,
+  OWN_OBJECT,
+  reachesFromFile,
+  RECEIVER_SEPARATOR,
+  receiverSegments,
+  sameFileTargets,
+  simpleOf,
+  type CallScope,
+  type CallSymbol,
+} from './call-resolution.js';
 export { isLanguageId, LANGUAGE_IDS, languageForPath, missingLanguageAssets, SUPPORTED_LANGUAGES, type LanguageId } from './languages.js';
+export { decodeSource } from './decode-source.js';
 export { lineStartsOf } from './line-starts.js';
 export { proseFormatOf, proseOutline, type ProseFormat } from './prose-outline.js';
 export { resolveImport } from './resolve-imports.js';
-export { TYPE_KINDS, type CodeSymbol, type ImportRecord, type ParsedFile, type ParseStatus, type SymbolKind } from './symbol-model.js';
+export { TYPE_KINDS, type CallRef, type CodeSymbol, type ImportRecord, type ParsedFile, type ParseStatus, type SymbolKind } from './symbol-model.js';

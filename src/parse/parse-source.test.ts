@@ -119,12 +119,12 @@ describe('parseSource: status and decoding', () => {
     expect(byName(parsed.symbols, 'After.m').callees).toEqual(['before']);
   });
 
-  it('flags invalid UTF-8 and still parses with replacement characters', async () => {
+  it('flags invalid UTF-8 and parses it decoded as Latin-1 (Windows-1252), with no replacement characters', async () => {
     const bytes = new Uint8Array([...utf8('# caf'), 0xe9, ...utf8('\ndef f():\n    return 1\n')]);
     const parsed = await parseSource('latin1.py', bytes);
     expect(parsed.decodedWithReplacement).toBe(true);
     expect(parsed.status).toBe('ok');
-    expect(byName(parsed.symbols, 'f').doc).toBe('caf\uFFFD');
+    expect(byName(parsed.symbols, 'f').doc).toBe('café');
     expect(parsed.contentHash).toBe(createHash('sha1').update(bytes).digest('hex'));
   });
 

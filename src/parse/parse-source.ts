@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Node, Tree } from 'web-tree-sitter';
 import { buildSymbols } from './build-symbols.js';
 import { captureFacts } from './capture-facts.js';
+import { decodeSource } from './decode-source.js';
 import { loadGrammar } from './grammar-loader.js';
 import { languageForPath, languageSpec, type LanguageId } from './languages.js';
 import { lineStartsOf } from './line-starts.js';
@@ -36,17 +37,6 @@ const ISOLATE_ERRORS: Readonly<Record<LanguageId, boolean>> = {
   bash: false,
 };
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
-const lenientDecoder = new TextDecoder('utf-8', { fatal: false });
-
-/** Decodes UTF-8 (dropping a BOM), falling back to U+FFFD replacement for invalid bytes. */
-function decode(bytes: Uint8Array): { text: string; replaced: boolean } {
-  try {
-    return { text: strictDecoder.decode(bytes), replaced: false };
-  } catch {
-    return { text: lenientDecoder.decode(bytes), replaced: true };
-  }
-}
 
 /** Lines as an editor shows them: a final newline does not start a new line. */
 function countLines(text: string, lineStarts: readonly number[]): number {
@@ -85,8 +75,8 @@ export async function parseSource(path: string, bytes: Uint8Array): Promise<Pars
 }
 
 /**
- * {@link parseSource}, with the decoded text it parsed (UTF-8, BOM dropped, U+FFFD
- * for invalid bytes), so a caller that needs the text too does not decode again.
+ * {@link parseSource}, with the decoded text it parsed (UTF-8, BOM dropped, or
+ * Windows-1252 when the bytes are not UTF-8), so a caller that needs the text too does not decode again.
  */
 export async function parseSourceText(path: string, bytes: Uint8Array): Promise<{ parsed: ParsedFile; text: string }> {
   const { result, text, lineStarts } = unparsed(path, bytes);
@@ -105,7 +95,7 @@ async function parseDecoded(path: string, bytes: Uint8Array, result: ParsedFile,
     // The parser is shared per language: nothing below awaits, so no other parse interleaves.
     tree = grammar.parser.parse(text);
     if (!tree) throw new Error('tree-sitter returned no tree');
-    const facts = captureFacts(grammar.query, tree.rootNode);
+    const facts = captureFacts(grammar.query, tree.rootNode, text);
     const spec = languageSpec(language);
     result.errorCount = countErrors(tree.rootNode);
     result.imports = facts.imports;
@@ -117,7 +107,7 @@ async function parseDecoded(path: string, bytes: Uint8Array, result: ParsedFile,
       const retry = isolated === null ? null : grammar.parser.parse(isolated);
       try {
         if (retry && isolated !== null) {
-          const recovered = captureFacts(grammar.query, retry.rootNode);
+          const recovered = captureFacts(grammar.query, retry.rootNode, isolated);
           const symbols = buildSymbols({ facts: recovered, source: isolated, lineStarts, spec });
           if (symbols.length > result.symbols.length) {
             result.symbols = symbols;
@@ -151,7 +141,7 @@ export function failedParse(path: string, bytes: Uint8Array, reason: string): Pa
 
 /** The fields every outcome shares (hash, line count, decoding), with status `unsupported`. */
 function unparsed(path: string, bytes: Uint8Array): { result: ParsedFile; text: string; lineStarts: number[] } {
-  const { text, replaced } = decode(bytes);
+  const { text, notUtf8: replaced } = decodeSource(bytes);
   const lineStarts = lineStartsOf(text);
   const result: ParsedFile = {
     path,

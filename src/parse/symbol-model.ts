@@ -50,9 +50,18 @@ export interface CodeSymbol {
   doc: string | null;
   /** Names called inside this symbol's own body (not nested definitions), de-duplicated, in order of first appearance. */
   callees: string[];
+  /**
+   * The same calls with their receivers as written (`self.calc` in `self.calc.compute()`, `Foo` in
+   * `Foo::bar()`, null for a plain call): each distinct pair once, in order of first appearance. Set
+   * by the parser; a symbol without it (built by hand) has its `callees` read as written (`self.foo`).
+   */
+  calls?: CallRef[];
   /** Base classes / implemented interfaces as written (simple or dotted names). */
   bases: string[];
 }
+
+/** One call of a symbol's body: the callee's simple name and its receiver as written (null for a plain call). */
+export type CallRef = [name: string, receiver: string | null];
 
 /** One import statement. */
 export interface ImportRecord {
@@ -74,7 +83,7 @@ export interface ParsedFile {
   status: ParseStatus;
   /** Number of ERROR / MISSING nodes tree-sitter reported. */
   errorCount: number;
-  /** True when the bytes were not valid UTF-8 and were decoded with replacement characters. */
+  /** True when the bytes were not valid UTF-8 and were decoded as Windows-1252 (Latin-1) instead (decode-source.ts). */
   decodedWithReplacement: boolean;
   lineCount: number;
   imports: ImportRecord[];

@@ -96,7 +96,7 @@ export function buildScaffoldModel(
 
     const symbols = scaffoldFile.symbols;
     const hitScores = symbolHitScores(fileHits(result, candidate, candidate.path));
-    const graph = sameFileCalls(symbols);
+    const graph = sameFileCalls(symbols, { language: scaffoldFile.language ?? '', text: scaffoldFile.text ?? null });
     block.anchors = selectAnchors(symbols, queryTokens, hitScores, resolved.maxAnchors).map(
       (a): ScaffoldAnchor => ({
         ...refOf(a.symbol, a.hitScore),

@@ -12,6 +12,8 @@ export function loadScaffoldFiles(store: IndexStore, result: SearchResult, parse
       path: candidate.path,
       symbols: store.symbolsOf(candidate.path),
       importedBy: importersOf(store, candidate.path),
+      language: store.file(candidate.path)?.language ?? '',
+      text: store.fileText(candidate.path),
     });
   }
   return files;

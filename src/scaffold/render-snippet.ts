@@ -6,7 +6,7 @@
 import { mergeWithDocs, type RetrievalResult } from '../retrieve/index.js';
 import { sortHits } from './hit-evidence.js';
 import { displayPath, formatScore } from './text-format.js';
-import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
+import { DEFAULT_BUDGET_TOKENS, estimateTokens, fitUnits, truncationLine } from '../budget/index.js';
 
 /** Source access for the snippet renderer: lines `start..end` (1-based, inclusive) of a repository file. */
 export type ReadLines = (path: string, startLine: number, endLine: number) => string[];
@@ -27,14 +27,22 @@ export interface SnippetOptions {
 /** Label of a file-remainder chunk, which has no symbol. */
 export const FILE_CHUNK_LABEL = '<file>';
 
+/** Code lines per hit tried, longest first, when the hits do not all fit whole. */
+const SHORTER_HITS = [20, 12, 8, 5, 3, 1, 0];
+
+/** Code lines per hit below which fewer hits are shown rather than shorter ones. */
+const MIN_USEFUL_LINES = 3;
+
 /**
  * Renders the top-k hits (sorted by score, ties by path/line/chunk id) as
  * `path:start-end symbol (score)` followed by the numbered code lines, and the
  * result's best documentation sections as `path:start-end § heading (doc,
  * score)` with their lines: after the hits, or merged into the top k when the
- * result ranks docs on equal terms. Hits are
- * kept whole and in rank order; the first hit that would exceed the budget and
- * all after it are left out, reported on one final `[TRUNCATED]` line.
+ * result ranks docs on equal terms. Under a budget the answer carries the most
+ * that fits: every hit shortened (fewer code lines each, down to its header
+ * alone) before any hit is left out, and then the fewest hits left out, in rank
+ * order, reported on one final `[TRUNCATED]` line. The best hit is always shown
+ * (its header cut to the budget if need be): never only the truncation line.
  */
 export function renderSnippets(result: RetrievalResult, options: SnippetOptions): string {
   const topK = options.topK ?? 10;
@@ -48,20 +56,39 @@ export function renderSnippets(result: RetrievalResult, options: SnippetOptions)
   const items = placement === 'below' ? merged : merged.slice(0, Math.max(0, topK));
   if (items.length === 0) return 'No chunks were retrieved for this query.';
 
-  const units = items.map((item) => {
-    if ('doc' in item) {
-      const doc = item.doc;
-      const header = `${displayPath(doc.path)}:${doc.startLine}-${doc.endLine}${doc.section === null ? '' : ` § ${doc.section}`} (doc, ${formatScore(doc.score)})`;
-      return [header, ...codeLines(options.readLines, doc.path, doc.startLine, doc.endLine, maxLines)];
-    }
-    const hit = item.code;
-    const header = `${displayPath(hit.path)}:${hit.startLine}-${hit.endLine} ${hit.symbol ?? FILE_CHUNK_LABEL} (${formatScore(hit.score)})`;
-    return [header, ...codeLines(options.readLines, hit.path, hit.startLine, hit.endLine, maxLines)];
-  });
+  const unitsOf = (lineLimit: number) =>
+    items.map((item) => {
+      if ('doc' in item) {
+        const doc = item.doc;
+        const header = `${displayPath(doc.path)}:${doc.startLine}-${doc.endLine}${doc.section === null ? '' : ` § ${doc.section}`} (doc, ${formatScore(doc.score)})`;
+        return [header, ...codeLines(options.readLines, doc.path, doc.startLine, doc.endLine, lineLimit)];
+      }
+      const hit = item.code;
+      const header = `${displayPath(hit.path)}:${hit.startLine}-${hit.endLine} ${hit.symbol ?? FILE_CHUNK_LABEL} (${formatScore(hit.score)})`;
+      return [header, ...codeLines(options.readLines, hit.path, hit.startLine, hit.endLine, lineLimit)];
+    });
   const cut = (count: number) => truncationLine([{ count, singular: 'hit', plural: 'hits' }], budget);
-  const fit = fitUnits(units, budget, 'stop', cut(units.length));
-  if (!fit.truncated) return fit.lines.join('\n');
-  return [...fit.lines, cut(fit.keptUnits.filter((k) => !k).length)].join('\n');
+  const render = (fit: { lines: string[]; keptUnits: boolean[]; truncated: boolean }) =>
+    fit.truncated ? [...fit.lines, cut(fit.keptUnits.filter((k) => !k).length)].join('\n') : fit.lines.join('\n');
+
+  // Shorter hits first: the longest per-hit length at which every hit fits. Below a few code lines a
+  // hit says little, so from there on fewer hits (in rank order) are kept rather than shorter ones;
+  // only when not one hit fits with a few lines is it cut to one line, then to its header.
+  const limits = [maxLines, ...SHORTER_HITS.filter((limit) => limit < maxLines)];
+  for (const limit of limits) {
+    const fit = fitUnits(unitsOf(limit), budget, 'stop', cut(items.length));
+    if (!fit.truncated) return render(fit);
+    if (limit <= MIN_USEFUL_LINES && fit.keptUnits[0]) return render(fit);
+  }
+  // Not even the best hit's header fits beside the truncation line: that header alone, cut to the budget.
+  return clipToBudget(unitsOf(0)[0][0], budget);
+}
+
+/** `text` cut (with `…`) to at most `budget` estimated tokens. */
+function clipToBudget(text: string, budget: number): string {
+  let shown = text;
+  while (shown.length > 1 && estimateTokens(shown) > budget) shown = `${shown.slice(0, Math.floor(shown.length * 0.9) - 1)}…`;
+  return shown;
 }
 
 function codeLines(readLines: ReadLines, path: string, start: number, end: number, maxLines: number): string[] {
@@ -72,6 +99,7 @@ function codeLines(readLines: ReadLines, path: string, start: number, end: numbe
     return [`  (source unavailable: ${error instanceof Error ? error.message : String(error)})`];
   }
   if (lines.length === 0) return ['  (source unavailable)'];
+  if (maxLines <= 0) return [`  … ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}`];
   const shown = lines.slice(0, Math.max(0, maxLines));
   const width = String(start + shown.length - 1).length;
   const out = shown.map((text, i) => `  ${String(start + i).padStart(width)} | ${text.trimEnd()}`);

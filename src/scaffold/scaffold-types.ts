@@ -12,6 +12,9 @@ export interface ScaffoldFile {
   symbols: CodeSymbol[];
   /** Repository paths of the files that import this one (order irrelevant; the renderer sorts). */
   importedBy: string[];
+  /** The file's language and text, which call edges are resolved with (without them no receiver variable resolves). */
+  language?: string;
+  text?: string | null;
 }
 
 /** Knobs of the RepoNav scaffold. Every field is optional; defaults follow the paper. */

@@ -62,7 +62,8 @@ export async function callTool(registry: ToolRegistry, name: string, args: unkno
     const all = tool.repositoryOmitted === 'all' && (input.repo === undefined || input.repo === '');
     repository = all ? context.repositories.all()[0] : context.repositories.select(input.repo as string | undefined);
     const budgetTokens = resolveBudget(tool.name, tool.defaultBudgetTokens, input.budget_tokens as number | undefined, context.budgets);
-    const env: ToolEnvironment = { repository, context, budgetTokens, logger };
+    const asked = input.budget_tokens !== undefined || context.budgets?.perTool?.[tool.name] !== undefined || context.budgets?.defaultTokens !== undefined;
+    const env: ToolEnvironment = { repository, context, budgetTokens, askedBudgetTokens: asked ? budgetTokens : null, logger };
     try {
       return enveloped(tool, env, await answer(tool, input, env));
     } catch (caught) {

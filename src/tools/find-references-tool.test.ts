@@ -42,7 +42,7 @@ describe('find_references', () => {
       'shop/audit.py:4 in audit [other receiver: calc]',
       '    calc.compute(order)',
       'Imports of the name (2): shop/audit.py:1, shop/service.py:5',
-      'Only calls count (never the definition, comments or strings); a call through a receiver counts when the receiver is self/this, the class, an imported module or a variable declared with the class. Uses as a value or a type: regex_search.',
+      'Only calls count (never the definition, comments or strings); a call through a receiver counts when the receiver is self/this, the class, an imported module or a variable declared with the class, and a plain call only where it can mean the method. Uses as a value or a type: regex_search.',
     ]);
     expect(r.data).toMatchObject({
       references: [{ path: 'shop/audit.py', line: 10, caller: 'typed_audit', resolution: 'import', receiver: 'calc' }, { path: 'shop/service.py', line: 26, receiver: 'self.calculator' }],

@@ -92,18 +92,16 @@ export const findReferencesTool: ToolDefinition<z.infer<ReturnType<typeof refere
     const definitions = lookupSymbols(store, args.name, { category: 'any' }).matches;
     const defPaths = new Set(definitions.map((d) => d.path));
     const callers = symbolsCalling(store, simple, MAX_CALLERS).filter((s) => !pathFilter || pathFilter(s.path));
-    const receivers = new ReceiverResolver(store, definitions);
-    const fileLink = (caller: SymbolRow): Resolution => {
-      if (defPaths.has(caller.path)) return 'same file';
-      if (store.importsOf(caller.path).some((p) => defPaths.has(p))) return 'import';
-      return 'name only';
-    };
+    const receivers = new ReceiverResolver(store, definitions, simple);
+    const fileLink = (caller: SymbolRow): Resolution => (store.importsOf(caller.path).some((p) => defPaths.has(p)) ? 'import' : 'name only');
     const all = await callSites(store, callers, simple);
     const references: Reference[] = [];
     const otherReceivers: Reference[] = [];
     for (const site of all) {
-      if (site.reference.receiver !== null && !receivers.resolves(site.reference.receiver, site.callerRow)) otherReceivers.push({ ...site.reference, resolution: 'other receiver' });
-      else references.push({ ...site.reference, resolution: fileLink(site.callerRow) });
+      // With no definition indexed (a library's name), a plain call may be it; a call through a receiver cannot be told.
+      const reach = definitions.length > 0 ? receivers.reaches(site.reference.receiver, site.callerRow) : site.reference.receiver === null ? 'other file' : null;
+      if (reach === null) otherReceivers.push({ ...site.reference, resolution: 'other receiver' });
+      else references.push({ ...site.reference, resolution: reach === 'same file' ? 'same file' : fileLink(site.callerRow) });
     }
     const byCertainty = (a: Reference, b: Reference) =>
       RESOLUTION_ORDER[a.resolution] - RESOLUTION_ORDER[b.resolution] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line;
@@ -140,7 +138,7 @@ export const findReferencesTool: ToolDefinition<z.infer<ReturnType<typeof refere
       head.push(`${total} call site${total === 1 ? '' : 's'} (${counts.join(', ')}${data.notShown > 0 ? `, ${data.notShown} not shown` : ''}):`);
     }
     const site = (r: Reference) => [
-      `${displayPath(r.path)}:${r.line} in ${r.caller} [${r.resolution === 'other receiver' ? `other receiver: ${clipLine(r.receiver ?? '', 60)}` : r.resolution}]`,
+      `${displayPath(r.path)}:${r.line} in ${r.caller} [${r.resolution !== 'other receiver' ? r.resolution : r.receiver === null ? 'plain call outside the class' : `other receiver: ${clipLine(r.receiver, 60)}`}]`,
       `    ${clipLine(r.text, 200)}`,
     ];
     const blocks = data.references.map(site);
@@ -170,7 +168,7 @@ export const findReferencesTool: ToolDefinition<z.infer<ReturnType<typeof refere
 /** What a listed call site is, in one line under every answer. */
 const PRECISION_NOTE =
   'Only calls count (never the definition, comments or strings); a call through a receiver counts when the receiver is self/this, ' +
-  'the class, an imported module or a variable declared with the class. Uses as a value or a type: regex_search.';
+  'the class, an imported module or a variable declared with the class, and a plain call only where it can mean the method. Uses as a value or a type: regex_search.';
 
 /** `(?<![\w$])name\s*[(<]`: a call of `name` on a line, for files whose language is not parsed. */
 function callPattern(simple: string): RegExp {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
@@ -15,9 +15,27 @@ describe('list_files', () => {
     mkdirSync(join(root, 'out'));
     writeFileSync(join(root, 'out/bundle.js'), 'x();\n');
     writeFileSync(join(root, 'big.txt'), 'x'.repeat(2 * 1024 * 1024));
+    symlinkSync('loop-b', join(root, 'loop-a'));
+    symlinkSync('loop-a', join(root, 'loop-b'));
+    symlinkSync('.', join(root, 'shop', 'again')); // a folder link that loops back into its own folder
     await h.repositories.select().refresh();
   });
   afterAll(async () => h.close());
+
+  it('says a symlink loop is one, never "not indexed yet" beside an up-to-date index', async () => {
+    const r = await h.call('list_files', {});
+    expect(r.text).toContain('loop-a  not indexed: symlink-loop');
+    expect(r.text).not.toContain('not indexed yet');
+    const shop = await h.call('list_files', { path: 'shop' });
+    expect(shop.text).toContain('again  not indexed: symlink-folder');
+    expect(shop.text).not.toContain('not indexed yet');
+  });
+
+  it('lists one file when given a file: its own row under its name, not a folder', async () => {
+    const r = await h.call('list_files', { path: 'shop/models.py' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text.split('\n')).toEqual(['[LS] shop/models.py (a file): 1 entry', expect.stringMatching(/^models\.py {2}python {2}[\d.]+ KiB {2}\d+ symbols$/)]);
+  });
 
   it('says why an entry is not indexed', async () => {
     const r = await h.call('list_files', {});

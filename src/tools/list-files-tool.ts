@@ -53,6 +53,8 @@ export interface ListedEntry {
 /** What list_files answers. */
 export interface ListFilesData {
   path: string;
+  /** What `path` names: a folder (listed below it) or one file (listed alone). */
+  kind: 'file' | 'folder';
   depth: number;
   filePattern: string | null;
   total: number;
@@ -164,9 +166,15 @@ export const listFilesTool: ToolDefinition<ListFilesInput, ListFilesData> = {
       return { path: w.path, kind: 'file', depth: w.depth, language: null, size: w.size, symbols: null, indexedFiles: null, indexed: false, reason: why?.reason ?? null, rule: why?.rule ?? null };
     });
     const nextOffset = offset + page.length < kept.length ? offset + page.length : null;
-    return { path: target.path, depth, filePattern: args.file_pattern ?? null, total: kept.length, offset, nextOffset, entries };
+    return { path: target.path, kind: target.kind, depth, filePattern: args.file_pattern ?? null, total: kept.length, offset, nextOffset, entries };
   },
   render(data, env: ToolEnvironment) {
+    if (data.kind === 'file') {
+      // One file: its own row, named as in its folder (not a folder of that name with an empty row).
+      const folder = data.path.includes('/') ? data.path.slice(0, data.path.lastIndexOf('/')) : '';
+      const rows = data.entries.map((e) => [entryLine(e, folder)]);
+      return renderBlocks([`[LS] ${displayPath(data.path)} (a file): ${data.entries.length} ${data.entries.length === 1 ? 'entry' : 'entries'}`], rows, env.budgetTokens, { singular: 'entry', plural: 'entries' });
+    }
     const where = data.path === '' ? '(root)' : `${displayPath(data.path)}/`;
     const range = data.entries.length > 0 ? ` ${data.offset + 1}-${data.offset + data.entries.length} of ${data.total}` : ` none of ${data.total}`;
     const filter = data.filePattern ? `, matching ${data.filePattern}` : '';

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openToolHarness, type ToolHarness } from '../../test/mcp/fixture-repo.js';
 
@@ -25,6 +27,20 @@ describe('list_symbols', () => {
       ].join('\n'),
     );
     expect(r.data).toMatchObject({ path: 'shop/models.py', language: 'python', symbolsLeftOut: 0, importedBy: ['shop/__init__.py', 'shop/pricing.py', 'shop/service.py'] });
+  });
+
+  it('answers every symbol in its machine form unless a budget is asked, and then says how many it left out', async () => {
+    const big = Array.from({ length: 120 }, (_, i) => `def handler_${i}(request, response, *args, **kwargs):\n    '''Handles case ${i} of the many request shapes.'''\n    return ${i}\n`).join('\n');
+    writeFileSync(join(h.copy.root, 'shop', 'handlers.py'), big);
+    const whole = await h.call('list_symbols', { file: 'shop/handlers.py' });
+    expect(whole.text).toContain('[TRUNCATED]');
+    expect(whole.data).toMatchObject({ symbolsLeftOut: 0 });
+    expect((whole.data as { symbols: unknown[] }).symbols).toHaveLength(120);
+    const cut = await h.call('list_symbols', { file: 'shop/handlers.py', budget_tokens: 500 });
+    const kept = (cut.data as { symbols: unknown[]; symbolsLeftOut: number });
+    expect(kept.symbols.length).toBeGreaterThan(0);
+    expect(kept.symbols.length + kept.symbolsLeftOut).toBe(120);
+    expect(kept.symbolsLeftOut).toBeGreaterThan(0);
   });
 
   it('works for Go and TypeScript, and for files without a parser', async () => {

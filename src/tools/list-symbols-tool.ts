@@ -37,6 +37,7 @@ function plainSymbol(s: SymbolRow) {
     signature: s.signature,
     doc: s.doc,
     callees: s.callees,
+    ...(s.calls ? { calls: s.calls } : {}),
     bases: s.bases,
   };
 }
@@ -86,7 +87,8 @@ export const listSymbolsTool: ToolDefinition<z.infer<ReturnType<typeof listInput
     }
     return renderSkeleton(input, { budgetTokens: env.budgetTokens });
   },
+  /** Every symbol, unless the caller asked for a budget: then what fits, with `symbolsLeftOut` saying how many did not. */
   toJson({ input, importedBy }, env) {
-    return { ...buildSkeletonJson(input, { budgetTokens: env.budgetTokens }), importedBy };
+    return { ...buildSkeletonJson(input, { budgetTokens: env.askedBudgetTokens ?? Number.POSITIVE_INFINITY }), importedBy };
   },
 };

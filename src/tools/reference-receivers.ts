@@ -1,18 +1,18 @@
 /**
- * Whether a call through a receiver (`x.name(…)`, `X::name()`) can reach one
- * of a name's definitions, without type-checking: the receiver must be the
- * caller's own object (`self`, `this`, … when the definition is a method of
- * the caller's class or of a base it names), the definition's class itself
- * (`Order.total()`), a module the caller's file imports that resolves to the
- * definition's file (or re-exports the name from it), or a variable the
- * caller's file declares or assigns with the definition's class
- * (`calc: PriceCalculator`, `self.calc = PriceCalculator()`,
- * `PriceCalculator calc`, `calc *PriceCalculator`). Anything else is "same
- * name, other receiver": `current_app.url_for(…)` is not the module function
- * `url_for`.
+ * Whether a call (`name(…)`, `x.name(…)`, `X::name()`) can reach one of a
+ * name's definitions, without type-checking. Inside the definition's own file
+ * the answer is the parse layer's same-file resolution (call-resolution.ts),
+ * the very rule behind the scaffold's invokes / invoked-by and the web view's
+ * call edges, so the three agree on every edge. Across files the same rule
+ * applies to what the caller's file shows (its own object, the class name, a
+ * variable declared with the class), plus the links only an index knows: a
+ * module the caller's file imports that resolves to the definition's file (or
+ * re-exports the name from it), or a module path naming that file
+ * (`crate::meter::helper`). Anything else is "same name, other receiver":
+ * `current_app.url_for(…)` is not the module function `url_for`.
  */
 import type { IndexStore, SymbolRow } from '../index/index.js';
-import { resolveImport, TYPE_KINDS } from '../parse/index.js';
+import { reachesFromFile, receiverSegments, resolveImport, sameFileTargets, simpleOf, type CallScope } from '../parse/index.js';
 
 /** A definition a reference may reach. */
 export interface ReferenceTarget {
@@ -20,49 +20,56 @@ export interface ReferenceTarget {
   qualifiedName: string;
 }
 
-/** Receivers that mean "this object" (or its class / parent) across the indexed languages. */
-const OWN_OBJECT = new Set(['self', 'this', 'cls', 'Self', 'static', 'super', 'parent', 'base', '$this', '@']);
-
-const SEGMENT_SPLIT = /\?\.|&\.|\.|->|::|\\/;
+/** How a call reaches a definition: in the definition's own file, or from another file. */
+export type Reach = 'same file' | 'other file';
 
 /** What a receiver check needs about the repository; one per find_references call (it caches). */
 export class ReceiverResolver {
   private files: Set<string> | null = null;
-  private readonly lines = new Map<string, string[]>();
+  private readonly scopes = new Map<string, CallScope>();
 
   constructor(
     private readonly store: IndexStore,
     private readonly targets: readonly ReferenceTarget[],
+    /** The simple name the calls are made by. */
+    private readonly simple: string,
   ) {}
 
-  /** True when a call of the name through `receiver`, inside `caller`, can reach one of the targets. */
-  resolves(receiver: string, caller: SymbolRow): boolean {
-    const cleaned = receiver.replace(/\(\s*\)$/, '').trim();
-    const segments = cleaned.split(SEGMENT_SPLIT).map((s) => s.trim()).filter(Boolean);
-    if (segments.length === 0) return false;
-    const root = segments[0];
-    const last = segments[segments.length - 1];
-    for (const target of this.targets) {
-      const container = containerOf(target.qualifiedName);
-      if (segments.length === 1 && OWN_OBJECT.has(root)) {
-        if (container !== null && this.ownClassReaches(caller, container)) return true;
-        continue;
-      }
-      if (container !== null && simpleOf(container) === last) return true;
-      if (last === fileStem(target.path)) return true; // a module path naming the definition's file: crate::meter::helper, lib.helper
-      if (this.importedModuleReaches(root, caller.path, target)) return true;
-      if (container !== null && this.declaredAs(variableOf(segments), simpleOf(container), this.scopeOf(segments, caller))) return true;
+  /** Whether a call through `receiver` (null: a plain call) inside `caller` reaches one of the targets, and how; null when none. */
+  reaches(receiver: string | null, caller: SymbolRow): Reach | null {
+    const scope = this.scopeOf(caller.path);
+    const local = this.targets.filter((t) => t.path === caller.path);
+    if (local.length > 0) {
+      const candidates = scope.symbols.filter((s) => s.name === this.simple);
+      const reached = sameFileTargets([this.simple, receiver], caller, candidates, scope);
+      if (local.some((t) => reached.includes(t.qualifiedName))) return 'same file';
     }
-    return false;
+    for (const target of this.targets) {
+      if (target.path === caller.path) continue;
+      if (reachesFromFile(receiver, caller, target, scope)) return 'other file';
+      // A plain call of a member the caller's file imports by name (`import refs.Util.helper`, `import static`).
+      if (receiver === null && this.importsName(caller.path)) return 'other file';
+      if (receiver === null) continue;
+      const segments = receiverSegments(receiver);
+      if (segments.length === 0) continue;
+      if (segments[segments.length - 1] === fileStem(target.path)) return 'other file'; // crate::meter::helper, lib.helper
+      if (this.importedModuleReaches(segments[0], caller.path, target)) return 'other file';
+    }
+    return null;
   }
 
-  /** The caller sits in `container` (or a class whose bases name it). */
-  private ownClassReaches(caller: SymbolRow, container: string): boolean {
-    if (caller.qualifiedName.startsWith(`${container}.`)) return true;
-    const wanted = simpleOf(container);
-    return this.store
-      .symbolsOf(caller.path)
-      .some((s) => caller.qualifiedName.startsWith(`${s.qualifiedName}.`) && s.bases.some((b) => simpleOf(b.replace(/[<([].*$/, '')) === wanted));
+  private importsName(path: string): boolean {
+    return this.store.importsOfFile(path).some((record) => boundNames(record).includes(this.simple));
+  }
+
+  private scopeOf(path: string): CallScope {
+    let scope = this.scopes.get(path);
+    if (!scope) {
+      const text = this.store.fileText(path);
+      scope = { language: this.store.file(path)?.language ?? '', symbols: this.store.symbolsOf(path), lines: text === null ? null : text.split('\n') };
+      this.scopes.set(path, scope);
+    }
+    return scope;
   }
 
   /** `root` is a name an import in `path` binds, and that import leads to the target's file (directly or by re-export). */
@@ -84,39 +91,6 @@ export class ReceiverResolver {
     return false;
   }
 
-  /**
-   * Where a receiver variable is declared: the caller's own span (parameters and
-   * locals) for `calc`, the enclosing class's span for `self.calc` / `this.calc`.
-   */
-  private scopeOf(segments: readonly string[], caller: SymbolRow): string {
-    const lines = this.linesOf(caller.path);
-    const span = (row: SymbolRow) => lines.slice(row.startLine - 1, row.endLine).join('\n');
-    if (segments.length < 2 || !OWN_OBJECT.has(segments[0])) return span(caller);
-    const enclosing = this.store
-      .symbolsOf(caller.path)
-      .filter((s) => caller.qualifiedName.startsWith(`${s.qualifiedName}.`) && TYPE_KINDS.has(s.kind))
-      .sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0];
-    return span(enclosing ?? caller);
-  }
-
-  /** `scope` (source text) declares or assigns `variable` with the class `type`. */
-  private declaredAs(variable: string, type: string, scope: string): boolean {
-    if (!/^[\p{L}\p{N}_$]+$/u.test(variable) || !/^[\p{L}\p{N}_$]+$/u.test(type)) return false;
-    const v = `[$@]*${escape(variable)}`; // PHP's $m and Ruby's @m declare the m a receiver is written with
-    const t = escape(type);
-    return [
-      new RegExp(`(?<![\\w$])${v}\\s*(?::|=|:=)\\s*[^\\n;]*?(?<![\\w$])${t}(?![\\w$])`), // calc: T, calc = T(), calc := T{}
-      new RegExp(`(?<![\\w$])${t}\\s*(?:<[^>\\n]*>)?\\s*[*&]?\\s+[*&]?${v}(?![\\w$])`), // T calc, T* calc, List<T> calc
-      new RegExp(`(?<![\\w$])${v}\\s+\\*?(?:\\w+\\.)?${t}(?![\\w$])`), // calc *T, calc pkg.T
-    ].some((pattern) => pattern.test(scope));
-  }
-
-  private linesOf(path: string): string[] {
-    let lines = this.lines.get(path);
-    if (lines === undefined) this.lines.set(path, (lines = (this.store.fileText(path) ?? '').split('\n')));
-    return lines;
-  }
-
   private allFiles(): Set<string> {
     return (this.files ??= new Set(this.store.files().map((f) => f.path)));
   }
@@ -129,22 +103,6 @@ function fileStem(path: string): string {
   return ['mod', '__init__', 'index'].includes(stem) && parts.length > 1 ? parts[parts.length - 2] : stem;
 }
 
-/** `Order` for `Order.total`, null for a top-level name. */
-function containerOf(qualifiedName: string): string | null {
-  const at = qualifiedName.lastIndexOf('.');
-  return at === -1 ? null : qualifiedName.slice(0, at);
-}
-
-function simpleOf(name: string): string {
-  const parts = name.split(SEGMENT_SPLIT);
-  return parts[parts.length - 1].trim();
-}
-
-/** The variable a receiver names: `calc` in `calc`, `self.calc`, `this.calc`, `$this->calc`, `@calc`. */
-function variableOf(segments: readonly string[]): string {
-  return segments[segments.length - 1].replace(/^[$@]+/, '');
-}
-
 /** The names an import binds in its file: `y` for `x as y`, the last part of each name, or of the source when it names none. */
 function boundNames(record: { source: string; names: string[] }): string[] {
   if (record.names.length === 0) {
@@ -155,8 +113,4 @@ function boundNames(record: { source: string; names: string[] }): string[] {
     const alias = /\s+as\s+(\S+)\s*$/.exec(n);
     return alias ? alias[1] : simpleOf(n.trim());
   });
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -138,6 +138,11 @@ export interface ToolEnvironment {
   context: ToolContext;
   /** This call's output budget in estimated tokens (already resolved and capped). */
   budgetTokens: number;
+  /**
+   * The budget the caller asked for (`budget_tokens`, or a per-tool / default budget of the
+   * context), or null: a machine form (toJson) is cut only to an asked budget.
+   */
+  askedBudgetTokens?: number | null;
   logger: Logger;
 }
 

@@ -21,6 +21,18 @@ describe('view_code', () => {
   });
   afterAll(async () => h.close());
 
+  it('shows a Latin-1 file decoded as Latin-1 and says so, never as replacement characters', async () => {
+    writeFileSync(join(h.copy.root, 'shop', 'legacy.py'), Buffer.from('# d\xe9j\xe0 vu\nGREETING = "caf\xe9"\n', 'latin1'));
+    const r = await h.call('view_code', { file: 'shop/legacy.py' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('1 | # déjà vu');
+    expect(r.text).toContain('2 | GREETING = "café"');
+    expect(r.text).not.toContain('\uFFFD');
+    expect(r.text).toContain('(not UTF-8: shown decoded as Latin-1 / Windows-1252)');
+    const symbols = await h.call('list_symbols', { file: 'shop/legacy.py' });
+    expect(symbols.isError, symbols.text).toBe(false);
+  });
+
   it('shows a span with numbered lines', async () => {
     const r = await h.call('view_code', { file: 'shop/pricing.py', start: 7, end: 9 });
     expect(r.text).toBe(

@@ -63,6 +63,8 @@ export interface ViewData {
   alternatives: Array<{ path: string; qualifiedName: string; startLine: number; endLine: number }>;
   /** True when `end` was asked past the end of the file. */
   clamped: boolean;
+  /** True when the file is not UTF-8 and its lines are shown decoded as Windows-1252 (Latin-1). */
+  notUtf8?: boolean;
   lines: string[];
 }
 
@@ -203,6 +205,7 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
       symbol: symbol ? { qualifiedName: symbol.qualifiedName, kind: symbol.kind } : null,
       alternatives,
       clamped: end !== undefined && end > lineCount,
+      ...(file!.decodedWithReplacement ? { notUtf8: true } : {}),
       lines: all.slice(first - 1, last),
     };
   },
@@ -211,6 +214,7 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
     const what = data.symbol ? ` — ${data.symbol.qualifiedName} (${data.symbol.kind})` : '';
     const head = [`[FILE] ${displayPath(data.path)} (${data.language}, ${data.lineCount} lines) lines ${data.start}-${data.end}${what}`];
     if (data.clamped) head.push(`(the file ends at line ${data.lineCount})`);
+    if (data.notUtf8) head.push('(not UTF-8: shown decoded as Latin-1 / Windows-1252)');
     if (data.alternatives.length > 0) {
       head.push(`(other matches: ${data.alternatives.map((a) => `${displayPath(a.path)}:${a.startLine}-${a.endLine} ${a.qualifiedName}`).join('; ')}; ${env.context.surface === 'cli' ? 'give FILE' : 'pass file'} to pick one)`);
     }

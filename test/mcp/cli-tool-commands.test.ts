@@ -1,6 +1,6 @@
 /**
- * The tool-backed CLI commands of the built CLI: `symbols`, `find`, `view`
- * print what the tools answer, and fail with one sentence and an exit code.
+ * The tool-backed CLI commands of the built CLI: `symbols`, `find`, `view`,
+ * `references`, `regex` and `snippet` print what the tools answer, and fail with one sentence and an exit code.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCliPath } from './built-cli.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 
-describe('reponav symbols / find / view', () => {
+describe('reponav symbols / find / view / references / regex / snippet', () => {
   let copy: FixtureCopy;
   let cli: string;
 
@@ -74,5 +74,31 @@ describe('reponav symbols / find / view', () => {
     const hit = run('search', 'order total tax');
     expect(hit.code).toBe(0);
     expect(hit.stdout).toContain('[FILE] shop/pricing.py');
+  });
+
+  it('references prints the call sites of a symbol, or JSON; exit 1 when nothing calls it', () => {
+    const r = run('references', 'round_money', '-q');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('1 call site (1 same file):\nshop/pricing.py:20 in PriceCalculator.compute [same file]');
+    const json = JSON.parse(run('references', 'PriceCalculator.compute', '--json', '-q').stdout);
+    expect(json.references.length).toBeGreaterThan(0);
+    const none = run('references', 'Cart.addItem', '-q');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^error: .*No calls of 'Cart.addItem'/);
+  });
+
+  it('regex prints matching lines; exit 1 when none match, 2 for a bad option', () => {
+    const r = run('regex', 'def \\w+_money', '--file-pattern', '*.py', '-q');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('shop/pricing.py');
+    expect(run('regex', 'NoSuchThingAnywhere123', '-q').code).toBe(1);
+    expect(run('regex', 'x', '--max', '0', '-q').code).toBe(2);
+  });
+
+  it('snippet finds exact code text; exit 1 when it is nowhere', () => {
+    const r = run('snippet', 'def round_money', '-q');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('shop/pricing.py');
+    expect(run('snippet', 'this text is not in the fixture', '-q').code).toBe(1);
   });
 });

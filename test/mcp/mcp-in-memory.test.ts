@@ -49,7 +49,9 @@ describe('MCP server (in-memory transport, one repository)', () => {
       expect(tool.annotations?.readOnlyHint).toBe(tool.name !== 'reindex');
     }
     const view = tools.find((t) => t.name === 'view_code')!;
-    expect(Object.keys(view.inputSchema.properties ?? {})).toEqual(['file', 'start', 'end', 'symbol', 'repo', 'budget_tokens']);
+    // One repository: `repo` ("only when several are served") is not listed.
+    expect(Object.keys(view.inputSchema.properties ?? {})).toEqual(['file', 'start', 'end', 'symbol', 'budget_tokens']);
+    for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).not.toContain('repo');
     const find = tools.find((t) => t.name === 'find_function')!;
     expect(find.inputSchema.required).toEqual(['name']);
   });
@@ -136,6 +138,11 @@ describe('MCP server (several repositories)', () => {
   it('names repositories by folder, made unique', () => {
     expect(service.context.repositories.names()).toEqual(['tools-repo', 'tools-repo-2', 'shopfront']);
     expect(connection.client.getInstructions()).toContain('This server navigates 3 repositories: tools-repo, tools-repo-2, shopfront.');
+  });
+
+  it('lists repo on every tool when several are served', async () => {
+    const { tools } = await connection.client.listTools();
+    for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toContain('repo');
   });
 
   it('needs repo when several are served, and routes by it', async () => {

@@ -98,7 +98,9 @@ describe('repository endpoints', () => {
     const { status, body } = await get<OutlineResponse>('/api/symbols?path=shop/models.py');
     expect(status).toBe(200);
     const total = body.symbols.find((s) => s.qualifiedName === 'Order.total')!;
-    expect(total.invokes).toEqual(expect.arrayContaining(['Item.subtotal', 'Order._apply_discount']));
+    // `item.subtotal()` goes through a loop variable nothing declares as an Item: find_references lists it under
+    // other receivers, so the page shows no edge either (one resolution for both).
+    expect(total.invokes).toEqual(['Order._apply_discount']);
     expect(body.symbols.find((s) => s.qualifiedName === 'Order._apply_discount')!.invokedBy).toContain('Order.total');
     expect(body.importedBy).toEqual(expect.arrayContaining(['shop/pricing.py', 'shop/service.py']));
     expect(body.text).toContain('[FILE] shop/models.py');

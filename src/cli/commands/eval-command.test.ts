@@ -49,6 +49,19 @@ describe('eval commands', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('score: says how many instance lines it skipped, and refuses an input with none readable', async () => {
+    const predictions = join(dir, 'loc_outputs.jsonl');
+    writeFileSync(predictions, JSON.stringify({ instance_id: 'i1', found_files: ['a.py'] }));
+    writeFileSync(instancesPath, [inst('i1', ['a.py:A.f']), 'garbage', inst('i2', ['c.py:h'])].join('\n'));
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    await harness({ logger }).run('score', '--instances', instancesPath, '--predictions', predictions, '--format', 'json');
+    expect(warnings).toContainEqual(expect.stringMatching(/^skipped 1 of 3 lines of .*instances\.jsonl that are not LocBench instances \(first: line 2: invalid JSON/));
+    writeFileSync(instancesPath, 'garbage\n{"x":1}\n');
+    const refused = await harness().run('score', '--instances', instancesPath, '--predictions', predictions).catch((e: unknown) => e);
+    expect(isReponavError(refused, 'BAD_INPUT')).toBe(true);
+  });
+
   it('score: scores another tool’s predictions, de-duplicating and counting', async () => {
     const predictions = join(dir, 'loc_outputs.jsonl');
     writeFileSync(

@@ -33,6 +33,7 @@ import {
   DEFAULT_BOOTSTRAP,
   loadRunScores,
   readLocbenchInstances,
+  skippedLinesNote,
   renderAnalysisMarkdown,
   renderComparisonMarkdown,
   renderSummaryMarkdown,
@@ -220,7 +221,10 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
     .requiredOption('--predictions <file>', 'predictions JSONL')
     .addOption(new Option('--format <format>', 'stdout format').choices(['md', 'json']).default('md'))
     .action(async (opts: { instances: string; predictions: string; format: string }) => {
-      const { instances, malformed } = await readLocbenchInstances(opts.instances);
+      const file = await readLocbenchInstances(opts.instances);
+      const { instances, malformed } = file;
+      const note = skippedLinesNote(opts.instances, file);
+      if (note) deps.logger.warn(note);
       const scored = await scorePredictions({ instances, predictionsPath: opts.predictions });
       if (scored.counts.duplicatesRemoved > 0) {
         deps.logger.info(`removed ${scored.counts.duplicatesRemoved} duplicate predictions in ${scored.counts.predictionsWithDuplicates} lines before scoring`);

@@ -35,6 +35,11 @@ export function registerIndexCommand(program: Command): void {
     });
 }
 
+/** `1 file`, `2 files`. */
+function count(n: number, singular: string): string {
+  return `${n} ${singular}${n === 1 ? '' : 's'}`;
+}
+
 /** One line (two with skips) describing an indexing run. */
 export function summarizeReport(report: IndexReport, indexPath: string): string {
   const seconds = report.durationMs / 1000;
@@ -46,8 +51,8 @@ export function summarizeReport(report: IndexReport, indexPath: string): string 
     .map(([reason, n]) => `${n} ${reason}`)
     .join(', ');
   return (
-    `Indexed ${report.listed} files of ${where} in ${seconds.toFixed(2)} s (${report.parsed} parsed, ${report.reused} reused, ` +
-    `${report.unchanged} unchanged, ${report.deleted} removed${rate}); ${report.partial} partial parses, ${report.failed} failed.` +
+    `Indexed ${count(report.listed, 'file')} of ${where} in ${seconds.toFixed(2)} s (${report.parsed} parsed, ${report.reused} reused, ` +
+    `${report.unchanged} unchanged, ${report.deleted} removed${rate}); ${count(report.partial, 'partial parse')}, ${report.failed} failed.` +
     (report.failed > 0
       ? `\nFailed to parse (indexed as text; the next run tries again): ${report.failures.map((f) => `${displayPath(f.path)} (${f.reason})`).join(', ')}${report.failed > report.failures.length ? `, … ${report.failed - report.failures.length} more (see \`reponav status -v\`)` : ''}.`
       : '') +

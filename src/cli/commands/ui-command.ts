@@ -84,7 +84,7 @@ export async function startUi(options: StartUiOptions): Promise<RunningUi> {
   // Index in the background so the first search does not wait for a whole build.
   repositories.all()[0]!.refresh().then(
     (report) => {
-      if (!options.quiet) process.stderr.write(`index ready: ${report.listed} files (${report.parsed} parsed) in ${Math.round(report.durationMs)} ms\n`);
+      if (!options.quiet) process.stderr.write(`index ready: ${report.listed} file${report.listed === 1 ? '' : 's'} (${report.parsed} parsed) in ${Math.round(report.durationMs)} ms\n`);
     },
     (error: unknown) => process.stderr.write(`warning: indexing failed: ${error instanceof Error ? error.message : String(error)} (the page will show it)\n`),
   );

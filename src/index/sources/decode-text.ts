@@ -3,9 +3,9 @@
  * on its main thread without loading tree-sitter.
  */
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
+import { decodeSource } from '../../parse/index.js';
 
-/** The stored text of a file: UTF-8 with U+FFFD for invalid bytes, BOM dropped (as the parser reads it). */
+/** The stored text of a file, decoded as the parser reads it: UTF-8 (BOM dropped), else Windows-1252 (Latin-1). */
 export function decodeFileText(bytes: Uint8Array): string {
-  return decoder.decode(bytes);
+  return decodeSource(bytes).text;
 }

@@ -39,7 +39,7 @@ function git(cwd: string, args: string[]): Promise<string | null> {
  * (a folder, or a file naming the git dir in linked worktrees and submodules),
  * without starting git: a process per search counts. Null when there is none.
  */
-function gitDirOf(root: string): string | null {
+export function gitDirOf(root: string): string | null {
   const dotGit = join(root, '.git');
   try {
     if (statSync(dotGit).isDirectory()) return dotGit;

@@ -9,7 +9,12 @@ import { closeSync, openSync, readSync } from 'node:fs';
 export interface SourceFile {
   path: string;
   size: number;
-  /** Working tree only: modification time in ms, the cheap first change check. */
+  /**
+   * Working tree only: the file's change stamp in ms, the cheap first change check. The later of its
+   * modification and status-change times (see {@link changeStamp}): a same-length edit whose
+   * modification time is put back (`touch -r`) still moves the status-change time, which no
+   * editor or checkout can keep equal.
+   */
   mtimeMs: number | null;
   /** Git blob id when known without reading the file (commit mode), else null. */
   blobId: string | null;
@@ -26,6 +31,8 @@ export type SkipReason =
   | 'symlink-loop'
   /** A link whose target does not exist. */
   | 'symlink-dangling'
+  /** A link to a folder: never followed (it would index files twice, or loop); the folder's files are indexed where they are. */
+  | 'symlink-folder'
   | 'unreadable'
   | 'missing-blob';
 
@@ -165,8 +172,18 @@ export function looksBinary(bytes: Buffer): boolean {
 }
 
 /**
+ * A working-tree file's change stamp: the later of its modification time and
+ * its status-change time (ctime). Writing a file moves its ctime, and so does
+ * replacing it by a rename (a new inode), and neither can be set back.
+ */
+export function changeStamp(info: { mtimeMs: number; ctimeMs: number }): number {
+  return Math.max(info.mtimeMs, info.ctimeMs);
+}
+
+/**
  * True when a listed file still has the identity recorded for it: the same blob
- * id when the source knows blob ids (commit mode), else the same size and mtime.
+ * id when the source knows blob ids (commit mode), else the same size and change
+ * stamp (a differing stamp is then settled by the file's content, stale-files.ts).
  */
 export function sameIdentity(file: SourceFile, recorded: { blobId: string | null; size: number | null; mtimeMs: number | null }): boolean {
   return file.blobId ? recorded.blobId === file.blobId : recorded.size === file.size && recorded.mtimeMs === file.mtimeMs;
@@ -208,6 +225,8 @@ export function explainSkip(reason: SkipReason, maxFileBytes: number): string {
       return 'it is a symbolic link that loops';
     case 'symlink-dangling':
       return 'it is a symbolic link whose target does not exist';
+    case 'symlink-folder':
+      return 'it is a symbolic link to a folder, which is not followed (the folder is indexed where it is)';
     case 'unreadable':
       return 'it could not be read';
     case 'missing-blob':

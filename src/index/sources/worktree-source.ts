@@ -6,6 +6,7 @@ import { refuseGitDirectory, workTreeRoot } from './work-tree-root.js';
 import { ReponavError } from '../../errors.js';
 import { quotedPath } from './display-path.js';
 import {
+  changeStamp,
   DEFAULT_MAX_FILE_BYTES,
   excludedFolderRule,
   hasBinaryExtension,
@@ -21,6 +22,7 @@ import {
   type SkipReason,
 } from './source-file.js';
 import { ignoreFileName, ignoringRule, isIgnored, newIgnore, type IgnoreLayer } from './ignore-layers.js';
+import { TrackedFiles } from './tracked-files.js';
 import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
 import { WorktreeChanges } from './worktree-changes.js';
 
@@ -39,13 +41,24 @@ export interface WorktreeSourceOptions extends SourceOptions {
 /**
  * A working tree on disk. Honours `.gitignore` files at every level (and
  * `.git/info/exclude`), skips vendored folders, binaries and files over the size
- * limit, and never follows a symlink that leaves the root.
+ * limit, and never follows a symlink that leaves the root. A file git tracks is
+ * never left out by an ignore pattern or a default vendored folder (those apply
+ * to untracked files only); folders the index settings exclude are left out whole.
  */
+/** Where an entry stands: its ignore layers, and the skip reason of an excluded folder above it (then only tracked files are listed). */
+interface Place {
+  layers: IgnoreLayer[];
+  outside: 'vendored' | 'ignored' | null;
+}
+
 export class WorktreeSource implements RepositorySource {
   readonly mode = 'worktree' as const;
   readonly commit = null;
   private readonly maxFileBytes: number;
   private readonly excluded: Set<string>;
+  /** Folders the index settings exclude: left out even when git tracks files in them. */
+  private readonly settingsExcluded: Set<string>;
+  private readonly tracked: TrackedFiles;
   /**
    * Parsed ignore files by path, kept while their text is unchanged: the rule
    * objects memoize every path they have tested, so a refresh of an unchanged
@@ -69,6 +82,8 @@ export class WorktreeSource implements RepositorySource {
   ) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.excluded = new Set([...VENDORED_DIRECTORIES, ...(options.excludeDirectories ?? [])]);
+    this.settingsExcluded = new Set(options.excludeDirectories ?? []);
+    this.tracked = new TrackedFiles(root);
     this.changes = new WorktreeChanges(this, `${this.maxFileBytes}|${[...this.excluded].sort().join(',')}`, options.useGit ?? true);
   }
 
@@ -94,7 +109,7 @@ export class WorktreeSource implements RepositorySource {
     this.walkedDirs = [];
     this.links = new Set();
     try {
-      this.walk('', layers, listing);
+      this.walk('', { layers, outside: null }, listing);
       this.watcher?.sync(this.walkedDirs);
       this.listedLinks = [...this.links];
     } finally {
@@ -119,7 +134,7 @@ export class WorktreeSource implements RepositorySource {
     this.watcher = null;
     this.stopAt = limit;
     try {
-      this.walk('', layers, listing);
+      this.walk('', { layers, outside: null }, listing);
     } finally {
       this.watcher = watcher;
       this.stopAt = null;
@@ -153,13 +168,13 @@ export class WorktreeSource implements RepositorySource {
     this.watcher = null;
   }
 
-  private walk(dir: string, parentLayers: IgnoreLayer[], listing: SourceListing): void {
+  private walk(dir: string, parent: Place, listing: SourceListing): void {
     const absoluteDir = dir ? join(this.root, dir) : this.root;
     // Watched before it is read: a change after this line is an event, one before it is in the listing.
     this.watcher?.add(dir);
     this.walkedDirs?.push(dir);
     const own = this.readIgnoreFile(join(absoluteDir, '.gitignore'));
-    const layers = own ? [...parentLayers, { base: dir, rules: own, file: ignoreFileName(dir) }] : parentLayers;
+    const place: Place = own ? { layers: [...parent.layers, { base: dir, rules: own, file: ignoreFileName(dir) }], outside: parent.outside } : parent;
     let entries;
     try {
       entries = readdirSync(absoluteDir, { withFileTypes: true });
@@ -171,7 +186,7 @@ export class WorktreeSource implements RepositorySource {
     for (const entry of entries) {
       if (this.stopAt !== null && listing.files.length >= this.stopAt) return;
       const kind = entry.isSymbolicLink() ? 'link' : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : 'other';
-      this.visit(dir, entry.name, kind, layers, listing);
+      this.visit(dir, entry.name, kind, place, listing);
     }
   }
 
@@ -179,7 +194,8 @@ export class WorktreeSource implements RepositorySource {
    * Lists one folder entry as the walk does (a file is pushed, a folder walked);
    * returns false when it is not listed (skipped, ignored, not a file).
    */
-  private visit(dir: string, name: string, kind: 'file' | 'dir' | 'link' | 'other', layers: IgnoreLayer[], listing: SourceListing): boolean {
+  private visit(dir: string, name: string, kind: 'file' | 'dir' | 'link' | 'other', place: Place, listing: SourceListing): boolean {
+    const { layers, outside } = place;
     const absoluteDir = dir ? join(this.root, dir) : this.root;
     const path = dir ? `${dir}/${name}` : name;
     let isDirectory = kind === 'dir';
@@ -191,34 +207,36 @@ export class WorktreeSource implements RepositorySource {
         return false;
       }
       // Links to directories are not followed even inside the root: they would index files twice or loop.
-      if (target.isDirectory) return false;
+      if (target.isDirectory) {
+        recordSkip(listing, 'symlink-folder', path);
+        return false;
+      }
       isFile = true;
       isDirectory = false;
       this.links?.add(path);
     }
     if (isDirectory) {
-      if (this.excluded.has(name)) {
-        // Version-control metadata is not repository content: skipped without being counted.
-        if (!VCS_DIRECTORIES.has(name)) recordSkip(listing, 'vendored', path + '/');
+      // Version-control metadata is not repository content: skipped without being counted.
+      if (VCS_DIRECTORIES.has(name)) return false;
+      const reason = this.settingsExcluded.has(name) ? 'settings' : this.folderSkip(name, path, layers) ?? outside;
+      if (reason === 'settings' || (reason !== null && !this.tracked.current().folders.has(path))) {
+        recordSkip(listing, reason === 'settings' ? 'vendored' : reason, path + '/');
         return false;
       }
-      if (isIgnored(layers, path, true)) {
-        recordSkip(listing, 'ignored', path + '/');
-        return false;
-      }
-      this.walk(path, layers, listing);
+      // An excluded folder holding tracked files is walked for those files only.
+      this.walk(path, { layers, outside: reason }, listing);
       return true;
     }
     if (!isFile) return false;
-    if (isIgnored(layers, path, false)) {
-      recordSkip(listing, 'ignored', path);
+    if ((outside !== null || isIgnored(layers, path, false)) && !this.tracked.current().files.has(path)) {
+      recordSkip(listing, outside ?? 'ignored', path);
       return false;
     }
     if (hasBinaryExtension(path)) {
       recordSkip(listing, 'binary', path);
       return false;
     }
-    let info: { size: number; mtimeMs: number } | null = null;
+    let info: { size: number; mtimeMs: number; ctimeMs: number } | null = null;
     try {
       info = statSync(join(absoluteDir, name));
     } catch {
@@ -232,8 +250,14 @@ export class WorktreeSource implements RepositorySource {
       recordSkip(listing, 'too-large', path);
       return false;
     }
-    listing.files.push({ path, size: info.size, mtimeMs: info.mtimeMs, blobId: null });
+    listing.files.push({ path, size: info.size, mtimeMs: changeStamp(info), blobId: null });
     return true;
+  }
+
+  /** Why a folder named `name` at `path` is left out by default (a vendored name, an ignore pattern), or null. */
+  private folderSkip(name: string, path: string, layers: IgnoreLayer[]): 'vendored' | 'ignored' | null {
+    if (this.excluded.has(name)) return 'vendored';
+    return isIgnored(layers, path, true) ? 'ignored' : null;
   }
 
   /**
@@ -257,32 +281,45 @@ export class WorktreeSource implements RepositorySource {
   }
 
   private skipOf(path: string): { reason: SkipReason; rule: string | null } | null {
-    const cache = new Map<string, IgnoreLayer[] | null>();
+    const cache = new Map<string, Place | null>();
     const parts = path.split('/');
     // A path below a folder the listing does not enter gets that folder's reason.
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
-      if (this.layersOf(dir, cache)) continue;
+      if (this.placeOf(dir, cache)) continue;
       const name = parts[i - 1];
-      if (this.excluded.has(name)) {
-        if (VCS_DIRECTORIES.has(name)) return null;
-        return { reason: 'vendored', rule: excludedFolderRule(name) };
-      }
-      const rule = ignoringRule(this.layersOf(parts.slice(0, i - 1).join('/'), cache) ?? [], dir, true);
-      return rule ? { reason: 'ignored', rule } : null;
+      if (VCS_DIRECTORIES.has(name)) return null;
+      if (this.excluded.has(name)) return { reason: 'vendored', rule: excludedFolderRule(name) };
+      const parent = this.placeOf(parts.slice(0, i - 1).join('/'), cache);
+      const rule = ignoringRule(parent?.layers ?? [], dir, true);
+      if (rule) return { reason: 'ignored', rule };
+      return parent?.outside ? { reason: parent.outside, rule: this.ancestorRule(parts.slice(0, i - 1)) } : null;
     }
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
     this.listCandidates([path], listing);
     for (const [reason, examples] of Object.entries(listing.skippedExamples)) {
       if (!examples.includes(path)) continue;
-      const layers = reason === 'ignored' ? this.layersOf(parts.slice(0, -1).join('/'), cache) : null;
-      return { reason: reason as SkipReason, rule: layers ? ignoringRule(layers, path, false) : null };
+      const place = reason === 'ignored' || reason === 'vendored' ? this.placeOf(parts.slice(0, -1).join('/'), cache) : null;
+      const own = place && reason === 'ignored' ? ignoringRule(place.layers, path, false) : null;
+      return { reason: reason as SkipReason, rule: own ?? (place?.outside ? this.ancestorRule(parts.slice(0, -1)) : null) };
+    }
+    return null;
+  }
+
+  /** The rule that excludes the outermost excluded folder among `folders` (a path's folder parts). */
+  private ancestorRule(folders: readonly string[]): string | null {
+    const cache = new Map<string, Place | null>();
+    for (let i = 1; i <= folders.length; i++) {
+      const name = folders[i - 1];
+      if (this.excluded.has(name)) return excludedFolderRule(name);
+      const rule = ignoringRule(this.placeOf(folders.slice(0, i - 1).join('/'), cache)?.layers ?? [], folders.slice(0, i).join('/'), true);
+      if (rule) return rule;
     }
     return null;
   }
 
   private listCandidates(candidates: Iterable<string>, listing: SourceListing): { files: SourceFile[]; walked: string[]; links: string[] } {
-    const layerCache = new Map<string, IgnoreLayer[] | null>();
+    const placeCache = new Map<string, Place | null>();
     this.walkedDirs = [];
     this.links = new Set();
     try {
@@ -290,8 +327,8 @@ export class WorktreeSource implements RepositorySource {
         if (!path || path.split('/').some((part) => part === '' || part === '.' || part === '..')) continue;
         const slash = path.lastIndexOf('/');
         const dir = slash < 0 ? '' : path.slice(0, slash);
-        const layers = this.layersOf(dir, layerCache);
-        if (!layers) continue;
+        const place = this.placeOf(dir, placeCache);
+        if (!place) continue;
         let kind: 'file' | 'dir' | 'link' | 'other';
         try {
           const info = lstatSync(join(this.root, path));
@@ -299,7 +336,7 @@ export class WorktreeSource implements RepositorySource {
         } catch {
           continue;
         }
-        this.visit(dir, path.slice(slash + 1), kind, layers, listing);
+        this.visit(dir, path.slice(slash + 1), kind, place, listing);
       }
       return { files: listing.files, walked: this.walkedDirs, links: [...this.links] };
     } finally {
@@ -308,16 +345,16 @@ export class WorktreeSource implements RepositorySource {
     }
   }
 
-  /** The ignore layers in force inside `dir`, or null when the listing would not enter it. */
-  private layersOf(dir: string, cache: Map<string, IgnoreLayer[] | null>): IgnoreLayer[] | null {
+  /** The ignore layers in force inside `dir` and the excluded folder it lies in, or null when the listing would not enter it. */
+  private placeOf(dir: string, cache: Map<string, Place | null>): Place | null {
     const known = cache.get(dir);
     if (known !== undefined) return known;
-    let layers: IgnoreLayer[] | null;
+    let place: Place | null = null;
     if (dir === '') {
-      layers = this.rootLayers();
+      place = { layers: this.rootLayers(), outside: null };
     } else {
       const slash = dir.lastIndexOf('/');
-      const parent = this.layersOf(slash < 0 ? '' : dir.slice(0, slash), cache);
+      const parent = this.placeOf(slash < 0 ? '' : dir.slice(0, slash), cache);
       const name = dir.slice(slash + 1);
       let isDirectory = false;
       try {
@@ -325,14 +362,17 @@ export class WorktreeSource implements RepositorySource {
       } catch {
         isDirectory = false;
       }
-      layers = parent && isDirectory && !this.excluded.has(name) && !isIgnored(parent, dir, true) ? parent : null;
+      if (parent && isDirectory && !VCS_DIRECTORIES.has(name) && !this.settingsExcluded.has(name)) {
+        const outside = this.folderSkip(name, dir, parent.layers) ?? parent.outside;
+        if (outside === null || this.tracked.current().folders.has(dir)) place = { layers: parent.layers, outside };
+      }
     }
-    if (layers) {
+    if (place) {
       const own = this.readIgnoreFile(join(this.root, dir, '.gitignore'));
-      if (own) layers = [...layers, { base: dir, rules: own, file: ignoreFileName(dir) }];
+      if (own) place = { ...place, layers: [...place.layers, { base: dir, rules: own, file: ignoreFileName(dir) }] };
     }
-    cache.set(dir, layers);
-    return layers;
+    cache.set(dir, place);
+    return place;
   }
 
   /** The ignore layers at the root, above its own `.gitignore`: `.git/info/exclude`, when present. */

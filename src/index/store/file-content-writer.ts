@@ -53,8 +53,8 @@ export class FileContentWriter {
          VALUES (@path, @blobId, @size, @mtimeMs, @language, @status, @errorCount, @decodedWithReplacement, @lineCount, @indexedAt)`,
       ),
       insertSymbol: db.prepare(
-        `INSERT INTO symbols(file_id, name, qualified_name, kind, parent, start_line, end_line, signature, doc, callees, bases)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO symbols(file_id, name, qualified_name, kind, parent, start_line, end_line, signature, doc, callees, calls, bases)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertGraphFacts: db.prepare('INSERT INTO graph_facts(file_id, defines, calls) VALUES (?, ?, ?)'),
       insertImport: db.prepare('INSERT INTO imports(file_id, source, names, line) VALUES (?, ?, ?, ?)'),
@@ -125,7 +125,7 @@ export class FileContentWriter {
     );
     const sym = rows.symbols;
     for (let i = 0; i < sym.length; i += SYMBOL_WIDTH) {
-      s.insertSymbol.run(fileId, sym[i], sym[i + 1], sym[i + 2], sym[i + 3], sym[i + 4], sym[i + 5], sym[i + 6], sym[i + 7], sym[i + 8], sym[i + 9]);
+      s.insertSymbol.run(fileId, sym[i], sym[i + 1], sym[i + 2], sym[i + 3], sym[i + 4], sym[i + 5], sym[i + 6], sym[i + 7], sym[i + 8], sym[i + 9], sym[i + 10]);
     }
     const imp = rows.imports;
     for (let i = 0; i < imp.length; i += IMPORT_WIDTH) s.insertImport.run(fileId, imp[i], imp[i + 1], imp[i + 2]);

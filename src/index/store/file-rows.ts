@@ -13,8 +13,8 @@ import type { BuiltChunk } from './build-chunks.js';
 /** One bound value. */
 export type SqlValue = string | number | null;
 
-/** Values per symbol in {@link FileRows.symbols}: name, qualified_name, kind, parent, start_line, end_line, signature, doc, callees, bases. */
-export const SYMBOL_WIDTH = 10;
+/** Values per symbol in {@link FileRows.symbols}: name, qualified_name, kind, parent, start_line, end_line, signature, doc, callees, calls, bases. */
+export const SYMBOL_WIDTH = 11;
 /** Values per import in {@link FileRows.imports}: source, names, line. */
 export const IMPORT_WIDTH = 3;
 /**
@@ -62,7 +62,7 @@ export function graphFacts(symbols: readonly { name: string; qualifiedName: stri
 export function toFileRows(parsed: ParsedFile, chunks: readonly BuiltChunk[]): FileRows {
   const symbols: SqlValue[] = [];
   for (const s of parsed.symbols) {
-    symbols.push(s.name, s.qualifiedName, s.kind, s.parent, s.startLine, s.endLine, s.signature, s.doc, JSON.stringify(s.callees), JSON.stringify(s.bases));
+    symbols.push(s.name, s.qualifiedName, s.kind, s.parent, s.startLine, s.endLine, s.signature, s.doc, JSON.stringify(s.callees), JSON.stringify(s.calls ?? []), JSON.stringify(s.bases));
   }
   const imports: SqlValue[] = [];
   for (const i of parsed.imports) imports.push(i.source, JSON.stringify(i.names), i.line);

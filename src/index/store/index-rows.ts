@@ -55,7 +55,7 @@ export interface RawFile {
 /** A `symbols` row joined with its file path. */
 export interface RawSymbol {
   id: number; path: string; name: string; qualified_name: string; kind: string; parent: string | null;
-  start_line: number; end_line: number; signature: string; doc: string | null; callees: string; bases: string;
+  start_line: number; end_line: number; signature: string; doc: string | null; callees: string; calls: string; bases: string;
 }
 
 /** Maps a stored file row. */
@@ -71,7 +71,7 @@ export function toSymbolRow(r: RawSymbol): SymbolRow {
   return {
     id: r.id, path: r.path, name: r.name, qualifiedName: r.qualified_name, kind: r.kind as SymbolKind, parent: r.parent,
     startLine: r.start_line, endLine: r.end_line, signature: r.signature, doc: r.doc,
-    callees: JSON.parse(r.callees), bases: JSON.parse(r.bases),
+    callees: JSON.parse(r.callees), calls: JSON.parse(r.calls), bases: JSON.parse(r.bases),
   };
 }
 

@@ -6,8 +6,9 @@
  * 9: `graph_facts`, each parsed file's defined and called names, written with its symbols.
  * 10: `blobs.parsed` holds the parse's JSON deflated (raw deflate, see parsed-blob.ts), and
  *     `blobs.failure` the reason of a failed parse (NULL otherwise), which SQL read from the JSON before.
+ * 11: `symbols.calls`, each call's receiver as written beside its name, so every call edge is resolved by receiver.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** What a chunk covers: one function/method, one class header, or a file's top-level remainder. */
 export type ChunkKind = 'function' | 'class' | 'file';
@@ -68,6 +69,7 @@ CREATE TABLE symbols (
   signature TEXT NOT NULL,
   doc TEXT,
   callees TEXT NOT NULL,
+  calls TEXT NOT NULL,
   bases TEXT NOT NULL
 );
 CREATE INDEX symbols_file ON symbols(file_id);

@@ -162,7 +162,7 @@ describe('incremental indexing of a working tree', () => {
     }
   });
 
-  it('indexes a file with a syntax error as partial, and a non-UTF-8 file with replacement characters', async () => {
+  it('indexes a file with a syntax error as partial, and a non-UTF-8 file decoded as Latin-1', async () => {
     const { root, repository } = await openFixture();
     put(root, 'tools/broken.py', 'def ok():\n    return 1\n\ndef broken(:\n    return (\n\nclass Fine:\n    def m(self):\n        pass\n');
     put(root, 'tools/latin1.py', Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from(' cr'), Buffer.from([0xe8, 0x6d, 0x65]), Buffer.from('\ndef brulee():\n    return "cr'), Buffer.from([0xe8]), Buffer.from('me"\n')]));
@@ -177,7 +177,7 @@ describe('incremental indexing of a working tree', () => {
 
       const latin = repository.store.file('tools/latin1.py')!;
       expect(latin).toMatchObject({ decodedWithReplacement: true, status: 'ok' });
-      expect(repository.store.fileText('tools/latin1.py')).toContain('caf\uFFFD');
+      expect(repository.store.fileText('tools/latin1.py')).toContain('café');
       expect(repository.store.symbolsOf('tools/latin1.py').map((s) => s.name)).toEqual(['brulee']);
       expect(repository.store.file('inventory/stock.py')!.decodedWithReplacement).toBe(false);
       expect((await repository.status()).partialFiles).toBe(1);
@@ -240,6 +240,22 @@ describe('incremental indexing of a working tree', () => {
       expect(store.getMeta('complete')).toBe('1');
     } finally {
       store.close();
+    }
+  });
+});
+
+describe('the report counts what the index holds', () => {
+  it('does not count a listed file skipped on reading (binary by content) as indexed, and says it was skipped', async () => {
+    const { root, indexPath } = copyIndexFixture();
+    put(root, 'inventory/blob.py', 'x = 1\u0000\u0001binary\n');
+    const repository = await RepositoryIndex.open(root, { indexPath });
+    try {
+      const report = await repository.refresh();
+      expect(report.listed).toBe(repository.store.files().length);
+      expect(report.listed).toBe(FIXTURE_FILES.length);
+      expect(report.skipped.binary).toBe(1);
+    } finally {
+      repository.close();
     }
   });
 });

@@ -278,11 +278,13 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     store.setMeta('summary', JSON.stringify({ counts, failures: failedAll.slice(0, 10), failedPaths: failedAll.map((f) => f.path) } satisfies RunSummary));
     store.setMeta('complete', '1');
   });
+  // The files the index holds: a listed file skipped on reading (binary by content, unreadable) is not one
+  // (listing.skipped counts it), so the line says what `status` will say.
   const report: IndexReport = {
     mode: source.mode,
     root: source.root,
     commit: source.commit,
-    listed: delta ? counts.files : listing.files.length,
+    listed: counts.files,
     unchanged: delta ? counts.files - parsedCount - reused : unchanged,
     parsed: parsedCount,
     reused,
