@@ -93,7 +93,15 @@ export class WorktreeChanges {
       this.excludeStamp = excludeStamp;
     }
     const { gitPart, dirty, candidates } = await this.gitCandidates(arming ? null : previous, recheck);
-    if (candidates && previous) return this.delta(candidates, previous, gitPart, dirty);
+    if (candidates && previous) {
+      // Nothing to look at since the stored token: the run writes nothing, so that token stays the index's
+      // and, its events taken above, the watcher vouches for it from now on (else every later check came here).
+      if (candidates.length === 0) {
+        this.issued = previousText;
+        return { token: () => previousText, delta: { files: [], candidates: [] } };
+      }
+      return this.delta(candidates, previous, gitPart, dirty);
+    }
     const rules = this.ruleStamps(dirty);
     return {
       delta: null,
