@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cleanupTempDirs, commitAll, copyIndexFixture, git, gitInit, put } from '../../../test/cli/harness.js';
@@ -243,6 +243,26 @@ describe('freshness from a file watcher', () => {
       put(fixture.root, 'web/cart.ts', 'export const cart = 3;\n');
       await repository.refresh();
       expect(repository.store.fileText('web/cart.ts')).toBe('export const cart = 3;\n');
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('a folder made between a status and the first check (empty, so git does not see it) is watched from then on', async () => {
+    const fixture = copyIndexFixture();
+    gitInit(fixture.root);
+    commitAll(fixture.root, 'init');
+    const writer = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath });
+    await writer.refresh();
+    writer.close();
+    const repository = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath, watch: true });
+    try {
+      await repository.status();
+      mkdirSync(join(fixture.root, 'later'));
+      await repository.refresh();
+      put(fixture.root, 'later/module.py', 'def made_later():\n    return 1\n');
+      await repository.refresh();
+      expect(repository.store.symbolsOf('later/module.py').map((s) => s.name)).toEqual(['made_later']);
     } finally {
       repository.close();
     }
