@@ -11,5 +11,7 @@ export default defineConfig({
     maxWorkers: 2,
     // One line when the browser tests will be skipped (no Chromium).
     globalSetup: ['test/helpers/browser-precondition.ts'],
+    // The default report, then the ten slowest files (CI's log says where the suite's time goes).
+    reporters: ['default', './test/helpers/slowest-files-reporter.ts'],
   },
 });

@@ -2,8 +2,8 @@
 // First-answer benchmark: on a never-indexed copy of TREE, how long until the
 // first answer with the real scaffold, next to `rg -n` over the same words in
 // the same round. The first `reponav search` answers from a focused partial
-// index (the files a text scan ranks first and their imports; a tree under 300
-// files is indexed whole first); the rest is indexed by a detached build, and
+// index (the files a text scan ranks first and their imports; a tree that
+// index would take whole is indexed whole first); the rest is indexed by a detached build, and
 // the "whole" figure is the time from that first search until a search answers
 // from the complete index. Each round uses a fresh copy; the figures are
 // printed per round with the load average, then as medians. The reference a

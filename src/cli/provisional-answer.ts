@@ -5,10 +5,10 @@
  * index is built in a detached `reponav index` process, so the next search
  * uses it. A search while that build runs answers through the search tool's
  * provisional answer (callTool with `firstIndexElsewhere`) and starts no
- * second build; so does a search whose focused index failed. A
- * tree of fewer than PROVISIONAL_MIN_FILES files is indexed before answering,
- * as before: that takes a few seconds at most, and a first answer with symbols
- * is worth them. The build's error line (its stderr, `-q`: errors only) is kept
+ * second build; so does a search whose focused index failed. A tree the
+ * focused index would take whole (retrieve/focused-files.ts's
+ * focusLeavesFiles) is indexed before answering: that index is the same
+ * work, and its answer is whole. The build's error line (its stderr, `-q`: errors only) is kept
  * in `<index>.background-error`: after a build that failed (a full disk, say),
  * the provisional answer says so and why, and no new build starts by itself
  * (it would fail the same way on every search); `reponav index` retries it.
@@ -17,10 +17,18 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { WorktreeSource, WriterLock, type RepositoryIndex } from '../index/index.js';
+import { focusLeavesFiles } from '../retrieve/index.js';
+import { FOCUSED_MIN_FILES } from '../tools/index.js';
 import type { RepositoryCommandOptions } from './cli-context.js';
 
-/** Trees with fewer listed files than this are indexed before the first answer. */
-export const PROVISIONAL_MIN_FILES = 300;
+/** Trees of this many listed files or more always answer before their whole index; a smaller one does when its bytes exceed the focused index's. */
+export const PROVISIONAL_MIN_FILES = FOCUSED_MIN_FILES;
+
+/** Whether a focused first index could leave files of this tree out: counted up to PROVISIONAL_MIN_FILES (a large tree is not listed), else by the few files' bytes. */
+async function focusable(source: WorktreeSource): Promise<boolean> {
+  if ((await source.countUpTo(PROVISIONAL_MIN_FILES)) >= PROVISIONAL_MIN_FILES) return true;
+  return focusLeavesFiles((await source.list()).files);
+}
 
 /**
  * How a search on a never-indexed tree answers: provisionally (`failure`: why
@@ -40,7 +48,7 @@ export type BackgroundIndex = { provisional: false; continueIndex?: () => void }
 export async function indexInBackground(repository: RepositoryIndex, options: RepositoryCommandOptions): Promise<BackgroundIndex> {
   if (options.commit) return { provisional: false };
   if (!(repository.source instanceof WorktreeSource) || repository.store.getMeta('indexed') !== null) return { provisional: false };
-  if ((await repository.source.countUpTo(PROVISIONAL_MIN_FILES)) < PROVISIONAL_MIN_FILES) return { provisional: false };
+  if (!(await focusable(repository.source))) return { provisional: false };
   const indexPath = repository.store.path;
   if (new WriterLock(indexPath).isHeld()) return { provisional: true, failure: null };
   const failure = lastBackgroundFailure(indexPath);

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import { scoringWarm, warmScoring, type IdleWarmer, type WarmScoringOptions, type WarmScoringReport } from './lexical/index.js';
-import type { IndexStore } from './store/index.js';
+import { indexGeneration, type IndexStore } from './store/index.js';
 
 /**
  * The idle-time warm-up of one index's scoring caches (scoring-warmup.ts):
@@ -21,6 +21,8 @@ export class IdleWarmUp {
     if (this.warming) return this.warming.done;
     if (scoringWarm(store)) return Promise.resolve({ terms: 0, entries: 0, stopped: 'done', warmers: 0 });
     const controller = new AbortController();
+    // One line per start, naming the state: a state warmed twice (or every call) shows in a debug log.
+    this.logger.debug(`scoring warm-up of index state ${indexGeneration(store)} started`);
     const done = warmScoring(store, { warmers: this.warmers, ...options, signal: controller.signal })
       .then((report) => {
         this.logger.debug(`scoring caches warmed: ${report.terms} terms, ${report.entries} postings, ${report.warmers} warmers (${report.stopped})`);

@@ -256,6 +256,8 @@ export class RepositoryIndex {
   }
 
   private async refreshLocked(options: RefreshOptions): Promise<IndexReport> {
+    // The path a call pays for (lock, verify, a change check): a long-lived process should take it only when something changed.
+    this.logger.debug(`refresh of ${this.root} under the writer lock`);
     let told = false;
     const lease = await this.lock.acquire({
       signal: options.signal,
@@ -315,8 +317,10 @@ export class RepositoryIndex {
       this.logger.debug(`integrity check of ${this.store.path} (${options.check ? 'asked for' : reasons.join('; ')}): ${problem ?? 'ok'}`);
       if (problem) this.rebuild(lease, `failed its integrity check (${problem})`);
     }
-    this.store.setMeta('written_by', by);
-    this.store.setMeta('settings', JSON.stringify(this.sourceOptions));
+    // Only what differs: a write is a new index state (index-generation.ts), whose caches and warm-up start over.
+    if (before !== by) this.store.setMeta('written_by', by);
+    const settings = JSON.stringify(this.sourceOptions);
+    if (this.store.getMeta('settings') !== settings) this.store.setMeta('settings', settings);
   }
 
   private rebuild(lease: WriterLease, reason: string): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filesNamedAfter, focusNeighbours, focusSeeds, type FocusBudget } from './focused-files.js';
+import { DEFAULT_FOCUS_BUDGET, filesNamedAfter, focusLeavesFiles, focusNeighbours, focusSeeds, type FocusBudget } from './focused-files.js';
 
 const sizes = new Map<string, number>([
   ['a.py', 100],
@@ -57,5 +57,29 @@ describe('filesNamedAfter', () => {
   it('leaves out a word that names more than two files', () => {
     const paths = ['a/common.py', 'b/common.py', 'c/common.py', 'a/cookies.py'];
     expect(filesNamedAfter(['common', 'cookies'], paths, () => false)).toEqual(['a/cookies.py']);
+  });
+});
+
+describe('focusLeavesFiles', () => {
+  it('is true exactly when the seeds of a scan ranking every file could not take them all (seeded random trees)', () => {
+    const seed = Number(process.env.FOCUS_SEED ?? 45);
+    let state = seed;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const budget = { maxFiles: 30, maxBytes: 4000, maxSeeds: 12, maxSeedBytes: 2500 };
+    for (let round = 0; round < 500; round++) {
+      const count = Math.floor(random() * 20);
+      const files = Array.from({ length: count }, (_, i) => ({ path: `f${i}.py`, size: Math.floor(random() * (random() < 0.2 ? 3000 : 300)) }));
+      const sizes = new Map(files.map((f) => [f.path, f.size]));
+      const takesAll = focusSeeds(files.map((f) => f.path), (p) => sizes.get(p), budget).length === files.length;
+      expect(focusLeavesFiles(files, budget), `seed ${seed}, round ${round}: ${JSON.stringify(files)}`).toBe(!takesAll);
+    }
+  });
+
+  it('with the default budget: more files than seeds, or more bytes than the seeds may take', () => {
+    const small = (n: number, size = 100) => Array.from({ length: n }, (_, i) => ({ path: `f${i}`, size }));
+    expect(focusLeavesFiles(small(DEFAULT_FOCUS_BUDGET.maxSeeds), DEFAULT_FOCUS_BUDGET)).toBe(false);
+    expect(focusLeavesFiles(small(DEFAULT_FOCUS_BUDGET.maxSeeds + 1), DEFAULT_FOCUS_BUDGET)).toBe(true);
+    expect(focusLeavesFiles(small(10, 70_000), DEFAULT_FOCUS_BUDGET)).toBe(true);
+    expect(focusLeavesFiles([], DEFAULT_FOCUS_BUDGET)).toBe(false);
   });
 });

@@ -29,6 +29,21 @@ export interface FocusBudget {
  */
 export const DEFAULT_FOCUS_BUDGET: FocusBudget = { maxFiles: 150, maxBytes: 1_000_000, maxSeeds: 40, maxSeedBytes: 600_000 };
 
+/**
+ * Whether a focused first index of `files` (a listed tree) can leave any file
+ * out: true when the tree has more files than the seeds may number or more
+ * bytes than they may take. When it cannot, the focused run would be the
+ * whole index under a "partial" label: index the whole tree first instead.
+ * This, not a file count, is what keeps a small tree (a few hundred files)
+ * from paying a whole cold index before its first answer.
+ */
+export function focusLeavesFiles(files: readonly { size: number }[], budget: FocusBudget = DEFAULT_FOCUS_BUDGET): boolean {
+  if (files.length > Math.min(budget.maxSeeds, budget.maxFiles)) return true;
+  let bytes = 0;
+  for (const file of files) bytes += file.size;
+  return bytes > Math.min(budget.maxSeedBytes, budget.maxBytes);
+}
+
 /** Sizes in bytes of the listed files; a path it does not know is not in the tree. */
 export type SizeOf = (path: string) => number | undefined;
 

@@ -15,6 +15,6 @@ export { fileGraph, mapSymbolRows, pageRank, rankedFiles, MAX_DEFINITIONS_PER_CA
 /** Types only: the provisional scan itself is loaded on demand (tools/provisional-answer.ts). */
 export type { ProvisionalFile, ProvisionalResult } from './provisional-search.js';
 export { isTestPath } from './path-prior.js';
-export { DEFAULT_FOCUS_BUDGET, filesNamedAfter, focusNeighbours, focusSeeds, type FocusBudget, type NeighbourInput, type SizeOf } from './focused-files.js';
+export { DEFAULT_FOCUS_BUDGET, filesNamedAfter, focusLeavesFiles, focusNeighbours, focusSeeds, type FocusBudget, type NeighbourInput, type SizeOf } from './focused-files.js';
 // The model reranker's summary only: the reranker (retrieve/rerank) needs the model clients, which this entry does not load.
 export { summarizeRerank, type RerankSummary } from './rerank/rerank-summary.js';

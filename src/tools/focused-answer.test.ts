@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from '../zod-mini.js';
 import { cleanupTempDirs, copyIndexFixture, put } from '../../test/cli/harness.js';
 import { RepositoryIndex } from '../index/index.js';
-import { FOCUSED_MIN_FILES, partialLine } from './focused-answer.js';
+import { FOCUSED_MIN_FILES, partialLine, type PartialCoverage } from './focused-answer.js';
 import { searchOutputSchema } from './output-schemas.js';
 import { RepositorySet } from './repository-set.js';
 import { callTool, createToolRegistry } from './tool-registry.js';
@@ -111,6 +111,28 @@ describe('the first search on a never-indexed tree of many files', () => {
       expect(continued).toHaveBeenCalledTimes(1);
     } finally {
       await repositories.close();
+    }
+  });
+
+  it('is used on a tree of far fewer than 300 files, and on a few large files: whenever the focused index leaves files out', async () => {
+    const fewLargeFiles = largeTree(0);
+    // More bytes than the focused index's seeds may take (DEFAULT_FOCUS_BUDGET.maxSeedBytes), in 15 files.
+    for (let i = 0; i < 4; i++) put(fewLargeFiles.root, `big/table_${i}.py`, `ROWS_${i} = [\n${'    (1, 2, 3),\n'.repeat(12_000)}]\n`);
+    for (const tree of [largeTree(120), fewLargeFiles]) {
+      const repositories = await RepositorySet.open([{ path: tree.root, indexPath: join(tree.dir, 'index', 'i.db') }]);
+      const continued = vi.fn();
+      try {
+        const first = await callTool(registry, 'search', { query: 'reserve stock copies' }, { repositories, continueFirstIndex: continued });
+        expect(first.isError).toBe(false);
+        const coverage = (first.data as { partialIndex?: PartialCoverage }).partialIndex;
+        expect(coverage, first.text.slice(0, 200)).toBeDefined();
+        expect(coverage!.totalFiles).toBeLessThan(300);
+        expect(coverage!.indexedFiles).toBeLessThan(coverage!.totalFiles);
+        expect(first.text).toContain('[FILE] inventory/stock.py');
+        expect(continued).toHaveBeenCalledTimes(1);
+      } finally {
+        await repositories.close();
+      }
     }
   });
 

@@ -12,13 +12,18 @@
 import type { SourceListing } from '../index/index.js';
 import { importTargets, WorktreeSource } from '../index/index.js';
 import { estimateTokens } from '../budget/index.js';
-import { filesNamedAfter, focusNeighbours, focusSeeds, isTestPath, parseQuery, reduceLongQuery, DEFAULT_FOCUS_BUDGET, type FocusBudget } from '../retrieve/index.js';
+import { filesNamedAfter, focusLeavesFiles, focusNeighbours, focusSeeds, isTestPath, parseQuery, reduceLongQuery, DEFAULT_FOCUS_BUDGET, type FocusBudget } from '../retrieve/index.js';
 import { enforceBudget, MIN_BUDGET_TOKENS } from './output-budget.js';
 import { pathFilterOf } from './tool-args.js';
 import type { AnyToolDefinition, ToolCallResult, ToolEnvironment } from './tool-types.js';
 
-/** Trees with fewer listed files than this are indexed whole before the first answer (a few seconds at most). */
-export const FOCUSED_MIN_FILES = 300;
+/**
+ * The fewest listed files for which the default budget's focused first index
+ * always leaves files out (retrieve/focused-files.ts's focusLeavesFiles): a
+ * smaller tree is focused only when its bytes exceed the seeds' budget, and
+ * otherwise indexed whole first (the focused run would take every file).
+ */
+export const FOCUSED_MIN_FILES = Math.min(DEFAULT_FOCUS_BUDGET.maxSeeds, DEFAULT_FOCUS_BUDGET.maxFiles) + 1;
 
 /** Files of the scan's ranking read for seeds and for filling the budget. */
 const RANKED_FILES = 120;
@@ -41,7 +46,7 @@ export type FocusedOutcome = { answer: ToolCallResult } | { answer: null; reason
 /**
  * Indexes the files a search for `input.query` needs first and answers from
  * them (see the module comment); `continueIndex` then starts the whole index.
- * Not applicable (null) to a tree of fewer than FOCUSED_MIN_FILES files. A
+ * Not applicable (null) to a tree the focused index would take whole. A
  * failure (the focused run, the search) is an outcome without an answer; the
  * whole index is started all the same.
  */
@@ -55,7 +60,7 @@ export async function focusedFirstAnswer(
   const index = env.repository.index;
   if (!(index.source instanceof WorktreeSource)) return null;
   const listing = await index.source.list();
-  if (listing.files.length < FOCUSED_MIN_FILES) return null;
+  if (!focusLeavesFiles(listing.files, budget)) return null;
   try {
     return await answerFromFocus(tool, input, env, listing, budget);
   } catch (caught) {

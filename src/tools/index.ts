@@ -28,6 +28,7 @@ export { clipLine, DEFAULT_MAX_BUDGET_TOKENS, enforceBudget, MIN_BUDGET_TOKENS, 
 export { lookupSymbols, parseSymbolQuery, type SymbolCategory, type SymbolLookupResult } from './symbol-lookup.js';
 export { searchIndexedText, type TextMatch } from './find-code-snippet-tool.js';
 export { parseFileSpan } from './view-code-tool.js';
+export { FOCUSED_MIN_FILES } from './focused-answer.js';
 export { runToolOnce, type RunToolOnceOptions } from './run-tool-once.js';
 export { listSymbolsTool } from './list-symbols-tool.js';
 export { findClassTool, findFunctionTool } from './find-symbol-tools.js';

@@ -100,7 +100,8 @@ export interface ToolContext {
   firstIndexFailure?: { reason: string; retry: string };
   /**
    * The first search (a tool with a provisional answer) on a never-indexed
-   * working tree of FOCUSED_MIN_FILES files or more: unless `false`, it
+   * working tree that a focused index would not take whole (more than its
+   * seeds may number or weigh; see focused-answer.ts): unless `false`, it
    * indexes the files the text scan ranks first and their neighbours, and
    * answers from that partial index, saying so (tools/focused-answer.ts).
    */

@@ -1,7 +1,9 @@
 /**
- * Bad input through the built CLI: every failure is one `error: …` sentence
- * on stderr and a non-zero exit code (1 for a ReponavError, 2 for usage),
- * never a stack trace. Also: damaged index files are rebuilt with a warning,
+ * Bad input through the CLI: every failure is one `error: …` sentence on
+ * stderr and a non-zero exit code (1 for a ReponavError, 2 for usage), never a
+ * stack trace. The built CLI runs where a process matters (its exit code for
+ * each kind of failure, stdin, a relative path against its working folder);
+ * the rest runs the same program in this process (in-process-cli.ts). Also: damaged index files are rebuilt with a warning,
  * never trusted, and a foreign file at a user-given index path is refused.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import {
   runCli,
   tempDir,
 } from './harness.js';
+import { runCliInProcess as cli } from './in-process-cli.js';
 
 beforeAll(ensureBuilt, 300_000);
 
@@ -44,7 +47,7 @@ describe('bad repositories and revisions', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('a long issue text (39,000 characters, mostly a pasted log) is accepted and searched; a query over 200,000 characters is refused with one sentence, as MCP refuses it', () => {
+  it('a long issue text (39,000 characters, mostly a pasted log) is accepted and searched; a query over 200,000 characters is refused with one sentence, as MCP refuses it', async () => {
     // A 10 MB query once ran 23 s and 860 MB; the cap is the search tool's, which the CLI goes through.
     const dir = tempDir();
     const root = join(dir, 'repo');
@@ -54,7 +57,8 @@ describe('bad repositories and revisions', () => {
     const log = Array.from({ length: 600 }, (_, i) => `[debug] 2024-01-0${i % 9} worker ${i} polled the queue and found nothing to do`).join('\n');
     const issue = `apply_refund returns a wrong total\n\nCalling \`apply_refund(invoice, 5)\` twice refunds twice.\n\n\`\`\`\n${log}\n\`\`\`\n`;
     expect(issue.length).toBeGreaterThan(38_000);
-    for (const result of [runCli(['search', issue, '--repo', root], { cacheDir }), runCli(['search', '-', '--repo', root], { cacheDir, input: issue })]) {
+    // The argument in this process; stdin through the built CLI (a process's own input).
+    for (const result of [await cli(['search', issue, '--repo', root], { cacheDir }), runCli(['search', '-', '--repo', root], { cacheDir, input: issue })]) {
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/\[FILE\] billing\/refunds\.py/);
     }
@@ -67,51 +71,51 @@ describe('bad repositories and revisions', () => {
     }
   });
 
-  it('a completely empty folder is exit 1 too', () => {
+  it('a completely empty folder is exit 1 too', async () => {
     const dir = tempDir();
     const empty = join(dir, 'void');
     mkdirSync(empty);
-    expectOneSentenceError(runCli(['index', empty], { cacheDir: join(dir, 'cache') }), 1);
+    expectOneSentenceError(await cli(['index', empty], { cacheDir: join(dir, 'cache') }), 1);
   });
 
-  it('a --workers value that is not a count is a usage error (exit 2) with one sentence, before anything is indexed', () => {
+  it('a --workers value that is not a count is a usage error (exit 2) with one sentence, before anything is indexed', async () => {
     const { root, cacheDir } = copyIndexFixture();
     for (const value of ['two', '-1', '99']) {
-      const line = expectOneSentenceError(runCli(['index', root, '--workers', value], { cacheDir }), 2);
+      const line = expectOneSentenceError(await cli(['index', root, '--workers', value], { cacheDir }), 2);
       expect(line).toMatch(/Expected a worker count from 0 to 16/);
     }
-    expect(runCli(['index', root, '--workers', '0', '--json'], { cacheDir }).code).toBe(0);
+    expect((await cli(['index', root, '--workers', '0', '--json'], { cacheDir })).code).toBe(0);
   });
 
-  it('--commit on a folder that is not a git repository is exit 1 with one sentence', () => {
+  it('--commit on a folder that is not a git repository is exit 1 with one sentence', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    const line = expectOneSentenceError(runCli(['index', root, '--commit', 'HEAD'], { cacheDir }), 1);
+    const line = expectOneSentenceError(await cli(['index', root, '--commit', 'HEAD'], { cacheDir }), 1);
     expect(line).toMatch(/is not a git repository/);
   });
 
-  it('an unknown revision is exit 1 with one sentence naming it', () => {
+  it('an unknown revision is exit 1 with one sentence naming it', async () => {
     const { root, cacheDir } = copyIndexFixture();
     gitInit(root);
     commitAll(root, 'one');
-    const line = expectOneSentenceError(runCli(['index', root, '--commit', 'no-such-rev'], { cacheDir }), 1);
+    const line = expectOneSentenceError(await cli(['index', root, '--commit', 'no-such-rev'], { cacheDir }), 1);
     expect(line).toContain("'no-such-rev'");
-    const search = expectOneSentenceError(runCli(['search', 'cart', '--repo', root, '--commit', 'deadbeef'], { cacheDir }), 1);
+    const search = expectOneSentenceError(await cli(['search', 'cart', '--repo', root, '--commit', 'deadbeef'], { cacheDir }), 1);
     expect(search).toContain("'deadbeef'");
   });
 
-  it('a path that does not exist is exit 1 with one sentence, for index, status and search', () => {
+  it('a path that does not exist is exit 1 with one sentence, for index, status and search', async () => {
     const dir = tempDir();
     const missing = join(dir, 'does-not-exist');
     const cacheDir = join(dir, 'cache');
-    expect(expectOneSentenceError(runCli(['index', missing], { cacheDir }), 1)).toContain('does-not-exist');
-    expect(expectOneSentenceError(runCli(['status', missing], { cacheDir }), 1)).toContain('does-not-exist');
-    expectOneSentenceError(runCli(['search', 'cart', '--repo', missing], { cacheDir }), 1);
-    expectOneSentenceError(runCli(['index', missing, '--commit', 'HEAD'], { cacheDir }), 1);
+    expect(expectOneSentenceError(await cli(['index', missing], { cacheDir }), 1)).toContain('does-not-exist');
+    expect(expectOneSentenceError(await cli(['status', missing], { cacheDir }), 1)).toContain('does-not-exist');
+    expectOneSentenceError(await cli(['search', 'cart', '--repo', missing], { cacheDir }), 1);
+    expectOneSentenceError(await cli(['index', missing, '--commit', 'HEAD'], { cacheDir }), 1);
   });
 
-  it('a bad --max-file-size is a usage error (exit 2) with one sentence', () => {
+  it('a bad --max-file-size is a usage error (exit 2) with one sentence', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    expect(expectOneSentenceError(runCli(['index', root, '--max-file-size', 'lots'], { cacheDir }), 2)).toContain("'lots'");
+    expect(expectOneSentenceError(await cli(['index', root, '--max-file-size', 'lots'], { cacheDir }), 2)).toContain("'lots'");
   });
 });
 
@@ -120,49 +124,49 @@ describe('usage errors', () => {
     expect(runCli(['frobnicate'], { cacheDir: tempDir() }).code).toBe(2);
   });
 
-  it('exit 2 for an unknown option, a missing argument or a bad choice of a subcommand', () => {
+  it('exit 2 for an unknown option, a missing argument or a bad choice of a subcommand', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    expect(runCli(['index', root, '--bogus'], { cacheDir }).code).toBe(2);
-    expect(runCli(['search'], { cacheDir }).code).toBe(2);
-    expect(runCli(['search', 'x', '--repo', root, '--format', 'yaml'], { cacheDir }).code).toBe(2);
+    expect((await cli(['index', root, '--bogus'], { cacheDir })).code).toBe(2);
+    expect((await cli(['search'], { cacheDir })).code).toBe(2);
+    expect((await cli(['search', 'x', '--repo', root, '--format', 'yaml'], { cacheDir })).code).toBe(2);
   });
 
-  it('`find NAME` without a kind names the two commands to run instead of "unknown command NAME"', () => {
+  it('`find NAME` without a kind names the two commands to run instead of "unknown command NAME"', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    const line = expectOneSentenceError(runCli(['find', 'checkout', '--repo', root], { cacheDir }), 2);
+    const line = expectOneSentenceError(await cli(['find', 'checkout', '--repo', root], { cacheDir }), 2);
     expect(line).toContain('reponav find function checkout');
     expect(line).toContain('reponav find class checkout');
     expect(line).not.toContain('unknown command');
   });
 
-  it('a lookup that finds nothing exits 1 with one sentence, for find class, find function and view --symbol alike', () => {
+  it('a lookup that finds nothing exits 1 with one sentence, for find class, find function and view --symbol alike', async () => {
     const { root, cacheDir } = copyIndexFixture();
     for (const args of [['find', 'class', 'NoSuchThing'], ['find', 'function', 'no_such_thing'], ['view', '--symbol', 'no_such_thing']]) {
-      const result = runCli([...args, '--repo', root, '-q'], { cacheDir });
+      const result = await cli([...args, '--repo', root, '-q'], { cacheDir });
       expect(expectOneSentenceError(result, 1), args.join(' ')).toMatch(/No (class|function|symbol) named 'no_?such_?thing'/i);
       expect(result.stdout, args.join(' ')).toBe('');
     }
     // --json still prints the (empty) answer for a script to read, and exits 1.
-    const json = runCli(['find', 'function', 'no_such_thing', '--repo', root, '--json', '-q'], { cacheDir });
+    const json = await cli(['find', 'function', 'no_such_thing', '--repo', root, '--json', '-q'], { cacheDir });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ total: 0, matches: [] });
-    expect(runCli(['find', 'function', 'compute_discount', '--repo', root, '-q'], { cacheDir }).code).toBe(0);
+    expect((await cli(['find', 'function', 'compute_discount', '--repo', root, '-q'], { cacheDir })).code).toBe(0);
   });
 
-  it('`find method NAME` points at the kind it means, with the name', () => {
+  it('`find method NAME` points at the kind it means, with the name', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    const line = expectOneSentenceError(runCli(['find', 'method', 'checkout', '--repo', root], { cacheDir }), 2);
+    const line = expectOneSentenceError(await cli(['find', 'method', 'checkout', '--repo', root], { cacheDir }), 2);
     expect(line).toContain('run `reponav find function checkout`');
     expect(line).not.toContain('find function method');
-    expect(expectOneSentenceError(runCli(['find', 'struct', 'Order', '--repo', root], { cacheDir }), 2)).toContain('run `reponav find class Order`');
+    expect(expectOneSentenceError(await cli(['find', 'struct', 'Order', '--repo', root], { cacheDir }), 2)).toContain('run `reponav find class Order`');
   });
 
-  it('a query that starts with a dash gets the -- hint, and after -- it is searched', () => {
+  it('a query that starts with a dash gets the -- hint, and after -- it is searched', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    const line = expectOneSentenceError(runCli(['search', '--max-file-size is ignored by reserve', '--repo', root], { cacheDir }), 2);
+    const line = expectOneSentenceError(await cli(['search', '--max-file-size is ignored by reserve', '--repo', root], { cacheDir }), 2);
     expect(line).toContain("goes after --");
-    expect(expectOneSentenceError(runCli(['index', root, '--bogus'], { cacheDir }), 2)).toContain('run with --help for usage');
-    const searched = runCli(['search', '--repo', root, '--', '--max-file-size is ignored by reserve'], { cacheDir });
+    expect(expectOneSentenceError(await cli(['index', root, '--bogus'], { cacheDir }), 2)).toContain('run with --help for usage');
+    const searched = await cli(['search', '--repo', root, '--', '--max-file-size is ignored by reserve'], { cacheDir });
     expect(searched.code, searched.stderr).toBe(0);
     expect(searched.stdout).toContain('[FILE]');
   });
@@ -170,9 +174,9 @@ describe('usage errors', () => {
 
 describe('files the tool commands cannot show', () => {
   let fixture: ReturnType<typeof copyIndexFixture>;
-  beforeAll(() => {
+  beforeAll(async () => {
     fixture = copyIndexFixture();
-    expect(runCli(['index', fixture.root, '-q'], { cacheDir: fixture.cacheDir }).code).toBe(0);
+    expect((await cli(['index', fixture.root, '-q'], { cacheDir: fixture.cacheDir })).code).toBe(0);
   });
 
   for (const command of ['symbols', 'view']) {
@@ -183,30 +187,30 @@ describe('files the tool commands cannot show', () => {
       expect(result.stdout).toBe('');
     });
 
-    it(`${command} of a missing file is exit 1 and names the closest indexed paths`, () => {
-      const result = runCli([command, 'inventory/stocks.py', '--repo', fixture.root], { cacheDir: fixture.cacheDir });
+    it(`${command} of a missing file is exit 1 and names the closest indexed paths`, async () => {
+      const result = await cli([command, 'inventory/stocks.py', '--repo', fixture.root], { cacheDir: fixture.cacheDir });
       const line = expectOneSentenceError(result, 1);
       expect(line).toContain('inventory/stock.py');
     });
   }
 
-  it('symbols of an indexed file succeeds', () => {
-    const result = runCli(['symbols', 'inventory/stock.py', '--repo', fixture.root], { cacheDir: fixture.cacheDir });
+  it('symbols of an indexed file succeeds', async () => {
+    const result = await cli(['symbols', 'inventory/stock.py', '--repo', fixture.root], { cacheDir: fixture.cacheDir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('StockLedger');
   });
 });
 
 describe('partial parses and undecodable bytes through the CLI', () => {
-  it('a syntax-error file is indexed and counted as partial; a Latin-1 file is indexed', () => {
+  it('a syntax-error file is indexed and counted as partial; a Latin-1 file is indexed', async () => {
     const { root, cacheDir } = copyIndexFixture();
     put(root, 'tools/broken.py', 'def ok():\n    return 1\n\ndef broken(:\n    pass\n');
     put(root, 'tools/latin1.py', Buffer.concat([Buffer.from('# caf'), Buffer.from([0xe9]), Buffer.from('\ndef brulee():\n    pass\n')]));
-    const result = runCli(['index', root, '--json'], { cacheDir });
+    const result = await cli(['index', root, '--json'], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ listed: FIXTURE_FILES.length + 2, parsed: FIXTURE_FILES.length + 2, partial: 1 });
-    const status = JSON.parse(runCli(['status', root, '--json'], { cacheDir }).stdout);
+    const status = JSON.parse((await cli(['status', root, '--json'], { cacheDir })).stdout);
     expect(status.partialFiles).toBe(1);
     const db = new Database(report.indexPath, { readonly: true });
     try {
@@ -223,56 +227,56 @@ describe('partial parses and undecodable bytes through the CLI', () => {
 });
 
 describe('index files that must not be trusted', () => {
-  it('an index with another schema version is rebuilt with a warning on stderr', () => {
+  it('an index with another schema version is rebuilt with a warning on stderr', async () => {
     const { root, cacheDir, indexPath } = copyIndexFixture();
-    expect(runCli(['index', root, '--index-path', indexPath, '-q'], { cacheDir }).code).toBe(0);
+    expect((await cli(['index', root, '--index-path', indexPath, '-q'], { cacheDir })).code).toBe(0);
     const db = new Database(indexPath);
     db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION - 1));
     db.close();
-    const result = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+    const result = await cli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`warn: index at .*schema version ${SCHEMA_VERSION - 1}.*rebuilding`));
     expect(JSON.parse(result.stdout)).toMatchObject({ parsed: FIXTURE_FILES.length, unchanged: 0 });
   });
 
-  it('a garbage file in the cache is rebuilt with a warning on stderr', () => {
+  it('a garbage file in the cache is rebuilt with a warning on stderr', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+    expect((await cli(['index', root, '-q'], { cacheDir })).code).toBe(0);
     const cached = cachedIndexFile(cacheDir);
     writeFileSync(cached, Buffer.alloc(10_000, 0x41));
     rmSync(cached + '-wal', { force: true });
-    const result = runCli(['index', root, '--json'], { cacheDir });
+    const result = await cli(['index', root, '--json'], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warn: index at .*rebuilding/);
     expect(JSON.parse(result.stdout)).toMatchObject({ parsed: FIXTURE_FILES.length });
     // Next run trusts the rebuilt index.
-    const again = runCli(['index', root, '--json'], { cacheDir });
+    const again = await cli(['index', root, '--json'], { cacheDir });
     expect(again.stderr).toBe('');
     expect(JSON.parse(again.stdout)).toMatchObject({ parsed: 0, unchanged: FIXTURE_FILES.length });
   });
 
-  it('a file that is not a reponav index at --index-path is refused and left as it was', () => {
+  it('a file that is not a reponav index at --index-path is refused and left as it was', async () => {
     const { root, cacheDir, indexPath } = copyIndexFixture();
     const content = Buffer.alloc(10_000, 0x41);
     put(join(indexPath, '..'), 'index.db', content);
-    const result = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+    const result = await cli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
     expect(result.code).not.toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/index\.db is not a reponav index .*refusing to overwrite it\. Delete it yourself or pass another --index-path/);
     expect(readFileSync(indexPath)).toEqual(content);
   });
 
-  it('status (read-only) on a garbage index in the cache says so and changes nothing; index then rebuilds it', () => {
+  it('status (read-only) on a garbage index in the cache says so and changes nothing; index then rebuilds it', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+    expect((await cli(['index', root, '-q'], { cacheDir })).code).toBe(0);
     const cached = cachedIndexFile(cacheDir);
     writeFileSync(cached, 'garbage'.repeat(1000));
-    const result = runCli(['status', root, '--json'], { cacheDir });
+    const result = await cli(['status', root, '--json'], { cacheDir });
     expect(expectOneSentenceError(result, 1)).toMatch(/is damaged.*run `reponav index` to rebuild it \(this command changed nothing\)/);
     expect(readFileSync(cached, 'utf8')).toBe('garbage'.repeat(1000));
-    const rebuilt = runCli(['index', root], { cacheDir });
+    const rebuilt = await cli(['index', root], { cacheDir });
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stderr).toMatch(/is damaged.*rebuilding it/);
-    expect(JSON.parse(runCli(['status', root, '--json'], { cacheDir }).stdout)).toMatchObject({ complete: true, files: FIXTURE_FILES.length });
+    expect(JSON.parse((await cli(['status', root, '--json'], { cacheDir })).stdout)).toMatchObject({ complete: true, files: FIXTURE_FILES.length });
   });
 });

@@ -1,7 +1,10 @@
 /**
- * End-to-end tests of the built CLI (`node dist/cli/main.js`): index, status,
- * search and help, as an agent or a user in a pipe sees them (stdout is not a
- * TTY). Every run gets REPONAV_CACHE_DIR in a temporary folder.
+ * End-to-end tests of the CLI: index, status, search and help, as an agent or
+ * a user in a pipe sees them (stdout is not a TTY). What needs a process (the
+ * shipped bundle's start-up, a pipe's output, stdin, the exit code) runs the
+ * built CLI (`node dist/cli/main.js`) once per behaviour; the rest runs the
+ * same program in this process (in-process-cli.ts). Every run gets
+ * REPONAV_CACHE_DIR in a temporary folder.
  */
 import { existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +23,7 @@ import {
   runCli,
   tempDir,
 } from './harness.js';
+import { runCliInProcess as cli } from './in-process-cli.js';
 
 const N = FIXTURE_FILES.length;
 const ESC = '\x1b';
@@ -44,31 +48,31 @@ describe('reponav index', () => {
     expect(existsSync(indexLine.slice('Index: '.length))).toBe(true);
   });
 
-  it('--json prints valid JSON with the report fields; a second run is all unchanged', () => {
+  it('--json prints valid JSON with the report fields; a second run is all unchanged', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    const first = runCli(['index', root, '--json'], { cacheDir });
+    const first = await cli(['index', root, '--json'], { cacheDir });
     expect(first.code, first.stderr).toBe(0);
     const report = JSON.parse(first.stdout);
     expect(report).toMatchObject({ mode: 'worktree', root, commit: null, listed: N, parsed: N, unchanged: 0, reused: 0, deleted: 0, partial: 0 });
     for (const key of ['skipped', 'skippedExamples', 'durationMs', 'indexPath']) expect(report).toHaveProperty(key);
     expect(report.indexPath.startsWith(cacheDir)).toBe(true);
-    const second = JSON.parse(runCli(['index', root, '--json'], { cacheDir }).stdout);
+    const second = JSON.parse((await cli(['index', root, '--json'], { cacheDir })).stdout);
     expect(second).toMatchObject({ parsed: 0, unchanged: N, indexPath: report.indexPath });
   });
 
-  it('index -q prints nothing when all goes well, skips included (errors only)', () => {
+  it('index -q prints nothing when all goes well, skips included (errors only)', async () => {
     const { root, cacheDir } = copyIndexFixture();
     put(root, 'blob.py', Buffer.from([0x78, 0x00, 0x0a]));
-    const result = runCli(['index', root, '-q'], { cacheDir });
+    const result = await cli(['index', root, '-q'], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('');
-    expect(runCli(['index', root], { cacheDir }).stdout).toMatch(/^Indexed \d+ files/);
+    expect((await cli(['index', root], { cacheDir })).stdout).toMatch(/^Indexed \d+ files/);
   });
 
-  it('honours --index-path, --max-file-size and -q', () => {
+  it('honours --index-path, --max-file-size and -q', async () => {
     const { root, cacheDir, indexPath } = copyIndexFixture();
-    const result = runCli(['index', root, '--index-path', indexPath, '--max-file-size', '600', '--json', '-q'], { cacheDir });
+    const result = await cli(['index', root, '--index-path', indexPath, '--max-file-size', '600', '--json', '-q'], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.indexPath).toBe(indexPath);
@@ -79,38 +83,38 @@ describe('reponav index', () => {
     expect(existsSync(cacheDir)).toBe(false);
   });
 
-  it('indexes commits of a git repository with --commit and moves between them re-parsing only changes', () => {
+  it('indexes commits of a git repository with --commit and moves between them re-parsing only changes', async () => {
     const { root, cacheDir } = copyIndexFixture();
     gitInit(root);
     const c1 = commitAll(root, 'one');
     put(root, 'web/cart.ts', readFileSync(join(root, 'web/cart.ts'), 'utf8') + '\nexport const VERSION = 2;\n');
     const c2 = commitAll(root, 'two');
-    const first = JSON.parse(runCli(['index', root, '--commit', c1.slice(0, 7), '--json'], { cacheDir }).stdout);
+    const first = JSON.parse((await cli(['index', root, '--commit', c1.slice(0, 7), '--json'], { cacheDir })).stdout);
     expect(first).toMatchObject({ mode: 'commit', commit: c1, parsed: N });
-    const second = runCli(['index', root, '--commit', 'HEAD', '--json'], { cacheDir });
+    const second = await cli(['index', root, '--commit', 'HEAD', '--json'], { cacheDir });
     expect(second.code, second.stderr).toBe(0);
     const report = JSON.parse(second.stdout);
     expect(report).toMatchObject({ mode: 'commit', commit: c2, unchanged: N - 1, indexPath: first.indexPath });
     expect(report.parsed + report.reused).toBe(1);
-    const text = runCli(['index', root, '--commit', c1], { cacheDir });
+    const text = await cli(['index', root, '--commit', c1], { cacheDir });
     expect(text.stdout).toContain(`@ ${c1.slice(0, 12)}`);
   });
 });
 
 describe('reponav status', () => {
-  it('--json reports what is indexed and what is stale, and plain text says STALE / up to date', () => {
+  it('--json reports what is indexed and what is stale, and plain text says STALE / up to date', async () => {
     const { root, cacheDir } = copyIndexFixture();
-    const never = runCli(['status', root, '--json'], { cacheDir });
+    const never = await cli(['status', root, '--json'], { cacheDir });
     expect(never.code, never.stderr).toBe(0);
     expect(JSON.parse(never.stdout)).toMatchObject({ indexedAt: null, files: 0 });
-    expect(runCli(['status', root], { cacheDir }).stdout).toContain('Indexed:    never');
+    expect((await cli(['status', root], { cacheDir })).stdout).toContain('Indexed:    never');
 
-    runCli(['index', root], { cacheDir });
-    const fresh = JSON.parse(runCli(['status', root, '--json'], { cacheDir }).stdout);
+    await cli(['index', root], { cacheDir });
+    const fresh = JSON.parse((await cli(['status', root, '--json'], { cacheDir })).stdout);
     expect(fresh).toMatchObject({ mode: 'worktree', root, commit: null, complete: true, files: N, partialFiles: 0, stale: { changed: [], added: [], deleted: [] } });
     expect(fresh.symbols).toBeGreaterThan(10);
     expect(fresh.languages.python).toBe(4);
-    expect(runCli(['status', root], { cacheDir }).stdout).toContain('Freshness:  up to date');
+    expect((await cli(['status', root], { cacheDir })).stdout).toContain('Freshness:  up to date');
 
     const cart = join(root, 'web/cart.ts');
     writeFileSync(cart, readFileSync(cart, 'utf8') + '\n// more\n');
@@ -118,17 +122,17 @@ describe('reponav status', () => {
     utimesSync(cart, later, later);
     put(root, 'tools/new_tool.py', 'def new_tool():\n    pass\n');
     rmSync(join(root, 'tools/report.py'));
-    const stale = JSON.parse(runCli(['status', root, '--json'], { cacheDir }).stdout);
+    const stale = JSON.parse((await cli(['status', root, '--json'], { cacheDir })).stdout);
     expect(stale.stale).toEqual({ changed: ['web/cart.ts'], added: ['tools/new_tool.py'], deleted: ['tools/report.py'] });
-    const plain = runCli(['status', root], { cacheDir });
+    const plain = await cli(['status', root], { cacheDir });
     expect(plain.stderr).toBe('');
     const text = plain.stdout;
     expect(text).toContain('Freshness:  STALE: 1 changed, 1 added, 1 deleted');
     expect(text).toContain('  deleted: tools/report.py');
 
-    const reindex = JSON.parse(runCli(['index', root, '--json'], { cacheDir }).stdout);
+    const reindex = JSON.parse((await cli(['index', root, '--json'], { cacheDir })).stdout);
     expect(reindex).toMatchObject({ parsed: 2, deleted: 1, unchanged: N - 2 });
-    expect(JSON.parse(runCli(['status', root, '--json'], { cacheDir }).stdout).stale).toEqual({ changed: [], added: [], deleted: [] });
+    expect(JSON.parse((await cli(['status', root, '--json'], { cacheDir })).stdout).stale).toEqual({ changed: [], added: [], deleted: [] });
   });
 });
 
@@ -151,15 +155,15 @@ describe('reponav search', () => {
     expect(/\[FILE\] (\S+)/.exec(result.stdout)?.[1]).toBe('inventory/stock.py');
   });
 
-  it('--format json parses and ranks the right file and function first', () => {
-    const result = runCli(['search', query, '--repo', fixture.root, '--format', 'json'], { cacheDir: fixture.cacheDir });
+  it('--format json parses and ranks the right file and function first', async () => {
+    const result = await cli(['search', query, '--repo', fixture.root, '--format', 'json'], { cacheDir: fixture.cacheDir });
     expect(result.code, result.stderr).toBe(0);
     const json = JSON.parse(result.stdout);
     expect(json.query).toBe(query);
     expect(json.files[0].path).toBe('inventory/stock.py');
     expect(json.functions[0].id).toBe('inventory/stock.py:StockLedger.reserve_items');
     expect(json).toHaveProperty('scaffold');
-    expect(JSON.parse(runCli(['search', query, '--repo', fixture.root, '--json'], { cacheDir: fixture.cacheDir }).stdout)).toEqual(json);
+    expect(JSON.parse((await cli(['search', query, '--repo', fixture.root, '--json'], { cacheDir: fixture.cacheDir })).stdout)).toEqual(json);
   });
 
   it('answers what the search tools answer an MCP client: same text, same JSON shape', async () => {
@@ -167,11 +171,11 @@ describe('reponav search', () => {
     try {
       await repository.refresh();
       for (const [format, tool] of [['scaffold', 'search'], ['snippet', 'snippet_search']] as const) {
-        const cli = runCli(['search', query, '--repo', fixture.root, '--format', format, '--budget', '400'], { cacheDir: fixture.cacheDir });
-        expect(cli.code, cli.stderr).toBe(0);
-        expect(cli.stdout).toBe(`${(await runToolOnce(repository, tool, { query, budget_tokens: 400 })).text}\n`);
+        const answer = await cli(['search', query, '--repo', fixture.root, '--format', format, '--budget', '400'], { cacheDir: fixture.cacheDir });
+        expect(answer.code, answer.stderr).toBe(0);
+        expect(answer.stdout).toBe(`${(await runToolOnce(repository, tool, { query, budget_tokens: 400 })).text}\n`);
       }
-      const json = JSON.parse(runCli(['search', query, '--repo', fixture.root, '--json'], { cacheDir: fixture.cacheDir }).stdout);
+      const json = JSON.parse((await cli(['search', query, '--repo', fixture.root, '--json'], { cacheDir: fixture.cacheDir })).stdout);
       expect(json).toEqual((await runToolOnce(repository, 'search', { query })).data);
       expect(searchResultJsonSchema().parse(json)).toEqual(json);
     } finally {
@@ -197,37 +201,37 @@ describe('reponav --help', () => {
     for (const command of ['index', 'status', 'search']) expect(result.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
   });
 
-  it('lists the tool commands (symbols, find, view, mcp) once they are registered', () => {
-    const result = runCli(['--help'], { cacheDir: tempDir() });
+  it('lists the tool commands (symbols, find, view, mcp) once they are registered', async () => {
+    const result = await cli(['--help'], { cacheDir: tempDir() });
     for (const command of ['symbols', 'find', 'view', 'mcp']) expect(result.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
   });
 
-  it('index --help documents its options; an unknown command is a usage error', () => {
-    const help = runCli(['index', '--help'], { cacheDir: tempDir() });
+  it('index --help documents its options; an unknown command is a usage error', async () => {
+    const help = await cli(['index', '--help'], { cacheDir: tempDir() });
     expect(help.code).toBe(0);
     for (const option of ['--commit', '--index-path', '--max-file-size', '--json', '--quiet']) expect(help.stdout).toContain(option);
     expect(runCli(['frobnicate'], { cacheDir: tempDir() }).code).toBe(2);
   });
 
-  it('mcp --help states the defaults a user gets (no --repo serves the current folder), not an empty list', () => {
-    const help = runCli(['mcp', '--help'], { cacheDir: tempDir() }).stdout;
+  it('mcp --help states the defaults a user gets (no --repo serves the current folder), not an empty list', async () => {
+    const help = (await cli(['mcp', '--help'], { cacheDir: tempDir() })).stdout;
     expect(help).not.toContain('(default: [])');
     expect(help).toMatch(/--repo <path>[\s\S]*?\(default: the current\s+folder\)/);
   });
 
-  it('no command help shows a raw default ([] or a byte count) instead of what it means', () => {
-    const top = runCli(['--help'], { cacheDir: tempDir() }).stdout;
+  it('no command help shows a raw default ([] or a byte count) instead of what it means', async () => {
+    const top = (await cli(['--help'], { cacheDir: tempDir() })).stdout;
     const commands = [...top.split('Commands:')[1]!.matchAll(/^ {2}(\w[\w-]*)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
     expect(commands).toContain('serve');
     for (const command of commands) {
-      const help = runCli([command, '--help'], { cacheDir: tempDir() }).stdout;
+      const help = (await cli([command, '--help'], { cacheDir: tempDir() })).stdout;
       expect(help, command).not.toContain('(default: [])');
       expect(help, command).not.toMatch(/\(default: \d{7,}\)/);
     }
   });
 
-  it('eval --help names every harness it runs, SWE-QA included', () => {
-    const help = runCli(['eval', '--help'], { cacheDir: tempDir() }).stdout;
+  it('eval --help names every harness it runs, SWE-QA included', async () => {
+    const help = (await cli(['eval', '--help'], { cacheDir: tempDir() })).stdout;
     expect(help.split('Options:')[0]).toMatch(/SWE-QA/);
   });
 });

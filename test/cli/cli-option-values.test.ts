@@ -6,9 +6,10 @@
  * through the built CLI.
  */
 import type { Command, Option } from 'commander';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildProgram, main } from '../../src/cli/program.js';
-import { cleanupTempDirs, ensureBuilt, expectOneSentenceError, runCli, tempDir } from './harness.js';
+import { cleanupTempDirs, expectOneSentenceError, tempDir } from './harness.js';
+import { runCliInProcess } from './in-process-cli.js';
 
 afterAll(cleanupTempDirs);
 
@@ -86,9 +87,7 @@ function placeholderArgs(path: string[]): string[] {
   return [];
 }
 
-describe('the issue examples through the built CLI', () => {
-  beforeAll(ensureBuilt, 300_000);
-
+describe('the reported examples, through the whole program in this process', () => {
   it.each([
     [['view', 'x', '--start', 'abc']],
     [['view', '--start', '0']],
@@ -99,8 +98,8 @@ describe('the issue examples through the built CLI', () => {
     [['mcp', '--index-wait', 'abc']],
     [['index', '.', '--workers', 'two']],
     [['index', '.', '--max-file-size', 'huge']],
-  ])('%j is one sentence and exit 2', (args) => {
-    const line = expectOneSentenceError(runCli(args, { cacheDir: tempDir() }), 2);
+  ])('%j is one sentence and exit 2', async (args) => {
+    const line = expectOneSentenceError(await runCliInProcess(args, { cacheDir: tempDir() }), 2);
     expect(line).toMatch(/is invalid\. Expected /);
   });
 });

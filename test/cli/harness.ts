@@ -1,11 +1,12 @@
 /**
  * Test support for the index and CLI tests: temporary folders (indexes never
  * go to the user's cache), a private copy of the `index-repo` fixture, small
- * git helpers, and a runner for the built CLI (`dist/cli/main.js`), which is
- * rebuilt once when the sources are newer than it.
+ * git helpers, and a runner for the built CLI (`dist/cli/main.js`: the bundle
+ * users run), which is rebuilt once when the sources are newer than it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,15 +96,35 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+/** True when `dist/cli/main.js` is esbuild's bundle (scripts/bundle-cli.mjs), not tsc's one file per module. */
+function isBundle(): boolean {
+  const head = readFileSync(CLI, 'utf8').slice(0, 400);
+  return head.includes('__reponavRequire');
+}
+
+/** The steps of `npm run build` that make the CLI users run (the web view's build and the clean are left out). */
+const BUILD_STEPS: string[][] = [
+  [join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  [join(PROJECT_ROOT, 'scripts/bundle-cli.mjs')],
+  [join(PROJECT_ROOT, 'scripts/copy-grammars.mjs')],
+];
+
 /**
- * Makes sure `dist/` holds a build at least as new as `src/` (runs
- * `tsc -p tsconfig.build.json` once, under a lock shared by parallel test
- * files). A failed type check still counts when the files were emitted.
+ * Makes sure `dist/` holds the shipped CLI (the bundle `npm run build` makes,
+ * which `npm test` builds once before the run) at least as new as `src/`.
+ * Only when it does not (a single file run after an edit) does it build it,
+ * with `npm run build`'s own steps, once, under a lock of this checkout shared
+ * by parallel test files. A failed type check still counts when tsc emitted.
  */
 export async function ensureBuilt(): Promise<void> {
-  const lock = join(tmpdir(), 'reponav-test-build.lock');
+  // One lock per checkout: test runs of other checkouts build their own dist/.
+  const lock = join(tmpdir(), `reponav-test-build-${createHash('sha256').update(PROJECT_ROOT).digest('hex').slice(0, 12)}.lock`);
   const fresh = () =>
-    existsSync(CLI) && existsSync(join(PROJECT_ROOT, 'dist/index/write/parse-worker.js')) && statSync(CLI).mtimeMs >= newestMtime(join(PROJECT_ROOT, 'src'));
+    existsSync(CLI) &&
+    existsSync(join(PROJECT_ROOT, 'dist/cli/parse-worker.js')) &&
+    existsSync(join(PROJECT_ROOT, 'dist/index/write/parse-worker.js')) &&
+    statSync(CLI).mtimeMs >= newestMtime(join(PROJECT_ROOT, 'src')) &&
+    isBundle();
   const started = Date.now();
   while (!fresh()) {
     try {
@@ -117,12 +138,12 @@ export async function ensureBuilt(): Promise<void> {
     }
     try {
       if (fresh()) break;
-      const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-        cwd: PROJECT_ROOT,
-        encoding: 'utf8',
-      });
-      if (!existsSync(CLI)) throw new Error(`build failed:\n${result.stdout}${result.stderr}`);
-      if (result.status !== 0) console.warn(`tsc reported errors (dist/ was still emitted):\n${result.stdout.slice(0, 2000)}`);
+      for (const [script, ...args] of BUILD_STEPS) {
+        const result = spawnSync(process.execPath, [script!, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+        const tsc = script!.endsWith('tsc');
+        if (result.status !== 0 && !(tsc && existsSync(CLI))) throw new Error(`build step ${script} failed:\n${result.stdout}${result.stderr}`);
+        if (result.status !== 0) console.warn(`tsc reported errors (dist/ was still emitted):\n${result.stdout.slice(0, 2000)}`);
+      }
       break;
     } finally {
       rmSync(lock, { recursive: true, force: true });

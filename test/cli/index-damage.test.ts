@@ -8,10 +8,10 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, copyIndexFixture, ensureBuilt, expectOneSentenceError, runCli } from './harness.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupTempDirs, copyIndexFixture, expectOneSentenceError } from './harness.js';
+import { runCliInProcess as cli } from './in-process-cli.js';
 
-beforeAll(ensureBuilt, 300_000);
 afterAll(cleanupTempDirs);
 
 /** Deterministic bytes (xorshift32), so every run damages the same way. */
@@ -28,9 +28,9 @@ function noise(length: number, seed: number): Buffer {
 }
 
 /** An indexed copy of the fixture, its index file, and the first page of each b-tree named. */
-function indexed(): { root: string; cacheDir: string; file: string; pages: Record<string, number>; pageSize: number } {
+async function indexed(): Promise<{ root: string; cacheDir: string; file: string; pages: Record<string, number>; pageSize: number }> {
   const { root, cacheDir } = copyIndexFixture();
-  expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+  expect((await cli(['index', root, '-q'], { cacheDir })).code).toBe(0);
   const found = readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('worktree.db'));
   expect(found).toHaveLength(1);
   const file = join(cacheDir, found[0]!);
@@ -52,8 +52,8 @@ const TRIALS: { trees: string[]; seed: number }[] = [
 ];
 
 describe('random bytes over index pages', () => {
-  it.each(TRIALS)('$trees: status names the damage and the repair, changes nothing; symbols and search rebuild and answer', ({ trees, seed }) => {
-    const { root, cacheDir, file, pages, pageSize } = indexed();
+  it.each(TRIALS)('$trees: status names the damage and the repair, changes nothing; symbols and search rebuild and answer', async ({ trees, seed }) => {
+    const { root, cacheDir, file, pages, pageSize } = await indexed();
     const bytes = readFileSync(file);
     for (const tree of trees) {
       expect(pages[tree], `b-tree ${tree}`).toBeGreaterThan(1);
@@ -61,42 +61,42 @@ describe('random bytes over index pages', () => {
     }
     writeFileSync(file, bytes);
 
-    const status = runCli(['status', root], { cacheDir });
+    const status = await cli(['status', root], { cacheDir });
     expect(expectOneSentenceError(status, 1)).toMatch(/^error: The index at .* is damaged \(SQLite: .*\); run `reponav index --check` to check it and rebuild it\.$/);
     expect(status.stdout).not.toMatch(/up to date/);
     expect(readFileSync(file)).toEqual(bytes);
 
-    const symbols = runCli(['symbols', 'inventory/pricing.py', '--repo', root], { cacheDir });
+    const symbols = await cli(['symbols', 'inventory/pricing.py', '--repo', root], { cacheDir });
     expect(symbols.code, symbols.stderr).toBe(0);
     expect(symbols.stdout).toMatch(/compute_discount/);
-    const search = runCli(['search', 'discount', '--repo', root], { cacheDir });
+    const search = await cli(['search', 'discount', '--repo', root], { cacheDir });
     expect(search.code, search.stderr).toBe(0);
     expect(search.stdout).toMatch(/inventory\/pricing\.py/);
     // The first command to read a damaged page says so in one line and repairs it; no stack trace, no second repair.
     const warnings = (symbols.stderr + search.stderr).trim().split('\n');
     expect(warnings).toEqual([expect.stringMatching(/^\[reponav\] warn: index at .* is damaged \(SQLite: .*\); rebuilding it$/)]);
-    const after = runCli(['status', root], { cacheDir });
+    const after = await cli(['status', root], { cacheDir });
     expect(after.code, after.stderr).toBe(0);
     expect(after.stdout).toMatch(/Freshness: {2}up to date/);
   });
 });
 
 describe('a folder where the index file belongs', () => {
-  it('--index-path naming a folder, or the cached index file replaced by a folder: one sentence naming the path and what to do', () => {
+  it('--index-path naming a folder, or the cached index file replaced by a folder: one sentence naming the path and what to do', async () => {
     const { dir, root, cacheDir } = copyIndexFixture();
     const folder = join(dir, 'not-a-file');
     mkdirSync(folder);
     for (const args of [['index', root, '--index-path', folder], ['symbols', 'inventory/stock.py', '--repo', root, '--index-path', folder]]) {
-      const line = expectOneSentenceError(runCli(args, { cacheDir }), 1);
+      const line = expectOneSentenceError(await cli(args, { cacheDir }), 1);
       expect(line, args[0]).toContain(`${folder} is a folder, not an index file; remove or rename that folder, or give --index-path a file path`);
       expect(line, args[0]).not.toMatch(/disk I\/O error|unable to open database file/);
     }
-    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+    expect((await cli(['index', root, '-q'], { cacheDir })).code).toBe(0);
     const cached = readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }).find((p) => p.endsWith('worktree.db'))!;
     const file = join(cacheDir, cached);
     rmSync(file);
     mkdirSync(file);
-    const line = expectOneSentenceError(runCli(['view', 'inventory/stock.py', '--repo', root], { cacheDir }), 1);
+    const line = expectOneSentenceError(await cli(['view', 'inventory/stock.py', '--repo', root], { cacheDir }), 1);
     expect(line).toContain(`${file} is a folder, not an index file`);
   });
 });

@@ -10,7 +10,8 @@ import { chmodSync, chownSync, readdirSync, readFileSync, writeFileSync } from '
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, cleanupTempDirs, copyIndexFixture, ensureBuilt, expectOneSentenceError, put, runCli, tempDir } from './harness.js';
+import { CLI, cleanupTempDirs, copyIndexFixture, ensureBuilt, expectOneSentenceError, put, tempDir } from './harness.js';
+import { runCliInProcess as cli } from './in-process-cli.js';
 
 beforeAll(ensureBuilt, 300_000);
 afterAll(cleanupTempDirs);
@@ -22,17 +23,17 @@ function indexFile(cacheDir: string): string {
 }
 
 /** An indexed copy of the fixture and its index file's bytes. */
-function indexed(): { root: string; cacheDir: string; file: string; bytes: Buffer } {
+async function indexed(): Promise<{ root: string; cacheDir: string; file: string; bytes: Buffer }> {
   const { root, cacheDir } = copyIndexFixture();
-  const result = runCli(['index', root, '-q'], { cacheDir });
+  const result = await cli(['index', root, '-q'], { cacheDir });
   expect(result.code, result.stderr).toBe(0);
   const file = indexFile(cacheDir);
   return { root, cacheDir, file, bytes: readFileSync(file) };
 }
 
 describe('an index is never deleted for a failure that proves nothing about it', () => {
-  it('a native module built for another Node.js: status and search say to run npm rebuild, and touch nothing', () => {
-    const { root, cacheDir, file, bytes } = indexed();
+  it('a native module built for another Node.js: status and search say to run npm rebuild, and touch nothing', async () => {
+    const { root, cacheDir, file, bytes } = await indexed();
     // Loading any .node file fails as it does when better-sqlite3 was built for another ABI.
     const hook = join(tempDir(), 'abi-mismatch.cjs');
     writeFileSync(
@@ -47,8 +48,8 @@ describe('an index is never deleted for a failure that proves nothing about it',
     }
   });
 
-  it('an index file this user may not read: reported with what to do, not deleted', () => {
-    const { root, cacheDir, file, bytes } = indexed();
+  it('an index file this user may not read: reported with what to do, not deleted', async () => {
+    const { root, cacheDir, file, bytes } = await indexed();
     chmodSync(join(root, '..'), 0o755);
     const asRoot = process.getuid?.() === 0;
     // Root reads any file, so the command runs as nobody, who may write the folder but not the file.
@@ -69,7 +70,7 @@ describe('an index is never deleted for a failure that proves nothing about it',
   });
 
   it('an index another program holds an exclusive lock on: reported, not deleted', async () => {
-    const { root, cacheDir, file, bytes } = indexed();
+    const { root, cacheDir, file, bytes } = await indexed();
     const holder = spawn(
       process.execPath,
       [
@@ -81,13 +82,13 @@ describe('an index is never deleted for a failure that proves nothing about it',
     );
     try {
       await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
-      const result = runCli(['find', 'function', 'compute_discount', '--repo', root], { cacheDir });
+      const result = await cli(['find', 'function', 'compute_discount', '--repo', root], { cacheDir });
       expect(expectOneSentenceError(result, 1)).toMatch(/locked by another process.*left as it is/);
     } finally {
       holder.kill('SIGKILL');
     }
     expect(readFileSync(file)).toEqual(bytes);
-    const after = runCli(['find', 'function', 'compute_discount', '--repo', root], { cacheDir });
+    const after = await cli(['find', 'function', 'compute_discount', '--repo', root], { cacheDir });
     expect(after.code, after.stderr).toBe(0);
   }, 30_000);
 });
@@ -101,22 +102,22 @@ describe('integrity checks when they can matter', () => {
     writeFileSync(file, bytes);
   }
 
-  it('opening does not read the whole index (status answers and changes nothing); index --check finds the damage and rebuilds', () => {
-    const { root, cacheDir, file } = indexed();
+  it('opening does not read the whole index (status answers and changes nothing); index --check finds the damage and rebuilds', async () => {
+    const { root, cacheDir, file } = await indexed();
     damagePages(file);
     const damaged = readFileSync(file);
     // status reads what it needs; meeting a damaged page it says what to do, and changes nothing.
-    const status = runCli(['status', root], { cacheDir });
+    const status = await cli(['status', root], { cacheDir });
     if (status.code !== 0) expect(expectOneSentenceError(status, 1)).toMatch(/is damaged.*reponav index --check/);
     expect(readFileSync(file)).toEqual(damaged);
-    const checked = runCli(['index', root, '--check'], { cacheDir });
+    const checked = await cli(['index', root, '--check'], { cacheDir });
     expect(checked.code, checked.stderr).toBe(0);
     expect(checked.stderr).toMatch(/failed its integrity check.*rebuilding it/);
     expect(checked.stdout).toMatch(/\(9 parsed, 0 reused, 0 unchanged/);
   });
 
-  it("a damaged full-text configuration page (SQLite: 'vtable constructor failed'): status says to run index and changes nothing; the next find rebuilds with one warning line and answers", () => {
-    const { root, cacheDir, file } = indexed();
+  it("a damaged full-text configuration page (SQLite: 'vtable constructor failed'): status says to run index and changes nothing; the next find rebuilds with one warning line and answers", async () => {
+    const { root, cacheDir, file } = await indexed();
     const db = new Database(file, { readonly: true });
     const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'chunks_fts_config'").get() as { rootpage: number };
     const pageSize = db.pragma('page_size', { simple: true }) as number;
@@ -124,46 +125,46 @@ describe('integrity checks when they can matter', () => {
     const bytes = readFileSync(file);
     bytes.fill(0, (rootpage - 1) * pageSize, rootpage * pageSize);
     writeFileSync(file, bytes);
-    const status = runCli(['status', root], { cacheDir });
+    const status = await cli(['status', root], { cacheDir });
     expect(expectOneSentenceError(status, 1)).toMatch(/is damaged \(SQLite: vtable constructor failed: chunks_fts\); run `reponav index` to rebuild it/);
     expect(readFileSync(file)).toEqual(bytes);
-    const found = runCli(['find', 'function', 'compute_discount', '--repo', root], { cacheDir });
+    const found = await cli(['find', 'function', 'compute_discount', '--repo', root], { cacheDir });
     expect(found.code, found.stderr).toBe(0);
     expect(found.stderr.trim().split('\n')).toEqual([expect.stringMatching(/is damaged .*; rebuilding it$/)]);
     expect(found.stdout).toMatch(/inventory\/pricing\.py:16-/);
   });
 
-  it('after a writer that did not finish (its <index>.writer is left), the next writer checks and rebuilds a damaged index', () => {
-    const { root, cacheDir, file } = indexed();
+  it('after a writer that did not finish (its <index>.writer is left), the next writer checks and rebuilds a damaged index', async () => {
+    const { root, cacheDir, file } = await indexed();
     damagePages(file);
     writeFileSync(`${file}.writer`, JSON.stringify({ pid: 999999, startedAt: Date.now(), done: 3, total: 9 }));
-    const result = runCli(['index', root], { cacheDir });
+    const result = await cli(['index', root], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/failed its integrity check.*rebuilding it/);
-    const again = runCli(['index', root], { cacheDir });
+    const again = await cli(['index', root], { cacheDir });
     expect(again.stderr).toBe('');
     expect(again.stdout).toMatch(/0 parsed, 0 reused, 9 unchanged/);
   });
 });
 
 describe('settings that stick', () => {
-  it('a file indexed under a raised --max-file-size stays found by later commands, until the size is changed on index', () => {
+  it('a file indexed under a raised --max-file-size stays found by later commands, until the size is changed on index', async () => {
     const { root, cacheDir } = copyIndexFixture();
     const big = ['def very_large_module_entry(x):', '    return x', ...Array.from({ length: 40_000 }, (_, i) => `VALUE_${i} = ${i}  # filler line`)].join('\n');
     expect(big.length).toBeGreaterThan(1024 * 1024);
     put(root, 'big/generated.py', big);
-    const raised = runCli(['index', root, '--max-file-size', '4m'], { cacheDir });
+    const raised = await cli(['index', root, '--max-file-size', '4m'], { cacheDir });
     expect(raised.code, raised.stderr).toBe(0);
     for (let n = 0; n < 2; n++) {
-      const found = runCli(['find', 'function', 'very_large_module_entry', '--repo', root], { cacheDir });
+      const found = await cli(['find', 'function', 'very_large_module_entry', '--repo', root], { cacheDir });
       expect(found.code, found.stderr).toBe(0);
       expect(found.stdout).toContain('big/generated.py:1-2 very_large_module_entry');
     }
-    const status = runCli(['status', root, '--json'], { cacheDir });
+    const status = await cli(['status', root, '--json'], { cacheDir });
     expect(JSON.parse(status.stdout)).toMatchObject({ settings: { maxFileBytes: 4 * 1024 * 1024 }, stale: { added: [], deleted: [] } });
-    const lowered = runCli(['index', root, '--max-file-size', '1m'], { cacheDir });
+    const lowered = await cli(['index', root, '--max-file-size', '1m'], { cacheDir });
     expect(lowered.stdout).toMatch(/1 removed/);
-    const gone = runCli(['find', 'function', 'very_large_module_entry', '--repo', root], { cacheDir });
+    const gone = await cli(['find', 'function', 'very_large_module_entry', '--repo', root], { cacheDir });
     expect(gone.stdout + gone.stderr).not.toContain('big/generated.py:1-2');
   });
 });

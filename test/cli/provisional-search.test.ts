@@ -57,7 +57,9 @@ describe('reponav search on a never-indexed tree', () => {
     const indexPath = join(fixture.dir, 'index', 'index.db');
     const first = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout.split('\n')[0]).toMatch(/^\[PARTIAL INDEX\] 'shop' is being indexed: this answer covers \d+ of its 309 files .*search again shortly for the full answer\.$/);
+    expect(first.stdout.split('\n')[0]).toMatch(
+      new RegExp(`^\\[PARTIAL INDEX\\] 'shop' is being indexed: this answer covers \\d+ of its ${PROVISIONAL_MIN_FILES + 9} files .*search again shortly for the full answer\\.$`),
+    );
     expect(first.stdout).toContain('[FILE] inventory/stock.py');
     expect(first.stdout).toContain('[ANCHORS]');
   }, 120_000);

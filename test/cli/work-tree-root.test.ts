@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTempDirs, commitAll, ensureBuilt, expectOneSentenceError, git, gitInit, put, runCli, tempDir } from './harness.js';
+import { runCliInProcess as cli } from './in-process-cli.js';
 
 beforeAll(ensureBuilt, 300_000);
 afterAll(cleanupTempDirs);
@@ -24,9 +25,9 @@ function repo(): { root: string; cacheDir: string } {
 const indexFolders = (cacheDir: string) => readdirSync(cacheDir).filter((name) => name !== 'code-cache');
 
 describe('the work tree root', () => {
-  it('symbols and search from a subfolder use the work tree and its one index', () => {
+  it('symbols and search from a subfolder use the work tree and its one index', async () => {
     const { root, cacheDir } = repo();
-    expect(runCli(['index', root, '-q'], { cacheDir }).code).toBe(0);
+    expect((await cli(['index', root, '-q'], { cacheDir })).code).toBe(0);
     expect(indexFolders(cacheDir)).toHaveLength(1);
     const cwd = join(root, 'src/pkg');
     const symbols = runCli(['symbols', 'config.py'], { cacheDir, cwd });
@@ -40,21 +41,21 @@ describe('the work tree root', () => {
     expect(indexFolders(cacheDir)).toHaveLength(1);
   });
 
-  it('a folder named explicitly stays its own root', () => {
+  it('a folder named explicitly stays its own root', async () => {
     const { root, cacheDir } = repo();
-    const result = runCli(['index', join(root, 'src/pkg'), '-q', '--json'], { cacheDir });
+    const result = await cli(['index', join(root, 'src/pkg'), '-q', '--json'], { cacheDir });
     expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as { root: string }).root).toBe(join(root, 'src/pkg'));
   });
 
-  it('index on X/.git or a bare repository without --commit is refused, suggesting --commit HEAD', () => {
+  it('index on X/.git or a bare repository without --commit is refused, suggesting --commit HEAD', async () => {
     const { root, cacheDir } = repo();
-    const dotGit = expectOneSentenceError(runCli(['index', join(root, '.git')], { cacheDir }), 1);
+    const dotGit = expectOneSentenceError(await cli(['index', join(root, '.git')], { cacheDir }), 1);
     expect(dotGit).toContain('is a git directory, not a working tree');
     expect(dotGit).toContain('--commit HEAD');
     const bare = join(tempDir('reponav-bare-'), 'proj.git');
     git(root, 'clone', '-q', '--bare', root, bare);
-    expect(expectOneSentenceError(runCli(['index', bare], { cacheDir }), 1)).toContain('--commit HEAD');
-    expect(runCli(['index', bare, '--commit', 'HEAD', '-q'], { cacheDir }).code).toBe(0);
+    expect(expectOneSentenceError(await cli(['index', bare], { cacheDir }), 1)).toContain('--commit HEAD');
+    expect((await cli(['index', bare, '--commit', 'HEAD', '-q'], { cacheDir })).code).toBe(0);
   });
 });

@@ -1,10 +1,11 @@
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { cleanupTempDirs, commitAll, copyIndexFixture, git, gitInit, put } from '../../../test/cli/harness.js';
 import { GitWorktree, parsePorcelainV2 } from './git-worktree-status.js';
 import { gitBlobId } from '../write/indexer.js';
 import { indexConnection } from '../store/index-store.js';
+import { indexGeneration } from '../store/index-generation.js';
 import { RepositoryIndex } from '../repository-index.js';
 import { WorktreeSource } from './worktree-source.js';
 
@@ -217,6 +218,66 @@ describe('freshness from a file watcher', () => {
       await repository.refresh();
       expect(repository.store.fileText('web/cart.ts')).toBe('export const cart = 2;\n');
       expect(fullListings).toHaveBeenCalledTimes(1);
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('a watching process whose first listing was a status (no run of its own) trusts its watcher after one check that finds nothing', async () => {
+    const fixture = copyIndexFixture();
+    gitInit(fixture.root);
+    commitAll(fixture.root, 'init');
+    const writer = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath });
+    await writer.refresh();
+    writer.close();
+    const repository = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath, watch: true });
+    const locked = vi.spyOn(repository as unknown as { refreshLocked(): Promise<unknown> }, 'refreshLocked');
+    try {
+      // The status lists the tree (and so sets the watches) before any refresh.
+      expect((await repository.status()).stale).toEqual({ changed: [], added: [], deleted: [] });
+      await repository.refresh();
+      expect(locked).toHaveBeenCalledTimes(1);
+      // One locked check that found nothing writes nothing: the index state (and its warm caches) stays.
+      const state = indexGeneration(repository.store);
+      for (let i = 0; i < 3; i++) await repository.refresh();
+      expect(locked).toHaveBeenCalledTimes(1);
+      expect(indexGeneration(repository.store)).toBe(state);
+      // And the watcher still answers an edit.
+      put(fixture.root, 'web/cart.ts', 'export const cart = 3;\n');
+      await repository.refresh();
+      expect(repository.store.fileText('web/cart.ts')).toBe('export const cart = 3;\n');
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('a folder made between a status and the first check (empty, so git does not see it) is watched from then on', async () => {
+    const fixture = copyIndexFixture();
+    gitInit(fixture.root);
+    commitAll(fixture.root, 'init');
+    const writer = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath });
+    await writer.refresh();
+    writer.close();
+    const repository = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath, watch: true });
+    try {
+      await repository.status();
+      mkdirSync(join(fixture.root, 'later'));
+      await repository.refresh();
+      put(fixture.root, 'later/module.py', 'def made_later():\n    return 1\n');
+      await repository.refresh();
+      expect(repository.store.symbolsOf('later/module.py').map((s) => s.name)).toEqual(['made_later']);
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('a locked refresh that finds nothing changed leaves the index state as it was', async () => {
+    const { repository } = await gitRepository({ watch: false });
+    try {
+      const state = indexGeneration(repository.store);
+      // --check takes the writer lock and runs the integrity check; nothing changed, so nothing is written.
+      await repository.refresh({ check: true });
+      expect(indexGeneration(repository.store)).toBe(state);
     } finally {
       repository.close();
     }

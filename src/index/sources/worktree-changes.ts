@@ -78,6 +78,8 @@ export class WorktreeChanges {
     // Watches are set by a full listing's walk: a watcher with none yet (this process has
     // only ever answered from git, e.g. opened on an index another process wrote) needs one.
     const arming = watcher !== null && watcher.size === 0;
+    // What the watcher saw, when it cannot be trusted alone: git does not see everything it did (an empty folder).
+    let untrustedEvents: { paths: string[]; overflow: boolean } = { paths: [], overflow: false };
     if (watcher) {
       await watcher.settle();
       // Taken before anything else is looked at: events from now on belong to the next run.
@@ -91,9 +93,19 @@ export class WorktreeChanges {
         return this.delta([...paths, ...previous.links, ...recheck], previous, previous.git, [...previous.paths, ...paths]);
       }
       this.excludeStamp = excludeStamp;
+      untrustedEvents = { paths, overflow: seen.overflow };
     }
     const { gitPart, dirty, candidates } = await this.gitCandidates(arming ? null : previous, recheck);
-    if (candidates && previous) return this.delta(candidates, previous, gitPart, dirty);
+    if (candidates && previous) {
+      // Nothing to look at since the stored token, by git and by the watcher: the run writes nothing, so that
+      // token stays the index's and, its events taken above, the watcher vouches for it from now on (else every
+      // later check came here). Paths the watcher saw are listed (a new folder is watched from then on).
+      if (candidates.length === 0 && untrustedEvents.paths.length === 0 && !untrustedEvents.overflow) {
+        this.issued = previousText;
+        return { token: () => previousText, delta: { files: [], candidates: [] } };
+      }
+      return this.delta([...candidates, ...untrustedEvents.paths], previous, gitPart, dirty);
+    }
     const rules = this.ruleStamps(dirty);
     return {
       delta: null,

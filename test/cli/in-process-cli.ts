@@ -1,0 +1,46 @@
+/**
+ * Test support: the `reponav` program run in this process (src/cli/program.ts's
+ * main), its stdout and stderr captured, for CLI behaviour that is not about
+ * process start-up (output wording, exit codes, JSON shapes). Behaviour that
+ * needs a process (a pipe's non-TTY output, stdin, signals, the shipped
+ * bundle's start-up) stays with harness.ts's runCli.
+ */
+import { join } from 'node:path';
+import { vi } from 'vitest';
+import { main } from '../../src/cli/program.js';
+import type { CliResult } from './harness.js';
+
+/**
+ * Runs `reponav ARGS` in this process with REPONAV_CACHE_DIR (and XDG_CACHE_HOME)
+ * set to `cacheDir` for the call, as harness.ts's runCli sets them for a process.
+ * Calls must not overlap (they share process.stdout, process.stderr and the environment).
+ */
+export async function runCliInProcess(args: string[], options: { cacheDir: string }): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const saved = { cache: process.env.REPONAV_CACHE_DIR, xdg: process.env.XDG_CACHE_HOME };
+  process.env.REPONAV_CACHE_DIR = options.cacheDir;
+  process.env.XDG_CACHE_HOME = join(options.cacheDir, 'xdg');
+  // As a pipe sees them (runCli's processes write to pipes), whatever this test process's streams are.
+  const tty = { out: process.stdout.isTTY, err: process.stderr.isTTY };
+  process.stdout.isTTY = false;
+  process.stderr.isTTY = false;
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  try {
+    const code = await main(['node', 'reponav', ...args]);
+    return { code, signal: null, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    process.stdout.isTTY = tty.out;
+    process.stderr.isTTY = tty.err;
+    restore('REPONAV_CACHE_DIR', saved.cache);
+    restore('XDG_CACHE_HOME', saved.xdg);
+  }
+}
+
+function restore(key: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[key];
+  else process.env[key] = value;
+}
