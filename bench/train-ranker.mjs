@@ -10,7 +10,7 @@
 //
 // Usage:
 //   node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json
-//        [--loss softmax|pairwise] [--uniform-pairs] [--epochs 300] [--l2 1] [--anchor 4]
+//        [--loss softmax|pairwise] [--uniform-pairs] [--epochs 100] [--l2 1] [--anchor 4]
 // --loss: softmax (listwise, the default) or pairwise (RankNet's logistic pair
 // loss with LambdaRank's DCG weights; --uniform-pairs: every pair the same).
 import { writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import { FEATURE_NAMES, LEVELS } from './ranker-features.mjs';
 import { listsOf, readFeatureFiles, TRAINING, trainLevel } from './ranker-model.mjs';
 
 const USAGE = `usage: node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json
-       [--loss softmax|pairwise] [--uniform-pairs] [--epochs 300] [--l2 1] [--anchor 4]
+       [--loss softmax|pairwise] [--uniform-pairs] [--epochs 100] [--l2 1] [--anchor 4]
 (see the header of bench/train-ranker.mjs)`;
 const { values: opt } = parseBenchArgs({
   usage: USAGE,
