@@ -91,7 +91,7 @@ async function rankings(): Promise<unknown[]> {
       files: r.files.map((f) => [f.path, f.score]),
       modules: r.modules.map((m) => [m.path, m.qualifiedName, m.score]),
       functions: r.functions.map((f) => [f.path, f.qualifiedName, f.score]),
-      docs: r.docs.map((d) => [d.path, d.score]),
+      docs: (r.docs ?? []).map((d) => [d.path, d.score]),
     });
   }
   return out;
