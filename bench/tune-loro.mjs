@@ -11,7 +11,7 @@
 //
 // Usage:
 //   node bench/tune-loro.mjs --instances A.jsonl,B.jsonl --repos DIR --index-dir DIR \
-//        [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,…] [--per-repo N]
+//        [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,…] [--per-repo N] [--timing N]
 //   node bench/tune-loro.mjs --instances A.jsonl,B.jsonl --from R1.json,R2.json   (report over saved runs, e.g. run per repository group in parallel)
 // CONFIGS.json: [{"label": "default", "options": {}}, {"label": "…", "options": { SearchOptions }}, …]
 //   (default: one configuration, the defaults).
@@ -23,6 +23,10 @@
 // of the candidate set, before any cut at 10), per configuration. The paired
 // bootstrap is given for the instances of each --instances file (split) and
 // for all of them together.
+// --timing N: the search times (p50 column, searchMs in --out) are N more
+// searches per configuration and instance after the scored ones, without the
+// shared BM25 memo and in rotating order (the scored searches share BM25
+// results between configurations, so their times compare nothing).
 // --index-dir keeps one commit index per instance (`owner+name@commit.db`), built
 // by copying the previous instance's index of the same repository and moving it
 // to the new commit, so a second run only searches. Several GB for 135 instances.
@@ -39,10 +43,10 @@ import { parseBenchArgs } from './bench-args.mjs';
 
 const { values: opt } = parseBenchArgs({
   usage: `usage: node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR
-         [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,...] [--per-repo N]
+         [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,...] [--per-repo N] [--timing N]
        node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --from R1.json,R2.json
 (see the header of bench/tune-loro.mjs)`,
-  options: { instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' }, configs: { type: 'string' }, out: { type: 'string' }, 'only-repos': { type: 'string' }, 'per-repo': { type: 'string' }, from: { type: 'string' } },
+  options: { instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' }, configs: { type: 'string' }, out: { type: 'string' }, 'only-repos': { type: 'string' }, 'per-repo': { type: 'string' }, from: { type: 'string' }, timing: { type: 'string' } },
 });
 const arg = (name, fallback) => opt[name.slice(2)] ?? fallback;
 const instanceFiles = arg('--instances', '').split(',').filter(Boolean);
@@ -52,6 +56,7 @@ const configs = arg('--configs') ? JSON.parse(readFileSync(arg('--configs'), 'ut
 const onlyRepos = arg('--only-repos')?.split(',');
 const perRepoLimit = Number(arg('--per-repo', 'Infinity'));
 const fromFiles = arg('--from')?.split(',');
+const timingRuns = Number(arg('--timing', '0'));
 if (instanceFiles.length === 0 || (!fromFiles && (!reposDir || !indexDir))) {
   console.error('usage: node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR [--configs F] [--out F]');
   process.exit(2);
@@ -138,6 +143,18 @@ for (const [repo, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
         }),
       );
     }
+    if (timingRuns > 0) {
+      const times = configs.map(() => []);
+      for (let r = 0; r < timingRuns; r++) {
+        for (let k = 0; k < configs.length; k++) {
+          const c = (k + r + order.length) % configs.length;
+          const t0 = performance.now();
+          await searchRepository(repository.store, instance.problem_statement, configs[c].options);
+          times[c].push(performance.now() - t0);
+        }
+      }
+      configs.forEach((_, c) => (searchMs[c][searchMs[c].length - 1] = times[c].sort((a, b) => a - b)[Math.floor(times[c].length / 2)]));
+    }
     repository.close();
     previous = path;
     process.stderr.write(`${order.length} ${repo} ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
@@ -175,6 +192,14 @@ configs.forEach((config, c) => {
   });
 });
 
+const splitNames = [...new Set(order.map((i) => splitOf.get(i.instance_id)))];
+if (splitNames.length > 1) {
+  console.log('\nper split');
+  for (const f of splitNames) {
+    const ii = idx((x) => splitOf.get(x.instance_id) === f);
+    configs.forEach((config, c) => console.log(pad(`${f.split('/').pop()} (${ii.length})`, 26), pad(config.label, 20), METRICS.map((m) => pad(f3(figure(c, ii, m)), 9)).join('')));
+  }
+}
 console.log('\nper repository: file Acc@5 / function Acc@5');
 console.log(pad('repo', 30), pad('n', 4), configs.map((c) => pad(c.label.slice(0, 16), 17)).join(''));
 for (const [r, repo] of repos.entries()) {
@@ -244,14 +269,14 @@ if (configs.length > 1) {
   const groups = [...(splits.length > 1 ? splits.map((f) => [f.split('/').pop(), idx((x) => splitOf.get(x.instance_id) === f)]) : []), ['all', all]];
   for (let c = 1; c < configs.length; c++) {
     for (const [name, indices] of groups) {
-      const cells = [['file', 'Acc@1'], ['file', 'Acc@5'], ['module', 'Acc@10'], ['function', 'Acc@5'], ['function', 'Acc@10']].map((m) => {
+      const cells = [['file', 'Acc@1'], ['file', 'Acc@5'], ['module', 'Acc@5'], ['module', 'Acc@10'], ['function', 'Acc@5'], ['function', 'Acc@10']].map((m) => {
         const r = pairedBootstrap(indices.map((i) => value(scores[0][i], m)), indices.map((i) => value(scores[c][i], m)));
         return `${m[0]} ${m[1]} ${r.difference >= 0 ? '+' : ''}${f3(r.difference)} [${f3(r.low)}, ${f3(r.high)}] ${r.won}/${r.lost}`;
       });
       console.log(pad(`${configs[c].label} ${name}`, 40), cells.join('   '));
     }
     // Which instances flipped (what to read next).
-    for (const m of [['function', 'Acc@10'], ['module', 'Acc@10'], ['file', 'Acc@5']]) {
+    for (const m of [['function', 'Acc@10'], ['module', 'Acc@5'], ['module', 'Acc@10'], ['file', 'Acc@5']]) {
       const won = all.filter((i) => value(scores[c][i], m) > value(scores[0][i], m)).map((i) => order[i].instance_id);
       const lost = all.filter((i) => value(scores[c][i], m) < value(scores[0][i], m)).map((i) => order[i].instance_id);
       if (won.length + lost.length > 0) console.log(pad('', 26), `${m[0]} ${m[1]} won: ${won.join(' ') || '-'}; lost: ${lost.join(' ') || '-'}`);
