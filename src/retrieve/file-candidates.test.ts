@@ -1,13 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RepositoryIndex } from '../index/repository-index.js';
+import type { RepositoryIndex } from '../index/repository-index.js';
+import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { TYPE_KINDS } from '../parse/index.js';
 import { outermostFunction } from './function-neighbours.js';
 import { searchRepository } from './search-repository.js';
 
-let dir: string;
+const fixtures = fixtureRepositories('file-candidates');
 let repository: RepositoryIndex;
 
 /** Files whose functions share few words with the query: most are candidates only through their file. */
@@ -42,17 +40,11 @@ const FILES: Record<string, string> = {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'reponav-file-candidates-'));
-  for (const [path, text] of Object.entries(FILES)) {
-    mkdirSync(join(dir, 'repo', path, '..'), { recursive: true });
-    writeFileSync(join(dir, 'repo', path), text);
-  }
-  repository = await RepositoryIndex.open(join(dir, 'repo'), { indexPath: join(dir, 'index.db') });
-  await repository.refresh();
+  repository = await fixtures.indexed(FILES);
 });
 afterAll(() => {
   repository.close();
-  rmSync(dir, { recursive: true, force: true });
+  fixtures.cleanUp();
 });
 
 const QUERY = 'Loading cookies from the browser jar fails\nload_cookies raises when the cookies file of the browser is empty.';

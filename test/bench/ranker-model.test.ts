@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../helpers/mulberry32.js';
 // @ts-expect-error: a bench module in plain JavaScript, without type declarations
 import { pairwiseCoefficients, rerank, trainLevel } from '../../bench/ranker-model.mjs';
 
@@ -52,21 +53,9 @@ describe('ranker-model pairwise loss', () => {
   });
 });
 
-/** A seeded generator (mulberry32): the same seed, the same lists. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Random lists of 4-12 candidates and 6 features, 1-3 golds each; feature 1 leans toward the gold, the rest are noise. */
 function randomLists(seed: number, count: number): List[] {
-  const next = random(seed);
+  const next = mulberry32(seed);
   return Array.from({ length: count }, () => {
     const n = 4 + Math.floor(next() * 9);
     const golds = 1 + Math.floor(next() * 3);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/helpers/mulberry32.js';
 import { cleanupTempDirs, tempDir } from '../../../test/cli/harness.js';
 import { bm25Chunks, bm25ChunksIn, type WeightedToken } from './chunk-queries.js';
 import { FTS_FIELDS } from '../store/index-schema.js';
@@ -89,18 +90,6 @@ describe('termStatistics', () => {
   });
 });
 
-/** A seeded generator (mulberry32): the same seed, the same cases. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('bm25ChunksIn', () => {
   const VOCABULARY = ['cookies', 'jar', 'request', 'size', 'twin', 'url', 'data', 'read', 'nothing', 'format'];
 
@@ -108,7 +97,7 @@ describe('bm25ChunksIn', () => {
     const all = indexConnection(repository.store).prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
     for (const scorer of ['fts5', 'postings'] as const) {
       for (let seed = 1; seed <= 40; seed++) {
-        const next = random(seed);
+        const next = mulberry32(seed);
         const terms = VOCABULARY.filter(() => next() < 0.4).map((token) => ({ token, repeat: 1 + Math.floor(next() * 4) }));
         const subset = all.filter(() => next() < 0.5);
         const where = `seed ${seed} ${scorer} ${JSON.stringify(terms)} ${JSON.stringify(subset)}`;
