@@ -10,16 +10,16 @@
 //
 // Usage:
 //   node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json
-//        [--loss softmax|pairwise] [--uniform-pairs] [--epochs 300] [--l2 1] [--anchor 4]
+//        [--loss softmax|pairwise] [--uniform-pairs] [--epochs 100] [--l2 1] [--anchor 4]
 // --loss: softmax (listwise, the default) or pairwise (RankNet's logistic pair
 // loss with LambdaRank's DCG weights; --uniform-pairs: every pair the same).
 import { writeFileSync } from 'node:fs';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 import { FEATURE_NAMES, LEVELS } from './ranker-features.mjs';
-import { listsOf, readFeatureFiles, TRAINING, trainLevel } from './ranker-model.mjs';
+import { listsOf, readFeatureFiles, rerank, TRAINING, trainLevel } from './ranker-model.mjs';
 
 const USAGE = `usage: node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json
-       [--loss softmax|pairwise] [--uniform-pairs] [--epochs 300] [--l2 1] [--anchor 4]
+       [--loss softmax|pairwise] [--uniform-pairs] [--epochs 100] [--l2 1] [--anchor 4]
 (see the header of bench/train-ranker.mjs)`;
 const { values: opt } = parseBenchArgs({
   usage: USAGE,
@@ -55,11 +55,16 @@ const options = {
 const records = readFeatureFiles(opt.features);
 const t0 = process.cpuUsage();
 const levels = {};
+const checks = [];
 for (const level of LEVELS) {
   const lists = listsOf(records, level);
   levels[level] = { instances: lists.length, ...trainLevel(lists, options) };
+  // Convergence, checked: one Newton step more must reorder no record's candidates.
+  const more = trainLevel(lists, { ...options, extraEpochs: 1 });
+  const changed = records.filter((r) => rerank(levels[level], r.levels[level].keys, r.levels[level].x).join('\n') !== rerank(more, r.levels[level].keys, r.levels[level].x).join('\n')).length;
+  checks.push(`${level}: ${levels[level].epochs} epochs, Newton decrement ${levels[level].decrement.toExponential(1)}, one more epoch reorders ${changed} of ${records.length}`);
 }
 const cpu = process.cpuUsage(t0);
 const repositories = new Set(records.map((r) => r.repo)).size;
 writeFileSync(opt.out, `${JSON.stringify({ features: FEATURE_NAMES, training: options, records: records.length, repositories, levels }, null, 1)}\n`);
-process.stderr.write(`${records.length} instances of ${repositories} repositories, ${LEVELS.map((l) => `${l} ${levels[l].instances}`).join(', ')} with a gold candidate; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s → ${opt.out}\n`);
+process.stderr.write(`${records.length} instances of ${repositories} repositories, ${LEVELS.map((l) => `${l} ${levels[l].instances}`).join(', ')} with a gold candidate; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s → ${opt.out}\n${checks.join('\n')}\n`);

@@ -11,13 +11,22 @@
 //
 // Usage:
 //   node bench/tune-loro.mjs --instances A.jsonl,B.jsonl --repos DIR --index-dir DIR \
-//        [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,…] [--per-repo N]
+//        [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,…] [--per-repo N] [--timing N]
 //   node bench/tune-loro.mjs --instances A.jsonl,B.jsonl --from R1.json,R2.json   (report over saved runs, e.g. run per repository group in parallel)
 // CONFIGS.json: [{"label": "default", "options": {}}, {"label": "…", "options": { SearchOptions }}, …]
 //   (default: one configuration, the defaults).
 // --per-repo N scores only each repository's N instances with the oldest base
 // commits (a cheaper sample for a loaded machine: fewer commits to index; the
 // choice reads commit dates only, never the gold).
+// Candidate depth: per level, the share of instances whose every gold item is
+// among the first 50 / 100 / 200 candidates of the whole ranked list (recall
+// of the candidate set, before any cut at 10), per configuration. The paired
+// bootstrap is given for the instances of each --instances file (split) and
+// for all of them together.
+// --timing N: the search times (p50 column, searchMs in --out) are N more
+// searches per configuration and instance after the scored ones, without the
+// shared BM25 memo and in rotating order (the scored searches share BM25
+// results between configurations, so their times compare nothing).
 // --index-dir keeps one commit index per instance (`owner+name@commit.db`), built
 // by copying the previous instance's index of the same repository and moving it
 // to the new commit, so a second run only searches. Several GB for 135 instances.
@@ -28,16 +37,16 @@ import { searchRepository } from '../dist/retrieve/search-repository.js';
 import { LexicalMemo } from '../dist/retrieve/lexical-retriever.js';
 import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
 import { commitTimestamps, findRepoGitDir } from '../dist/eval/repo-lookup.js';
-import { scoreInstance } from '../dist/eval/locbench-metrics.js';
+import { goldAtLevel, scoreInstance } from '../dist/eval/locbench-metrics.js';
 import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
 import { parseBenchArgs } from './bench-args.mjs';
 
 const { values: opt } = parseBenchArgs({
   usage: `usage: node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR
-         [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,...] [--per-repo N]
+         [--configs CONFIGS.json] [--out RESULTS.json] [--only-repos o/n,...] [--per-repo N] [--timing N]
        node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --from R1.json,R2.json
 (see the header of bench/tune-loro.mjs)`,
-  options: { instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' }, configs: { type: 'string' }, out: { type: 'string' }, 'only-repos': { type: 'string' }, 'per-repo': { type: 'string' }, from: { type: 'string' } },
+  options: { instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' }, configs: { type: 'string' }, out: { type: 'string' }, 'only-repos': { type: 'string' }, 'per-repo': { type: 'string' }, from: { type: 'string' }, timing: { type: 'string' } },
 });
 const arg = (name, fallback) => opt[name.slice(2)] ?? fallback;
 const instanceFiles = arg('--instances', '').split(',').filter(Boolean);
@@ -47,6 +56,7 @@ const configs = arg('--configs') ? JSON.parse(readFileSync(arg('--configs'), 'ut
 const onlyRepos = arg('--only-repos')?.split(',');
 const perRepoLimit = Number(arg('--per-repo', 'Infinity'));
 const fromFiles = arg('--from')?.split(',');
+const timingRuns = Number(arg('--timing', '0'));
 if (instanceFiles.length === 0 || (!fromFiles && (!reposDir || !indexDir))) {
   console.error('usage: node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR [--configs F] [--out F]');
   process.exit(2);
@@ -54,7 +64,13 @@ if (instanceFiles.length === 0 || (!fromFiles && (!reposDir || !indexDir))) {
 if (indexDir) mkdirSync(indexDir, { recursive: true });
 
 const instances = [];
-for (const file of instanceFiles) instances.push(...(await readLocbenchInstances(file)).instances);
+/** The --instances file each instance came from (its split). */
+const splitOf = new Map();
+for (const file of instanceFiles) {
+  const read = (await readLocbenchInstances(file)).instances;
+  for (const instance of read) splitOf.set(instance.instance_id, file);
+  instances.push(...read);
+}
 const byRepo = new Map();
 for (const instance of instances) {
   if (onlyRepos && !onlyRepos.includes(instance.repo)) continue;
@@ -66,6 +82,10 @@ for (const instance of instances) {
 const order = [];
 let scores = configs.map(() => []);
 let searchMs = configs.map(() => []);
+// reach[c][i][level][depth]: every gold item of the level among the first `depth` candidates.
+let reach = configs.map(() => []);
+const DEPTHS = [50, 100, 200];
+const LEVEL_NAMES = ['file', 'module', 'function'];
 const started = Date.now();
 if (fromFiles) {
   const byId = new Map(instances.map((i) => [i.instance_id, i]));
@@ -74,6 +94,7 @@ if (fromFiles) {
   configs.push(...saved[0].scores.map((c) => ({ label: c.label })));
   scores = configs.map(() => []);
   searchMs = configs.map((_, c) => saved.flatMap((run) => run.searchMs?.[c] ?? []));
+  reach = configs.map((_, c) => saved.flatMap((run) => run.reach?.[c] ?? run.order.map(() => null)));
   for (const run of saved) {
     run.order.forEach((id, i) => {
       order.push(byId.get(id));
@@ -103,6 +124,17 @@ for (const [repo, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const t0 = performance.now();
       const result = await searchRepository(repository.store, instance.problem_statement, { ...configs[c].options, lexicalMemo });
       searchMs[c].push(performance.now() - t0);
+      const lists = {
+        file: result.files.map((f) => f.path),
+        module: result.modules.map((m) => `${m.path}:${m.qualifiedName}`),
+        function: result.functions.map((f) => `${f.path}:${f.qualifiedName}`),
+      };
+      reach[c].push(Object.fromEntries(LEVEL_NAMES.map((level) => {
+        const gold = goldAtLevel(instance.edit_functions, level);
+        const rank = (item) => lists[level].indexOf(item);
+        const deepest = gold.length === 0 ? -1 : Math.max(...gold.map((g) => (rank(g) < 0 ? Infinity : rank(g))));
+        return [level, Object.fromEntries(DEPTHS.map((d) => [d, gold.length > 0 && deepest < d]))];
+      })));
       scores[c].push(
         scoreInstance(instance.edit_functions, {
           found_files: result.files.slice(0, 50).map((f) => f.path),
@@ -110,6 +142,18 @@ for (const [repo, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
           found_entities: result.functions.slice(0, 50).map((f) => `${f.path}:${f.qualifiedName}`),
         }),
       );
+    }
+    if (timingRuns > 0) {
+      const times = configs.map(() => []);
+      for (let r = 0; r < timingRuns; r++) {
+        for (let k = 0; k < configs.length; k++) {
+          const c = (k + r + order.length) % configs.length;
+          const t0 = performance.now();
+          await searchRepository(repository.store, instance.problem_statement, configs[c].options);
+          times[c].push(performance.now() - t0);
+        }
+      }
+      configs.forEach((_, c) => (searchMs[c][searchMs[c].length - 1] = times[c].sort((a, b) => a - b)[Math.floor(times[c].length / 2)]));
     }
     repository.close();
     previous = path;
@@ -148,6 +192,14 @@ configs.forEach((config, c) => {
   });
 });
 
+const splitNames = [...new Set(order.map((i) => splitOf.get(i.instance_id)))];
+if (splitNames.length > 1) {
+  console.log('\nper split');
+  for (const f of splitNames) {
+    const ii = idx((x) => splitOf.get(x.instance_id) === f);
+    configs.forEach((config, c) => console.log(pad(`${f.split('/').pop()} (${ii.length})`, 26), pad(config.label, 20), METRICS.map((m) => pad(f3(figure(c, ii, m)), 9)).join('')));
+  }
+}
 console.log('\nper repository: file Acc@5 / function Acc@5');
 console.log(pad('repo', 30), pad('n', 4), configs.map((c) => pad(c.label.slice(0, 16), 17)).join(''));
 for (const [r, repo] of repos.entries()) {
@@ -200,21 +252,41 @@ if (configs.length > 1 && repos.length > 1) {
   report.loro = { pooled: Object.fromEntries(METRICS.map((m) => [`${m[0]} ${m[1]}`, loroFigure(all, m)])), perRepo: loroRepos };
 }
 
+if (reach[0].some((r) => r)) {
+  console.log('\ncandidate depth: share of instances with every gold item among the first 50 / 100 / 200 candidates');
+  const splits = [...new Set(order.map((i) => splitOf.get(i.instance_id)))];
+  for (const [name, indices] of [...splits.map((f) => [f.split('/').pop(), idx((x) => splitOf.get(x.instance_id) === f)]), ['all', all]]) {
+    for (const level of LEVEL_NAMES) {
+      const cells = configs.map((config, c) => `${config.label}: ${DEPTHS.map((d) => f3(mean(indices.map((i) => (reach[c][i]?.[level]?.[d] ? 1 : 0))))).join(' / ')}`);
+      console.log(pad(`${name} (${indices.length})`, 26), pad(level, 9), cells.join('   '));
+    }
+  }
+}
+
 if (configs.length > 1) {
   console.log(`\npaired bootstrap vs ${configs[0].label} (10,000 resamples, seed 1): difference [95% interval] p, won/lost`);
+  const splits = [...new Set(order.map((i) => splitOf.get(i.instance_id)))];
+  const groups = [...(splits.length > 1 ? splits.map((f) => [f.split('/').pop(), idx((x) => splitOf.get(x.instance_id) === f)]) : []), ['all', all]];
   for (let c = 1; c < configs.length; c++) {
-    const cells = [['file', 'Acc@1'], ['file', 'Acc@5'], ['function', 'Acc@5']].map((m) => {
-      const r = pairedBootstrap(all.map((i) => value(scores[0][i], m)), all.map((i) => value(scores[c][i], m)));
-      return `${m[0]} ${m[1]} ${r.difference >= 0 ? '+' : ''}${f3(r.difference)} [${f3(r.low)}, ${f3(r.high)}] p=${r.pValue.toFixed(3)} ${r.won}/${r.lost}`;
-    });
-    console.log(pad(configs[c].label, 26), cells.join('   '));
-    // Which instances flipped at function and file Acc@5 (what to read next).
-    for (const m of [['function', 'Acc@5'], ['file', 'Acc@5']]) {
+    for (const [name, indices] of groups) {
+      const cells = [['file', 'Acc@1'], ['file', 'Acc@5'], ['module', 'Acc@5'], ['module', 'Acc@10'], ['function', 'Acc@5'], ['function', 'Acc@10']].map((m) => {
+        const r = pairedBootstrap(indices.map((i) => value(scores[0][i], m)), indices.map((i) => value(scores[c][i], m)));
+        return `${m[0]} ${m[1]} ${r.difference >= 0 ? '+' : ''}${f3(r.difference)} [${f3(r.low)}, ${f3(r.high)}] ${r.won}/${r.lost}`;
+      });
+      console.log(pad(`${configs[c].label} ${name}`, 40), cells.join('   '));
+    }
+    // Which instances flipped (what to read next).
+    for (const m of [['function', 'Acc@10'], ['module', 'Acc@5'], ['module', 'Acc@10'], ['file', 'Acc@5']]) {
       const won = all.filter((i) => value(scores[c][i], m) > value(scores[0][i], m)).map((i) => order[i].instance_id);
       const lost = all.filter((i) => value(scores[c][i], m) < value(scores[0][i], m)).map((i) => order[i].instance_id);
       if (won.length + lost.length > 0) console.log(pad('', 26), `${m[0]} ${m[1]} won: ${won.join(' ') || '-'}; lost: ${lost.join(' ') || '-'}`);
     }
   }
+  console.log('\nper repository (module Acc@10 / function Acc@10), each configuration');
+  for (const repo of repos) {
+    const ii = idx((x) => x.repo === repo);
+    console.log(pad(repo, 30), pad(ii.length, 4), configs.map((_, c) => pad(`${f3(figure(c, ii, ['module', 'Acc@10']))}/${f3(figure(c, ii, ['function', 'Acc@10']))}`, 17)).join(''));
+  }
 }
 const out = arg('--out');
-if (out) writeFileSync(out, JSON.stringify({ ...report, order: order.map((i) => i.instance_id), scores: configs.map((c, k) => ({ label: c.label, scores: scores[k] })), searchMs }));
+if (out) writeFileSync(out, JSON.stringify({ ...report, order: order.map((i) => i.instance_id), scores: configs.map((c, k) => ({ label: c.label, scores: scores[k] })), searchMs, reach }));

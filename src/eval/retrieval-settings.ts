@@ -50,6 +50,7 @@ const symbolRanking = z.partial(z.strictObject({
   eponymWeight: z.number(),
   titleModulePairs: z.boolean(),
   coverage,
+  fileCandidates: z.number(),
 }));
 
 const feedback = numbers(['documents', 'terms', 'weight', 'minDocuments']);

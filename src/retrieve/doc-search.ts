@@ -12,7 +12,7 @@
  * the code for an issue-like query, on equal terms when the query asks how
  * to use something or its file pattern selects prose files.
  */
-import { BM25_B, BM25_K1, codeTokens, indexFilesFingerprint, indexGeneration, readDerivedCache, writeDerivedCache, type IndexStore } from '../index/index.js';
+import { BM25_B, BM25_K1, codeTokens, derivedKey, indexFilesFingerprint, readDerivedCache, snapshotOf, writeDerivedCache, type IndexStore } from '../index/index.js';
 import { proseFormatOf, proseOutline, type ProseFormat } from '../parse/index.js';
 import type { QueryTerm } from './query-parser.js';
 import { isTestPath } from './path-prior.js';
@@ -49,16 +49,11 @@ interface DocCorpus {
   paths: string[];
 }
 
-const corpora = new WeakMap<IndexStore, { generation: string; corpus: DocCorpus }>();
+const CORPUS = derivedKey<DocCorpus>('documentation corpus');
 
 /** The documentation corpus of the store's current state, built on first use after every change. */
 function docCorpus(store: IndexStore): DocCorpus {
-  const generation = indexGeneration(store);
-  const cached = corpora.get(store);
-  if (cached && cached.generation === generation) return cached.corpus;
-  const corpus = loadOrBuildCorpus(store);
-  corpora.set(store, { generation, corpus });
-  return corpus;
+  return snapshotOf(store).derive(CORPUS, () => loadOrBuildCorpus(store));
 }
 
 /** Bump when what a section holds changes (tokens, weights, which files count): the cache file is keyed by the index's files only. */

@@ -4,7 +4,7 @@
  * personalised toward some files. The graph is built once per index state
  * (kept per store and index generation) so a warm call only iterates.
  */
-import { graphInputs, indexGeneration, mapSymbolsOf, type IndexStore, type MapSymbolRow } from '../index/index.js';
+import { derivedKey, graphInputs, mapSymbolsOf, snapshotOf, type IndexStore, type MapSymbolRow } from '../index/index.js';
 
 /** A call to a name defined in more files than this links to none of them (`get`, `run`, `__init__`). */
 export const MAX_DEFINITIONS_PER_CALL = 8;
@@ -47,16 +47,11 @@ export interface FileGraph {
   symbolRows: Map<string, MapSymbolRow[]>;
 }
 
-const graphs = new WeakMap<IndexStore, { generation: string; graph: FileGraph }>();
+const GRAPH = derivedKey<FileGraph>('file graph');
 
 /** The file graph of the index's current state (built on first use and after every write). */
 export function fileGraph(store: IndexStore): FileGraph {
-  const generation = indexGeneration(store);
-  const cached = graphs.get(store);
-  if (cached && cached.generation === generation) return cached.graph;
-  const graph = buildGraph(store);
-  graphs.set(store, { generation, graph });
-  return graph;
+  return snapshotOf(store).derive(GRAPH, () => buildGraph(store));
 }
 
 function buildGraph(store: IndexStore): FileGraph {

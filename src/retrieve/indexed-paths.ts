@@ -4,7 +4,7 @@
  * common suffix of whole segments. Split from search-repository.ts, which uses
  * it for file-name evidence and known-name context.
  */
-import { indexGeneration, type IndexStore } from '../index/index.js';
+import { derivedKey, snapshotOf, type IndexStore } from '../index/index.js';
 
 /** Indexed paths that a written path refers to: exact, or the longest common suffix of two or more segments. */
 export function matchIndexedPaths(written: string, indexed: string[]): string[] {
@@ -58,13 +58,8 @@ function pathLookup(indexed: string[]): PathLookup {
 }
 
 /** The indexed paths, read once per index state (they are the same array while it lasts, so its lookup is built once). */
-const pathLists = new WeakMap<IndexStore, { generation: string; paths: string[] }>();
+const PATHS = derivedKey<string[]>('indexed paths');
 
 export function indexedPaths(store: IndexStore): string[] {
-  const generation = indexGeneration(store);
-  const cached = pathLists.get(store);
-  if (cached?.generation === generation) return cached.paths;
-  const paths = store.filePaths();
-  pathLists.set(store, { generation, paths });
-  return paths;
+  return snapshotOf(store).derive(PATHS, () => store.filePaths());
 }

@@ -1,4 +1,4 @@
-import { bm25Chunks, indexGeneration, termStatistics, type ChunkRow, type FieldWeights, type IndexStore } from '../index/index.js';
+import { bm25Chunks, bm25ChunksIn, indexGeneration, termStatistics, type ChunkRow, type FieldWeights, type IndexStore, type WeightedToken } from '../index/index.js';
 import type { ParsedQuery } from './query-parser.js';
 import type { ChunkHit, ChunkKind } from './retrieval-types.js';
 import { compareHits } from './hit-order.js';
@@ -77,6 +77,27 @@ export class LexicalMemo {
  * with positive scores (higher is better).
  */
 export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: LexicalSearchOptions): ChunkHit[] {
+  const weighted = weightedTerms(store, query, options);
+  if (weighted.length === 0) return [];
+  const weights = options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
+  const run = () => chunkHits(store, bm25Chunks(store, weighted, { weights, limit: options.limit, kinds: options.chunkKinds, scorer: options.scorer }));
+  return options.memo ? options.memo.get(JSON.stringify([weighted, weights, options.limit, options.chunkKinds ?? null]), run) : run();
+}
+
+/**
+ * The query of {@link lexicalSearch} restricted to the chunks `ids`: every one
+ * of them that matches a sent term, with the score that search gives it (so
+ * the two lists rank against each other), best first. `limit`, `chunkKinds`
+ * and `memo` of the options do not apply.
+ */
+export function lexicalSearchIn(store: IndexStore, query: ParsedQuery, options: LexicalSearchOptions, ids: readonly number[]): ChunkHit[] {
+  const weighted = weightedTerms(store, query, options);
+  if (weighted.length === 0 || ids.length === 0) return [];
+  return chunkHits(store, bm25ChunksIn(store, weighted, options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS, ids));
+}
+
+/** The terms sent to BM25 with their repeats: the first `maxTerms`, variants, then the common-term cut. */
+function weightedTerms(store: IndexStore, query: ParsedQuery, options: LexicalSearchOptions): WeightedToken[] {
   const maxTerms = options.maxTerms ?? DEFAULT_MAX_TERMS;
   const maxRepeat = options.maxRepeat ?? 4;
   const terms = query.terms.slice(0, maxTerms);
@@ -95,9 +116,7 @@ export function lexicalSearch(store: IndexStore, query: ParsedQuery, options: Le
     // A short query keeps its common words: they may be all it has, and it is cheap anyway.
     weighted = informative.length >= Math.max(1, options.minInformativeTerms ?? MIN_INFORMATIVE_TERMS) ? informative : matching;
   }
-  const weights = options.fieldWeights ?? DEFAULT_FIELD_WEIGHTS;
-  const run = () => chunkHits(store, bm25Chunks(store, weighted, { weights, limit: options.limit, kinds: options.chunkKinds, scorer: options.scorer }));
-  return options.memo ? options.memo.get(JSON.stringify([weighted, weights, options.limit, options.chunkKinds ?? null]), run) : run();
+  return weighted;
 }
 
 /**

@@ -5,7 +5,7 @@
  * matching any query term (~10^4 on a large tree, twice per search), so each
  * setting's prior is built once per index state and remembers its answers.
  */
-import { indexGeneration, type IndexStore } from '../index/index.js';
+import { derivedKey, snapshotOf, type IndexStore } from '../index/index.js';
 import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
 
 /** The factors of one prior; 1 turns a factor off. */
@@ -61,8 +61,8 @@ const testPaths = new Map<string, boolean>();
 /** A repository of 100k files may ask about all of them; beyond this the memory starts afresh. */
 const MAX_REMEMBERED_PATHS = 100_000;
 
-/** Per store: the index state its priors belong to, and the prior of each setting of the factors. */
-const priorCaches = new WeakMap<IndexStore, { generation: string; priors: Map<string, PathPrior> }>();
+/** Per index state: the prior of each setting of the factors. */
+const PRIORS = derivedKey<Map<string, PathPrior>>('path priors');
 
 /**
  * The prior of `factors` for the store's current index state (null when every
@@ -73,12 +73,10 @@ const priorCaches = new WeakMap<IndexStore, { generation: string; priors: Map<st
  */
 export function pathPrior(store: IndexStore, factors: PathPriorFactors): PathPrior | null {
   if (factors.test === 1 && factors.stub === 1 && factors.library === 1) return null;
-  const generation = indexGeneration(store);
-  let cache = priorCaches.get(store);
-  if (cache?.generation !== generation) priorCaches.set(store, (cache = { generation, priors: new Map() }));
+  const priors = snapshotOf(store).derive(PRIORS, () => new Map<string, PathPrior>());
   const key = `${factors.test} ${factors.stub} ${factors.library}`;
-  let prior = cache.priors.get(key);
-  if (!prior) cache.priors.set(key, (prior = buildPrior(store, factors)));
+  let prior = priors.get(key);
+  if (!prior) priors.set(key, (prior = buildPrior(store, factors)));
   return prior;
 }
 

@@ -5,7 +5,8 @@ import { callNeighbours, memberCandidates, outermostFunction, type FileSymbols }
 import { inheritedMethods, nameShare, namedFunctionsIn, queryNames } from './named-functions.js';
 import { classCoverage } from './class-match.js';
 import { moduleNamedFunctions } from './module-names.js';
-import type { FileCandidate, RankedSymbol } from './retrieval-types.js';
+import type { ChunkHit, FileCandidate, RankedSymbol } from './retrieval-types.js';
+import { addFileCandidates } from './file-candidates.js';
 import { applyTermCoverage, DEFAULT_TERM_COVERAGE, type TermCoverageOptions } from './term-coverage.js';
 
 /** How chunk hits become function- and module-level predictions. */
@@ -83,6 +84,14 @@ export interface SymbolRankingOptions {
   titleModulePairs: boolean;
   /** Within-file term coverage of the best fused files' functions (term-coverage.ts); missing fields take its defaults (off). */
   coverage?: Partial<TermCoverageOptions>;
+  /**
+   * Every function and top-level type of this many files of the fused file
+   * list joins the candidates, scored by the query restricted to those files'
+   * chunks (file-candidates.ts; the search passes those hits as
+   * `SymbolQuery.fileHits`). 0 (default): candidates come from the chunk hits
+   * of the chunk ranking's `topFiles` files and the structure around them only.
+   */
+  fileCandidates: number;
 }
 
 /**
@@ -98,7 +107,7 @@ export interface SymbolRankingOptions {
  */
 export const DEFAULT_SYMBOL_RANKING: SymbolRankingOptions = {
   fileWeight: 0.1, topFiles: 10, memberWeight: 0.5, callWeight: 0.5, callSources: 1, maxCallResolutions: 3, callScope: 'file', nameWeight: 0.4,
-  implicitInheritance: false, sizeWeight: 0, sizePrior: 'log', testFactor: 1, linkWeight: 1, classWeight: 0.2, eponymWeight: 0.5, titleModulePairs: true,
+  implicitInheritance: false, sizeWeight: 0, sizePrior: 'log', testFactor: 1, linkWeight: 1, classWeight: 0.2, eponymWeight: 0.5, titleModulePairs: true, fileCandidates: 0,
 };
 
 /** What the query says that symbol ranking can use (the query's identifiers in code form). */
@@ -114,8 +123,10 @@ export interface SymbolQuery {
   linked?: readonly SymbolRow[];
   /** The query text (boilerplate stripped); its first line is an issue's title (module-names.ts). */
   text?: string;
-  /** The fused file list, best first (term coverage reads its first files); the ranked files when absent. */
+  /** The fused file list, best first (term coverage and `fileCandidates` read its first files); the ranked files when absent. */
   files?: readonly FileCandidate[];
+  /** With `fileCandidates`: the query's hits among the chunks of the fused list's first files (file-candidates.ts). */
+  fileHits?: readonly ChunkHit[];
 }
 
 /**
@@ -177,6 +188,14 @@ export function rankSymbols(
   for (const candidate of extra) {
     const score = candidate.score + options.fileWeight * (fileScore.get(candidate.path) ?? 0);
     keep(functionScores, candidate.path, candidate.qualifiedName, score);
+  }
+  if (options.fileCandidates > 0 && query) {
+    // The base of a fused file: its chunk-aggregation score where it has one, as for the ranked files.
+    const chunkScore = new Map<string, number>();
+    for (const file of files) if (!chunkScore.has(file.path)) chunkScore.set(file.path, file.score);
+    addFileCandidates(store, query.files ?? files, options.fileCandidates, query.fileHits ?? [], (path) => options.fileWeight * (chunkScore.get(path) ?? 0), (kind, path, name, score) =>
+      keep(kind === 'function' ? functionScores : moduleScores, path, name, score),
+    );
   }
   if (options.sizeWeight > 0) {
     const byPath = new Map(ranked.map((f) => [f.path, f.byName]));

@@ -14,7 +14,7 @@
  * folders of package.json's `main`/`module`/`exports` targets and `files`.
  * When nothing matches, the layout says "unknown" and no prior applies.
  */
-import { indexGeneration, type IndexStore } from '../index/index.js';
+import { derivedKey, snapshotOf, type IndexStore } from '../index/index.js';
 
 /** The repository's shipped code and file-name statistics. */
 export interface RepositoryLayout {
@@ -26,16 +26,11 @@ export interface RepositoryLayout {
   pathsByStem: Map<string, string[]>;
 }
 
-const cache = new WeakMap<IndexStore, { generation: string; layout: RepositoryLayout }>();
+const LAYOUT = derivedKey<RepositoryLayout>('repository layout');
 
 /** The layout of the indexed repository, recomputed only when the index changed. */
 export function repositoryLayout(store: IndexStore): RepositoryLayout {
-  const generation = indexGeneration(store);
-  const cached = cache.get(store);
-  if (cached && cached.generation === generation) return cached.layout;
-  const layout = computeLayout(store);
-  cache.set(store, { generation, layout });
-  return layout;
+  return snapshotOf(store).derive(LAYOUT, () => computeLayout(store));
 }
 
 /** True when the layout knows the library and `path` is outside it; false when inside or unknown. */

@@ -5,6 +5,7 @@ import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './
 import { chunkRowsByIds, DEFAULT_FIELD_WEIGHTS, DEFAULT_MAX_TERMS, lexicalSearch, type FieldWeights, type LexicalMemo } from './lexical-retriever.js';
 import { DEFAULT_QUERY_WEIGHTS, parseQuery, type ParsedQuery, type QueryTerm, type QueryWeights } from './query-parser.js';
 import { DEFAULT_SYMBOL_RANKING, rankSymbols, type SymbolRankingOptions } from './rank-symbols.js';
+import { fileRestrictedHits } from './file-candidates.js';
 import type { ChunkHit, ChunkKind, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 import { applyDefinitionEvidence } from './definition-evidence.js';
 import { promoteTestedCode } from './tested-code.js';
@@ -192,7 +193,10 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   const docs = documentsFor(store, queryText, parsedQuery, options);
   if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions: [], modules: [] };
   const symbolFiles = level.rankSymbols ? files : chunkFiles;
-  const { functions, modules } = rankSymbols(store, symbolFiles, { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking }, {
+  const symbolRanking = { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking };
+  // Off by default: no restricted query runs, and the ranking is the hit ranking's alone.
+  const fileHits = symbolRanking.fileCandidates > 0 ? applyPathPriors(store, fileRestrictedHits(store, files, symbolRanking.fileCandidates, parsedQuery, lexical), options) : undefined;
+  const { functions, modules } = rankSymbols(store, symbolFiles, symbolRanking, {
     identifiers: parsedQuery.identifiers,
     terms: parsedQuery.terms,
     frameNames: parsedQuery.frames.flatMap((f) => (f.functionName ? [f.functionName] : [])),
@@ -200,6 +204,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     linked: linkedFunctions(store, extractLinkedLines(parsedQuery.text), (p) => matchIndexedPaths(p, indexedPaths(store))),
     text: parsedQuery.text,
     files,
+    fileHits,
   });
   return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions, modules };
 }

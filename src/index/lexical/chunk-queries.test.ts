@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/helpers/mulberry32.js';
 import { cleanupTempDirs, tempDir } from '../../../test/cli/harness.js';
-import { bm25Chunks, type WeightedToken } from './chunk-queries.js';
+import { bm25Chunks, bm25ChunksIn, type WeightedToken } from './chunk-queries.js';
 import { FTS_FIELDS } from '../store/index-schema.js';
 import { indexConnection } from '../store/index-store.js';
 import { RepositoryIndex } from '../repository-index.js';
@@ -86,5 +87,32 @@ describe('termStatistics', () => {
     const after = termStatistics(repository.store, ['twin']);
     expect(after.documents.get('twin')).toBe(4);
     expect(after.rows).toBeGreaterThan(before.rows);
+  });
+});
+
+describe('bm25ChunksIn', () => {
+  const VOCABULARY = ['cookies', 'jar', 'request', 'size', 'twin', 'url', 'data', 'read', 'nothing', 'format'];
+
+  it('gives each chunk of the subset the score of the whole-index search, and nothing outside it (generated cases, both scorers)', () => {
+    const all = indexConnection(repository.store).prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+    for (const scorer of ['fts5', 'postings'] as const) {
+      for (let seed = 1; seed <= 40; seed++) {
+        const next = mulberry32(seed);
+        const terms = VOCABULARY.filter(() => next() < 0.4).map((token) => ({ token, repeat: 1 + Math.floor(next() * 4) }));
+        const subset = all.filter(() => next() < 0.5);
+        const where = `seed ${seed} ${scorer} ${JSON.stringify(terms)} ${JSON.stringify(subset)}`;
+        const whole = bm25Chunks(repository.store, terms, { weights: WEIGHTS, limit: 10_000, scorer });
+        const expected = whole.filter((h) => subset.includes(h.id)).sort((a, b) => a.id - b.id);
+        // After the postings scorer ran, `auto` reads the postings; before, FTS5.
+        const restricted = bm25ChunksIn(repository.store, terms, WEIGHTS, subset, scorer === 'fts5' ? 'fts5' : 'auto').sort((a, b) => a.id - b.id);
+        expect(restricted.map((r) => r.id), where).toEqual(expected.map((h) => h.id));
+        restricted.forEach((r, i) => expect(r.score, where).toBeCloseTo(expected[i]!.score, 9));
+      }
+    }
+  });
+
+  it('returns nothing for no terms or no chunks', () => {
+    expect(bm25ChunksIn(repository.store, [], WEIGHTS, [1, 2])).toEqual([]);
+    expect(bm25ChunksIn(repository.store, [{ token: 'jar', repeat: 1 }], WEIGHTS, [])).toEqual([]);
   });
 });

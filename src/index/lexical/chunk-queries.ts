@@ -128,6 +128,49 @@ export function bm25Chunks(store: IndexStore, terms: readonly WeightedToken[], o
 }
 
 /**
+ * BM25 of the chunks `ids` only (a file-restricted query): each matching one
+ * with the score {@link bm25Chunks} gives it — the same terms, repeats,
+ * column weights and whole-index statistics, so the scores rank against that
+ * search's hits — in no promised order. Chunks of `ids` that match no term
+ * are left out. `auto` scores with the postings when this index state has read
+ * them already (never reads them for this), else FTS5 (`fts5`: always).
+ */
+export function bm25ChunksIn(
+  store: IndexStore,
+  terms: readonly WeightedToken[],
+  weights: FieldWeights,
+  ids: readonly number[],
+  scorer: 'auto' | 'fts5' = 'auto',
+): ChunkScore[] {
+  const repeats = new Map<string, number>();
+  for (const term of terms) if (term.repeat > 0) repeats.set(term.token, (repeats.get(term.token) ?? 0) + term.repeat);
+  if (repeats.size === 0 || ids.length === 0) return [];
+  const wanted = new Set(ids);
+  const columnWeights = FTS_FIELDS.map((field) => weights[field]);
+  const groups = new Map<number, string[]>();
+  for (const [token, repeat] of repeats) groups.set(repeat, [...(groups.get(repeat) ?? []), token]);
+  if (scorer === 'auto' && [...repeats.keys()].every(isPlainIndexToken) && postingsRead(store, indexGeneration(store))) {
+    // Postings already read for this index state: every matching chunk's exact score, then the wanted ones.
+    const groupList = [...groups].map(([repeat, tokens]) => ({ repeat, tokens }));
+    const exact = exactBm25(store, indexGeneration(store), groupList, columnWeights);
+    if (exact) {
+      const out: ChunkScore[] = [];
+      for (let i = 0; i < exact.ids.length; i++) if (wanted.has(exact.ids[i]!)) out.push({ id: exact.ids[i]!, score: exact.scores[i]! });
+      return out;
+    }
+  }
+  const columns = FTS_FIELDS.map(() => '?').join(', ');
+  const sql = `SELECT rowid AS id, bm25(chunks_fts, ${columns}) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`;
+  const sums = new Map<number, number>();
+  const list = JSON.stringify([...wanted]);
+  for (const [repeat, tokens] of groups) {
+    const match = tokens.map((t) => `"${t}"`).join(' OR ');
+    for (const [id, rank] of statement(store, sql).raw().all(...columnWeights, match, list) as [number, number][]) sums.set(id, (sums.get(id) ?? 0) + repeat * rank);
+  }
+  return [...sums].map(([id, rank]) => ({ id, score: -rank }));
+}
+
+/**
  * Whether the terms occur in as many chunks, summed, as the table has rows:
  * FTS5 then scores most rows once per phrase (a dozen common words cost it
  * ~20 ms on a 10k-chunk index, their postings ~1 ms warm), and reading the

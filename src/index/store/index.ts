@@ -10,6 +10,7 @@ export { cacheDirectory, defaultIndexPath } from './cache-location.js';
 export { unwritableFolder } from './read-only-location.js';
 export { codeTokens, splitIdentifier } from './code-tokens.js';
 export { removeDerivedCaches } from './derived-cache-files.js';
+export { derivedKey, type DerivedKey, IndexSnapshot, snapshotOf } from './derived-values.js';
 export { indexFilesFingerprint, readDerivedCache, readStaleDerivedCache, writeDerivedCache } from './derived-cache.js';
 export { describeOpenFailure, isCorruption } from './index-errors.js';
 export { indexGeneration } from './index-generation.js';

@@ -1,0 +1,113 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RepositoryIndex } from '../index/repository-index.js';
+import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
+import { searchRepository } from './search-repository.js';
+
+/**
+ * The default ranking's scores on a fixture, compared bit for bit with the
+ * ones recorded in __fixtures__/default-ranking-scores.json: a change that
+ * only restructures retrieval (caches, parsing once) must leave every score
+ * of every level as it was. Re-record only for a change meant to move the
+ * ranking: REPONAV_RECORD_RANKING=1 npx vitest run src/retrieve/default-ranking.test.ts
+ */
+const RECORD = join(import.meta.dirname, '__fixtures__', 'default-ranking-scores.json');
+
+const FILES: Record<string, string> = {
+  'pyproject.toml': '[project]\nname = "pkg"\n[tool.setuptools]\npackages = ["pkg"]\n',
+  'pkg/__init__.py': 'from .loader import load_config\n',
+  'pkg/loader.py': [
+    'from .network import download_settings',
+    '',
+    'class ConfigLoader:',
+    '    """Loads the settings file and merges defaults."""',
+    '    def load(self, path):',
+    '        return load_config(path)',
+    '',
+    '    def merge_defaults(self, data, defaults=None):',
+    '        out = dict(defaults or {})',
+    '        out.update(data)',
+    '        return out',
+    '',
+    'def load_config(path):',
+    '    """Read the settings file."""',
+    '    data = open(path).read()',
+    '    return parse_settings(data)',
+    '',
+    'def parse_settings(text):',
+    '    return dict(line.split("=") for line in text.splitlines())',
+    '',
+  ].join('\n'),
+  'pkg/network.py': [
+    'def download_settings(url, retries=3):',
+    '    """Download the settings file with retries."""',
+    '    for attempt in range(retries):',
+    '        data = fetch(url)',
+    '        if data:',
+    '            return data',
+    '    raise DownloadError("Unable to download settings file after retries")',
+    '',
+    'def fetch(url, timeout=10):',
+    '    return request("GET", url, timeout=timeout)',
+    '',
+  ].join('\n'),
+  'pkg/cache.py': 'def settings_cache_key(settings):\n    return "settings:" + str(sorted(settings))\n\nclass SettingsCache:\n    def get(self, key):\n        return None\n',
+  'tests/test_loader.py': 'from pkg.loader import load_config\n\ndef test_load_config_reads_settings_file():\n    assert load_config("settings file")\n',
+  'examples/demo.py': 'from pkg import load_config\nprint(load_config("demo.cfg"))\n',
+  'docs/settings.md': '# Settings file\n\nThe settings file holds settings. See `load_config`.\n',
+};
+
+const QUERIES = [
+  'load_config fails on an empty settings file',
+  [
+    'Downloading settings with retries fails',
+    'When I download settings from a url, every attempt retries and fetch fails: "Unable to download settings file after retries".',
+    'Traceback (most recent call last):',
+    '  File "/usr/lib/python3/site-packages/pkg/loader.py", line 15, in load_config',
+    'KeyError: x',
+  ].join('\n'),
+  'ConfigLoader.merge_defaults ignores defaults\n\nCalling `ConfigLoader().merge_defaults(data, defaults)` drops keys; see pkg/loader.py.',
+  'cache key of settings is not stable',
+];
+
+const fixtures = fixtureRepositories('default-ranking');
+let repository: RepositoryIndex;
+beforeAll(async () => {
+  repository = await fixtures.indexed(FILES);
+});
+afterAll(() => {
+  repository.close();
+  fixtures.cleanUp();
+});
+
+async function rankings(): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const query of QUERIES) {
+    const r = await searchRepository(repository.store, query);
+    out.push({
+      query,
+      hits: r.hits.map((h) => [h.path, h.symbol, h.kind, h.startLine, h.score]),
+      files: r.files.map((f) => [f.path, f.score]),
+      modules: r.modules.map((m) => [m.path, m.qualifiedName, m.score]),
+      functions: r.functions.map((f) => [f.path, f.qualifiedName, f.score]),
+      docs: (r.docs ?? []).map((d) => [d.path, d.score]),
+    });
+  }
+  return out;
+}
+
+describe('the default ranking', () => {
+  it('gives every hit, file, module, function and document the recorded score, bit for bit', async () => {
+    const now = await rankings();
+    if (process.env.REPONAV_RECORD_RANKING === '1') writeFileSync(RECORD, `${JSON.stringify(now, null, 1)}\n`);
+    expect(existsSync(RECORD)).toBe(true);
+    // JSON keeps a double's shortest round-trip form: equal text is equal bits.
+    expect(JSON.parse(JSON.stringify(now))).toEqual(JSON.parse(readFileSync(RECORD, 'utf8')));
+  });
+
+  it('is the same on a second search of the same query (cached derived values give what computing them gave)', async () => {
+    const first = JSON.stringify(await rankings());
+    expect(JSON.stringify(await rankings())).toBe(first);
+  });
+});
