@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { cleanupTempDirs, copyIndexFixture, put, tempDir } from '../../test/cli/harness.js';
+import { mulberry32 } from '../../test/helpers/mulberry32.js';
 import { provisionalSearch } from './provisional-search.js';
 
 afterAll(cleanupTempDirs);
@@ -96,5 +97,38 @@ describe('provisionalSearch', () => {
     put(root, 'bench/parse-duration.js', 'parseDuration(1); parseDuration(2); parseDuration(3); parseDuration(4); parseDuration(5);\n'.repeat(10));
     const result = await provisionalSearch(root, 'parseDuration');
     expect(result.files.map((f) => f.path)).toEqual(['src/index.js', 'bench/parse-duration.js']);
+  });
+});
+
+describe('ripgrep and the in-process scan count alike', () => {
+  /** Runs the scan with rg off PATH (the in-process path). */
+  async function withoutRipgrep(root: string, query: string) {
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      return await provisionalSearch(root, query, { limit: 50 });
+    } finally {
+      process.env.PATH = path;
+    }
+  }
+
+  it.skipIf(!rgInstalled)('on generated trees whose identifiers hold other query words (seeded)', async () => {
+    const words = ['compute', 'value', 'cache', 'order', 'stock', 'parse', 'token', 'ledger'];
+    for (let seed = 1; seed <= 12; seed++) {
+      const random = mulberry32(seed);
+      const pick = () => words[Math.floor(random() * words.length)];
+      const identifier = () => Array.from({ length: 1 + Math.floor(random() * 3) }, pick).join('_') + (random() < 0.5 ? `_${Math.floor(random() * 50)}` : '');
+      const root = tempDir('scan-alike-');
+      for (let f = 0; f < 8; f++) {
+        const lines = Array.from({ length: 1 + Math.floor(random() * 8) }, () => `def ${identifier()}(x): return ${identifier()}(x)`);
+        put(root, `pkg/mod_${f}.py`, `${lines.join('\n')}\n`);
+      }
+      const query = `where is ${identifier()} ${identifier()} computed for ${pick()}`;
+      const withRg = await provisionalSearch(root, query, { limit: 50 });
+      const inProcess = await withoutRipgrep(root, query);
+      const summary = (r: typeof withRg) => r.files.map((f) => `${f.path} ${f.matches} ${f.terms.join(',')} ${f.score}`);
+      expect(withRg.scanner, `seed ${seed}`).toBe('rg');
+      expect(summary(withRg), `seed ${seed}: ${query}`).toEqual(summary(inProcess));
+    }
   });
 });

@@ -142,7 +142,10 @@ function scanWithRipgrep(root: string, terms: string[], maxFileBytes: number): P
   const args = ['--no-config', '--no-messages', '-i', '-F', '-o', '--no-heading', '--with-filename', '--color', 'never'];
   args.push('-m', String(MAX_LINES_PER_FILE), '--max-filesize', String(maxFileBytes));
   for (const dir of VENDORED_DIRECTORIES) args.push('-g', `!${dir}/`);
-  for (const term of terms) args.push('-e', term);
+  // `-o` reports non-overlapping, leftmost-first matches: longer words first, so `compute_value_42` is not
+  // cut short by `compute`; the shorter words inside a match are credited below, as the in-process scan counts them.
+  const longestFirst = [...terms].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  for (const term of longestFirst) args.push('-e', term);
   args.push('--', '.');
   return new Promise((resolve) => {
     const counts = new Map<string, Map<string, number>>();
@@ -159,10 +162,13 @@ function scanWithRipgrep(root: string, terms: string[], maxFileBytes: number): P
       const colon = line.lastIndexOf(':');
       if (colon <= 0) return;
       const path = line.slice(line.startsWith('./') ? 2 : 0, colon);
-      const term = line.slice(colon + 1).toLowerCase();
+      const match = line.slice(colon + 1).toLowerCase();
       let byTerm = counts.get(path);
       if (!byTerm) counts.set(path, (byTerm = new Map()));
-      byTerm.set(term, (byTerm.get(term) ?? 0) + 1);
+      for (const term of terms) {
+        const inside = occurrences(match, term);
+        if (inside > 0) byTerm.set(term, (byTerm.get(term) ?? 0) + inside);
+      }
     };
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -177,6 +183,13 @@ function scanWithRipgrep(root: string, terms: string[], maxFileBytes: number): P
       resolve(code === 0 || code === 1 ? counts : null);
     });
   });
+}
+
+/** Occurrences of `term` in `text`, not overlapping each other (as the in-process scan counts them). */
+function occurrences(text: string, term: string): number {
+  let found = 0;
+  for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + term.length)) found++;
+  return found;
 }
 
 /** The same counts without ripgrep: the working-tree listing's files, read here. */
