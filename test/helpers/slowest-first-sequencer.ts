@@ -11,13 +11,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Seconds of the slowest files in a CI run (the `Slowest 10 of N test files`
- * lines `test/helpers/slowest-files-reporter.ts` prints). Only the order
- * matters; update it from CI's log when the slowest files change.
+ * lines `test/helpers/slowest-files-reporter.ts` prints; team-faults scaled by
+ * its measured before/after ratio, 0.45, since its default-lease case moved to
+ * `npm run stress`). Only the order matters; update it from CI's log when the
+ * slowest files change.
  */
 export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
   'test/reply-styles/reply-style-suite.test.ts': 58.8,
   'test/team/team-visibility.test.ts': 38.4,
-  'test/team/team-faults.test.ts': 34,
+  'test/team/team-faults.test.ts': 47,
   'test/package/pack-install.test.ts': 27.0,
   'test/team/team-freshness.test.ts': 17.9,
   'test/mcp/mcp-client-config.test.ts': 17.7,
