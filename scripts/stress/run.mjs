@@ -3,8 +3,10 @@
  * Stress and fault suite for the index: many processes on one index,
  * kill -9 mid-index and mid-commit-switch, a full disk, a read-only cache
  * folder, a truncated or garbage index file, a repository edited while it is
- * indexed. Each run ends with the answers the next command would give (probe.mjs)
- * compared with a clean index's answers of the same tree or commit.
+ * indexed; once per pass, the team server's fault cases that wait out real
+ * leases (test/faults/, vitest.faults.config.ts). Each run ends with the
+ * answers the next command would give (probe.mjs) compared with a clean
+ * index's answers of the same tree or commit.
  *
  *   npm run build && node scripts/stress/run.mjs [--runs N] [--only a,b] [--seed S]
  *
@@ -35,7 +37,8 @@ const USAGE = `usage: node scripts/stress/run.mjs [--runs N] [--only a,b] [--see
   --runs N     runs per scenario, round-robin over the scenarios (default 20); SIGINT/SIGTERM stops
                early and prints the figures so far
   --only a,b   only these scenarios: concurrent, kill-index, kill-switch, disk-full, readonly-cache,
-               damaged, edit-while-indexing
+               damaged, edit-while-indexing, team-faults (once per pass: test/faults/ under vitest,
+               needs PostgreSQL as npm test does)
   --seed S     seed of the random choices (default: from the clock; printed on the first line)
 Needs a build (npm run build). disk-full and readonly-cache need root (tmpfs, bind mounts).`;
 if (args.includes('--help') || args.includes('-h')) {
@@ -315,6 +318,23 @@ const scenarios = {
     rmSync(root, { recursive: true, force: true });
     return { failures, lost };
   },
+
+  // The team server's fault cases that wait out real leases and heartbeats (test/faults/, vitest), once per pass:
+  // they are deterministic and take a minute or more, so repeating them adds time, not coverage.
+  async 'team-faults'(state) {
+    if (state.ran) return { once: true };
+    state.ran = true;
+    const vitest = resolve(HERE, '../../node_modules/vitest/vitest.mjs');
+    const result = await new Promise((resolveRun) => {
+      const child = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.faults.config.ts'], { cwd: resolve(HERE, '../..'), env: { ...process.env, FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (out += c));
+      child.on('close', (code) => resolveRun({ code, out }));
+    });
+    const failed = result.out.split('\n').filter((line) => /^\s*(×|FAIL)/.test(line));
+    return { failures: result.code === 0 ? [] : [`vitest --config vitest.faults.config.ts exit ${result.code}: ${(failed.join(' ') || result.out.slice(-400)).trim()}`], lost: null };
+  },
 };
 
 // ---------------------------------------------------------------- main
@@ -358,6 +378,7 @@ for (let round = 0; round < RUNS; round++) {
       t.skipped = outcome.skip;
       continue;
     }
+    if (outcome.once) continue;
     t.ms += Date.now() - started;
     t.runs++;
     if (outcome.failures.length) t.failures++;

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -142,6 +143,23 @@ describe('getReponavRevision', () => {
     const dir = mkdtempSync(join(tmpdir(), 'reponav-rev-'));
     try {
       expect(await getReponavRevision(dir)).toEqual({ revision: null, dirty: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is read once per process: an edit after the first read does not change what later runs record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reponav-rev-'));
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], { cwd: dir, encoding: 'utf8' });
+    try {
+      git('init', '-q');
+      writeFileSync(join(dir, 'a.txt'), 'one\n');
+      git('add', 'a.txt');
+      git('commit', '-q', '-m', 'one');
+      const first = await getReponavRevision(dir);
+      expect(first).toEqual({ revision: git('rev-parse', '--short', 'HEAD').trim(), dirty: false });
+      writeFileSync(join(dir, 'a.txt'), 'two\n');
+      expect(await getReponavRevision(dir)).toEqual(first);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -103,14 +103,25 @@ export function timingStats(values: readonly number[]): TimingStats | null {
   return { count: sorted.length, mean: total / sorted.length, p50: rank(0.5), p95: rank(0.95), total };
 }
 
+/** Revisions already read, by package folder. */
+const revisions = new Map<string, Promise<{ revision: string | null; dirty: boolean | null }>>();
+
 /**
  * The short git revision of the reponav package (`git rev-parse --short HEAD`
  * in the package directory) and whether tracked files differ from it. Nulls when
- * the package is not its own git checkout (e.g. installed from npm).
+ * the package is not its own git checkout (e.g. installed from npm). Read once
+ * per process: the code that runs is the code loaded at start, so a later edit
+ * must not change the record, and each read starts three git processes.
  */
-export async function getReponavRevision(
+export function getReponavRevision(
   packageDir: string = fileURLToPath(new URL('../../', import.meta.url)),
 ): Promise<{ revision: string | null; dirty: boolean | null }> {
+  let revision = revisions.get(packageDir);
+  if (!revision) revisions.set(packageDir, (revision = readRevision(packageDir)));
+  return revision;
+}
+
+async function readRevision(packageDir: string): Promise<{ revision: string | null; dirty: boolean | null }> {
   try {
     const run = async (args: string[]) => (await execFileAsync('git', args, { cwd: packageDir, encoding: 'utf8' })).stdout.trim();
     // Inside another project's checkout (node_modules) the enclosing repo is not ours.

@@ -4,6 +4,8 @@
  * tokens, heartbeats, LISTEN/NOTIFY), shard stores, workers and the stateless
  * server. Loaded only by those commands: nothing else needs PostgreSQL.
  */
+import type { RunningTeamServer, TeamServerOptions } from './team-server.js';
+
 export { createToken, listTokens, revokeToken, type Principal, type TokenInfo } from './access-tokens.js';
 export { ensureBuilt, pollOnce, type PollResult } from './branch-poller.js';
 export { addRepo, getRepo, isCatalogName, listRepos, removeRepo, type CatalogRepo } from './catalog.js';
@@ -16,6 +18,20 @@ export { freshness, freshnessText, recordSeen, seenCommitsByPrefix, type RepoFre
 export { removeRepoEverywhere } from './repo-removal.js';
 export { claimFolder, releaseFolder } from './work-folders.js';
 export { DEFAULT_RETENTION, type RetentionRule } from './retention.js';
-export { startTeamServer, type RunningTeamServer, type TeamServerOptions } from './team-server.js';
+export type { RunningTeamServer, TeamServerOptions };
 export { startWorker, type RunningWorker, type WorkerOptions } from './team-worker.js';
-export { WEBHOOK_SECRET_ENV } from './push-webhook.js';
+
+/**
+ * Environment variable holding the webhook secret of `reponav serve`. Defined
+ * here, not beside the webhook's handler, which is part of the server's module.
+ */
+export const WEBHOOK_SECRET_ENV = 'REPONAV_WEBHOOK_SECRET';
+
+/**
+ * Starts the stateless team server (`reponav serve`). Its module (the MCP
+ * server, the HTTP API, the index readers) is loaded on the first call, so the
+ * `fleet` commands and the worker, which never serve, start without compiling it.
+ */
+export async function startTeamServer(options: TeamServerOptions): Promise<RunningTeamServer> {
+  return (await import('./team-server.js')).startTeamServer(options);
+}

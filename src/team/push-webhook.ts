@@ -17,9 +17,6 @@ import { listRepos, type CatalogRepo } from './catalog.js';
 import type { EnqueueOptions, JobQueue } from './job-queue.js';
 import type { TeamDatabase } from './pg-database.js';
 
-/** Environment variable holding the webhook secret of `reponav serve`. */
-export const WEBHOOK_SECRET_ENV = 'REPONAV_WEBHOOK_SECRET';
-
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 const ZERO_COMMIT = /^0{40}$/;
 

@@ -65,6 +65,20 @@ describe('warmScoring', () => {
     }
   });
 
+  it('starts after the refresh that triggers it has answered: the caller resumes before any warm-up read', async () => {
+    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'h.db'), watch: true });
+    try {
+      await repository.refresh();
+      // The refresh's caller runs first: the warm-up has not read the state's corpus yet.
+      expect(readCorpus(repository.store, indexGeneration(repository.store))).toBeNull();
+      const report = await repository.warmScoring();
+      expect(report.terms).toBeGreaterThan(0);
+      expect(scoringWarm(repository.store)).toBe(true);
+    } finally {
+      repository.close();
+    }
+  });
+
   it('runs after each refresh of a long-lived (watched) repository and stops at close', async () => {
     const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'd.db'), watch: true });
     try {

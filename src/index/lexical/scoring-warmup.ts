@@ -89,6 +89,11 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
   const maxEntries = options.maxEntries ?? Math.floor(POSTINGS_BOUND / 4);
   const sliceMs = options.sliceMs ?? 8;
   const generation = indexGeneration(store);
+  // Idle time starts after the current turn: a refresh that starts the warm-up resolves first, so the call that
+  // refreshed answers before the vocabulary pass below (tens of milliseconds on a mid-size tree) instead of after it.
+  await yieldToEventLoop();
+  if (options.signal?.aborted) return { terms: 0, entries: 0, stopped: 'aborted', warmers: 0 };
+  if (indexGeneration(store) !== generation) return { terms: 0, entries: 0, stopped: 'index-changed', warmers: 0 };
   const db = indexConnection(store);
   const corpus = corpusOf(db, generation);
   // Every term, those in one chunk too: their frequencies are one pass, their postings are left to on-demand reads.
