@@ -312,9 +312,9 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
   };
 }
 
-/** The names of the symbols the index defines in a file. */
+/** The qualified names of the symbols the index defines in a file. */
 function indexDefinitions(context: ToolContext): DefinedNames {
-  return (path) => new Set(context.repositories.select().index.store.symbolsOf(path).flatMap((s) => [s.name, s.qualifiedName.split('.')[0]!]));
+  return (path) => new Set(context.repositories.select().index.store.symbolsOf(path).map((s) => s.qualifiedName));
 }
 
 function isEmptyAnswer(answer: RankedAnswer): boolean {
