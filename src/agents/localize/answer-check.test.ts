@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../test/helpers/mulberry32.js';
-import { checkAnswerAgainstRepository, namesDefinition } from './answer-check.js';
+import { namesDefinition } from '../ask/index.js';
+import { checkAnswerAgainstRepository } from './answer-check.js';
 
 /** What the index defines per file (qualified names); every file also calls names it does not define. */
 const DEFINED: Record<string, string[]> = {

@@ -17,7 +17,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { containsName } from '../ask/index.js';
+import { containsName, namesDefinition } from '../ask/index.js';
 import type { RankedAnswer } from './answer-format.js';
 
 /** The kept answer and what was dropped (as written in the answer). */
@@ -28,17 +28,6 @@ export interface CheckedAnswer {
 
 /** The qualified names (`Cart.apply_discount`) of the symbols the index defines in a file (empty when it parsed none). */
 export type DefinedNames = (path: string) => ReadonlySet<string>;
-
-/**
- * True when `name`, written against a file, names one of `defined` (the
- * qualified names of the file's symbols): itself, or the tail of one after a
- * dot (`find_by_isbn` of `Catalogue.find_by_isbn`).
- */
-export function namesDefinition(name: string, defined: ReadonlySet<string>): boolean {
-  if (defined.has(name)) return true;
-  for (const q of defined) if (q.endsWith(`.${name}`)) return true;
-  return false;
-}
 
 /** Drops the entries of `answer` that do not exist under `root` (see the module comment). Never throws. */
 export async function checkAnswerAgainstRepository(answer: RankedAnswer, root: string, definedNames?: DefinedNames): Promise<CheckedAnswer> {
