@@ -116,6 +116,12 @@ export const STYLES: Style[] = [
   },
   { name: 'no usage', write: (text) => replies.noUsage(text) },
   { name: 'o-series endpoint refusing max_tokens and temperature', write: (text) => ({ text }), rejects: ['max_tokens', 'temperature'], only: 'openai' },
+  {
+    // Every text reply (tool calls, answers) is a refusal in plain words under a normal stop; JSON roles answer.
+    name: 'a refusal in plain text under a normal stop',
+    write: (text) => (text.startsWith('{') ? { text } : { text: "I'm sorry, but I can't help with that request." }),
+    outage: true,
+  },
   { name: 'empty once', write: (text, n) => (n === 1 ? replies.empty() : { text }) },
   { name: 'empty always', write: () => replies.empty(), outage: true },
   { name: 'a hang past a short --llm-timeout', write: () => replies.hang(5_000), outage: true, shortTimeout: true },
