@@ -99,6 +99,20 @@ describe('CitationChecker: generated name claims (seeded)', () => {
 });
 
 describe('answer synthesis with checked citations', () => {
+  it.each([
+    ['the answer', ["I'm sorry, but I can't help with that request."]],
+    ['the revision round', ['`parse_args` (shop/cart.py:4-9) reads the flags.', 'Lo siento, pero no puedo ayudar con eso.']],
+  ])('a refusal written as text in %s is never shipped: the run stops with llm-error and a marked fallback', async (_, replies) => {
+    llm.push('answer', replies[0]!);
+    if (replies[1]) llm.push('revision', replies[1]);
+    const r = await rag();
+    expect(r.stopReason).toBe('llm-error');
+    expect(r.trace.llmError).toMatch(/refused to answer/);
+    expect(r.trace.answer.fallback).toBe(true);
+    // What was printed is the error, quoting the refusal as the reason, not the refusal as an answer.
+    expect(r.answer).toMatch(/^No answer was written: the model call failed \(.*the model refused to answer \(finish reason "stop"\): "/);
+  });
+
   it('a function named with a file that does not define it is marked [unverified] and counted', async () => {
     const draft = '`parse_args` (shop/cli.py:4-9) reads the flags with `shop/cart.py:Cart.parse_args`.';
     llm.push('answer', draft);
