@@ -14,7 +14,9 @@
  *    beside a refusal do not make it an answer;
  * 3. **it opens by declining**: its first sentence says the model will not
  *    or cannot *help, assist, comply, answer, provide…* — in English or in
- *    one of the other languages below. Saying sorry is not enough: "Sorry,
+ *    one of the other languages below, and does not go on to answer or to
+ *    work ("… but the tax is added in with_tax", "… without reading the code
+ *    first; let me search"). Saying sorry is not enough: "Sorry,
  *    I can't find where X happens" is an answer that found nothing, not a
  *    refusal, and "Sorry for the confusion: …" is an answer.
  */
@@ -60,8 +62,11 @@ const DECLINES: RegExp[] = [
   /(?:도와|도움을\s*드릴|답변|지원|응답|처리)[^\s]*\s*수\s*없습니다/,
 ];
 
-/** A contrast after the decline: the reply goes on to answer ("I can't answer that exactly, but …"). */
-const CONTRAST = /(?:^|[\s,;:，；])(?:but|however|though|although|yet|instead|that said|pero|sin embargo|mais|cependant|aber|jedoch|doch|но|однако|ma|mas|porém|però)(?![\w\u00C0-\u024F\u0400-\u04FF])|但是|不过|但|しかし|ただし|하지만|그러나/i;
+/**
+ * A contrast or a deferral after the decline: the reply goes on to answer ("I can't answer that exactly,
+ * but …") or to work ("I can't answer without reading the code first; let me search").
+ */
+const CONTRAST = /(?:^|[\s,;:，；])(?:but|however|though|although|yet|instead|that said|without|until|before|unless|first|let me(?!\s+know)|let's|pero|sin embargo|mais|cependant|aber|jedoch|doch|но|однако|ma|mas|porém|però)(?![\w\u00C0-\u024F\u0400-\u04FF])|但是|不过|但|しかし|ただし|하지만|그러나/i;
 
 /** The first sentence of `text` (up to the first sentence end, or the first 200 characters). */
 function firstSentence(text: string): string {

@@ -19,7 +19,7 @@ const DECLINES = [
   "I'm not able to fulfill",
 ];
 const OBJECTS = [' that request.', ' that.', ' this request.', '.', ' this.', ' that request!'];
-const OFFERS = ['', ' If you have another question, feel free to ask.', ' Is there anything else I can help you with?', ' Let me know if there is something else.'];
+const OFFERS = ['', ' If you have another question, feel free to ask.', ' Is there anything else I can help you with?', ' Let me know if there is something else.', " I'll be glad to help with something else."];
 
 /** Refusals in other languages, as real models write them. */
 export const OTHER_LANGUAGE_REFUSALS = [
@@ -59,6 +59,8 @@ const HEDGES = [
   "I'm sorry, but I cannot help noticing that the discount runs twice here.",
   'Lo siento, no puedo confirmarlo del todo, pero el impuesto se añade en with_tax.',
   "I can't help with the deployment part, however the tax is added in with_tax after the discount.",
+  "I can't answer without reading the code first. Let me search.",
+  'I cannot answer yet; let me look at the cart.',
 ];
 
 /** One generated answer that apologises, hedges or reports that nothing was found: never a refusal. */
