@@ -27,6 +27,8 @@ export interface Style {
   surfaces?: Surface[];
   /** A model-call failure: the run must end as an error (exit 1 for a single run, an error record in a harness). */
   outage?: boolean;
+  /** Every reply is left unfinished (cut): a harness records an error, never a prediction, and a resume redoes it. */
+  unfinished?: boolean;
   /** Short model-call limits, so a hang takes a fraction of a second instead of the 60 s default. */
   shortTimeout?: boolean;
 }
@@ -88,7 +90,7 @@ export const STYLES: Style[] = [
   { name: 'thinking block and the text', write: (text) => ({ text, reasoning: 'Let me think: {"score": 10}' }), only: 'anthropic' },
   { name: 'native tool calls', write: (text) => nativeCall(text), surfaces: ['localize', 'ask'] },
   { name: 'cut once', write: (text, n) => (n === 1 ? replies.cut(text.slice(0, 12)) : { text }) },
-  { name: 'cut always', write: (text) => replies.cut(text.slice(0, 12)) },
+  { name: 'cut always', write: (text) => replies.cut(text.slice(0, 12)), unfinished: true },
   {
     name: 'unknown tool, then wrong argument names',
     write: (text, _n, state) => {
