@@ -144,7 +144,10 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       if (read.outcome !== 'paused' || n >= MAX_PAUSE_CONTINUATIONS) {
         const joined = parts.length === 1 ? read : { ...read, text: parts.map((x) => x.text).filter(Boolean).join('\n'), reasoning: parts.map((x) => x.reasoning).filter(Boolean).join('\n\n'), notes: [...read.notes, `the model paused its turn ${parts.length - 1} time(s); continued as the API documents`] };
         // The joined text decides emptiness: a paused part may hold the whole answer.
-        return { reply, read: requireUsable(read.outcome === 'empty' && joined.text !== '' ? { ...joined, outcome: 'complete' } : joined) };
+        let outcome = read.outcome === 'empty' && joined.text !== '' ? 'complete' : read.outcome;
+        // A refusal in a paused part is still a refusal once the turn is continued.
+        if (outcome === 'complete' && parts.some((x) => x.writtenRefusal)) outcome = 'refused';
+        return { reply, read: requireUsable({ ...joined, outcome }) };
       }
       messages = [...messages, { role: 'assistant', content: read.text }];
     }

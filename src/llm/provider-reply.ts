@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { ChatMessage, ChatResponse } from './chat-model.js';
 import { countCallTokens, LOCAL_COUNT_NOTE, LOCAL_TOKEN_ENCODING } from './local-tokens.js';
 import { costOf, type PriceTable } from './pricing.js';
+import { isRefusalText } from './refusal-text.js';
 import { classifyReply, outcomeSentence, type ReplyOutcome, type UsableOutcome } from './reply-outcome.js';
 import { splitReasoning } from './reply-text.js';
 import { learnFromRefusal, type RequestProfile } from './request-profile.js';
@@ -47,6 +48,8 @@ export interface ReadReply {
   outcome: ReplyOutcome;
   finishReason: string | null;
   notes: string[];
+  /** True when the reply's text (tool calls aside) is a refusal written as text (refusal-text.ts), whatever the stop. */
+  writtenRefusal?: true;
 }
 
 /** Said in the trace when the reasoning field was read as the answer. */
@@ -66,14 +69,16 @@ export function readReply(wire: WireReply): ReadReply {
   const separate = wire.reasoning.trim();
   const reasoning = [separate, inline.reasoning].filter(Boolean).join('\n\n');
   const facts = { finishReason: wire.finishReason, refusal: wire.refusal ?? null };
-  const outcome = classifyReply({ ...facts, hasContent: text !== '' });
+  // The text is judged on its own: tool calls beside a refusal do not make it an answer.
+  const outcome = classifyReply({ ...facts, hasContent: text !== '', text: inline.text });
+  const refusal = isRefusalText(inline.text) ? { writtenRefusal: true as const } : {};
   if (outcome === 'empty' && wire.reasoningMayAnswer && separate !== '') {
     const fromField = splitReasoning(separate).text;
-    if (fromField !== '' && classifyReply({ ...facts, hasContent: true }) === 'complete') {
+    if (fromField !== '' && classifyReply({ ...facts, hasContent: true, text: fromField }) === 'complete') {
       return { text: fromField, reasoning, outcome: 'complete', finishReason: wire.finishReason, notes: [REASONING_AS_ANSWER_NOTE] };
     }
   }
-  return { text, reasoning, outcome, finishReason: wire.finishReason, notes: [] };
+  return { text, reasoning, outcome, finishReason: wire.finishReason, notes: [], ...refusal };
 }
 
 /**
@@ -94,7 +99,7 @@ export function requireUsable(reply: ReadReply): ReadReply & { outcome: UsableOu
     case 'filtered':
     case 'paused':
     case 'unknown':
-      throw new LlmTransportError('incomplete', outcomeSentence(outcome, reply.finishReason), { outcome });
+      throw new LlmTransportError('incomplete', outcomeSentence(outcome, reply.finishReason, reply.text), { outcome });
   }
 }
 

@@ -1,3 +1,5 @@
+import { isRefusalText } from './refusal-text.js';
+
 /**
  * How a reply ended, in one closed set every caller switches on. A reply is
  * an answer only when the provider positively says the model finished
@@ -12,7 +14,8 @@
  *   `end_turn`, `tool_use`, `stop_sequence`) with something in the reply.
  * - `cut`: stopped at the output or context limit (`length`, `max_tokens`,
  *   `model_context_window_exceeded`); callers ask again, shorter.
- * - `refused`: the model declined (OpenAI's `refusal` field, Anthropic's `refusal` stop).
+ * - `refused`: the model declined (OpenAI's `refusal` field, Anthropic's `refusal` stop,
+ *   or a refusal written as plain text under a normal stop: refusal-text.ts).
  * - `filtered`: a provider's content filter withheld the reply (`content_filter`).
  * - `paused`: Anthropic's `pause_turn` (a long turn the client must continue).
  * - `empty`: a normal stop with nothing in the reply.
@@ -34,6 +37,11 @@ export interface ReplyFacts {
   hasContent: boolean;
   /** OpenAI's `refusal` field, when the reply carried one. */
   refusal?: string | null;
+  /**
+   * The reply's text (without reasoning or tool calls): a plain-text
+   * refusal under a normal stop is `refused`, not `complete` (refusal-text.ts).
+   */
+  text?: string;
 }
 
 /**
@@ -47,7 +55,10 @@ export function classifyReply(facts: ReplyFacts): ReplyOutcome {
   if (reason === 'content_filter') return 'filtered';
   if (reason === 'pause_turn') return 'paused';
   if (CUT_STOPS.has(reason)) return 'cut';
-  if (NORMAL_STOPS.has(reason)) return facts.hasContent ? 'complete' : 'empty';
+  if (NORMAL_STOPS.has(reason)) {
+    if (!facts.hasContent) return 'empty';
+    return facts.text !== undefined && isRefusalText(facts.text) ? 'refused' : 'complete';
+  }
   return 'unknown';
 }
 
@@ -58,16 +69,19 @@ export function isCutReason(reason: string | null | undefined): boolean {
 
 /**
  * One sentence saying why a reply of `outcome` is not an answer, naming the
- * provider's raw stop reason; '' for the usable outcomes.
+ * provider's raw stop reason; '' for the usable outcomes. `text`, the reply's
+ * answer text, is quoted (shortened, on one line) for a refusal written as text.
  */
-export function outcomeSentence(outcome: ReplyOutcome, finishReason: string | null | undefined): string {
+export function outcomeSentence(outcome: ReplyOutcome, finishReason: string | null | undefined, text?: string): string {
   const raw = finishReason === null || finishReason === undefined || finishReason === '' ? 'no finish reason' : `finish reason ${JSON.stringify(finishReason)}`;
   switch (outcome) {
     case 'complete':
     case 'cut':
       return '';
-    case 'refused':
-      return `the model refused to answer (${raw}), so its reply is not an answer`;
+    case 'refused': {
+      const said = text !== undefined && isRefusalText(text) ? `: ${JSON.stringify(shorten(text))}` : '';
+      return `the model refused to answer (${raw})${said}, so its reply is not an answer`;
+    }
     case 'filtered':
       return `the provider's content filter withheld the reply (${raw}), so it is not an answer`;
     case 'paused':
@@ -77,4 +91,10 @@ export function outcomeSentence(outcome: ReplyOutcome, finishReason: string | nu
     case 'unknown':
       return `the reply ended with ${raw}, which is not a documented normal stop, so it is not taken as finished`;
   }
+}
+
+/** `text` on one line, at most 80 characters. */
+function shorten(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

@@ -190,7 +190,7 @@ export function createReplayModel(file: string, options: ReplayModelOptions = {}
       served.set(hash, index + 1);
       const answer = structuredClone(answers[Math.min(index, answers.length - 1)]!);
       // Recorded replies are classified again: transcripts recorded before outcomes existed carry only the finish reason.
-      const outcome = classifyReply({ finishReason: answer.finishReason, hasContent: answer.text.trim() !== '' });
+      const outcome = classifyReply({ finishReason: answer.finishReason, hasContent: answer.text.trim() !== '', text: answer.text });
       switch (outcome) {
         case 'complete':
         case 'cut':
@@ -200,7 +200,7 @@ export function createReplayModel(file: string, options: ReplayModelOptions = {}
         case 'paused':
         case 'empty':
         case 'unknown':
-          throw new ReponavError('LLM_ERROR', `Replayed reply ${hash} in ${file} is not an answer: ${outcomeSentence(outcome, answer.finishReason)}.`, { hash, file, cause: 'incomplete-reply', outcome });
+          throw new ReponavError('LLM_ERROR', `Replayed reply ${hash} in ${file} is not an answer: ${outcomeSentence(outcome, answer.finishReason, answer.text)}.`, { hash, file, cause: 'incomplete-reply', outcome });
       }
     },
   };

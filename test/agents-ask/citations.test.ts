@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { askQuestion, CitationChecker } from '../../src/agents/ask/index.js';
 import { createToolRegistry } from '../../src/tools/tool-registry.js';
-import { openFixtureRepo, type FixtureRepo } from './helpers/fixture-repo.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
+import { FIXTURE_FILES, openFixtureRepo, type FixtureRepo } from './helpers/fixture-repo.js';
 import { evalReply, planReply, startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
 
 let repo: FixtureRepo;
@@ -42,7 +43,87 @@ describe('CitationChecker', () => {
   });
 });
 
+describe('CitationChecker: a name is kept only where the index defines it in that file', () => {
+  it('path:Name claims a definition in that file; a qualified name of a repository class must exist as written; a bare name is a text check', async () => {
+    const checker = new CitationChecker({ registry: createToolRegistry(), toolContext: { repositories: repo.repositories } });
+    const checked = await checker.check(
+      'See `shop/cart.py:Cart.total`, shop/cart.py:Cart.with_tax, `shop/cart.py:with_tax` and `shop/pricing.py::with_tax`. ' +
+        '`Cart.with_tax` (shop/pricing.py:13-15) adds tax; `Cart.total` (shop/cli.py:12-17) prints the total; ' +
+        '`Cart.total` in shop/pricing.py; `apply_discount` in shop/cart.py; the discount is applied by `Cart.add` and the flags are read in shop/cli.py.',
+    );
+    expect(checked.map((c) => [c.text, c.names, c.verdict.valid, c.verdict.reason])).toEqual([
+      ['shop/cart.py:Cart.total', ['Cart.total'], true, null],
+      ['shop/cart.py:Cart.with_tax', ['Cart.with_tax'], false, 'shop/cart.py does not define `Cart.with_tax`'],
+      ['shop/cart.py:with_tax', ['with_tax'], false, 'shop/cart.py does not define `with_tax`'],
+      ['shop/pricing.py::with_tax', ['with_tax'], true, null],
+      ['shop/pricing.py:13-15', ['Cart.with_tax'], false, 'no `Cart.with_tax` is defined in the repository (`Cart` has no `with_tax`)'],
+      ['shop/cli.py:12-17', ['Cart.total'], true, null],
+      ['shop/pricing.py', ['Cart.total'], false, 'shop/pricing.py does not contain `Cart.total`'],
+      ['shop/cart.py', ['apply_discount'], true, null],
+      ['shop/cli.py', [], true, null],
+    ]);
+  });
+});
+
+/** What the index defines in the fixture, per file (qualified names): the oracle of the generated claims. */
+const DEFINED: Record<string, string[]> = {
+  'shop/cli.py': ['parse_args', 'main'],
+  'shop/cart.py': ['Cart', 'Cart.__init__', 'Cart.add', 'Cart.total'],
+  'shop/pricing.py': ['apply_discount', 'with_tax'],
+};
+const REPOSITORY_NAMES = Object.values(DEFINED).flat();
+const definedAs = (names: readonly string[], name: string) => names.some((q) => q === name || q.endsWith(`.${name}`));
+const holds = (text: string, name: string) => new RegExp(`(?<![A-Za-z0-9_])${name.split('.').pop()}(?![A-Za-z0-9_])`).test(text);
+
+describe('CitationChecker: generated name claims (seeded)', () => {
+  it('path:Name is kept exactly when the file defines the name; `Name` in path when the file holds it and a repository class has it', async () => {
+    const seed = 4143;
+    const random = mulberry32(seed);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const checker = new CitationChecker({ registry: createToolRegistry(), toolContext: { repositories: repo.repositories } });
+    const lasts = ['total', 'add', 'with_tax', 'apply_discount', 'parse_args', 'main', 'items', 'round'];
+    for (let i = 0; i < 200; i++) {
+      const path = pick(Object.keys(DEFINED));
+      const owner = pick(['Cart', 'cart', 'self', '', '']);
+      const name = owner ? `${owner}.${pick(lasts)}` : pick(lasts);
+      const definition = random() < 0.5;
+      const text = definition ? `See \`${path}:${name}\`.` : `See \`${name}\` in ${path}.`;
+      const [c] = await checker.check(text);
+      const expected = definition
+        ? definedAs(DEFINED[path]!, name)
+        : holds(FIXTURE_FILES[path]!, name) && (!owner || !definedAs(REPOSITORY_NAMES, owner) || definedAs(REPOSITORY_NAMES, name));
+      expect(c?.names, `seed ${seed}, case ${i}: ${text}`).toEqual([name]);
+      expect(c?.verdict.valid, `seed ${seed}, case ${i}: ${text} (${c?.verdict.reason})`).toBe(expected);
+    }
+  });
+});
+
 describe('answer synthesis with checked citations', () => {
+  it.each([
+    ['the answer', ["I'm sorry, but I can't help with that request."]],
+    ['the revision round', ['`parse_args` (shop/cart.py:4-9) reads the flags.', 'Lo siento, pero no puedo ayudar con eso.']],
+  ])('a refusal written as text in %s is never shipped: the run stops with llm-error and a marked fallback', async (_, replies) => {
+    llm.push('answer', replies[0]!);
+    if (replies[1]) llm.push('revision', replies[1]);
+    const r = await rag();
+    expect(r.stopReason).toBe('llm-error');
+    expect(r.trace.llmError).toMatch(/refused to answer/);
+    expect(r.trace.answer.fallback).toBe(true);
+    // What was printed is the error, quoting the refusal as the reason, not the refusal as an answer.
+    expect(r.answer).toMatch(/^No answer was written: the model call failed \(.*the model refused to answer \(finish reason "stop"\): "/);
+  });
+
+  it('a function named with a file that does not define it is marked [unverified] and counted', async () => {
+    const draft = '`parse_args` (shop/cli.py:4-9) reads the flags with `shop/cart.py:Cart.parse_args`.';
+    llm.push('answer', draft);
+    llm.push('revision', draft);
+    const r = await rag();
+    expect(r.trace.answer.dropped.map((d) => [d.text, d.reason])).toEqual([['shop/cart.py:Cart.parse_args', 'shop/cart.py does not define `Cart.parse_args`']]);
+    expect(r.answer).not.toContain('shop/cart.py:Cart.parse_args');
+    expect(r.answer).toContain('[unverified]: the code cited for this claim did not check out');
+    expect(r.citations.map((c) => c.text)).toEqual(['shop/cli.py:4-9']);
+  });
+
   it('ships a correct answer unchanged', async () => {
     llm.push('answer', '`parse_args` (shop/cli.py:4-9) builds an `ArgumentParser` with `--verbose` and `--code`.');
     const r = await rag();

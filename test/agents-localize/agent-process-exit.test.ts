@@ -1,14 +1,16 @@
 /**
  * `reponav localize` and `reponav ask` as processes against an endpoint that
- * fails (HTTP 500) or stalls after the headers: each prints its error and the
- * process ends with a non-zero code, by itself. The assertion is on the
- * process exit, not only on the output; a process still running after a
- * generous wait is killed and fails the test.
+ * fails (HTTP 500) or stalls after the headers, in both wire formats
+ * (OpenAI-compatible and Anthropic): each prints its error and the process
+ * ends with a non-zero code, by itself — no client, keep-alive socket or
+ * timer may keep it alive. The assertion is on the process exit, not only on
+ * the output; a process still running after a generous wait is killed and
+ * fails the test (a failure guard, not a timing assertion).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CLI, ensureBuilt } from '../cli/harness.js';
-import { startScriptedLlmServer, type ScriptedLlmServer } from '../helpers/scripted-llm-server.js';
+import { startScriptedLlmServer, type ScriptedLlmServer, type WireProvider } from '../helpers/scripted-llm-server.js';
 import { createFixtureRepo, type FixtureRepo } from './agent-fixture.js';
 
 /** Far above what a run with these limits needs: only a process that never ends reaches it. */
@@ -32,9 +34,13 @@ afterEach(async () => {
   await server.close();
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; stillRunning: boolean }> {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, REPONAV_LLM_BASE_URL: server.openaiBaseUrl, REPONAV_CACHE_DIR: `${repo.dir}/cache` },
+function run(provider: WireProvider, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; stillRunning: boolean }> {
+  const endpoint =
+    provider === 'anthropic'
+      ? { ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: 'test-key' }
+      : { REPONAV_LLM_BASE_URL: server.openaiBaseUrl, REPONAV_LLM_API_KEY: 'test-key' };
+  const child = spawn(process.execPath, [CLI, ...args, '--model', provider === 'anthropic' ? 'anthropic:fake' : 'openai-compatible:fake'], {
+    env: { ...process.env, ...endpoint, REPONAV_CACHE_DIR: `${repo.dir}/cache` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -55,28 +61,34 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
-const LOCALIZE = ['localize', '--issue', 'The discount is applied twice.', '--model', 'openai-compatible:fake', '--llm-retries', '0', '-q'];
-const ASK = ['ask', 'Where is tax added?', '--model', 'openai-compatible:fake', '--llm-retries', '0', '-q'];
+const COMMANDS: Record<string, string[]> = { localize: ['localize', '--issue', 'The discount is applied twice.'], ask: ['ask', 'Where is tax added?'] };
+/**
+ * Each command in each wire format, quiet with no retry; and with the default
+ * retries and progress on stderr, so the retry wait's timer and the progress
+ * output are on the path too.
+ */
+const ROWS: Array<[string, WireProvider, string, string[]]> = [
+  ['localize', 'openai', '-q, no retry', ['-q', '--llm-retries', '0']],
+  ['ask', 'openai', '-q, no retry', ['-q', '--llm-retries', '0']],
+  ['localize', 'anthropic', '-q, no retry', ['-q', '--llm-retries', '0']],
+  ['ask', 'anthropic', '-q, no retry', ['-q', '--llm-retries', '0']],
+  ['localize', 'anthropic', 'default retries', []],
+  ['ask', 'openai', 'default retries', []],
+];
 
 describe('agent commands end their process after an error', () => {
-  it.each([
-    ['localize', LOCALIZE],
-    ['ask', ASK],
-  ])('%s after HTTP 500: one sentence on stderr, exit 1, the process ends', async (_, args) => {
+  it.each(ROWS)('%s (%s, %s) after HTTP 500: its error on stderr, exit 1, the process ends', async (command, provider, _, flags) => {
     server.setDefault({ status: 500 });
-    const result = await run([...args, '--repo', repo.root, '--index-path', repo.indexPath(`exit-${args[0]}`)]);
+    const result = await run(provider, [...COMMANDS[command]!, ...flags, '--repo', repo.root, '--index-path', repo.indexPath(`exit-${command}-${provider}-${flags.length}`)]);
     expect(result.stillRunning).toBe(false);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/500/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   }, WAIT_MS + 30_000);
 
-  it.each([
-    ['localize', LOCALIZE],
-    ['ask', ASK],
-  ])('%s against a body that stalls after the headers: --llm-timeout ends the call, exit 1', async (_, args) => {
+  it.each(ROWS.slice(0, 4))('%s (%s, %s) against a body that stalls after the headers: --llm-timeout ends the call, exit 1', async (command, provider, _, flags) => {
     server.setDefault({ text: 'never finished', transport: 'stall' });
-    const result = await run([...args, '--repo', repo.root, '--index-path', repo.indexPath(`stall-${args[0]}`), '--llm-timeout', '0.3', '--deadline', '0']);
+    const result = await run(provider, [...COMMANDS[command]!, ...flags, '--repo', repo.root, '--index-path', repo.indexPath(`stall-${command}-${provider}`), '--llm-timeout', '0.3', '--deadline', '0']);
     expect(result.stillRunning).toBe(false);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/timed out/);

@@ -170,6 +170,18 @@ describe('localize: reply styles of real models', () => {
     expect(run.trace.dropped.names).toEqual(['shop/cart.py:compute_tax']);
   });
 
+  it('a name is kept only with the qualification the index defines in that file: another class or a top-level function is dropped', async () => {
+    const answer = {
+      files: ['shop/cart.py'],
+      functions: ['shop/cart.py:Catalogue.apply_discount', 'shop/pricing.py:Cart.compute_tax', 'shop/cart.py:Cart.apply_discount', 'shop/cart.py:total'],
+    };
+    const run = await localize([{ content: fenced(searchCall, 'tool') }, { content: fenced(answer, 'answer') }]);
+    expect(run.error).toBeNull();
+    expect(run.json).toMatchObject({ stopReason: 'answered', found_entities: ['shop/cart.py:Cart.apply_discount', 'shop/cart.py:total'] });
+    // The modules read off the dropped functions (`shop/cart.py:Catalogue`, `shop/pricing.py:Cart`) are not defined there either.
+    expect(run.trace.dropped).toEqual({ count: 4, names: ['shop/cart.py:Catalogue.apply_discount', 'shop/pricing.py:Cart.compute_tax', 'shop/cart.py:Catalogue', 'shop/pricing.py:Cart'] });
+  });
+
   it('persistently truncated: the cut answer is read, and a cut-off name is dropped (with a count), never shipped', async () => {
     const cut = '```answer\n{"files": ["shop/cart.py", "shop/pricing.py"], "functions": ["shop/cart.py:Cart.apply_discount", "shop/pricing.py:compute_ta';
     const run = await localize([

@@ -6,8 +6,9 @@
  * from independent dimensions (reply-generator.ts); every later request gets
  * a complete fallback reply. The property, for every combination: a result
  * carries text of the generated reply only when the model finished it (the
- * oracle), a draft only where the documented reasoning fallback allows it;
- * otherwise the role ends with an error of one line; and it never runs past
+ * oracle), a draft only where the documented reasoning fallback allows it,
+ * never a refusal (a refusal written as text under a normal stop ends the
+ * role with an error); otherwise the role ends with an error of one line; and it never runs past
  * its deadline plus slack. A failure names the seed and the combination.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +21,7 @@ import { UsageMeter, type ChatModel } from '../../src/llm/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { createFixtureRepo, type FixtureRepo } from '../agents-localize/agent-fixture.js';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../helpers/scripted-llm-server.js';
-import { describeCombination, draftMayAnswer, generateCombinations, modelFinished, render, type Combination, type RoleTexts } from './reply-generator.js';
+import { describeCombination, draftMayAnswer, generateCombinations, isPlainRefusal, modelFinished, render, type Combination, type RoleTexts } from './reply-generator.js';
 
 const SEED = Number(process.env.REPONAV_REPLY_SEED ?? 4141);
 const PER_ROLE = 500;
@@ -158,8 +159,15 @@ function violations(role: Role, c: Combination, run: RoleResult, elapsedMs: numb
   if (run.result !== null) {
     if (WHOLE_MARK[role].test(run.result) && !modelFinished(c)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} came from a reply the model did not finish`);
     if (DRAFT_MARK[role].test(run.result) && !draftMayAnswer(c)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} is the draft in the reasoning`);
+    if (c.phrase !== undefined && c.content === 'refusal-text' && run.result.includes(c.phrase)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} is the refusal`);
+    // The judge re-asks any reply that is not an answer once (judge.ts); the other roles end.
+    if (isPlainRefusal(c) && role !== 'judge') problems.push(`a refusal written as text under a normal stop ended with a result (${JSON.stringify(run.result.slice(0, 80))}), not an error`);
   } else if (!run.error || run.error.includes('\n')) {
     problems.push(`the failure did not say why in one line: ${JSON.stringify(run.error)}`);
+  }
+  // The other direction: an answer that opens with an apology is still the answer.
+  if (c.content === 'apologetic' && c.transport === 'ok' && c.stop === 'normal' && c.tools === 'none' && !(run.result !== null && WHOLE_MARK[role].test(run.result))) {
+    problems.push(`an answer opened by ${JSON.stringify(c.phrase)} was not taken as the answer (result ${JSON.stringify(run.result?.slice(0, 80) ?? null)}, error ${JSON.stringify(run.error)})`);
   }
   if (elapsedMs > 2 * timeoutOf(c) + SLACK_MS) problems.push(`it took ${Math.round(elapsedMs)} ms`);
   return problems;
@@ -170,6 +178,7 @@ describe('generated replies against every agent role (real clients, scripted end
     const combinations = generateCombinations(SEED, PER_ROLE * ROLES.length);
     const failures: string[] = [];
     let finishedResults = 0;
+    let refusalsRefused = 0;
     const lane = async (l: number) => {
       for (let i = l; i < combinations.length; i += LANES) {
         const role = ROLES[i % ROLES.length]!;
@@ -184,11 +193,13 @@ describe('generated replies against every agent role (real clients, scripted end
         }
         for (const problem of violations(role, c, run, performance.now() - started)) failures.push(`${describeCombination(SEED, i, role, c)}: ${problem}`);
         if (run.result !== null && WHOLE_MARK[role].test(run.result)) finishedResults += 1;
+        if (isPlainRefusal(c) && role !== 'judge' && run.result === null) refusalsRefused += 1;
       }
     };
     await Promise.all(Array.from({ length: LANES }, (_, l) => lane(l)));
     expect(failures.slice(0, 5), `${failures.length} failing combinations (rerun one with REPONAV_REPLY_SEED=${SEED})`).toEqual([]);
     // The generator must also reach the success path, or the property holds vacuously.
     expect(finishedResults).toBeGreaterThan(PER_ROLE / 4);
+    expect(refusalsRefused).toBeGreaterThan(30);
   }, 300_000);
 });

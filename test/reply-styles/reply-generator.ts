@@ -7,12 +7,18 @@
  * its seed and index.
  */
 import { mulberry32 } from '../helpers/mulberry32.js';
+import { APOLOGETIC_OPENINGS, generatedRefusal } from '../helpers/refusals.js';
 import type { StyledReply, WireProvider } from '../helpers/scripted-llm-server.js';
 
 /** How the reply says it ended. */
 export type StopDimension = 'normal' | 'cut' | 'filter' | 'refusal' | 'pause' | 'unknown' | 'missing';
-/** What the answer text is. `refusal` is a provider-signalled refusal (OpenAI's field, Anthropic's stop). */
-export type ContentDimension = 'empty' | 'whole' | 'cut-mid-word' | 'refusal' | 'other-language' | 'huge';
+/**
+ * What the answer text is. `refusal` is a provider-signalled refusal (OpenAI's field, Anthropic's stop);
+ * `refusal-text` a refusal written as plain text under whatever stop reason the combination has (in
+ * English phrasings or another language); `apologetic` the whole reply opened by an apology ("Sorry
+ * for the confusion: …"), which is still an answer.
+ */
+export type ContentDimension = 'empty' | 'whole' | 'cut-mid-word' | 'refusal' | 'refusal-text' | 'apologetic' | 'other-language' | 'huge';
 export type ThinkingDimension = 'none' | 'draft' | 'real';
 export type ToolDimension = 'none' | 'one' | 'parallel' | 'bad-json' | 'string-input';
 export type UsageDimension = 'present' | 'absent' | 'zero';
@@ -25,6 +31,8 @@ export interface Combination {
   /** The stop reason as sent (cased oddly sometimes); null when missing. */
   stopWord: string | null;
   content: ContentDimension;
+  /** The refusal of `refusal-text`, or the opening of `apologetic`. */
+  phrase?: string;
   thinking: ThinkingDimension;
   tools: ToolDimension;
   usage: UsageDimension;
@@ -90,11 +98,14 @@ export function generateCombinations(seed: number, n: number): Combination[] {
     const provider = pick(random, ['openai', 'anthropic'] as const);
     const stop = weighted<StopDimension>(random, [['normal', 4], ['cut', 1], ['filter', 1], ['refusal', 1], ['pause', 1], ['unknown', 1], ['missing', 1]]);
     const stopWord = stop === 'missing' ? null : recase(pick(random, STOP_WORDS[provider][stop]), random);
+    const content = weighted<ContentDimension>(random, [['empty', 2], ['whole', 5], ['cut-mid-word', 2], ['refusal', 1], ['refusal-text', 2], ['apologetic', 1], ['other-language', 2], ['huge', 0.15]]);
+    const phrase = content === 'refusal-text' ? generatedRefusal(random) : content === 'apologetic' ? pick(random, APOLOGETIC_OPENINGS) : undefined;
     out.push({
       provider,
       stop,
       stopWord,
-      content: weighted<ContentDimension>(random, [['empty', 2], ['whole', 5], ['cut-mid-word', 2], ['refusal', 1], ['other-language', 2], ['huge', 0.15]]),
+      content,
+      ...(phrase !== undefined ? { phrase } : {}),
       thinking: weighted<ThinkingDimension>(random, [['none', 3], ['draft', 2], ['real', 1]]),
       tools: weighted<ToolDimension>(random, [['none', 5], ['one', 1], ['parallel', 1], ['bad-json', 1], ['string-input', 1]]),
       usage: pick(random, ['present', 'absent', 'zero'] as const),
@@ -119,7 +130,7 @@ export function render(c: Combination, texts: RoleTexts): StyledReply {
     case 'ok':
       break;
   }
-  const text = contentText(c.content, texts);
+  const text = contentText(c, texts);
   const reply: StyledReply = { text };
   if (c.content === 'refusal') {
     if (c.provider === 'openai') reply.refusal = text;
@@ -140,8 +151,8 @@ export function render(c: Combination, texts: RoleTexts): StyledReply {
   return reply;
 }
 
-function contentText(content: ContentDimension, texts: RoleTexts): string {
-  switch (content) {
+function contentText(c: Combination, texts: RoleTexts): string {
+  switch (c.content) {
     case 'empty':
       return '';
     case 'whole':
@@ -150,6 +161,10 @@ function contentText(content: ContentDimension, texts: RoleTexts): string {
       return texts.cut;
     case 'refusal':
       return "I'm sorry, but I can't help with that request.";
+    case 'refusal-text':
+      return c.phrase!;
+    case 'apologetic':
+      return `${c.phrase!}${texts.whole}`;
     case 'other-language':
       return texts.otherLanguage;
     case 'huge':
@@ -166,9 +181,18 @@ const NORMAL_STOPS = new Set(['stop', 'tool_calls', 'function_call', 'end_turn',
  * fallback reply) finishes it.
  */
 export function modelFinished(c: Combination): boolean {
-  if (c.transport !== 'ok' || c.content === 'refusal') return false;
+  if (c.transport !== 'ok' || c.content === 'refusal' || c.content === 'refusal-text') return false;
   if (c.provider === 'anthropic' && c.stopWord?.toLowerCase() === 'pause_turn') return true;
   return c.stopWord !== null && NORMAL_STOPS.has(c.stopWord.toLowerCase());
+}
+
+/**
+ * True when the reply is a refusal written as plain text under a documented
+ * normal stop (tool calls beside it or not): the role must end with an error
+ * (a refusal is an outcome, never an answer).
+ */
+export function isPlainRefusal(c: Combination): boolean {
+  return c.transport === 'ok' && c.content === 'refusal-text' && c.stop === 'normal';
 }
 
 /**

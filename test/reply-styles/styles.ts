@@ -27,6 +27,8 @@ export interface Style {
   surfaces?: Surface[];
   /** A model-call failure: the run must end as an error (exit 1 for a single run, an error record in a harness). */
   outage?: boolean;
+  /** Every reply is left unfinished (cut): a harness records an error, never a prediction, and a resume redoes it. */
+  unfinished?: boolean;
   /** Short model-call limits, so a hang takes a fraction of a second instead of the 60 s default. */
   shortTimeout?: boolean;
 }
@@ -88,7 +90,7 @@ export const STYLES: Style[] = [
   { name: 'thinking block and the text', write: (text) => ({ text, reasoning: 'Let me think: {"score": 10}' }), only: 'anthropic' },
   { name: 'native tool calls', write: (text) => nativeCall(text), surfaces: ['localize', 'ask'] },
   { name: 'cut once', write: (text, n) => (n === 1 ? replies.cut(text.slice(0, 12)) : { text }) },
-  { name: 'cut always', write: (text) => replies.cut(text.slice(0, 12)) },
+  { name: 'cut always', write: (text) => replies.cut(text.slice(0, 12)), unfinished: true },
   {
     name: 'unknown tool, then wrong argument names',
     write: (text, _n, state) => {
@@ -116,6 +118,12 @@ export const STYLES: Style[] = [
   },
   { name: 'no usage', write: (text) => replies.noUsage(text) },
   { name: 'o-series endpoint refusing max_tokens and temperature', write: (text) => ({ text }), rejects: ['max_tokens', 'temperature'], only: 'openai' },
+  {
+    // Every text reply (tool calls, answers) is a refusal in plain words under a normal stop; JSON roles answer.
+    name: 'a refusal in plain text under a normal stop',
+    write: (text) => (text.startsWith('{') ? { text } : { text: "I'm sorry, but I can't help with that request." }),
+    outage: true,
+  },
   { name: 'empty once', write: (text, n) => (n === 1 ? replies.empty() : { text }) },
   { name: 'empty always', write: () => replies.empty(), outage: true },
   { name: 'a hang past a short --llm-timeout', write: () => replies.hang(5_000), outage: true, shortTimeout: true },

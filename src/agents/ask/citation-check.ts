@@ -5,12 +5,25 @@
  * name the answer attributes to the span must occur in it as a word. A
  * citation written with a shortened path (`provider.py:10-20`) is resolved to
  * the indexed file it uniquely ends, preferring one where the names check out.
+ *
+ * Names are held to what the index defines (see {@link CitationChecker.nameProblem}):
+ * `path:Name` claims that the file defines the name, so the index must
+ * define it there as written; a qualified name of a repository class
+ * (`Catalogue.find_by_isbn`) attached to a span or a path must be a
+ * definition the index knows as written, somewhere in the repository (a call
+ * of a real method is a true claim about the calling file). A bare name is a
+ * call as often as a definition, so the text check decides.
  */
+import { symbolsNamed, type IndexStore } from '../../index/index.js';
+import type { SymbolKind } from '../../parse/index.js';
 import { callTool, type ToolRegistry } from '../../tools/index.js';
 import type { ToolContext } from '../../tools/index.js';
 import type { ViewData } from '../../tools/index.js';
 import { parseCitations, type ParsedCitation } from './citations.js';
 import type { TraceCitation } from './trace-types.js';
+
+/** Every kind the index stores (prose sections are not stored). */
+const SYMBOL_KINDS: SymbolKind[] = ['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module', 'function', 'method'];
 
 /** Where citations are checked. */
 export interface CitationEnvironment {
@@ -36,11 +49,54 @@ export class CitationChecker {
     return out;
   }
 
-  /** The verdict for a path named without lines: it must be an indexed file. */
-  verifyPath(c: Pick<ParsedCitation, 'text' | 'path' | 'names'>): TraceCitation {
+  /** The verdict for a path named without lines: it must be an indexed file that holds the names attached to it. */
+  verifyPath(c: Pick<ParsedCitation, 'text' | 'path' | 'names' | 'definition'>): TraceCitation {
     const base = { text: c.text, startLine: 0, endLine: 0, names: [...c.names] };
     const candidates = this.resolve(c.path);
-    return candidates.length === 0 ? { ...base, path: null, valid: false, reason: `no indexed file ${c.path}` } : { ...base, path: candidates[0]!, valid: true, reason: null };
+    if (candidates.length === 0) return { ...base, path: null, valid: false, reason: `no indexed file ${c.path}` };
+    let first: TraceCitation | null = null;
+    for (const path of candidates) {
+      const body = this.store().fileText(path) ?? '';
+      const problem = c.names.map((name) => this.nameProblem(path, body, name, c.definition === true)).find((p) => p !== null) ?? null;
+      if (problem === null) return { ...base, path, valid: true, reason: null };
+      first ??= { ...base, path, valid: false, reason: problem };
+    }
+    return first!;
+  }
+
+  /**
+   * Why `name`, attached to `path` (whose cited text is `body`), does not
+   * check out, or null when it does:
+   * - `definition` (`path:Name`): the index must define it in that file, as
+   *   written or as the tail of a qualified name (the text decides only for a
+   *   file the index parsed no symbols of);
+   * - otherwise the text must hold its last part as a word, and a qualified
+   *   name whose owner is a repository symbol must be one the index defines
+   *   somewhere as written.
+   */
+  nameProblem(path: string, body: string, name: string, definition: boolean): string | null {
+    const store = this.store();
+    const defined = new Set(store.symbolsOf(path).map((s) => s.qualifiedName));
+    if (definition) {
+      const ok = defined.size > 0 ? namesDefinition(name, defined) : containsName(body, name);
+      return ok ? null : `${path} does not define \`${name}\``;
+    }
+    if (!containsName(body, name)) return `${path} does not contain \`${name}\``;
+    const dot = name.lastIndexOf('.');
+    if (dot < 0 || defined.size === 0) return null;
+    const owner = name.slice(0, dot);
+    if (!this.definedAnywhere(owner)) return null;
+    return this.definedAnywhere(name) ? null : `no \`${name}\` is defined in the repository (\`${owner}\` has no \`${name.slice(dot + 1)}\`)`;
+  }
+
+  /** True when the index defines a symbol whose qualified name is `name` or ends with `.name`. */
+  private definedAnywhere(name: string): boolean {
+    const last = name.split('.').pop()!;
+    return symbolsNamed(this.store(), last, SYMBOL_KINDS, 500).some((s) => s.qualifiedName === name || s.qualifiedName.endsWith(`.${name}`));
+  }
+
+  private store(): IndexStore {
+    return this.env.toolContext.repositories.select(this.env.repo).index.store;
   }
 
   /** The verdict for one citation. */
@@ -83,15 +139,16 @@ export class CitationChecker {
     const body = view.data.lines.join('\n');
     const missing = c.names.filter((name) => !containsName(body, name));
     if (missing.length > 0) return { ...base, path, valid: false, reason: `span does not contain ${missing.map((m) => `\`${m}\``).join(', ')}` };
+    const problem = c.names.map((name) => this.nameProblem(path, body, name, false)).find((p) => p !== null);
+    if (problem) return { ...base, path, valid: false, reason: problem };
     return { ...base, path, valid: true, reason: null };
   }
 
   /** Indexed files a written path refers to: itself, or every file it is a path-suffix of. */
   private resolve(written: string): string[] {
     const clean = written.replace(/^\.\//, '').replace(/^\/+/, '');
-    this.paths ??= this.env.toolContext.repositories
-      .select(this.env.repo)
-      .index.store.files()
+    this.paths ??= this.store()
+      .files()
       .map((f) => f.path);
     if (this.paths.includes(clean)) return [clean];
     return this.paths.filter((p) => p.endsWith(`/${clean}`)).sort();
@@ -107,4 +164,15 @@ export function containsName(body: string, name: string): boolean {
   const last = name.split('.').pop()!;
   const escaped = last.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?<![A-Za-z0-9_])${escaped}(?![A-Za-z0-9_])`).test(body);
+}
+
+/**
+ * True when `name`, written against a file, names one of `defined` (the
+ * qualified names of the file's symbols): itself, or the tail of one after a
+ * dot (`find_by_isbn` of `Catalogue.find_by_isbn`, never of `Inventory.find_by_isbn`).
+ */
+export function namesDefinition(name: string, defined: ReadonlySet<string>): boolean {
+  if (defined.has(name)) return true;
+  for (const q of defined) if (q.endsWith(`.${name}`)) return true;
+  return false;
 }

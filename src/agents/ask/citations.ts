@@ -4,10 +4,16 @@
  * `path#L10-L30`), a path followed by its lines in words (`path (lines 12 to
  * 30)`, `path, lines 40-66`, `path line 9`, `path 第 900-950 行`), or a bare
  * path mention (with a folder, or in backticks), optionally in backticks or
- * parentheses: every path an answer names is checked. The claim checked is by name: the backticked identifiers in
+ * parentheses, or a path with a name after it (`inventory/stock.py:Catalogue.find_by_isbn`,
+ * `stock.py::find_by_isbn`), which claims that the file defines the name:
+ * every path an answer names is checked. The claim checked is by name: for a
+ * span, the backticked identifiers in
  * the clause that leads up to the citation ("`parse_args` in cli.py:10-30"),
  * or, when that clause names none, the clause right after it ("cli.py:10-30
- * defines `parse_args`"). Pure text work; verification is citation-check.ts.
+ * defines `parse_args`"); for a path named without lines, only a name written
+ * right before it ("`parse_args` in shop/cli.py", "`parse_args` (shop/cli.py)"),
+ * since a clause may name a file and a function it does not hold side by
+ * side. Pure text work; verification is citation-check.ts.
  */
 
 /** One citation occurrence in a text. */
@@ -24,8 +30,10 @@ export interface ParsedCitation {
   names: string[];
   /** Offset where the clause holding the citation's claim ends (a boundary character or the text's end). */
   claimEnd: number;
-  /** True for a path named without lines: only its existence is checked, and it is never listed as a checked span. */
+  /** True for a path named without lines: its existence and its names are checked, and it is never listed as a checked span. */
   pathOnly?: true;
+  /** True for `path:Name`: the claim is that the file defines the name (`names` holds it). */
+  definition?: true;
 }
 
 // A path with an extension, then :start[-end]; `:L12` and GitHub's `#L12-L20` are accepted.
@@ -36,6 +44,8 @@ const CITATION = new RegExp(String.raw`(?<![\w/.-])${PATH}(?::L?|#L)(\d{1,7})(?:
 const LINES_IN_WORDS = new RegExp(String.raw`(?<![\w/.-])${PATH}\x60?[\s,(（:：]*(?:lines?|ll\.)\s*(\d{1,7})(?:\s*(?:-|–|to|through)\s*(\d{1,7}))?(?![\w])`, 'gi');
 // `path 第 900-950 行`, `path 的第 9 行`.
 const LINES_CJK = new RegExp(String.raw`(?<![\w/.-])${PATH}\x60?[\s,，(（的]*第\s*(\d{1,7})\s*(?:(?:-|–|~|～|至|到)\s*(\d{1,7})\s*)?行`, 'g');
+// A path with a name after it: `path:Name`, `path::Name` (the name a dotted identifier, not a line number).
+const PATH_NAME = new RegExp(String.raw`(?<![\w/.-])${PATH}::?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?![\w])`, 'g');
 // A path named without lines; kept only with a folder or in backticks ("Node.js" is not a path).
 const PATH_MENTION = new RegExp(String.raw`(?<![\w/.-])${PATH}(?![\w/-]|\.[A-Za-z])`, 'g');
 const BACKTICKED = /`([^`\n]+)`/g;
@@ -46,6 +56,9 @@ const FILE_EXTENSIONS = /\.(py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java|kt|rb|php|c|
 
 /** What may separate two citations of one list. */
 const CITATION_LIST_GAP = /^[\s`]*(?:[,;]|and)?[\s`]*$/;
+
+/** What may stand between a name and the path named without lines that it is attached to. */
+const ADJACENT_NAME_GAP = /^\s*(?:[(（]\s*|(?:in|inside|within|from|of|at|defined in|declared in)\s+)?\x60?$/i;
 
 /** Longest run of names taken from one side of a citation. */
 const MAX_NAMES = 3;
@@ -64,6 +77,11 @@ export function parseCitations(text: string): ParsedCitation[] {
       const start = Number(m[2]);
       found.push({ text: m[0], path: m[1]!, startLine: start, endLine: m[3] !== undefined ? Number(m[3]) : start, index: m.index!, length: m[0].length, names: [], claimEnd: text.length });
     }
+  }
+  for (const m of text.matchAll(PATH_NAME)) {
+    const path = m[1]!;
+    if (overlaps(m.index!, m[0].length) || !FILE_EXTENSIONS.test(path)) continue;
+    found.push({ text: m[0], path, startLine: 1, endLine: 1, index: m.index!, length: m[0].length, names: [m[2]!], claimEnd: text.length, pathOnly: true, definition: true });
   }
   for (const m of text.matchAll(PATH_MENTION)) {
     const path = m[1]!;
@@ -84,7 +102,14 @@ export function parseCitations(text: string): ParsedCitation[] {
     let last = i;
     while (last + 1 < found.length && CITATION_LIST_GAP.test(text.slice(found[last]!.index + found[last]!.length, found[last + 1]!.index))) last += 1;
     c.claimEnd = last === i ? after : clauseEnd(text, found[last]!.index + found[last]!.length, insideTicks);
+    if (c.definition) return;
     const lead = names.filter((n) => n.name && n.start >= Math.max(before, prevEnd) && n.end <= c.index);
+    if (c.pathOnly) {
+      // Only the name written right before the path: "`X` in path", "`X` (path)".
+      const adjacent = lead.at(-1);
+      c.names = adjacent && ADJACENT_NAME_GAP.test(text.slice(adjacent.end, c.index)) ? [adjacent.name!] : [];
+      return;
+    }
     const trail = names.filter((n) => n.name && n.start >= c.index + c.length && n.end <= Math.min(after, nextStart));
     const chosen = lead.length > 0 ? lead.slice(-MAX_NAMES) : trail.slice(0, MAX_NAMES);
     c.names = [...new Set(chosen.map((n) => n.name!))];

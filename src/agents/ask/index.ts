@@ -6,7 +6,7 @@
 export { askQuestion, costOf, type AskOptions, type AskResult } from './ask-question.js';
 export { AskSettingsSchema, DEFAULT_ASK_SETTINGS, resolveAskSettings, type AskSettings, type AskSettingsInput } from './ask-settings.js';
 export { ACTION_TYPES, actionKey, describeAction, parseAction, type ParsedAction } from './actions.js';
-export { CitationChecker, containsName, type CitationEnvironment } from './citation-check.js';
+export { CitationChecker, containsName, namesDefinition, type CitationEnvironment } from './citation-check.js';
 export { parseCitations, removeCitations, type ParsedCitation } from './citations.js';
 export { answerEvidence, runMctsSearch, type SearchEnvironment, type SearchOutcome, type SearchProgress } from './mcts-search.js';
 export { SearchTree, meanValue } from './search-tree.js';

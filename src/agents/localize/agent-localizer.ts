@@ -219,6 +219,12 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
       if (trajectory.stopReason === 'empty-replies' && trajectory.steps.every((s) => s.assistant.trim() === '')) {
         throw new ReponavError('LLM_ERROR', `the model replied with nothing to all ${trajectory.steps.length} calls`, { stopReason: trajectory.stopReason });
       }
+      // A run that ended unanswered on a reply cut at the length limit ended on a reply the model did not finish:
+      // an error (redone on resume), never an empty prediction scored as the model's miss.
+      if (trajectory.stopReason !== 'answered' && trajectory.steps.at(-1)?.cut === true) {
+        const cut = trajectory.steps.filter((s) => s.cut).length;
+        throw new ReponavError('LLM_ERROR', `the run ended unanswered on a reply cut at the length limit (${cut} of ${trajectory.steps.length} replies cut; stopped: ${trajectory.stopReason})`, { stopReason: trajectory.stopReason });
+      }
       if (trajectory.stopReason === 'llm-error' || trajectory.stopReason === 'spend-budget') {
         throw new ReponavError(trajectory.stopReason === 'spend-budget' ? 'BUDGET_EXCEEDED' : 'LLM_ERROR', trajectory.error ?? trajectory.stopReason, {
           stopReason: trajectory.stopReason,

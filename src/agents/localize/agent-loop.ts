@@ -285,12 +285,12 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     const checked = await checkAnswerAgainstRepository(ranked, options.repoRoot, options.tools ? indexDefinitions(options.tools.context) : undefined);
     ranked = checked.answer;
     dropped = checked.dropped;
-    if (dropped.length > 0) logger.warn(`agent answer: dropped ${dropped.length} name${dropped.length === 1 ? '' : 's'} not found in the repository: ${dropped.slice(0, 5).join(', ')}`);
+    if (dropped.length > 0) logger.warn(`agent answer: dropped ${dropped.length} name${dropped.length === 1 ? '' : 's'} not found or not defined where named: ${dropped.slice(0, 5).join(', ')}`);
     // An answer whose every name was invented is no answer: it must not count as answered.
     if (dropped.length > 0 && isEmptyAnswer(ranked) && (answerSource === 'answer' || answerSource === 'corrected')) {
       stopReason = 'no-answer';
       answerSource = 'none';
-      error = `every name the model answered (${dropped.length}) was dropped as not found in the repository`;
+      error = `every name the model answered (${dropped.length}) was dropped as not found or not defined where named`;
     }
   }
   const wallMs = performance.now() - started;
@@ -312,9 +312,9 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
   };
 }
 
-/** The names of the symbols the index defines in a file. */
+/** The qualified names of the symbols the index defines in a file. */
 function indexDefinitions(context: ToolContext): DefinedNames {
-  return (path) => new Set(context.repositories.select().index.store.symbolsOf(path).flatMap((s) => [s.name, s.qualifiedName.split('.')[0]!]));
+  return (path) => new Set(context.repositories.select().index.store.symbolsOf(path).map((s) => s.qualifiedName));
 }
 
 function isEmptyAnswer(answer: RankedAnswer): boolean {

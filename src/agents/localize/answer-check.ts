@@ -1,18 +1,23 @@
 /**
  * Checks a ranked answer against the repository the agent looked at: a file
  * must exist in the view, and a function or module must name something the
- * file defines. With an index (`definedNames`), the name's last dotted part
- * (its first, for a module) must be the name of a symbol the index found in
- * that file, so `inventory/stock.py:Catalogue.find_by_isbn` is dropped when
- * stock.py only calls it; without one, or for a file the index parsed no
- * symbols of, it must occur in the file's text as a whole word. Names that fail are dropped and counted, so a
- * reply cut mid-word (`billing/invoice.py:parse_disc`) or an invented path
- * never reaches the scorer or the user. Plain text work on the view's files:
- * it serves every interface, with or without an index.
+ * index defines in that file. A function is kept only when its name, read
+ * as written (`Catalogue.find_by_isbn`), is the qualified name of a symbol
+ * the index found in that file, or its tail after a dot (`find_by_isbn`
+ * names `Catalogue.find_by_isbn`): `inventory/stock.py:Catalogue.find_by_isbn`
+ * is dropped when stock.py only calls it, defines it in another class, or
+ * defines it at the top level. A module (`path:Catalogue`) is read by its
+ * first part, which the file must define (a module read off a bare method
+ * name, `path:total`, names the method the file defines). Without an index, or for a file the
+ * index parsed no symbols of, the name's last part must occur in the file's
+ * text as a whole word. Names that fail are dropped and counted, so a reply
+ * cut mid-word (`billing/invoice.py:parse_disc`) or an invented path never
+ * reaches the scorer or the user. Plain text work on the view's files: it
+ * serves every interface, with or without an index.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { containsName } from '../ask/index.js';
+import { containsName, namesDefinition } from '../ask/index.js';
 import type { RankedAnswer } from './answer-format.js';
 
 /** The kept answer and what was dropped (as written in the answer). */
@@ -21,7 +26,7 @@ export interface CheckedAnswer {
   dropped: string[];
 }
 
-/** The names of the symbols the index defines in a file (empty when it parsed none). */
+/** The qualified names (`Cart.apply_discount`) of the symbols the index defines in a file (empty when it parsed none). */
 export type DefinedNames = (path: string) => ReadonlySet<string>;
 
 /** Drops the entries of `answer` that do not exist under `root` (see the module comment). Never throws. */
@@ -48,10 +53,9 @@ export async function checkAnswerAgainstRepository(answer: RankedAnswer, root: s
       const colon = entry.indexOf(':');
       const body = await text(entry.slice(0, colon));
       const name = entry.slice(colon + 1);
-      // containsName checks the last dotted part; a module is named by its first.
-      const claimed = part === 'first' ? name.split('.')[0]! : name.split('.').pop()!;
       const defined = body === null ? null : safeDefined(definedNames, entry.slice(0, colon));
-      const ok = body !== null && (defined && defined.size > 0 ? defined.has(claimed) : containsName(body, claimed));
+      // Without parsed symbols the text decides: containsName checks the last dotted part; a module is named by its first.
+      const ok = body !== null && (defined && defined.size > 0 ? namesDefinition(part === 'first' ? name.split('.')[0]! : name, defined) : containsName(body, part === 'first' ? name.split('.')[0]! : name));
       if (ok) kept.push(entry);
       else dropped.push(entry);
     }

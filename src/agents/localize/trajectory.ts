@@ -25,7 +25,7 @@ export type StopReason =
   | 'format-errors'
   /** Several empty replies in a row. */
   | 'empty-replies'
-  /** The model answered, but every name in its answer was dropped as not found in the repository. */
+  /** The model answered, but every name in its answer was dropped (no such file, or not defined in the file it was named with). */
   | 'no-answer'
   | 'aborted';
 

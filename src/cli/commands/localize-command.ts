@@ -245,6 +245,6 @@ function summaryLine(t: Trajectory): string {
   const cost = s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : '';
   const source = t.answerSource === 'answer' || t.answerSource === 'corrected' ? '' : ` (answer ${t.answerSource})`;
   const error = t.error ? ` — ${t.error}` : '';
-  const dropped = t.dropped?.count ? ` · ${t.dropped.count} name${t.dropped.count === 1 ? '' : 's'} dropped (not in the repository)` : '';
+  const dropped = t.dropped?.count ? ` · ${t.dropped.count} name${t.dropped.count === 1 ? '' : 's'} dropped (not found or not defined where named)` : '';
   return `${t.stopReason}${source} after ${s.steps} step${s.steps === 1 ? '' : 's'} · ${s.totalTokens} tokens${cost} · ${s.filesInspected} files inspected · ${(s.wallMs / 1000).toFixed(1)} s${dropped}${error}`;
 }
