@@ -10,6 +10,7 @@ import { clipLine, renderBlocks } from './output-budget.js';
 import { CATEGORY_KINDS, lookupSymbols, similarSymbols, sortForListing, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
 import { budgetArg, described, filePatternArg, MAX_NAME_CHARS, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** One match as the find tools report it. */
 export interface FoundSymbol {
@@ -184,7 +185,7 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
         return lines;
       });
       const leftOut = data.total - data.matches.length;
-      const footer = leftOut > 0 ? [`(+${leftOut} more matches not shown; raise limit or narrow with file_pattern)`] : [];
+      const footer = leftOut > 0 ? [`(+${countOf(leftOut, 'more match', 'more matches')} not shown; raise limit or narrow with file_pattern)`] : [];
       return renderBlocks(head, blocks, env.budgetTokens, { singular: 'match', plural: 'matches' }, { alreadyLeftOut: leftOut, footer });
     },
   };

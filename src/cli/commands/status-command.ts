@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { displayPath, RepositoryIndex, type IndexStatus } from '../../index/index.js';
 import { cliLogger, printJson, repositoryArgument, standsIn, type RepositoryCommandOptions } from '../cli-context.js';
+import { countOf } from '../../plural.js';
 
 /** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */
 export function registerStatusCommand(program: Command): void {
@@ -29,7 +30,7 @@ export function registerStatusCommand(program: Command): void {
           `Repository: ${displayPath(status.root)}${status.commit ? ` @ ${status.commit.slice(0, 12)}` : ''} (${status.mode})`,
           `Index:      ${displayPath(status.indexPath)}`,
           `Indexed:    ${indexedText(status)}`,
-          `Contents:   ${status.files} files, ${status.symbols} symbols, ${status.chunks} chunks, ${status.partialFiles} partial parses, ${status.failedFiles} failed parses`,
+          `Contents:   ${countOf(status.files, 'file')}, ${countOf(status.symbols, 'symbol')}, ${countOf(status.chunks, 'chunk')}, ${countOf(status.partialFiles, 'partial parse', 'partial parses')}, ${countOf(status.failedFiles, 'failed parse')}`,
           `Languages:  ${languages || 'none'}`,
           `Settings:   max file size ${status.settings.maxFileBytes} bytes${status.settings.excludeDirectories.length ? `, excluded folders ${status.settings.excludeDirectories.join(', ')}` : ''}`,
           ...(status.writer ? [`Writer:     ${writerText(status.writer)}`] : []),
@@ -43,7 +44,7 @@ export function registerStatusCommand(program: Command): void {
           if (list.length > shown) lines.push(`  … ${list.length - shown} more ${label} (-v lists all)`);
         }
         if (status.failedFiles > 0) {
-          lines.push(`Failed:     ${status.failedFiles} files could not be parsed (searchable as text only; the next \`reponav index\` parses them again)`);
+          lines.push(`Failed:     ${countOf(status.failedFiles, 'file')} could not be parsed (searchable as text only; the next \`reponav index\` parses them again)`);
           for (const { path, reason } of status.failures.slice(0, shown)) lines.push(`  failed: ${displayPath(path)}: ${reason}`);
           if (status.failures.length > shown) lines.push(`  … ${status.failures.length - shown} more failed (-v lists all)`);
         }
@@ -64,7 +65,7 @@ export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' |
   if (!status.indexedAt) {
     if (status.writer) return 'not yet: the first index is being built now (see Writer)';
     // A first run that was stopped keeps the batches it wrote; the next run resumes from them.
-    return status.files > 0 ? `not yet: the first index was interrupted after ${status.files} files; run \`reponav index\` to finish` : 'never (run `reponav index`)';
+    return status.files > 0 ? `not yet: the first index was interrupted after ${countOf(status.files, 'file')}; run \`reponav index\` to finish` : 'never (run `reponav index`)';
   }
   const at = new Date(status.indexedAt).toISOString();
   if (status.complete) return at;

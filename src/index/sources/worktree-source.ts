@@ -12,7 +12,6 @@ import {
   hasBinaryExtension,
   recordSkip,
   VCS_DIRECTORIES,
-  VENDORED_DIRECTORIES,
   type RepositorySource,
   type SourceFile,
   type SourceListing,
@@ -21,7 +20,8 @@ import {
   type ListingDelta,
   type SkipReason,
 } from './source-file.js';
-import { ignoreFileName, ignoringRule, isIgnored, newIgnore, type IgnoreLayer } from './ignore-layers.js';
+import { describeRule, FOLDER_IGNORE_FILES, ignoreFileName, newIgnore, reincludeHint, skipReasonOf, sparesTracked, verdictOf, type IgnoreLayer, type RuleVerdict } from './ignore-layers.js';
+import { defaultLayer, optionLayer } from './rule-options.js';
 import { TrackedFiles } from './tracked-files.js';
 import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
 import { WorktreeChanges } from './worktree-changes.js';
@@ -38,24 +38,30 @@ export interface WorktreeSourceOptions extends SourceOptions {
   findWorkTreeRoot?: boolean;
 }
 
-/**
- * A working tree on disk. Honours `.gitignore` files at every level (and
- * `.git/info/exclude`), skips vendored folders, binaries and files over the size
- * limit, and never follows a symlink that leaves the root. A file git tracks is
- * never left out by an ignore pattern or a default vendored folder (those apply
- * to untracked files only); folders the index settings exclude are left out whole.
- */
-/** Where an entry stands: its ignore layers, and the skip reason of an excluded folder above it (then only tracked files are listed). */
+/** Where an entry stands: its rule layers, and the verdict of a left-out folder above it (then only tracked files are listed). */
 interface Place {
   layers: IgnoreLayer[];
-  outside: 'vendored' | 'ignored' | null;
+  outside: RuleVerdict | null;
 }
 
+/**
+ * A working tree on disk. Honours the rule layers of ignore-layers.ts (each
+ * folder's `.gitignore`, `.ignore`, `.rgignore` and `.reponavignore`,
+ * `.git/info/exclude`, the default folder rules, `--include`/`--exclude`),
+ * skips binaries and files over the size limit, and never follows a symlink
+ * that leaves the root. A file git tracks is never left out by `.gitignore`,
+ * `.git/info/exclude` or a default folder rule (a left-out folder holding
+ * tracked files is walked for them alone); the other rules, and folders the
+ * index settings exclude, leave out tracked files too.
+ */
 export class WorktreeSource implements RepositorySource {
   readonly mode = 'worktree' as const;
   readonly commit = null;
   private readonly maxFileBytes: number;
-  private readonly excluded: Set<string>;
+  /** The default folder rules and the options' globs: the layers above every ignore file. */
+  private readonly baseLayers: IgnoreLayer[];
+  /** True when the options bring paths back (`--include`). */
+  private readonly includes: boolean;
   /** Folders the index settings exclude: left out even when git tracks files in them. */
   private readonly settingsExcluded: Set<string>;
   private readonly tracked: TrackedFiles;
@@ -81,10 +87,13 @@ export class WorktreeSource implements RepositorySource {
     options: WorktreeSourceOptions,
   ) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.excluded = new Set([...VENDORED_DIRECTORIES, ...(options.excludeDirectories ?? [])]);
     this.settingsExcluded = new Set(options.excludeDirectories ?? []);
+    const option = optionLayer(options.include ?? [], options.exclude ?? []);
+    this.includes = (options.include ?? []).some(Boolean);
+    this.baseLayers = [defaultLayer(), ...(option ? [option] : [])];
     this.tracked = new TrackedFiles(root);
-    this.changes = new WorktreeChanges(this, `${this.maxFileBytes}|${[...this.excluded].sort().join(',')}`, options.useGit ?? true);
+    const rules = JSON.stringify([[...this.settingsExcluded].sort(), options.include ?? [], options.exclude ?? []]);
+    this.changes = new WorktreeChanges(this, `${this.maxFileBytes}|${rules}`, options.useGit ?? true);
   }
 
   /** Opens `path` as a working tree; throws BAD_INPUT when it is not a readable directory. */
@@ -173,8 +182,7 @@ export class WorktreeSource implements RepositorySource {
     // Watched before it is read: a change after this line is an event, one before it is in the listing.
     this.watcher?.add(dir);
     this.walkedDirs?.push(dir);
-    const own = this.readIgnoreFile(join(absoluteDir, '.gitignore'));
-    const place: Place = own ? { layers: [...parent.layers, { base: dir, rules: own, file: ignoreFileName(dir) }], outside: parent.outside } : parent;
+    const place: Place = this.withOwnRules(dir, parent);
     let entries;
     try {
       entries = readdirSync(absoluteDir, { withFileTypes: true });
@@ -218,18 +226,20 @@ export class WorktreeSource implements RepositorySource {
     if (isDirectory) {
       // Version-control metadata is not repository content: skipped without being counted.
       if (VCS_DIRECTORIES.has(name)) return false;
-      const reason = this.settingsExcluded.has(name) ? 'settings' : this.folderSkip(name, path, layers) ?? outside;
-      if (reason === 'settings' || (reason !== null && !this.tracked.current().folders.has(path))) {
-        recordSkip(listing, reason === 'settings' ? 'vendored' : reason, path + '/');
+      const entered = this.enter(name, path, place);
+      if (!entered) {
+        const verdict = this.settingsExcluded.has(name) ? null : verdictOf(layers, path, true);
+        recordSkip(listing, verdict?.excluded ? skipReasonOf(verdict.source) : outside ? skipReasonOf(outside.source) : 'vendored', path + '/');
         return false;
       }
-      // An excluded folder holding tracked files is walked for those files only.
-      this.walk(path, { layers, outside: reason }, listing);
+      // A left-out folder holding tracked files is walked for those files only.
+      this.walk(path, entered, listing);
       return true;
     }
     if (!isFile) return false;
-    if ((outside !== null || isIgnored(layers, path, false)) && !this.tracked.current().files.has(path)) {
-      recordSkip(listing, outside ?? 'ignored', path);
+    const left = this.fileVerdict(path, place);
+    if (left) {
+      recordSkip(listing, skipReasonOf(left.source), path);
       return false;
     }
     if (hasBinaryExtension(path)) {
@@ -254,10 +264,39 @@ export class WorktreeSource implements RepositorySource {
     return true;
   }
 
-  /** Why a folder named `name` at `path` is left out by default (a vendored name, an ignore pattern), or null. */
-  private folderSkip(name: string, path: string, layers: IgnoreLayer[]): 'vendored' | 'ignored' | null {
-    if (this.excluded.has(name)) return 'vendored';
-    return isIgnored(layers, path, true) ? 'ignored' : null;
+  /**
+   * The place inside the folder `name` at `path` (its own ignore files not yet
+   * read), or null when the listing does not enter it: a folder the settings
+   * exclude, one a rule of a source that spares nothing excludes, or one git's
+   * rules or a default leave out that holds no tracked file.
+   */
+  private enter(name: string, path: string, parent: Place): Place | null {
+    if (this.settingsExcluded.has(name)) return null;
+    const verdict = verdictOf(parent.layers, path, true);
+    if (verdict?.excluded) {
+      if (!sparesTracked(verdict.source) || !this.tracked.current().folders.has(path)) return null;
+      return { layers: parent.layers, outside: parent.outside ?? verdict };
+    }
+    if (parent.outside && !this.tracked.current().folders.has(path)) return null;
+    return parent;
+  }
+
+  /** The verdict that leaves out the file at `path` in `place`, or null when it is listed (as far as the rules go). */
+  private fileVerdict(path: string, place: Place): RuleVerdict | null {
+    const verdict = verdictOf(place.layers, path, false);
+    if (verdict?.excluded && !sparesTracked(verdict.source)) return verdict;
+    if (this.tracked.current().files.has(path)) return null;
+    return place.outside ?? (verdict?.excluded ? verdict : null);
+  }
+
+  /** `place` with the ignore files of the folder `dir` added. */
+  private withOwnRules(dir: string, place: Place): Place {
+    const own: IgnoreLayer[] = [];
+    for (const { name, source } of FOLDER_IGNORE_FILES) {
+      const rules = this.readIgnoreFile(join(this.root, dir, name));
+      if (rules) own.push({ base: dir, rules, file: ignoreFileName(dir, name), source });
+    }
+    return own.length ? { layers: [...place.layers, ...own], outside: place.outside } : place;
   }
 
   /**
@@ -270,17 +309,38 @@ export class WorktreeSource implements RepositorySource {
     return this.listCandidates(candidates, { files: [], skipped: {}, skippedExamples: {} });
   }
 
+  /**
+   * True when a rule read so far may bring back files git ignores: an include
+   * option, or a `!` line in a `.ignore`, `.rgignore` or `.reponavignore`
+   * file. Git's status then cannot name every change (see WorktreeChanges).
+   */
+  bringsBackIgnored(): boolean {
+    if (this.includes) return true;
+    for (const [path, { text }] of this.ignoreFiles) {
+      if (!path.endsWith('.gitignore') && !path.endsWith(`${sep}exclude`) && /^\s*!/m.test(text)) return true;
+    }
+    return false;
+  }
+
   /** Why a listing would skip `path` (a file, repository-relative), or null. */
   skipReason(path: string): SkipReason | null {
     return this.skipOf(path)?.reason ?? null;
   }
 
-  /** The .gitignore rule or folder setting behind an 'ignored' or 'vendored' skip of `path` (see RepositorySource). */
+  /**
+   * The rule behind an 'ignored', 'vendored' or 'excluded' skip of `path`
+   * (see RepositorySource), with what brings it back: "the default rule
+   * 'venv/'; add '!venv/' to .reponavignore to index it".
+   */
   skipRule(path: string): string | null {
-    return this.skipOf(path)?.rule ?? null;
+    const skip = this.skipOf(path);
+    if (!skip) return null;
+    if (typeof skip.rule === 'string') return skip.rule;
+    return skip.rule ? `${describeRule(skip.rule)}; ${reincludeHint(skip.rule)}` : null;
   }
 
-  private skipOf(path: string): { reason: SkipReason; rule: string | null } | null {
+  /** Why `path` is not listed, and the verdict (or folder setting, as text) behind a rule's skip. */
+  private skipOf(path: string): { reason: SkipReason; rule: RuleVerdict | string | null } | null {
     const cache = new Map<string, Place | null>();
     const parts = path.split('/');
     // A path below a folder the listing does not enter gets that folder's reason.
@@ -289,31 +349,19 @@ export class WorktreeSource implements RepositorySource {
       if (this.placeOf(dir, cache)) continue;
       const name = parts[i - 1];
       if (VCS_DIRECTORIES.has(name)) return null;
-      if (this.excluded.has(name)) return { reason: 'vendored', rule: excludedFolderRule(name) };
+      if (this.settingsExcluded.has(name)) return { reason: 'vendored', rule: excludedFolderRule(name) };
       const parent = this.placeOf(parts.slice(0, i - 1).join('/'), cache);
-      const rule = ignoringRule(parent?.layers ?? [], dir, true);
-      if (rule) return { reason: 'ignored', rule };
-      return parent?.outside ? { reason: parent.outside, rule: this.ancestorRule(parts.slice(0, i - 1)) } : null;
+      if (!parent) return null;
+      const verdict = verdictOf(parent.layers, dir, true);
+      const rule = verdict?.excluded ? verdict : parent.outside;
+      return rule ? { reason: skipReasonOf(rule.source), rule } : null;
     }
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
     this.listCandidates([path], listing);
     for (const [reason, examples] of Object.entries(listing.skippedExamples)) {
       if (!examples.includes(path)) continue;
-      const place = reason === 'ignored' || reason === 'vendored' ? this.placeOf(parts.slice(0, -1).join('/'), cache) : null;
-      const own = place && reason === 'ignored' ? ignoringRule(place.layers, path, false) : null;
-      return { reason: reason as SkipReason, rule: own ?? (place?.outside ? this.ancestorRule(parts.slice(0, -1)) : null) };
-    }
-    return null;
-  }
-
-  /** The rule that excludes the outermost excluded folder among `folders` (a path's folder parts). */
-  private ancestorRule(folders: readonly string[]): string | null {
-    const cache = new Map<string, Place | null>();
-    for (let i = 1; i <= folders.length; i++) {
-      const name = folders[i - 1];
-      if (this.excluded.has(name)) return excludedFolderRule(name);
-      const rule = ignoringRule(this.placeOf(folders.slice(0, i - 1).join('/'), cache)?.layers ?? [], folders.slice(0, i).join('/'), true);
-      if (rule) return rule;
+      const place = reason === 'ignored' || reason === 'vendored' || reason === 'excluded' ? this.placeOf(parts.slice(0, -1).join('/'), cache) : null;
+      return { reason: reason as SkipReason, rule: place ? this.fileVerdict(path, place) : null };
     }
     return null;
   }
@@ -362,23 +410,17 @@ export class WorktreeSource implements RepositorySource {
       } catch {
         isDirectory = false;
       }
-      if (parent && isDirectory && !VCS_DIRECTORIES.has(name) && !this.settingsExcluded.has(name)) {
-        const outside = this.folderSkip(name, dir, parent.layers) ?? parent.outside;
-        if (outside === null || this.tracked.current().folders.has(dir)) place = { layers: parent.layers, outside };
-      }
+      if (parent && isDirectory && !VCS_DIRECTORIES.has(name)) place = this.enter(name, dir, parent);
     }
-    if (place) {
-      const own = this.readIgnoreFile(join(this.root, dir, '.gitignore'));
-      if (own) place = { ...place, layers: [...place.layers, { base: dir, rules: own, file: ignoreFileName(dir) }] };
-    }
+    if (place) place = this.withOwnRules(dir, place);
     cache.set(dir, place);
     return place;
   }
 
-  /** The ignore layers at the root, above its own `.gitignore`: `.git/info/exclude`, when present. */
+  /** The layers at the root, below its own ignore files: the defaults, the options and `.git/info/exclude`, when present. */
   private rootLayers(): IgnoreLayer[] {
     const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
-    return exclude ? [{ base: '', rules: exclude, file: '.git/info/exclude' }] : [];
+    return exclude ? [...this.baseLayers, { base: '', rules: exclude, file: '.git/info/exclude', source: 'git-exclude' }] : this.baseLayers;
   }
 
   /** The rules of an ignore file, or null when it is absent or unreadable. */
