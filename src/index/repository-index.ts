@@ -6,6 +6,7 @@ import { silentLogger } from '../logger.js';
 import { normalizeSettings, readSettings, writtenBy, type IndexSettings } from './index-settings.js';
 import { readIndexStatus, type IndexStatus } from './index-status.js';
 import { IdleWarmUp } from './idle-warm-up.js';
+import { leftOutMentions, type LeftOutMention } from './left-out-lookup.js';
 import { checkReadOnly, openUnwritable, readablePath, removeReadableCopy, type UnwritableIndex } from './read-only-folder.js';
 import { defaultIndexPath } from './store/index.js';
 import { GitCommitSource } from './sources/index.js';
@@ -357,6 +358,14 @@ export class RepositoryIndex {
     const suggestions = closestPaths(path, this.store.files().map((f) => f.path));
     const hint = suggestions.length ? ` Closest indexed paths: ${suggestions.map(displayPath).join(', ')}.` : '';
     throw new ReponavError('FILE_NOT_FOUND', `${quoted(userPath)} is not an indexed file of ${displayPath(this.source.root)}.${hint}`, { suggestions });
+  }
+
+  /**
+   * For a lookup that found nothing: left-out files (by a rule) that name
+   * `name`, each with the rule and what brings it back (left-out-lookup.ts).
+   */
+  leftOutMentions(name: string, limit = 3): LeftOutMention[] {
+    return leftOutMentions(this.source, this.sourceOptions.maxFileBytes, name, limit);
   }
 
   /** The indexed text of a file (resolved and checked as in resolveFile). */

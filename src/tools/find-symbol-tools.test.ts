@@ -42,7 +42,7 @@ describe('find_class and find_function', () => {
     );
     expect((await h.call('find_function', { name: 'shop/service.py:checkout' })).text).not.toContain('cart.ts');
     const limited = await h.call('find_function', { name: 'checkout', limit: 1 });
-    expect(limited.text.split('\n').pop()).toBe('(+1 more matches not shown; raise limit or narrow with file_pattern)');
+    expect(limited.text.split('\n').pop()).toBe('(+1 more match not shown; raise limit or narrow with file_pattern)');
   });
 
   it('says when a name is the other kind, and suggests similar names', async () => {

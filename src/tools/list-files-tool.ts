@@ -175,7 +175,7 @@ export const listFilesTool: ToolDefinition<ListFilesInput, ListFilesData> = {
     const where = data.path === '' ? '(root)' : `${displayPath(data.path)}/`;
     const range = data.entries.length > 0 ? ` ${data.offset + 1}-${data.offset + data.entries.length} of ${data.total}` : ` none of ${data.total}`;
     const filter = data.filePattern ? `, matching ${data.filePattern}` : '';
-    const head = [`[LS] ${where} depth ${data.depth}${filter}:${range} entries`];
+    const head = [`[LS] ${where} depth ${data.depth}${filter}:${range} ${data.total === 1 ? 'entry' : 'entries'}`];
     if (data.entries.length === 0 && data.total === 0) head.push('(nothing listed here)');
     const blocks = data.entries.map((e) => [entryLine(e, data.path)]);
     const footer = data.nextOffset !== null ? [`[MORE] ${countOf(data.total - data.nextOffset, 'more entry', 'more entries')}; call list_files with offset=${data.nextOffset}.`] : [];

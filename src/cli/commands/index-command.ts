@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { displayPath, type IndexReport } from '../../index/index.js';
 import { fileSize, workerCount } from '../option-parsers.js';
-import { openFreshRepository, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
+import { addPathRuleOptions, openFreshRepository, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 import { countOf } from '../../plural.js';
 
@@ -20,6 +20,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'errors only: no progress bar and no report (--json still prints the report)')
     .option('-v, --verbose', 'debug logging on stderr');
+  addPathRuleOptions(command);
   addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: number; check?: boolean }) => {
       const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, repositoryArgument(path, options, command));
       try {

@@ -32,7 +32,8 @@ export function registerStatusCommand(program: Command): void {
           `Indexed:    ${indexedText(status)}`,
           `Contents:   ${countOf(status.files, 'file')}, ${countOf(status.symbols, 'symbol')}, ${countOf(status.chunks, 'chunk')}, ${countOf(status.partialFiles, 'partial parse', 'partial parses')}, ${countOf(status.failedFiles, 'failed parse')}`,
           `Languages:  ${languages || 'none'}`,
-          `Settings:   max file size ${status.settings.maxFileBytes} bytes${status.settings.excludeDirectories.length ? `, excluded folders ${status.settings.excludeDirectories.join(', ')}` : ''}`,
+          `Settings:   ${settingsText(status.settings)}`,
+          ...leftOutLines(status),
           ...(status.writer ? [`Writer:     ${writerText(status.writer)}`] : []),
           stale === 0
             ? 'Freshness:  up to date'
@@ -84,4 +85,24 @@ export function writerText(writer: NonNullable<IndexStatus['writer']>): string {
   const running = `process ${writer.pid} is indexing now`;
   if (writer.total === 0) return `${running}: listing the files to find what needs indexing`;
   return `${running}: ${writer.done} of the ${writer.total} new or changed files done (Contents also counts the files kept from before)`;
+}
+
+/** The index settings as one line: the size limit, excluded folders and the --include / --exclude globs. */
+function settingsText(settings: IndexStatus['settings']): string {
+  const parts = [`max file size ${settings.maxFileBytes} bytes`];
+  if (settings.excludeDirectories.length) parts.push(`excluded folders ${settings.excludeDirectories.join(', ')}`);
+  if (settings.include?.length) parts.push(`--include ${settings.include.map((glob) => `'${glob}'`).join(' ')}`);
+  if (settings.exclude?.length) parts.push(`--exclude ${settings.exclude.map((glob) => `'${glob}'`).join(' ')}`);
+  return parts.join(', ');
+}
+
+/** What the rules leave out, with examples and the rule behind each: a file missing from answers is explained here. */
+function leftOutLines(status: IndexStatus): string[] {
+  const counts = Object.entries(status.leftOutCounts).filter(([, n]) => n);
+  if (counts.length === 0) return [];
+  const total = counts.reduce((sum, [, n]) => sum + (n ?? 0), 0);
+  return [
+    `Left out:   ${countOf(total, 'file or folder', 'files and folders')} by rules (${counts.map(([reason, n]) => `${n} ${reason}`).join(', ')}), e.g.`,
+    ...status.leftOut.map((entry) => `  ${displayPath(entry.path)}${entry.rule ? `: ${entry.rule}` : ''}`),
+  ];
 }

@@ -110,6 +110,13 @@ export interface RepositorySource {
    * disk for such a source, and what needs git (history, changes) refuses it.
    */
   detachedFiles?(): readonly { path: string; size: number | null }[];
+  /**
+   * Optional: files the rules leave out ('ignored', 'vendored', 'excluded'),
+   * in walk order, up to `limit` (files inside left-out folders included,
+   * version-control folders never): where a lookup that found nothing looks
+   * for the name it was asked.
+   */
+  leftOutFiles?(limit: number): string[];
   /** Optional: releases watchers and other resources. */
   close?(): void;
   /** Reads many files; missing ones come back as null (never a throw for a single missing blob). */

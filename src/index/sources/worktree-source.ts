@@ -80,6 +80,8 @@ export class WorktreeSource implements RepositorySource {
   /** While counting (countUpTo): the walk stops once this many files are listed. */
   private stopAt: number | null = null;
   private links: Set<string> | null = null;
+  /** While leftOutFiles walks: told each path (a folder ends in `/`) a rule leaves out. */
+  private onRuleSkip: ((path: string) => void) | null = null;
   private readonly changes: WorktreeChanges;
 
   private constructor(
@@ -230,6 +232,7 @@ export class WorktreeSource implements RepositorySource {
       if (!entered) {
         const verdict = this.settingsExcluded.has(name) ? null : verdictOf(layers, path, true);
         recordSkip(listing, verdict?.excluded ? skipReasonOf(verdict.source) : outside ? skipReasonOf(outside.source) : 'vendored', path + '/');
+        this.onRuleSkip?.(path + '/');
         return false;
       }
       // A left-out folder holding tracked files is walked for those files only.
@@ -240,6 +243,7 @@ export class WorktreeSource implements RepositorySource {
     const left = this.fileVerdict(path, place);
     if (left) {
       recordSkip(listing, skipReasonOf(left.source), path);
+      this.onRuleSkip?.(path);
       return false;
     }
     if (hasBinaryExtension(path)) {
@@ -320,6 +324,29 @@ export class WorktreeSource implements RepositorySource {
       if (!path.endsWith('.gitignore') && !path.endsWith(`${sep}exclude`) && /^\s*!/m.test(text)) return true;
     }
     return false;
+  }
+
+  /** See RepositorySource.leftOutFiles: a listing's rule skips, and every file below a skipped folder, up to `limit`. */
+  leftOutFiles(limit: number): string[] {
+    const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
+    const out: string[] = [];
+    // A listing keeps three examples per reason; this walk keeps every rule's skip.
+    const skips: string[] = [];
+    const watcher = this.watcher;
+    this.watcher = null;
+    try {
+      this.onRuleSkip = (path) => skips.push(path);
+      this.walk('', { layers: this.rootLayers(), outside: null }, listing);
+    } finally {
+      this.onRuleSkip = null;
+      this.watcher = watcher;
+    }
+    for (const path of skips) {
+      if (out.length >= limit) break;
+      if (path.endsWith('/')) allFilesBelow(this.root, path.slice(0, -1), out, limit);
+      else out.push(path);
+    }
+    return out;
   }
 
   /** Why a listing would skip `path` (a file, repository-relative), or null. */
@@ -472,5 +499,22 @@ export class WorktreeSource implements RepositorySource {
       }
       yield { file, bytes };
     }
+  }
+}
+
+/** Appends the files below the folder `dir` (repository-relative) to `out` until it holds `limit`; version-control folders and links are not entered. */
+function allFilesBelow(root: string, dir: string, out: string[], limit: number): void {
+  let entries;
+  try {
+    entries = readdirSync(join(root, dir), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    if (out.length >= limit) return;
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory() && !VCS_DIRECTORIES.has(entry.name)) allFilesBelow(root, path, out, limit);
+    else if (entry.isFile()) out.push(path);
   }
 }
