@@ -1,7 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Ignore } from 'ignore';
 import { refuseGitDirectory, workTreeRoot } from './work-tree-root.js';
 import { ReponavError } from '../../errors.js';
 import { quotedPath } from './display-path.js';
@@ -20,9 +19,8 @@ import {
   type ListingDelta,
   type SkipReason,
 } from './source-file.js';
-import { describeRule, FOLDER_IGNORE_FILES, ignoreFileName, newIgnore, reincludeHint, skipReasonOf, sparesTracked, verdictOf, type IgnoreLayer, type RuleVerdict } from './ignore-layers.js';
-import { defaultLayer, optionLayer } from './rule-options.js';
-import { TrackedFiles } from './tracked-files.js';
+import { describeRule, reincludeHint, skipReasonOf, verdictOf, type RuleVerdict } from './ignore-layers.js';
+import { WorktreeRules, type Place } from './worktree-rules.js';
 import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
 import { WorktreeChanges } from './worktree-changes.js';
 
@@ -36,12 +34,6 @@ export interface WorktreeSourceOptions extends SourceOptions {
    * other. Off, the folder given is the root (a sample inside a repository).
    */
   findWorkTreeRoot?: boolean;
-}
-
-/** Where an entry stands: its rule layers, and the verdict of a left-out folder above it (then only tracked files are listed). */
-interface Place {
-  layers: IgnoreLayer[];
-  outside: RuleVerdict | null;
 }
 
 /**
@@ -58,19 +50,8 @@ export class WorktreeSource implements RepositorySource {
   readonly mode = 'worktree' as const;
   readonly commit = null;
   private readonly maxFileBytes: number;
-  /** The default folder rules and the options' globs: the layers above every ignore file. */
-  private readonly baseLayers: IgnoreLayer[];
-  /** True when the options bring paths back (`--include`). */
-  private readonly includes: boolean;
-  /** Folders the index settings exclude: left out even when git tracks files in them. */
-  private readonly settingsExcluded: Set<string>;
-  private readonly tracked: TrackedFiles;
-  /**
-   * Parsed ignore files by path, kept while their text is unchanged: the rule
-   * objects memoize every path they have tested, so a refresh of an unchanged
-   * tree answers its ignore checks from memory (half of a listing's time otherwise).
-   */
-  private readonly ignoreFiles = new Map<string, { text: string; rules: Ignore }>();
+  /** What the listing enters and lists (worktree-rules.ts). */
+  private readonly rules: WorktreeRules;
   /** The watcher of a long-lived process, or null (see watch()). */
   watcher: TreeWatcher | null = null;
   /** Symlinked files of the last full listing: their target can change with no change at their own path. */
@@ -89,12 +70,8 @@ export class WorktreeSource implements RepositorySource {
     options: WorktreeSourceOptions,
   ) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.settingsExcluded = new Set(options.excludeDirectories ?? []);
-    const option = optionLayer(options.include ?? [], options.exclude ?? []);
-    this.includes = (options.include ?? []).some(Boolean);
-    this.baseLayers = [defaultLayer(), ...(option ? [option] : [])];
-    this.tracked = new TrackedFiles(root);
-    const rules = JSON.stringify([[...this.settingsExcluded].sort(), options.include ?? [], options.exclude ?? []]);
+    this.rules = new WorktreeRules(root, options);
+    const rules = JSON.stringify([[...this.rules.settingsExcluded].sort(), options.include ?? [], options.exclude ?? []]);
     this.changes = new WorktreeChanges(this, `${this.maxFileBytes}|${rules}`, options.useGit ?? true);
   }
 
@@ -114,7 +91,7 @@ export class WorktreeSource implements RepositorySource {
 
   async list(): Promise<SourceListing> {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
-    const layers = this.rootLayers();
+    const layers = this.rules.rootLayers();
     // Synchronous on purpose: thousands of readdir/stat calls are several times
     // faster without a promise per call, and freshness checks run before every tool answer.
     this.walkedDirs = [];
@@ -140,7 +117,7 @@ export class WorktreeSource implements RepositorySource {
    */
   async countUpTo(limit: number): Promise<number> {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
-    const layers = this.rootLayers();
+    const layers = this.rules.rootLayers();
     const watcher = this.watcher;
     this.watcher = null;
     this.stopAt = limit;
@@ -184,7 +161,7 @@ export class WorktreeSource implements RepositorySource {
     // Watched before it is read: a change after this line is an event, one before it is in the listing.
     this.watcher?.add(dir);
     this.walkedDirs?.push(dir);
-    const place: Place = this.withOwnRules(dir, parent);
+    const place: Place = this.rules.withOwnRules(dir, parent);
     let entries;
     try {
       entries = readdirSync(absoluteDir, { withFileTypes: true });
@@ -228,9 +205,9 @@ export class WorktreeSource implements RepositorySource {
     if (isDirectory) {
       // Version-control metadata is not repository content: skipped without being counted.
       if (VCS_DIRECTORIES.has(name)) return false;
-      const entered = this.enter(name, path, place);
+      const entered = this.rules.enter(name, path, place);
       if (!entered) {
-        const verdict = this.settingsExcluded.has(name) ? null : verdictOf(layers, path, true);
+        const verdict = this.rules.settingsExcluded.has(name) ? null : verdictOf(layers, path, true);
         recordSkip(listing, verdict?.excluded ? skipReasonOf(verdict.source) : outside ? skipReasonOf(outside.source) : 'vendored', path + '/');
         this.onRuleSkip?.(path + '/');
         return false;
@@ -240,7 +217,7 @@ export class WorktreeSource implements RepositorySource {
       return true;
     }
     if (!isFile) return false;
-    const left = this.fileVerdict(path, place);
+    const left = this.rules.fileVerdict(path, place);
     if (left) {
       recordSkip(listing, skipReasonOf(left.source), path);
       this.onRuleSkip?.(path);
@@ -269,41 +246,6 @@ export class WorktreeSource implements RepositorySource {
   }
 
   /**
-   * The place inside the folder `name` at `path` (its own ignore files not yet
-   * read), or null when the listing does not enter it: a folder the settings
-   * exclude, one a rule of a source that spares nothing excludes, or one git's
-   * rules or a default leave out that holds no tracked file.
-   */
-  private enter(name: string, path: string, parent: Place): Place | null {
-    if (this.settingsExcluded.has(name)) return null;
-    const verdict = verdictOf(parent.layers, path, true);
-    if (verdict?.excluded) {
-      if (!sparesTracked(verdict.source) || !this.tracked.current().folders.has(path)) return null;
-      return { layers: parent.layers, outside: parent.outside ?? verdict };
-    }
-    if (parent.outside && !this.tracked.current().folders.has(path)) return null;
-    return parent;
-  }
-
-  /** The verdict that leaves out the file at `path` in `place`, or null when it is listed (as far as the rules go). */
-  private fileVerdict(path: string, place: Place): RuleVerdict | null {
-    const verdict = verdictOf(place.layers, path, false);
-    if (verdict?.excluded && !sparesTracked(verdict.source)) return verdict;
-    if (this.tracked.current().files.has(path)) return null;
-    return place.outside ?? (verdict?.excluded ? verdict : null);
-  }
-
-  /** `place` with the ignore files of the folder `dir` added. */
-  private withOwnRules(dir: string, place: Place): Place {
-    const own: IgnoreLayer[] = [];
-    for (const { name, source } of FOLDER_IGNORE_FILES) {
-      const rules = this.readIgnoreFile(join(this.root, dir, name));
-      if (rules) own.push({ base: dir, rules, file: ignoreFileName(dir, name), source });
-    }
-    return own.length ? { layers: [...place.layers, ...own], outside: place.outside } : place;
-  }
-
-  /**
    * Lists only `candidates` (files or folders, repository-relative), with the
    * same rules as a full listing: a candidate folder is walked whole. Returns
    * the listed files and the folders walked; a candidate that is not listed
@@ -313,17 +255,9 @@ export class WorktreeSource implements RepositorySource {
     return this.listCandidates(candidates, { files: [], skipped: {}, skippedExamples: {} });
   }
 
-  /**
-   * True when a rule read so far may bring back files git ignores: an include
-   * option, or a `!` line in a `.ignore`, `.rgignore` or `.reponavignore`
-   * file. Git's status then cannot name every change (see WorktreeChanges).
-   */
+  /** See WorktreeRules.bringsBackIgnored (WorktreeChanges asks it). */
   bringsBackIgnored(): boolean {
-    if (this.includes) return true;
-    for (const [path, { text }] of this.ignoreFiles) {
-      if (!path.endsWith('.gitignore') && !path.endsWith(`${sep}exclude`) && /^\s*!/m.test(text)) return true;
-    }
-    return false;
+    return this.rules.bringsBackIgnored();
   }
 
   /** See RepositorySource.leftOutFiles: a listing's rule skips, and every file below a skipped folder, up to `limit`. */
@@ -336,7 +270,7 @@ export class WorktreeSource implements RepositorySource {
     this.watcher = null;
     try {
       this.onRuleSkip = (path) => skips.push(path);
-      this.walk('', { layers: this.rootLayers(), outside: null }, listing);
+      this.walk('', { layers: this.rules.rootLayers(), outside: null }, listing);
     } finally {
       this.onRuleSkip = null;
       this.watcher = watcher;
@@ -373,11 +307,11 @@ export class WorktreeSource implements RepositorySource {
     // A path below a folder the listing does not enter gets that folder's reason.
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
-      if (this.placeOf(dir, cache)) continue;
+      if (this.rules.placeOf(dir, cache)) continue;
       const name = parts[i - 1];
       if (VCS_DIRECTORIES.has(name)) return null;
-      if (this.settingsExcluded.has(name)) return { reason: 'vendored', rule: excludedFolderRule(name) };
-      const parent = this.placeOf(parts.slice(0, i - 1).join('/'), cache);
+      if (this.rules.settingsExcluded.has(name)) return { reason: 'vendored', rule: excludedFolderRule(name) };
+      const parent = this.rules.placeOf(parts.slice(0, i - 1).join('/'), cache);
       if (!parent) return null;
       const verdict = verdictOf(parent.layers, dir, true);
       const rule = verdict?.excluded ? verdict : parent.outside;
@@ -387,8 +321,8 @@ export class WorktreeSource implements RepositorySource {
     this.listCandidates([path], listing);
     for (const [reason, examples] of Object.entries(listing.skippedExamples)) {
       if (!examples.includes(path)) continue;
-      const place = reason === 'ignored' || reason === 'vendored' || reason === 'excluded' ? this.placeOf(parts.slice(0, -1).join('/'), cache) : null;
-      return { reason: reason as SkipReason, rule: place ? this.fileVerdict(path, place) : null };
+      const place = reason === 'ignored' || reason === 'vendored' || reason === 'excluded' ? this.rules.placeOf(parts.slice(0, -1).join('/'), cache) : null;
+      return { reason: reason as SkipReason, rule: place ? this.rules.fileVerdict(path, place) : null };
     }
     return null;
   }
@@ -402,7 +336,7 @@ export class WorktreeSource implements RepositorySource {
         if (!path || path.split('/').some((part) => part === '' || part === '.' || part === '..')) continue;
         const slash = path.lastIndexOf('/');
         const dir = slash < 0 ? '' : path.slice(0, slash);
-        const place = this.placeOf(dir, placeCache);
+        const place = this.rules.placeOf(dir, placeCache);
         if (!place) continue;
         let kind: 'file' | 'dir' | 'link' | 'other';
         try {
@@ -418,52 +352,6 @@ export class WorktreeSource implements RepositorySource {
       this.walkedDirs = null;
       this.links = null;
     }
-  }
-
-  /** The ignore layers in force inside `dir` and the excluded folder it lies in, or null when the listing would not enter it. */
-  private placeOf(dir: string, cache: Map<string, Place | null>): Place | null {
-    const known = cache.get(dir);
-    if (known !== undefined) return known;
-    let place: Place | null = null;
-    if (dir === '') {
-      place = { layers: this.rootLayers(), outside: null };
-    } else {
-      const slash = dir.lastIndexOf('/');
-      const parent = this.placeOf(slash < 0 ? '' : dir.slice(0, slash), cache);
-      const name = dir.slice(slash + 1);
-      let isDirectory = false;
-      try {
-        isDirectory = lstatSync(join(this.root, dir)).isDirectory();
-      } catch {
-        isDirectory = false;
-      }
-      if (parent && isDirectory && !VCS_DIRECTORIES.has(name)) place = this.enter(name, dir, parent);
-    }
-    if (place) place = this.withOwnRules(dir, place);
-    cache.set(dir, place);
-    return place;
-  }
-
-  /** The layers at the root, below its own ignore files: the defaults, the options and `.git/info/exclude`, when present. */
-  private rootLayers(): IgnoreLayer[] {
-    const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
-    return exclude ? [...this.baseLayers, { base: '', rules: exclude, file: '.git/info/exclude', source: 'git-exclude' }] : this.baseLayers;
-  }
-
-  /** The rules of an ignore file, or null when it is absent or unreadable. */
-  private readIgnoreFile(path: string): Ignore | null {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      this.ignoreFiles.delete(path);
-      return null;
-    }
-    const cached = this.ignoreFiles.get(path);
-    if (cached && cached.text === text) return cached.rules;
-    const rules = newIgnore().add(text);
-    this.ignoreFiles.set(path, { text, rules });
-    return rules;
   }
 
   /** Where a link leads: a target inside the root, or why it is skipped (outside, a loop, nothing there). */
