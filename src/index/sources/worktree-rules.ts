@@ -67,8 +67,9 @@ export class WorktreeRules {
   fileVerdict(path: string, place: Place): RuleVerdict | null {
     const verdict = verdictOf(place.layers, path, false);
     if (verdict?.excluded && !sparesTracked(verdict.source)) return verdict;
-    if (this.tracked.current().files.has(path)) return null;
-    return place.outside ?? (verdict?.excluded ? verdict : null);
+    const left = place.outside ?? (verdict?.excluded ? verdict : null);
+    // Asked only of a file a rule would leave out: git's tracked set costs a stat of its index file per call.
+    return left && !this.tracked.current().files.has(path) ? left : null;
   }
 
   /** `place` with the ignore files of the folder `dir` added. */
