@@ -170,7 +170,13 @@ export function reincludeHint(verdict: RuleVerdict): string {
     case 'rgignore':
     case 'ignore':
       return `remove '${verdict.pattern}' from ${verdict.file} to index it`;
-    default:
+    case 'gitignore': {
+      // Beside the .gitignore, so that a pattern anchored to its folder means the same there.
+      const dir = verdict.file.slice(0, verdict.file.lastIndexOf('/') + 1);
+      return `add '!${verdict.pattern}' to ${dir}.reponavignore to index it`;
+    }
+    case 'git-exclude':
+    case 'default':
       return `add '!${verdict.pattern}' to .reponavignore to index it`;
   }
 }

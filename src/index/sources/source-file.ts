@@ -239,7 +239,7 @@ export function explainSkip(reason: SkipReason, maxFileBytes: number): string {
     case 'ignored':
       return 'it is ignored by a .gitignore rule';
     case 'vendored':
-      return 'it is in a folder left out by default (vendored or generated code) or by the index settings';
+      return 'it is in a folder left out by default or by the index settings';
     case 'excluded':
       return 'it is excluded by a .reponavignore, .ignore or .rgignore rule or by --exclude';
     case 'symlink-outside-root':
