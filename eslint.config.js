@@ -29,7 +29,7 @@ import tseslint from 'typescript-eslint';
 
 /**
  * Which folders of src/ each folder may import (besides itself and the shared
- * src/errors.ts and src/logger.ts). Anything not listed is forbidden, so a new
+ * src/errors.ts, src/logger.ts and src/plural.ts). Anything not listed is forbidden, so a new
  * upward or sideways import fails the lint. The package's entries (src/reponav.ts
  * and its subpaths) may import every folder; no folder may import them.
  */
@@ -83,9 +83,9 @@ const layerZones = [
     message: `src/${folder} may import only ${LAYERS[folder].length ? LAYERS[folder].map((f) => `src/${f}`).join(', ') : 'nothing above it'} (see LAYERS in eslint.config.js and docs/architecture.md).`,
   })),
   {
-    target: ['./src/errors.ts', './src/logger.ts'],
+    target: ['./src/errors.ts', './src/logger.ts', './src/plural.ts'],
     from: FOLDERS.map((folder) => `./src/${folder}`),
-    message: 'src/errors.ts and src/logger.ts are the shared base: they import no folder.',
+    message: 'src/errors.ts, src/logger.ts and src/plural.ts are the shared base: they import no folder.',
   },
 ];
 

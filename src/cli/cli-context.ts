@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Logger } from '../logger.js';
 import { createStderrLogger } from '../logger.js';
 import { RepositoryIndex } from '../index/index.js';
@@ -14,6 +14,9 @@ export interface RepositoryCommandOptions {
   indexPath?: string;
   /** Skip files larger than this many bytes (parsed by the option's `fileSize` parser). */
   maxFileBytes?: number;
+  /** `--include` / `--exclude` globs (see addPathRuleOptions); undefined: what the index was built with. */
+  include?: string[];
+  exclude?: string[];
   /** Parse worker threads (`index --workers`, parsed by `workerCount`); default: the indexer's. */
   workers?: number;
   quiet?: boolean;
@@ -21,6 +24,25 @@ export interface RepositoryCommandOptions {
   verbose?: boolean;
   /** Run the full integrity check before refreshing (`index --check`). */
   check?: boolean;
+}
+
+/**
+ * `--include GLOB` and `--exclude GLOB` (repeatable, gitignore syntax, relative
+ * to the repository root) on the commands that build an index (`index`, `mcp`,
+ * `ui`): stored with the index, so later commands use them without the flags.
+ */
+export function addPathRuleOptions(command: Command): Command {
+  // No default list: an option not given leaves the stored list in force.
+  const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+  return command
+    .addOption(
+      new Option('--include <glob>', "index paths matching this glob even where .gitignore, .ignore, .rgignore, .reponavignore or a default folder rule (venv/, build/ …) leaves them out (repeatable; stored with the index; --include '' clears the list)")
+        .argParser(collect),
+    )
+    .addOption(
+      new Option('--exclude <glob>', "leave out paths matching this glob, tracked files too (repeatable; stored with the index; --exclude '' clears the list)")
+        .argParser(collect),
+    );
 }
 
 /** The logger of a CLI run: warnings by default, debug with --verbose, errors only with --quiet. */
@@ -55,6 +77,8 @@ export function openRepository(options: RepositoryCommandOptions, path?: string)
     findWorkTreeRoot: standsIn(folder),
     indexPath: options.indexPath,
     maxFileBytes: options.maxFileBytes,
+    include: options.include,
+    exclude: options.exclude,
     logger: cliLogger(options),
   });
 }

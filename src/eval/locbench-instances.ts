@@ -6,6 +6,7 @@
 import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
 import { readJsonlLines } from './jsonl.js';
+import { countOf } from '../plural.js';
 
 /** `owner/name`, no path tricks (used to build directory names). */
 export const REPO_NAME_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
@@ -114,5 +115,5 @@ export function skippedLinesNote(path: string, file: LocbenchInstanceFile): stri
   const first = file.malformed[0];
   if (!first) return null;
   const total = file.instances.length + file.malformed.length;
-  return `skipped ${file.malformed.length} of ${total} lines of ${path} that are not LocBench instances (first: line ${first.lineNumber}: ${first.reason})`;
+  return `skipped ${file.malformed.length} of ${countOf(total, 'line')} of ${path} that are not LocBench instances (first: line ${first.lineNumber}: ${first.reason})`;
 }

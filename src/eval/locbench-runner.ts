@@ -38,6 +38,7 @@ import { buildSummary, getReponavRevision, renderSummaryMarkdown, type LocbenchS
 import { commitTimestamps, existingCommits, findRepoGitDir } from './repo-lookup.js';
 import { checkResumeSettings, type AllowedChange } from './run-settings.js';
 import { scorePredictions } from './score-predictions.js';
+import { countOf } from '../plural.js';
 
 /** Options of {@link runLocbench}. */
 export interface LocbenchRunOptions {
@@ -265,7 +266,7 @@ export async function runLocbench(
     }
     const todo = selected.filter((instance) => !finished.has(instance.instance_id));
     const resumed = selected.length - todo.length;
-    if (resumed > 0) logger.info(`resuming: ${resumed} of ${selected.length} instances already in ${paths.predictions}`);
+    if (resumed > 0) logger.info(`resuming: ${resumed} of ${countOf(selected.length, 'instance')} already in ${paths.predictions}`);
 
     const planSkipsBefore = skipped.length;
     const plan = await planRun(todo, options, skip);

@@ -9,6 +9,7 @@ import type { ChangedFilesData, RepoMapData, ViewData } from '../tools/index.js'
 import type { ToolContext } from '../tools/index.js';
 import type { ChangesResponse, CodeResponse, FilesResponse, InfoResponse, MapResponse, OutlineResponse, SearchResponse } from './api-types.js';
 import { ApiError, statusForCode } from './http-io.js';
+import { countOf } from '../plural.js';
 
 /** What every repository handler needs. */
 export interface RepositoryApiContext {
@@ -52,7 +53,7 @@ export async function getFiles(ctx: RepositoryApiContext, params: URLSearchParam
   const fresh = await handle.ensureFresh({ waitMs: ctx.tools.indexWaitMs });
   if (fresh.state === 'indexing') {
     const p = fresh.progress;
-    throw new ApiError(503, `Indexing repository '${handle.name}'${p ? ` (${p.done} of ${p.total} files)` : ''}; try again in a moment.`, 'INDEXING', {
+    throw new ApiError(503, `Indexing repository '${handle.name}'${p ? ` (${p.done} of ${countOf(p.total, 'file')})` : ''}; try again in a moment.`, 'INDEXING', {
       indexing: { done: p?.done ?? 0, total: p?.total ?? null },
     });
   }

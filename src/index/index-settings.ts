@@ -4,6 +4,22 @@ import { indexConnection, type IndexStore } from './store/index.js';
 export interface IndexSettings {
   maxFileBytes: number;
   excludeDirectories: string[];
+  /** `--include` globs (gitignore syntax, relative to the root); absent when none, so an index built without them keeps its stored row. */
+  include?: string[];
+  /** `--exclude` globs; absent when none. */
+  exclude?: string[];
+}
+
+/** `settings` with empty glob lists left out (the stored row is compared as text). */
+export function normalizeSettings(settings: IndexSettings): IndexSettings {
+  const include = (settings.include ?? []).filter(Boolean);
+  const exclude = (settings.exclude ?? []).filter(Boolean);
+  return {
+    maxFileBytes: settings.maxFileBytes,
+    excludeDirectories: settings.excludeDirectories,
+    ...(include.length ? { include } : {}),
+    ...(exclude.length ? { exclude } : {}),
+  };
 }
 
 /**
@@ -12,7 +28,8 @@ export interface IndexSettings {
  */
 export function readSettings(store: IndexStore): IndexSettings | null {
   try {
-    return JSON.parse(store.getMeta('settings') ?? 'null') as IndexSettings | null;
+    const stored = JSON.parse(store.getMeta('settings') ?? 'null') as IndexSettings | null;
+    return stored && normalizeSettings(stored);
   } catch {
     return null;
   }

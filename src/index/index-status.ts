@@ -1,5 +1,5 @@
 import type { IndexSettings } from './index-settings.js';
-import type { RepositorySource } from './sources/index.js';
+import type { RepositorySource, SkipReason } from './sources/index.js';
 import type { IndexStore, WriterInfo, WriterLock } from './store/index.js';
 import { staleFiles } from './write/index.js';
 
@@ -21,6 +21,14 @@ export interface IndexStatus {
   failures: { path: string; reason: string }[];
   languages: Record<string, number>;
   skipped: Partial<Record<string, number>>;
+  /**
+   * Examples of what the rules leave out now (up to three per reason:
+   * ignored, vendored, excluded; a folder ends in `/`), each with the rule and
+   * what brings it back, so that a file missing from answers is explained.
+   */
+  leftOut: { path: string; reason: SkipReason; rule: string | null }[];
+  /** How many files and folders the rules leave out now, by reason. */
+  leftOutCounts: Partial<Record<SkipReason, number>>;
   /** Files whose content changed on disk since indexing (working tree), or commit mismatch. */
   stale: { changed: string[]; added: string[]; deleted: string[] };
   /** The settings this index is built with. */
@@ -28,6 +36,9 @@ export interface IndexStatus {
   /** Another process writing this index right now, with its progress; null when none. */
   writer: WriterInfo | null;
 }
+
+/** The skip reasons a rule gives (the others are about a file's content or kind). */
+const RULE_REASONS: readonly SkipReason[] = ['vendored', 'ignored', 'excluded'];
 
 /**
  * The status of `index.store` against its source, by listing and stat,
@@ -70,6 +81,8 @@ export async function readIndexStatus(
     failures: store.failedFiles(),
     languages,
     skipped: listing.skipped,
+    leftOut: RULE_REASONS.flatMap((reason) => (current.skippedExamples[reason] ?? []).map((path) => ({ path, reason, rule: source.skipRule?.(path) ?? null }))),
+    leftOutCounts: Object.fromEntries(RULE_REASONS.filter((reason) => current.skipped[reason]).map((reason) => [reason, current.skipped[reason]])),
     stale,
     settings: index.settings,
     writer,

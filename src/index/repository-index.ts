@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { readSettings, writtenBy, type IndexSettings } from './index-settings.js';
+import { normalizeSettings, readSettings, writtenBy, type IndexSettings } from './index-settings.js';
 import { readIndexStatus, type IndexStatus } from './index-status.js';
 import { IdleWarmUp } from './idle-warm-up.js';
+import { leftOutMentions, type LeftOutMention } from './left-out-lookup.js';
 import { checkReadOnly, openUnwritable, readablePath, removeReadableCopy, type UnwritableIndex } from './read-only-folder.js';
 import { defaultIndexPath } from './store/index.js';
 import { GitCommitSource } from './sources/index.js';
@@ -37,6 +38,13 @@ export interface OpenRepositoryOptions {
    */
   maxFileBytes?: number;
   excludeDirectories?: string[];
+  /**
+   * `--include` / `--exclude` globs (gitignore syntax, relative to the root;
+   * see ignore-layers.ts). Each list given replaces the stored one (an empty
+   * string alone gives an empty list); omitted, the stored list is used.
+   */
+  include?: string[];
+  exclude?: string[];
   /** A folder inside a git work tree stands for that work tree (see WorktreeSourceOptions.findWorkTreeRoot). */
   findWorkTreeRoot?: boolean;
   /** Never create, rebuild or write the index (`status`); refresh() is refused. */
@@ -116,7 +124,7 @@ export class RepositoryIndex {
    */
   static async open(path: string, options: OpenRepositoryOptions = {}): Promise<RepositoryIndex> {
     const logger = options.logger ?? silentLogger;
-    const given = { maxFileBytes: options.maxFileBytes, excludeDirectories: options.excludeDirectories };
+    const given = { maxFileBytes: options.maxFileBytes, excludeDirectories: options.excludeDirectories, include: options.include, exclude: options.exclude };
     let source: RepositorySource = options.commit ? await GitCommitSource.open(path, options.commit, given) : await WorktreeSource.open(path, { ...given, findWorkTreeRoot: options.findWorkTreeRoot });
     const indexPath = options.indexPath ?? defaultIndexPath(realpathSync(source.root), source.mode);
     // Only reponav's own cache may be overwritten whatever is there; a path the user gave may hold their data.
@@ -125,11 +133,13 @@ export class RepositoryIndex {
     const unwritable = openUnwritable(indexPath, access);
     const store = await openStore(readablePath(unwritable, indexPath), logger, access);
     const stored = readSettings(store);
-    const settings: IndexSettings = {
+    const settings: IndexSettings = normalizeSettings({
       maxFileBytes: options.maxFileBytes ?? stored?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
       excludeDirectories: options.excludeDirectories ?? stored?.excludeDirectories ?? [],
-    };
-    const opened: IndexSettings = { maxFileBytes: given.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, excludeDirectories: given.excludeDirectories ?? [] };
+      include: options.include ?? stored?.include,
+      exclude: options.exclude ?? stored?.exclude,
+    });
+    const opened: IndexSettings = normalizeSettings({ maxFileBytes: given.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, excludeDirectories: given.excludeDirectories ?? [], include: given.include, exclude: given.exclude });
     if (JSON.stringify(settings) !== JSON.stringify(opened)) {
       // The index was built with other settings than the defaults this source was opened with.
       source = source.mode === 'commit' ? await GitCommitSource.open(source.root, source.commit!, settings) : await WorktreeSource.open(source.root, settings);
@@ -342,12 +352,20 @@ export class RepositoryIndex {
         this.source.mode === 'worktree'
           ? explainSkipOnDisk(skip as SkipReason, this.sourceOptions.maxFileBytes, join(this.source.root, path))
           : explainSkip(skip as SkipReason, this.sourceOptions.maxFileBytes);
-      const rule = skip === 'ignored' || skip === 'vendored' ? this.source.skipRule?.(path) : null;
+      const rule = skip === 'ignored' || skip === 'vendored' || skip === 'excluded' ? this.source.skipRule?.(path) : null;
       throw new ReponavError('FILE_NOT_FOUND', `${quoted(userPath)} was not indexed: ${why}${rule ? ` (${rule})` : ''}.`, { suggestions: [] });
     }
     const suggestions = closestPaths(path, this.store.files().map((f) => f.path));
     const hint = suggestions.length ? ` Closest indexed paths: ${suggestions.map(displayPath).join(', ')}.` : '';
     throw new ReponavError('FILE_NOT_FOUND', `${quoted(userPath)} is not an indexed file of ${displayPath(this.source.root)}.${hint}`, { suggestions });
+  }
+
+  /**
+   * For a lookup that found nothing: left-out files (by a rule) that name
+   * `name`, each with the rule and what brings it back (left-out-lookup.ts).
+   */
+  leftOutMentions(name: string, limit = 3): LeftOutMention[] {
+    return leftOutMentions(this.source, this.sourceOptions.maxFileBytes, name, limit);
   }
 
   /** The indexed text of a file (resolved and checked as in resolveFile). */

@@ -13,6 +13,7 @@
 import { ReponavError, isReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ReplyOutcome } from './reply-outcome.js';
+import { countOf } from '../plural.js';
 
 /**
  * How hard to retry. `maxAttempts` counts the first try (4 = 1 try + 3 retries).
@@ -182,10 +183,6 @@ export interface RetryContext {
   aborted?: (attempts: number) => ReponavError;
 }
 
-/** `1 attempt`, `3 attempts`. */
-function attemptsText(n: number): string {
-  return `${n} attempt${n === 1 ? '' : 's'}`;
-}
 
 /**
  * Run `attempt` until it succeeds, a non-retryable failure occurs, attempts run
@@ -214,17 +211,17 @@ export async function withRetry<T>(
       if (error.kind === 'aborted' || ctx.signal?.aborted) throw aborted(n);
       if (!isRetryable(error)) throw fail(error, n, 'not retryable');
       if (error.kind === 'empty-reply') {
-        if (++empties >= policy.maxEmptyAttempts) throw fail(error, n, `${empties} empty repl${empties === 1 ? 'y' : 'ies'} in a row`);
-      } else if (n - empties >= policy.maxAttempts) throw fail(error, n, `gave up after ${attemptsText(n)}`);
+        if (++empties >= policy.maxEmptyAttempts) throw fail(error, n, `${countOf(empties, 'empty reply', 'empty replies')} in a row`);
+      } else if (n - empties >= policy.maxAttempts) throw fail(error, n, `gave up after ${countOf(n, 'attempt')}`);
       if (error.kind === 'timeout' && ++timeouts >= Math.min(policy.maxTimeoutAttempts, policy.maxAttempts)) {
-        throw fail(error, n, `gave up after ${timeouts} timed-out attempt${timeouts === 1 ? '' : 's'}`);
+        throw fail(error, n, `gave up after ${countOf(timeouts, 'timed-out attempt')}`);
       }
       // An empty reply is the model's, not the server's load: ask again at once.
       const delay = error.kind === 'empty-reply' ? 0 : Math.max(error.retryAfterMs ?? 0, backoffDelay(n, policy, ctx.random));
       if (waited + delay > policy.maxTotalWaitMs) {
         const why = error.retryAfterMs !== undefined && error.retryAfterMs >= delay
           ? `server asked to retry after ${formatMs(error.retryAfterMs)}, beyond the retry wait budget of ${formatMs(policy.maxTotalWaitMs)}`
-          : `retry wait budget of ${formatMs(policy.maxTotalWaitMs)} exhausted after ${attemptsText(n)}`;
+          : `retry wait budget of ${formatMs(policy.maxTotalWaitMs)} exhausted after ${countOf(n, 'attempt')}`;
         throw fail(error, n, why);
       }
       logger.warn(

@@ -42,7 +42,7 @@ describe('UsageMeter', () => {
     // Next: 20 used + 14 prompt + 6 expected reply (the mean so far) = 40 > 25: refused unpaid.
     const error = await model.complete(long).catch((e: unknown) => e);
     expect(isReponavError(error, 'BUDGET_EXCEEDED')).toBe(true);
-    expect((error as Error).message).toMatch(/20 tokens used of 25 allowed over 1 calls\. The next call \(about 20 tokens\) would cross it, so it was not made/);
+    expect((error as Error).message).toMatch(/20 tokens used of 25 allowed over 1 call\. The next call \(about 20 tokens\) would cross it, so it was not made/);
     expect(inner.calls).toBe(1);
     expect(meter.exceeded()).toBeNull();
   });

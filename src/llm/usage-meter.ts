@@ -6,6 +6,7 @@
 import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatModel, ChatRequest, ChatResponse, ChatUsage } from './chat-model.js';
+import { countOf } from '../plural.js';
 
 /** Budget limits; either, both or neither may be set. */
 export interface UsageCeiling {
@@ -139,8 +140,8 @@ export class UsageMeter {
     const next = expected ? ` The next call (about ${expected.inputTokens + expected.outputTokens} tokens${expected.costUsd !== null ? `, $${expected.costUsd.toFixed(4)}` : ''}) would cross it, so it was not made.` : '';
     const message =
       which === 'tokens'
-        ? `LLM token budget exhausted: ${t.totalTokens} tokens used of ${this.ceiling.maxTokens} allowed over ${t.calls} calls.${next} Raise the token ceiling or shorten the run.`
-        : `LLM cost budget exhausted: $${t.costUsd.toFixed(4)} spent of $${this.ceiling.maxCostUsd} allowed over ${t.calls} calls.${next} Raise the USD ceiling or use a cheaper model.`;
+        ? `LLM token budget exhausted: ${t.totalTokens} tokens used of ${this.ceiling.maxTokens} allowed over ${countOf(t.calls, 'call')}.${next} Raise the token ceiling or shorten the run.`
+        : `LLM cost budget exhausted: $${t.costUsd.toFixed(4)} spent of $${this.ceiling.maxCostUsd} allowed over ${countOf(t.calls, 'call')}.${next} Raise the USD ceiling or use a cheaper model.`;
     throw new ReponavError('BUDGET_EXCEEDED', message, { limit: which, beforeCall: expected !== null, ...this.snapshot(), ceiling: { ...this.ceiling } });
   }
 }

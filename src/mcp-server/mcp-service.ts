@@ -36,6 +36,9 @@ export interface McpServiceOptions {
    */
   tools?: { include?: readonly string[]; exclude?: readonly string[] };
   maxFileBytes?: number;
+  /** `--include` / `--exclude` globs for every repository (stored with each index; see OpenRepositoryOptions). */
+  include?: string[];
+  exclude?: string[];
   fuse?: SearchOptions['fuse'];
   /** Opt-in dense retrieval (see ToolContext.embedder). */
   embedder?: ToolContext['embedder'];
@@ -97,12 +100,12 @@ export interface McpService {
 export async function openMcpService(options: McpServiceOptions): Promise<McpService> {
   const logger = options.logger ?? silentLogger;
   offeredTools(options); // throws on an unknown tool name before anything is opened
-  const repositories = await RepositorySet.open(options.repositories, { logger, maxFileBytes: options.maxFileBytes });
+  const repositories = await RepositorySet.open(options.repositories, { logger, maxFileBytes: options.maxFileBytes, include: options.include, exclude: options.exclude });
   return createMcpService(repositories, options);
 }
 
 /** Builds the service over repositories the caller opened (and now hands over: close() closes them). */
-export function createMcpService(repositories: RepositorySet, options: Omit<McpServiceOptions, 'repositories' | 'maxFileBytes'> = {}): McpService {
+export function createMcpService(repositories: RepositorySet, options: Omit<McpServiceOptions, 'repositories' | 'maxFileBytes' | 'include' | 'exclude'> = {}): McpService {
   const registry = options.registry ?? createToolRegistry({ ...offeredTools(options), ...(options.reranker ? { tools: toolsWithRerank() } : {}) });
   const context: ToolContext = {
     repositories,

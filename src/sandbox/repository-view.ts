@@ -18,6 +18,7 @@ import { ReponavError } from '../errors.js';
 import { GitCommitSource } from '../index/index.js';
 import type { SourceFile } from '../index/index.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { countOf } from '../plural.js';
 
 /** A read-only folder holding the repository as the agent should see it. */
 export interface RepositoryView {
@@ -224,7 +225,7 @@ export class CommitViewCache {
       await chmod(partial, 0o755);
       await rename(partial, folder);
       await chmod(folder, 0o555);
-      this.logger.debug(`materialised ${commit.slice(0, 12)} (${files} files, ${skipped} left out) in ${Date.now() - started} ms`);
+      this.logger.debug(`materialised ${commit.slice(0, 12)} (${countOf(files, 'file')}, ${skipped} left out) in ${Date.now() - started} ms`);
       return { folder, skipped, commit };
     } catch (error) {
       await removeViewFolder(partial).catch(() => undefined);

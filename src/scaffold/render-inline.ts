@@ -9,6 +9,7 @@ import { type FileListOptions, fileListEntry, fileListHeader } from './render-fi
 import { FILE_CHUNK_LABEL } from './render-snippet.js';
 import { formatScore, formatSpan } from './text-format.js';
 import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
+import { countOf } from '../plural.js';
 
 export interface InlineOptions extends FileListOptions {
   /** Hit lines per file before `(+n more hits)`. Default 5. */
@@ -39,7 +40,7 @@ export function renderInline(result: RetrievalResult, options: InlineOptions = {
       unitIsFile.push(false);
     }
     if (hits.length > maxHits) {
-      units.push([`   - (+${hits.length - maxHits} more hits)`]);
+      units.push([`   - (+${countOf(hits.length - maxHits, 'more hit', 'more hits')})`]);
       unitIsFile.push(false);
     }
   });

@@ -14,6 +14,7 @@ import {
   LineAccumulator,
   truncationLine,
 } from '../budget/index.js';
+import { countOf } from '../plural.js';
 
 /** What the skeleton needs of a parsed file (a ParsedFile fits; lineCount is optional). */
 export interface SkeletonInput {
@@ -102,7 +103,7 @@ export function renderSkeleton(file: SkeletonInput, options: SkeletonOptions = {
 
 /** The header, parse-status note and imports line of a skeleton. */
 function skeletonHead(file: SkeletonInput, maxImports: number): string[] {
-  const facts = file.lineCount === undefined ? file.language : `${file.language}, ${file.lineCount} lines`;
+  const facts = file.lineCount === undefined ? file.language : `${file.language}, ${countOf(file.lineCount, 'line')}`;
   const lines = [`[FILE] ${displayPath(file.path)} (${facts})`];
   const note = statusNote(file);
   if (note) lines.push(note);

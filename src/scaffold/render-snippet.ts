@@ -7,6 +7,7 @@ import { mergeWithDocs, type RetrievalResult } from '../retrieve/index.js';
 import { sortHits } from './hit-evidence.js';
 import { displayPath, formatScore } from './text-format.js';
 import { DEFAULT_BUDGET_TOKENS, estimateTokens, fitUnits, truncationLine } from '../budget/index.js';
+import { countOf } from '../plural.js';
 
 /** Source access for the snippet renderer: lines `start..end` (1-based, inclusive) of a repository file. */
 export type ReadLines = (path: string, startLine: number, endLine: number) => string[];
@@ -103,6 +104,6 @@ function codeLines(readLines: ReadLines, path: string, start: number, end: numbe
   const shown = lines.slice(0, Math.max(0, maxLines));
   const width = String(start + shown.length - 1).length;
   const out = shown.map((text, i) => `  ${String(start + i).padStart(width)} | ${text.trimEnd()}`);
-  if (lines.length > shown.length) out.push(`  … ${lines.length - shown.length} more lines`);
+  if (lines.length > shown.length) out.push(`  … ${countOf(lines.length - shown.length, 'more line', 'more lines')}`);
   return out;
 }

@@ -12,6 +12,7 @@ import { renderInterface } from '../scaffold/index.js';
 import { searchTool, semanticSearchTool, snippetSearchTool, type ScaffoldData } from './search-tools.js';
 import type { AnyToolDefinition, ToolDefinition } from './tool-types.js';
 import { viewCodeTool } from './view-code-tool.js';
+import { provisionalSearchAnswer } from './provisional-answer.js';
 import { listFilesTool } from './list-files-tool.js';
 import { repoMapTool } from './repo-map-tool.js';
 import { changedFilesTool } from './changed-files-tool.js';
@@ -48,6 +49,8 @@ export function toolsWithSearchInterface(format: 'file-only' | 'inline'): AnyToo
   const search: ToolDefinition<unknown, ScaffoldData> = {
     ...searchTool,
     render: ({ search: { result }, files }, env) => renderInterface(format, result, files, { budgetTokens: env.budgetTokens }),
+    // A never-indexed tree's text-scan answer keeps the interface's shape too.
+    provisional: (args, env) => provisionalSearchAnswer(args as { query: string; file_pattern?: string }, env, format),
   };
   return BUILTIN_TOOLS.map((tool) => (tool.name === 'search' ? search : tool));
 }

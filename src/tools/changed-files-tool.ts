@@ -10,6 +10,7 @@ import { comparedSides, revisionArg, symbolChangesOf, type ComparedSides } from 
 import { symbolChangeSummary, type SymbolChange } from './symbol-changes.js';
 import { budgetArg, described, filePatternArg, lazySchema, pathFilterOf, repoArg, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** Files whose symbols are compared at most (the rest are listed with their status only). */
 export const MAX_SYMBOL_DIFF_FILES = 200;
@@ -86,7 +87,7 @@ export const changedFilesTool: ToolDefinition<ChangedFilesInput, ChangedFilesDat
       return [`${where}${f.status.padEnd(8)}  ${path}${symbols}`];
     });
     const footer = data.files.some((f) => f.symbols && f.symbols.length > 0) ? ['(+ added, ~ modified, - removed; diff shows a file)'] : [];
-    if (data.filesLeftOut > 0) footer.push(`[MORE] ${data.filesLeftOut} more files; raise limit or narrow with file_pattern.`);
+    if (data.filesLeftOut > 0) footer.push(`[MORE] ${countOf(data.filesLeftOut, 'more file', 'more files')}; raise limit or narrow with file_pattern.`);
     return renderBlocks(head, blocks, env.budgetTokens, { singular: 'file', plural: 'files' }, { alreadyLeftOut: data.filesLeftOut, footer });
   },
   toJson(data) {

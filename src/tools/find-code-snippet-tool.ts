@@ -11,6 +11,7 @@ import { numberLines, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { budgetArg, described, filePatternArg, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** Longest text searched for. */
 export const MAX_SNIPPET_CHARS = 2000;
@@ -155,7 +156,7 @@ export const findCodeSnippetTool: ToolDefinition<z.infer<ReturnType<typeof snipp
     ];
     const { blocks, counts } = matchBlocks(data);
     const leftOut = data.totalMatches - data.matches.length;
-    const footer = leftOut > 0 ? [`(+${leftOut} more matches not shown; raise limit or narrow with file_pattern)`] : [];
+    const footer = leftOut > 0 ? [`(+${countOf(leftOut, 'more match', 'more matches')} not shown; raise limit or narrow with file_pattern)`] : [];
     return renderBlocks(head, blocks, env.budgetTokens, { singular: 'match', plural: 'matches' }, { alreadyLeftOut: leftOut, footer, counts });
   },
   toJson(data) {

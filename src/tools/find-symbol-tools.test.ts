@@ -26,6 +26,20 @@ describe('find_class and find_function', () => {
     );
   });
 
+  it('a lookup that finds nothing names a left-out file that mentions the name, with its rule and what brings it back', async () => {
+    mkdirSync(join(h.copy.root, 'web/node_modules/widget'), { recursive: true });
+    writeFileSync(join(h.copy.root, 'web/node_modules/widget/index.js'), 'export class HiddenWidget {}\n');
+    const r = await h.call('find_class', { name: 'HiddenWidget' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toBe(
+      "No class named 'HiddenWidget'.\n" +
+        "web/node_modules/widget/index.js names it but is not indexed: it is left out by the default rule 'node_modules/'; add '!node_modules/' to .reponavignore to index it.",
+    );
+    expect(r.data).toMatchObject({ leftOut: [{ path: 'web/node_modules/widget/index.js' }] });
+    // A name no file holds gets no such line.
+    expect((await h.call('find_class', { name: 'NoSuchThingAnywhere' })).text).not.toContain('names it');
+  });
+
   it('find_function matches a qualified-name suffix in every language', async () => {
     const r = await h.call('find_function', { name: 'checkout' });
     expect(r.text.split('\n')[0]).toBe("2 functions matching 'checkout' by qualified-name suffix:");
@@ -42,7 +56,7 @@ describe('find_class and find_function', () => {
     );
     expect((await h.call('find_function', { name: 'shop/service.py:checkout' })).text).not.toContain('cart.ts');
     const limited = await h.call('find_function', { name: 'checkout', limit: 1 });
-    expect(limited.text.split('\n').pop()).toBe('(+1 more matches not shown; raise limit or narrow with file_pattern)');
+    expect(limited.text.split('\n').pop()).toBe('(+1 more match not shown; raise limit or narrow with file_pattern)');
   });
 
   it('says when a name is the other kind, and suggests similar names', async () => {

@@ -10,6 +10,7 @@ import { clipLine, renderBlocks } from './output-budget.js';
 import { CATEGORY_KINDS, lookupSymbols, similarSymbols, sortForListing, type MatchTier, type SymbolCategory, type SymbolQuery } from './symbol-lookup.js';
 import { budgetArg, described, filePatternArg, MAX_NAME_CHARS, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** One match as the find tools report it. */
 export interface FoundSymbol {
@@ -41,6 +42,8 @@ export interface FindSymbolData {
   suggestions: Array<{ path: string; qualifiedName: string; kind: string; startLine: number }>;
   /** When nothing matched: exact matches of the other category (a class asked for as a function, …). */
   otherCategory: Array<{ path: string; qualifiedName: string; kind: string; startLine: number }>;
+  /** When nothing matched: files the index leaves out (by a rule) that name it, with the rule and what brings them back. */
+  leftOut: Array<{ path: string; rule: string | null }>;
   filePattern: string | null;
 }
 
@@ -134,12 +137,15 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
         matches: listed.slice(0, limit).map((s) => toFound(store, s, category, fileSymbols)),
         suggestions: [],
         otherCategory: [],
+        leftOut: [],
         filePattern: pathFilter ? args.file_pattern! : null,
       };
       if (lookup.matches.length === 0) {
         data.suggestions = similarSymbols(store, lookup.query.name, category, 5, pathFilter).map(brief);
         const elsewhere = lookupSymbols(store, args.name, { category: other, pathFilter });
         if (elsewhere.tier === 'exact' || elsewhere.tier === 'suffix') data.otherCategory = elsewhere.matches.slice(0, 5).map(brief);
+        // Only on a miss (a walk of the left-out files): the name may live where the rules keep the index from looking.
+        if (data.otherCategory.length === 0) data.leftOut = env.repository.index.leftOutMentions(lookup.query.name);
       }
       return data;
     },
@@ -154,9 +160,12 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
           const tool = other === 'class' ? (cli ? 'reponav find class' : 'find_class') : cli ? 'reponav find function' : 'find_function';
           lines.push(`It exists as a ${other === 'class' ? 'class-like type' : 'function/method'} (use ${tool}): ${data.otherCategory.map((s) => `${displayPath(s.path)}:${s.startLine} ${s.qualifiedName} (${s.kind})`).join('; ')}`);
         }
+        for (const file of data.leftOut) {
+          lines.push(`${displayPath(file.path)} names it but is not indexed${file.rule ? `: it is left out by ${file.rule}` : ''}.`);
+        }
         if (data.suggestions.length > 0) {
           lines.push(`Similar ${noun} names: ${data.suggestions.map((s) => `${s.qualifiedName} (${displayPath(s.path)}:${s.startLine})`).join(', ')}`);
-        } else if (data.otherCategory.length === 0) {
+        } else if (data.otherCategory.length === 0 && data.leftOut.length === 0) {
           lines.push(
             env.context.surface === 'cli'
               ? 'Try `reponav search` with a description, or `reponav view --symbol` with a qualified name.'
@@ -184,7 +193,7 @@ function makeFindTool(category: 'class' | 'function'): ToolDefinition<FindInput,
         return lines;
       });
       const leftOut = data.total - data.matches.length;
-      const footer = leftOut > 0 ? [`(+${leftOut} more matches not shown; raise limit or narrow with file_pattern)`] : [];
+      const footer = leftOut > 0 ? [`(+${countOf(leftOut, 'more match', 'more matches')} not shown; raise limit or narrow with file_pattern)`] : [];
       return renderBlocks(head, blocks, env.budgetTokens, { singular: 'match', plural: 'matches' }, { alreadyLeftOut: leftOut, footer });
     },
   };

@@ -15,6 +15,7 @@ import { lookupSymbols } from './symbol-lookup.js';
 import { budgetArg, described, lazySchema, MAX_NAME_CHARS, nonEmptyStringArg, repoArg, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition, ToolEnvironment } from './tool-types.js';
 import { MAX_LINE_NUMBER } from './view-code-tool.js';
+import { countOf } from '../plural.js';
 
 /** Most lines one blame_lines call covers. */
 export const MAX_BLAME_LINES = 500;
@@ -148,7 +149,7 @@ export const blameLinesTool: ToolDefinition<BlameInput, BlameData> = {
     const bytes = fileAt(context, revision ?? context.commit, path);
     if (bytes === null) throw new ReponavError('FILE_NOT_FOUND', `${displayPath(path)} does not exist ${revision ? `at ${shortCommit(revision)}` : 'here'}.`);
     const count = bytes.length === 0 ? 0 : bytes.toString('utf8').replace(/\n$/, '').split('\n').length;
-    if (args.start > count) throw new ReponavError('BAD_INPUT', `start ${args.start} is past the end of ${displayPath(path)}, which has ${count} lines.`);
+    if (args.start > count) throw new ReponavError('BAD_INPUT', `start ${args.start} is past the end of ${displayPath(path)}, which has ${countOf(count, 'line')}.`);
     const last = Math.min(end, count);
     return { path, start: args.start, end: last, lines: blameLines(context, path, args.start, last, revision) };
   },

@@ -12,6 +12,7 @@ import { freshenForCall, stillIndexingText } from './tool-freshness.js';
 import { renderBlocks } from './output-budget.js';
 import { budgetArg, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 const statusInput = lazySchema(() => z.strictObject({ repo: repoArg(), budget_tokens: budgetArg() }));
 
@@ -39,9 +40,9 @@ function statusLines(repository: string, status: IndexStatus): string[] {
   lines.push(
     `Indexed ${new Date(status.indexedAt).toISOString()}${status.complete ? '' : ' (incomplete: an indexing run was interrupted; the next call resumes it)'}`,
   );
-  lines.push(`${status.files} files (${counts(status.languages) || 'none'}), ${status.symbols} symbols, ${status.chunks} chunks`);
-  if (status.partialFiles > 0) lines.push(`${status.partialFiles} files not fully parsed (syntax errors or no parser for the language)`);
-  if (status.failedFiles > 0) lines.push(`${status.failedFiles} files could not be parsed (searchable as text only; the next reindex tries again)`);
+  lines.push(`${countOf(status.files, 'file')} (${counts(status.languages) || 'none'}), ${countOf(status.symbols, 'symbol')}, ${countOf(status.chunks, 'chunk')}`);
+  if (status.partialFiles > 0) lines.push(`${countOf(status.partialFiles, 'file')} not fully parsed (syntax errors or no parser for the language)`);
+  if (status.failedFiles > 0) lines.push(`${countOf(status.failedFiles, 'file')} could not be parsed (searchable as text only; the next reindex tries again)`);
   const skipped = counts(status.skipped);
   if (skipped) lines.push(`Skipped: ${skipped}`);
   const { changed, added, deleted } = status.stale;

@@ -42,8 +42,8 @@ describe('list_files', () => {
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toContain('logo.png  5 B  not indexed: binary');
     expect(r.text).toContain('big.txt  2097152 B'.replace('2097152 B', '2.0 MiB  not indexed: too-large'));
-    expect(r.text).toContain("node_modules/  0 indexed files  not indexed: vendored (node_modules/ is a folder skipped by default)");
-    expect(r.text).toMatch(/out\/ {2}0 indexed files {2}not indexed: ignored \('out\/' in \.gitignore\)/);
+    expect(r.text).toContain("node_modules/  0 indexed files  not indexed: vendored (the default rule 'node_modules/'; add '!node_modules/' to .reponavignore to index it)");
+    expect(r.text).toContain("out/  0 indexed files  not indexed: ignored ('out/' in .gitignore; add '!out/' to .reponavignore to index it)");
     const entries = (r.data as { entries: Array<{ path: string; indexed: boolean; reason: string | null }> }).entries;
     expect(entries.find((e) => e.path === 'shop')).toMatchObject({ indexed: true, reason: null });
   });

@@ -8,6 +8,7 @@ import { displayPath, folderChildren, notIndexedReason, resolveListingPath, symb
 import { renderBlocks } from './output-budget.js';
 import { budgetArg, described, filePatternArg, lazySchema, pathFilterOf, repoArg, wholeNumberArg } from './tool-args.js';
 import type { ToolDefinition, ToolEnvironment } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** Most entries one page holds. */
 export const MAX_LIST_LIMIT = 1000;
@@ -90,20 +91,16 @@ function sizeText(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
 /** One entry as a line: `  src/app.py  python  2.1 KiB  12 symbols`. */
 export function entryLine(entry: ListedEntry, base: string): string {
   const indent = '  '.repeat(entry.depth - 1);
   const name = (base === '' ? entry.path : entry.path.slice(base.length + 1)) + (entry.kind === 'folder' ? '/' : '');
   const parts = [`${indent}${name}`];
-  if (entry.kind === 'folder') parts.push(plural(entry.indexedFiles ?? 0, 'indexed file'));
+  if (entry.kind === 'folder') parts.push(countOf(entry.indexedFiles ?? 0, 'indexed file'));
   else {
     if (entry.language) parts.push(entry.language);
     if (entry.size !== null) parts.push(sizeText(entry.size));
-    if (entry.indexed) parts.push(plural(entry.symbols ?? 0, 'symbol'));
+    if (entry.indexed) parts.push(countOf(entry.symbols ?? 0, 'symbol'));
   }
   if (!entry.indexed && entry.reason) parts.push(`not indexed: ${entry.reason}${entry.rule ? ` (${entry.rule})` : ''}`);
   else if (!entry.indexed && entry.kind === 'file') parts.push('not indexed yet');
@@ -173,15 +170,15 @@ export const listFilesTool: ToolDefinition<ListFilesInput, ListFilesData> = {
       // One file: its own row, named as in its folder (not a folder of that name with an empty row).
       const folder = data.path.includes('/') ? data.path.slice(0, data.path.lastIndexOf('/')) : '';
       const rows = data.entries.map((e) => [entryLine(e, folder)]);
-      return renderBlocks([`[LS] ${displayPath(data.path)} (a file): ${data.entries.length} ${data.entries.length === 1 ? 'entry' : 'entries'}`], rows, env.budgetTokens, { singular: 'entry', plural: 'entries' });
+      return renderBlocks([`[LS] ${displayPath(data.path)} (a file): ${countOf(data.entries.length, 'entry', 'entries')}`], rows, env.budgetTokens, { singular: 'entry', plural: 'entries' });
     }
     const where = data.path === '' ? '(root)' : `${displayPath(data.path)}/`;
     const range = data.entries.length > 0 ? ` ${data.offset + 1}-${data.offset + data.entries.length} of ${data.total}` : ` none of ${data.total}`;
     const filter = data.filePattern ? `, matching ${data.filePattern}` : '';
-    const head = [`[LS] ${where} depth ${data.depth}${filter}:${range} entries`];
+    const head = [`[LS] ${where} depth ${data.depth}${filter}:${range} ${data.total === 1 ? 'entry' : 'entries'}`];
     if (data.entries.length === 0 && data.total === 0) head.push('(nothing listed here)');
     const blocks = data.entries.map((e) => [entryLine(e, data.path)]);
-    const footer = data.nextOffset !== null ? [`[MORE] ${data.total - data.nextOffset} more entries; call list_files with offset=${data.nextOffset}.`] : [];
+    const footer = data.nextOffset !== null ? [`[MORE] ${countOf(data.total - data.nextOffset, 'more entry', 'more entries')}; call list_files with offset=${data.nextOffset}.`] : [];
     return renderBlocks(head, blocks, env.budgetTokens, { singular: 'entry', plural: 'entries' }, { footer, alreadyLeftOut: data.nextOffset !== null ? data.total - data.nextOffset : 0 });
   },
   toJson(data) {

@@ -15,15 +15,18 @@ export function neverIndexed(index: RepositoryIndex): boolean {
   return index.source.mode === 'worktree' && index.store.getMeta('indexed') === null;
 }
 
-/** The provisional answer to a search for `query` (within `file_pattern`). */
-export async function provisionalSearchAnswer(args: { query: string; file_pattern?: string }, env: ToolEnvironment): Promise<ToolAnswer> {
+/** The text shapes of a provisional answer: one per search interface that renders text (json prints the data). */
+export type ProvisionalShape = 'scaffold' | 'snippet' | 'file-only' | 'inline';
+
+/** The provisional answer to a search for `query` (within `file_pattern`), its text in the shape of the interface asked for. */
+export async function provisionalSearchAnswer(args: { query: string; file_pattern?: string }, env: ToolEnvironment, shape: ProvisionalShape = 'scaffold'): Promise<ToolAnswer> {
   const index = env.repository.index;
   // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only when a search comes before any index exists
   const { provisionalSearch } = await import('../retrieve/provisional-search.js');
   const result = await provisionalSearch(index.root, reduceLongQuery(args.query).text, { pathFilter: pathFilterOf(args.file_pattern), maxFileBytes: index.settings.maxFileBytes });
   const name = env.repository.name;
   return {
-    text: renderProvisional(result.files, name, env.budgetTokens, failureOf(env)),
+    text: renderProvisional(result.files, name, env.budgetTokens, failureOf(env), shape),
     data: { provisional: true, query: result.query, provisionalFiles: result.files, repository: name },
   };
 }
@@ -38,14 +41,18 @@ function failureOf(env: ToolEnvironment): { reason: string; next: string } | und
 
 /**
  * The text form: marked provisional in its first line, then one block per file
- * (best first) with its best line. With `failure`, the first line says the
- * background build failed, why, and what to run, instead of "being built".
+ * (best first) in the interface's shape: the scaffold's `[FILE]` blocks with
+ * the best line, snippet's `path:line` with that line, file-only's numbered
+ * `[FILES]` list (one path a line), inline's list with the best line under
+ * each file. With `failure`, the first line says the background build failed,
+ * why, and what to run, instead of "being built".
  */
 export function renderProvisional(
   files: readonly ProvisionalFile[],
   repository: string,
   budgetTokens: number,
   failure?: { reason: string; next: string },
+  shape: ProvisionalShape = 'scaffold',
 ): string {
   const scan = 'These files come from a plain text scan for the query words (no symbols, no scaffold)';
   const head = [
@@ -55,10 +62,24 @@ export function renderProvisional(
       : `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. ${scan}; search again shortly for the full answer.`,
   ];
   if (files.length === 0) head.push('No source file contains the query words.');
-  const blocks = files.map((file) => {
-    const lines = [`[FILE] ${file.path} (matches: ${file.matches}; words: ${file.terms.slice(0, 6).join(', ')})`];
-    if (file.line !== null) lines.push(`    L${file.line}: ${file.preview}`);
-    return lines;
-  });
+  else if (shape === 'file-only' || shape === 'inline') head.push(`[FILES] ${files.length} of ${files.length} candidate files (text scan)`);
+  const blocks = files.map((file, i) => provisionalBlock(file, i + 1, shape));
   return renderBlocks(head, blocks, budgetTokens, { singular: 'file', plural: 'files' });
+}
+
+/** One file of a provisional answer in `shape`. */
+function provisionalBlock(file: ProvisionalFile, rank: number, shape: ProvisionalShape): string[] {
+  switch (shape) {
+    case 'scaffold': {
+      const lines = [`[FILE] ${file.path} (matches: ${file.matches}; words: ${file.terms.slice(0, 6).join(', ')})`];
+      if (file.line !== null) lines.push(`    L${file.line}: ${file.preview}`);
+      return lines;
+    }
+    case 'snippet':
+      return file.line !== null ? [`${file.path}:${file.line} (matches: ${file.matches})`, `  ${file.line} | ${file.preview}`] : [`${file.path} (matches: ${file.matches})`];
+    case 'file-only':
+      return [`${rank}. ${file.path} (matches: ${file.matches})`];
+    case 'inline':
+      return [`${rank}. ${file.path} (matches: ${file.matches})`, ...(file.line !== null ? [`   - L${file.line}: ${file.preview}`] : [])];
+  }
 }

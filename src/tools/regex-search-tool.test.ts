@@ -36,7 +36,7 @@ describe('regex_search', () => {
     mkdirSync(join(h.copy.root, 'data'), { recursive: true });
     writeFileSync(join(h.copy.root, 'data', 'long.py'), `S = "${'a'.repeat(50_000)}!"\n`);
     const evil = await h.call('regex_search', { pattern: '(a+)+$', file_pattern: 'data/' });
-    expect(evil.text).toBe('No line matches /(a+)+$/ in 1 files.');
+    expect(evil.text).toBe('No line matches /(a+)+$/ in 1 file.');
   });
 
   it('searches only indexed files (ignored ones are not read)', async () => {

@@ -15,6 +15,7 @@ import { clipLine, renderBlocks } from './output-budget.js';
 import { splitLines } from './source-lines.js';
 import { budgetArg, described, filePatternArg, nonEmptyStringArg, pathFilterOf, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** Longest pattern accepted. */
 export const MAX_REGEX_CHARS = 1000;
@@ -143,13 +144,13 @@ export const regexSearchTool: ToolDefinition<z.infer<ReturnType<typeof regexInpu
     return searchRegex(env.repository.index.store, regex, { limit: args.max_matches ?? 50, pathFilter: pathFilterOf(args.file_pattern) });
   },
   render(r, env) {
-    const scope = r.filesTotal === r.filesSearched ? `${r.filesSearched} files` : `${r.filesSearched} of ${r.filesTotal} files`;
+    const scope = r.filesTotal === r.filesSearched ? countOf(r.filesSearched, 'file') : `${r.filesSearched} of ${countOf(r.filesTotal, 'file')}`;
     const head = [
       r.totalMatches === 0
         ? `No line matches /${clipLine(r.pattern, 200)}/ in ${scope}.`
         : `${r.totalMatches} matching line${r.totalMatches === 1 ? '' : 's'} in ${r.filesWithMatches} file${r.filesWithMatches === 1 ? '' : 's'} (searched ${scope}):`,
     ];
-    if (r.timedOut) head.push(`[STOPPED] after ${r.elapsedMs} ms with ${r.filesTotal - r.filesSearched} files unread; narrow file_pattern to search them.`);
+    if (r.timedOut) head.push(`[STOPPED] after ${r.elapsedMs} ms with ${countOf(r.filesTotal - r.filesSearched, 'file')} unread; narrow file_pattern to search them.`);
     const blocks: string[][] = [];
     let current: string | null = null;
     for (const m of r.matches) {
@@ -161,7 +162,7 @@ export const regexSearchTool: ToolDefinition<z.infer<ReturnType<typeof regexInpu
     }
     const counts = blocks.map((b) => b.length - 1);
     const notShown = r.totalMatches - r.matches.length;
-    const footer = notShown > 0 ? [`… ${notShown} more matching lines not shown; raise max_matches or narrow the pattern.`] : [];
+    const footer = notShown > 0 ? [`… ${countOf(notShown, 'more matching line', 'more matching lines')} not shown; raise max_matches or narrow the pattern.`] : [];
     return renderBlocks(head, blocks, env.budgetTokens, { singular: 'matching line', plural: 'matching lines' }, { counts, footer, alreadyLeftOut: 0 });
   },
 };

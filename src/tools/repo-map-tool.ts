@@ -12,6 +12,7 @@ import { clipLine } from './output-budget.js';
 import { lookupSymbols } from './symbol-lookup.js';
 import { budgetArg, described, filePatternArg, lazySchema, MAX_NAME_CHARS, nonEmptyStringArg, pathFilterOf, repoArg } from './tool-args.js';
 import type { ToolDefinition, ToolEnvironment } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** Most focus items one call takes. */
 export const MAX_FOCUS = 20;
@@ -121,7 +122,7 @@ function fileLines(file: MapFile, withSymbols: boolean): string[] {
   const facts = [`#${file.rank}`];
   if (file.importedBy > 0) facts.push(`imported by ${file.importedBy}`);
   const more = withSymbols ? file.symbolsLeftOut : file.symbolsLeftOut + file.symbols.length;
-  if (more > 0) facts.push(`${more} more symbols`);
+  if (more > 0) facts.push(countOf(more, 'more symbol', 'more symbols'));
   const head = `${displayPath(file.path)}  (${facts.join(', ')})`;
   if (!withSymbols) return [head];
   return [head, ...file.symbols.map((s) => symbolLine(s, s.qualifiedName.includes('.')))];
@@ -172,12 +173,12 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
     const named = new Set(focus.files);
     const order = [...ranked.filter((i) => named.has(i)), ...ranked.filter((i) => !named.has(i))];
     const head = [
-      `[MAP] ${env.repository.name}: ${order.length} files ranked by import/call centrality` +
+      `[MAP] ${env.repository.name}: ${countOf(order.length, 'file')} ranked by import/call centrality` +
         (focus.files.length > 0 ? `, centred on ${args.focus!.filter((f) => !focus.unresolved.includes(f)).join(', ')}` : ''),
     ];
     if (focus.unresolved.length > 0) head.push(`(focus not found, ignored: ${focus.unresolved.join(', ')})`);
     // Room kept for the folder summary and the truncation line.
-    const worstNote = `[TRUNCATED] ${order.length} files left out to stay within ${env.budgetTokens} tokens; ask with focus, file_pattern or a larger budget_tokens.`;
+    const worstNote = `[TRUNCATED] ${countOf(order.length, 'file')} left out to stay within ${env.budgetTokens} tokens; ask with focus, file_pattern or a larger budget_tokens.`;
     const reserve = Math.max(lineCost(worstNote), Math.min(200, Math.floor(env.budgetTokens * 0.15)));
     let used = head.reduce((sum, line) => sum + lineCost(line), 0);
     const lines = [...head];
@@ -224,7 +225,7 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
         byFolder.set(folder, entry);
       }
       const sorted = [...byFolder.entries()].sort((a, b) => b[1].score - a[1].score || (a[0] < b[0] ? -1 : 1));
-      const note = `[TRUNCATED] ${rest.length} files left out to stay within ${env.budgetTokens} tokens; ask with focus, file_pattern or a larger budget_tokens.`;
+      const note = `[TRUNCATED] ${countOf(rest.length, 'file')} left out to stay within ${env.budgetTokens} tokens; ask with focus, file_pattern or a larger budget_tokens.`;
       const room = env.budgetTokens - used - lineCost(note);
       let summary = '[FOLDERS] more files in:';
       for (const [path, entry] of sorted) {
@@ -233,7 +234,7 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
         summary += piece;
         folders.push({ path, files: entry.files });
       }
-      if (folders.length < sorted.length) summary = `${summary.replace(/,$/, '')} … ${sorted.length - folders.length} more folders`;
+      if (folders.length < sorted.length) summary = `${summary.replace(/,$/, '')} … ${countOf(sorted.length - folders.length, 'more folder', 'more folders')}`;
       if (lineCost(summary) <= room) lines.push(summary);
       else folders.length = 0;
       foldersLeftOut = sorted.length - folders.length;

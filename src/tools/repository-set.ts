@@ -217,7 +217,7 @@ export class RepositorySet {
    */
   static async open(
     specs: readonly RepositorySpec[],
-    options: Pick<OpenRepositoryOptions, 'logger' | 'maxFileBytes' | 'watch'> = {},
+    options: Pick<OpenRepositoryOptions, 'logger' | 'maxFileBytes' | 'include' | 'exclude' | 'watch'> = {},
   ): Promise<RepositorySet> {
     const logger: Logger = options.logger ?? silentLogger;
     const opened: RepositoryIndex[] = [];
@@ -228,6 +228,8 @@ export class RepositorySet {
             indexPath: spec.indexPath,
             commit: spec.commit,
             maxFileBytes: options.maxFileBytes,
+            include: options.include,
+            exclude: options.exclude,
             logger,
             watch: options.watch ?? true,
             // A server's first issue text would otherwise build the search's per-state data and compile its code.

@@ -145,7 +145,7 @@ export const snippetSearchTool: ToolDefinition<z.infer<ReturnType<typeof snippet
     return snippetInput();
   },
   defaultBudgetTokens: DEFAULT_SCAFFOLD_OPTIONS.budgetTokens,
-  provisional: provisionalSearchAnswer,
+  provisional: (args, env) => provisionalSearchAnswer(args, env, 'snippet'),
   async run(args, env) {
     const search = await runToolSearch(env, args.query, args.file_pattern);
     return { search, topK: args.top_k ?? 10, lines: new LineCache(env.repository.index.store) };

@@ -12,6 +12,7 @@ import { splitLines } from './source-lines.js';
 import { lookupSymbols, sortSymbols } from './symbol-lookup.js';
 import { budgetArg, described, MAX_NAME_CHARS, nonEmptyStringArg, repoArg, lazySchema } from './tool-args.js';
 import type { ToolDefinition } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** Largest line number accepted in an argument (a bound on nonsense, not on file size). */
 export const MAX_LINE_NUMBER = 10_000_000;
@@ -190,7 +191,7 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
       return { path: file!.path, language: file!.language, lineCount, start: 1, end: 0, symbol: null, alternatives, clamped: false, lines: [] };
     }
     if (first > lineCount) {
-      throw new ReponavError('BAD_INPUT', `start ${first} is past the end of ${displayPath(file!.path)}, which has ${lineCount} lines.`);
+      throw new ReponavError('BAD_INPUT', `start ${first} is past the end of ${displayPath(file!.path)}, which has ${countOf(lineCount, 'line')}.`);
     }
     if (end !== undefined && end < first) {
       throw new ReponavError('BAD_INPUT', `end ${end} is before start ${first}; give end >= start.`);
@@ -212,7 +213,7 @@ export const viewCodeTool: ToolDefinition<ViewInput, ViewData> = {
   render(data, env) {
     if (data.lineCount === 0) return `[FILE] ${displayPath(data.path)} (${data.language}, empty)`;
     const what = data.symbol ? ` — ${data.symbol.qualifiedName} (${data.symbol.kind})` : '';
-    const head = [`[FILE] ${displayPath(data.path)} (${data.language}, ${data.lineCount} lines) lines ${data.start}-${data.end}${what}`];
+    const head = [`[FILE] ${displayPath(data.path)} (${data.language}, ${countOf(data.lineCount, 'line')}) lines ${data.start}-${data.end}${what}`];
     if (data.clamped) head.push(`(the file ends at line ${data.lineCount})`);
     if (data.notUtf8) head.push('(not UTF-8: shown decoded as Latin-1 / Windows-1252)');
     if (data.alternatives.length > 0) {

@@ -61,7 +61,7 @@ describe('reponav localize', () => {
     expect(live.error).toBeNull();
     expect(live.stdout).toBe(['Files:', '  1. shop/cart.py', 'Functions:', '  1. shop/cart.py:Cart.apply_discount', '  2. shop/cart.py:Cart.total', ''].join('\n'));
     expect(live.stderr).toMatch(/\[step 1\/30\] search \{"query":"discount code applied twice"\}/);
-    expect(live.stderr).toMatch(/answered after 3 steps · \d+ tokens · 1 files inspected/);
+    expect(live.stderr).toMatch(/answered after 3 steps · \d+ tokens · 1 file inspected/);
     const saved = JSON.parse(readFileSync(trace, 'utf8'));
     expect(saved).toMatchObject({ repo: repo.root, commit: repo.first, interface: 'reponav', stopReason: 'answered', model: 'openai-compatible:fake-model' });
     expect(saved.steps.map((s: { tool?: string }) => s.tool)).toEqual(['search', 'list_symbols', undefined]);

@@ -64,9 +64,9 @@ describe('a file the index skipped on purpose, and paths in error messages', () 
     put(root, 'inventory/generated_prices.py', 'PRICES = {}\n');
     expect((await cli(['index', root, '-q'], { cacheDir })).code).toBe(0);
     const cases: [string[], RegExp][] = [
-      [['view', 'node_modules/left/pad.py'], /'node_modules\/left\/pad\.py' was not indexed: it is in a vendored or excluded folder \(node_modules\/ is a folder skipped by default\)\.$/],
-      [['symbols', 'build_output/gen/module.py'], /'build_output\/gen\/module\.py' was not indexed: it is ignored by a \.gitignore rule \('build_output\/' in \.gitignore\)\.$/],
-      [['view', 'inventory/generated_prices.py'], /was not indexed: it is ignored by a \.gitignore rule \('generated_\*\.py' in inventory\/\.gitignore\)\.$/],
+      [['view', 'node_modules/left/pad.py'], /'node_modules\/left\/pad\.py' was not indexed: it is in a folder left out by default or by the index settings \(the default rule 'node_modules\/'; add '!node_modules\/' to \.reponavignore to index it\)\.$/],
+      [['symbols', 'build_output/gen/module.py'], /'build_output\/gen\/module\.py' was not indexed: it is ignored by a \.gitignore rule \('build_output\/' in \.gitignore; add '!build_output\/' to \.reponavignore to index it\)\.$/],
+      [['view', 'inventory/generated_prices.py'], /was not indexed: it is ignored by a \.gitignore rule \('generated_\*\.py' in inventory\/\.gitignore; add '!generated_\*\.py' to inventory\/\.reponavignore to index it\)\.$/],
     ];
     for (const [args, message] of cases) {
       const result = (await cli([...args, '--repo', root], { cacheDir }));

@@ -83,6 +83,19 @@ describe('reponav search on a never-indexed tree', () => {
       expect(data.provisional).toBe(true);
       expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
 
+      // Every --format keeps its own shape, labelled provisional in its first line.
+      const fileOnly = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'file-only'], { cacheDir: fixture.cacheDir });
+      expect(fileOnly.code, fileOnly.stderr).toBe(0);
+      const [label, header, firstFile] = fileOnly.stdout.split('\n');
+      expect(label).toMatch(/^\[PROVISIONAL\]/);
+      expect(header).toMatch(/^\[FILES\] \d+ of \d+ candidate files \(text scan\)$/);
+      expect(firstFile).toMatch(/^1\. inventory\/stock\.py \(matches: \d+\)$/);
+      expect(fileOnly.stdout).not.toContain('[FILE] ');
+      const inline = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'inline'], { cacheDir: fixture.cacheDir });
+      expect(inline.stdout.split('\n').slice(2, 4).join('\n')).toMatch(/^1\. inventory\/stock\.py \(matches: \d+\)\n {3}- L\d+: /);
+      const snippet = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'snippet'], { cacheDir: fixture.cacheDir });
+      expect(snippet.stdout.split('\n').slice(1, 3).join('\n')).toMatch(/^inventory\/stock\.py:\d+ \(matches: \d+\)\n {2}\d+ \| /);
+
       // The provisional answer is the search tool's, through callTool: it honours --budget-tokens.
       const small = runCli(['search', 'reserve stock copies helper', '--repo', fixture.root, '--index-path', indexPath, '--budget-tokens', '100'], { cacheDir: fixture.cacheDir });
       expect(small.code).toBe(0);

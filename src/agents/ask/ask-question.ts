@@ -23,6 +23,7 @@ import { runReactAgent } from './react-agent.js';
 import type { RoleRuntime } from './role-caller.js';
 import { RunBudget } from './run-budget.js';
 import { ASK_TRACE_VERSION, type AskCost, type AskMethod, type AskTrace, type TraceCitation, type StopReason } from './trace-types.js';
+import { countOf } from '../../plural.js';
 
 /** Options of one question. */
 export interface AskOptions {
@@ -173,7 +174,7 @@ export async function askQuestion(options: AskOptions): Promise<AskResult> {
       synthesis = { text: '', citations: [], dropped: [], draftProblems: [], revised: false, fallback: true };
     } else if (trace.answerEvidence.length === 0 && !budget.hardStop() && !ceilingStop && method !== 'rag' && !toolsRan(trace)) {
       // No tool ever ran: the model's replies were unusable, which is a model failure, not "nothing found".
-      unusable = `no reply of the model led to a tool call (${rt.records.length} calls; last problem: ${lastProblem(trace)})`;
+      unusable = `no reply of the model led to a tool call (${countOf(rt.records.length, 'call')}; last problem: ${lastProblem(trace)})`;
       synthesis = { text: '', citations: [], dropped: [], draftProblems: [], revised: false, fallback: true };
     } else if (trace.answerEvidence.length === 0 && !budget.hardStop() && !ceilingStop) {
       // Nothing to answer from: a model answer would be written from memory and its citations could only be invented.

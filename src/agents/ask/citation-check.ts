@@ -21,6 +21,7 @@ import type { ToolContext } from '../../tools/index.js';
 import type { ViewData } from '../../tools/index.js';
 import { parseCitations, type ParsedCitation } from './citations.js';
 import type { TraceCitation } from './trace-types.js';
+import { countOf } from '../../plural.js';
 
 /** Every kind the index stores (prose sections are not stored). */
 const SYMBOL_KINDS: SymbolKind[] = ['class', 'interface', 'struct', 'enum', 'trait', 'type', 'module', 'function', 'method'];
@@ -134,7 +135,7 @@ export class CitationChecker {
     const view = await this.read(path, c.startLine, c.endLine);
     if (!view.ok) return { ...base, path, valid: false, reason: view.reason.split('\n')[0]!.slice(0, 200) };
     if (view.data.clamped || view.data.end < c.endLine) {
-      return { ...base, path, valid: false, reason: `span past the end of the file (${view.data.lineCount} lines)` };
+      return { ...base, path, valid: false, reason: `span past the end of the file (${countOf(view.data.lineCount, 'line')})` };
     }
     const body = view.data.lines.join('\n');
     const missing = c.names.filter((name) => !containsName(body, name));

@@ -12,6 +12,7 @@ import { STOPWORDS } from '../../retrieve/index.js';
 import { clipLine } from '../../tools/index.js';
 import { LineCache } from '../../tools/index.js';
 import type { TraceEvidence } from './trace-types.js';
+import { countOf } from '../../plural.js';
 
 /** A raw span before excerpting. */
 export interface EvidenceSpan {
@@ -32,7 +33,7 @@ export function excerptLines(lines: readonly string[], start: number, end: numbe
   const width = String(last).length;
   const out: string[] = [];
   for (let n = start; n <= last; n++) out.push(`${String(n).padStart(width)} | ${clipLine(lines[n - 1] ?? '', 240)}`);
-  if (last < Math.min(end, lines.length)) out.push(`… (${Math.min(end, lines.length) - last} more lines to ${end})`);
+  if (last < Math.min(end, lines.length)) out.push(`… (${countOf(Math.min(end, lines.length) - last, 'more line', 'more lines')} to ${end})`);
   return { text: out.join('\n'), lastShown: last };
 }
 

@@ -20,6 +20,7 @@ import { RepositorySet } from '../../tools/index.js';
 import { cliLogger, openFreshRepository, printJson } from '../cli-context.js';
 import { decimal, nonNegativeInt, positiveInt, seconds, tokenBudget } from '../option-parsers.js';
 import { addAgentRunOptions, deadlineMsFromFlags, embedderFromFlags, modelLimitsFromFlags, type AgentRunFlags } from './agent-options.js';
+import { countOf } from '../../plural.js';
 
 interface AskCommandOptions extends AgentRunFlags {
   repo: string;
@@ -78,7 +79,7 @@ export function costLine(result: AskResult): string {
   const run = result.method === 'mcts' || result.method === 'react' ? result.trace.iterationsRun : 0;
   const unit = result.method === 'mcts' ? 'iteration' : 'step';
   const iterations = result.method === 'mcts' || result.method === 'react' ? ` after ${run} ${unit}${run === 1 ? '' : 's'}` : '';
-  return `— ${result.method}, stopped: ${result.stopReason}${iterations}; ${c.calls} calls, ${c.totalTokens} tokens (${c.inputTokens} in, ${c.outputTokens} out), ${usd}; ${(result.elapsedMs / 1000).toFixed(1)} s`;
+  return `— ${result.method}, stopped: ${result.stopReason}${iterations}; ${countOf(c.calls, 'call')}, ${countOf(c.totalTokens, 'token')} (${c.inputTokens} in, ${c.outputTokens} out), ${usd}; ${(result.elapsedMs / 1000).toFixed(1)} s`;
 }
 
 /** Registers `reponav ask "QUESTION" [options]`. */

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { displayPath, type IndexReport } from '../../index/index.js';
 import { fileSize, workerCount } from '../option-parsers.js';
-import { openFreshRepository, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
+import { addPathRuleOptions, openFreshRepository, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
+import { countOf } from '../../plural.js';
 
 /** `reponav index [PATH] [--commit REV]`: build or refresh the index, print a summary. */
 export function registerIndexCommand(program: Command): void {
@@ -19,6 +20,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--json', 'print the report as JSON')
     .option('-q, --quiet', 'errors only: no progress bar and no report (--json still prints the report)')
     .option('-v, --verbose', 'debug logging on stderr');
+  addPathRuleOptions(command);
   addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: number; check?: boolean }) => {
       const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, repositoryArgument(path, options, command));
       try {
@@ -27,17 +29,12 @@ export function registerIndexCommand(program: Command): void {
         // -q is errors only: the report is not printed (--json, asked for by name, still is).
         else if (!options.quiet) {
           process.stdout.write(summarizeReport(report, repository.store.path) + '\n');
-          if (counts) process.stdout.write(`Embeddings: ${counts.embedded} embedded, ${counts.cached} cached, ${counts.total} chunks.\n`);
+          if (counts) process.stdout.write(`Embeddings: ${counts.embedded} embedded, ${counts.cached} cached, ${countOf(counts.total, 'chunk')}.\n`);
         }
       } finally {
         repository.close();
       }
     });
-}
-
-/** `1 file`, `2 files`. */
-function count(n: number, singular: string): string {
-  return `${n} ${singular}${n === 1 ? '' : 's'}`;
 }
 
 /** One line (two with skips) describing an indexing run. */
@@ -51,8 +48,8 @@ export function summarizeReport(report: IndexReport, indexPath: string): string 
     .map(([reason, n]) => `${n} ${reason}`)
     .join(', ');
   return (
-    `Indexed ${count(report.listed, 'file')} of ${where} in ${seconds.toFixed(2)} s (${report.parsed} parsed, ${report.reused} reused, ` +
-    `${report.unchanged} unchanged, ${report.deleted} removed${rate}); ${count(report.partial, 'partial parse')}, ${report.failed} failed.` +
+    `Indexed ${countOf(report.listed, 'file')} of ${where} in ${seconds.toFixed(2)} s (${report.parsed} parsed, ${report.reused} reused, ` +
+    `${report.unchanged} unchanged, ${report.deleted} removed${rate}); ${countOf(report.partial, 'partial parse')}, ${report.failed} failed.` +
     (report.failed > 0
       ? `\nFailed to parse (indexed as text; the next run tries again): ${report.failures.map((f) => `${displayPath(f.path)} (${f.reason})`).join(', ')}${report.failed > report.failures.length ? `, … ${report.failed - report.failures.length} more (see \`reponav status -v\`)` : ''}.`
       : '') +

@@ -24,6 +24,7 @@ import { cliLogger } from '../cli-context.js';
 import { decimal, positiveInt } from '../option-parsers.js';
 import { addAgentRunOptions, deadlineMsFromFlags, embedderFromFlags, modelLimitsFromFlags, type AgentRunFlags } from './agent-options.js';
 import { addRerankOptions, runRerankLocalize, type RerankFlags } from './rerank-localize.js';
+import { countOf } from '../../plural.js';
 
 /** What the command needs from its surroundings (tests inject these; the CLI uses the defaults). */
 export interface LocalizeCommandDeps {
@@ -245,6 +246,6 @@ function summaryLine(t: Trajectory): string {
   const cost = s.costUsd !== null ? ` · $${s.costUsd.toFixed(4)}` : '';
   const source = t.answerSource === 'answer' || t.answerSource === 'corrected' ? '' : ` (answer ${t.answerSource})`;
   const error = t.error ? ` — ${t.error}` : '';
-  const dropped = t.dropped?.count ? ` · ${t.dropped.count} name${t.dropped.count === 1 ? '' : 's'} dropped (not found or not defined where named)` : '';
-  return `${t.stopReason}${source} after ${s.steps} step${s.steps === 1 ? '' : 's'} · ${s.totalTokens} tokens${cost} · ${s.filesInspected} files inspected · ${(s.wallMs / 1000).toFixed(1)} s${dropped}${error}`;
+  const dropped = t.dropped?.count ? ` · ${countOf(t.dropped.count, 'name')} dropped (not found or not defined where named)` : '';
+  return `${t.stopReason}${source} after ${countOf(s.steps, 'step')} · ${s.totalTokens} tokens${cost} · ${countOf(s.filesInspected, 'file')} inspected · ${(s.wallMs / 1000).toFixed(1)} s${dropped}${error}`;
 }

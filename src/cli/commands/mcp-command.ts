@@ -10,7 +10,7 @@ import { Option, type Command } from 'commander';
 import { isReponavError, ReponavError } from '../../errors.js';
 import { isLoopbackHost, MCP_PATH, startHttpServer, type RunningHttpServer } from '../../mcp-server/index.js';
 import { answerStartupFailure, DEFAULT_INDEX_WAIT_MS, DEFAULT_TOOLS_WORD, OPT_IN_TOOLS, offeredTools, openMcpService, serveStdio, type McpService, type McpServiceOptions } from '../../mcp-server/index.js';
-import { cliLogger } from '../cli-context.js';
+import { addPathRuleOptions, cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { keepProcessAlive } from '../process-exit.js';
 import { collect, commaList, fileSize, port, seconds, tokenBudget } from '../option-parsers.js';
@@ -21,6 +21,8 @@ import { addRerankOptions, rerankerFromFlags, type RerankFlags } from './rerank-
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'>, RerankFlags {
   repo: string[];
+  include?: string[];
+  exclude?: string[];
   commit?: string;
   http?: number;
   host: string;
@@ -147,6 +149,7 @@ export function registerMcpCommand(program: Command): Command {
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr');
   addRerankOptions(command, 'offer `rerank` on the search tool');
+  addPathRuleOptions(command);
   addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
   return command.action(async (options: McpCommandOptions) => {
       if (options.printConfig !== undefined) return printClientConfig(options, command);
@@ -170,6 +173,8 @@ export function registerMcpCommand(program: Command): Command {
         budgets: { defaultTokens: options.budgetTokens, maxTokens: options.maxBudgetTokens },
         indexWaitMs: options.indexWait * 1000,
         maxFileBytes: options.maxFileSize,
+        include: options.include,
+        exclude: options.exclude,
         tools,
         // Chunks are embedded lazily, on the first search of each repository.
         embedder: options.embedder

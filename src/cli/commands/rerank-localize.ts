@@ -16,6 +16,7 @@ import type { Logger } from '../../logger.js';
 import { searchRepository } from '../../retrieve/index.js';
 import { createFunctionReranker, DEFAULT_RERANK_SETTINGS, rerankFunctions, resolveRerankSettings, summarizeRerank, type FunctionReranker, type RerankSettings, type RerankTrace } from '../../retrieve/rerank/index.js';
 import { positiveInt, wholeNumber } from '../option-parsers.js';
+import { countOf } from '../../plural.js';
 
 /** The rerank flags as commander parses them. */
 export interface RerankFlags {
@@ -137,7 +138,7 @@ function numbered(items: readonly string[]): string[] {
 function summaryLine(trace: RerankTrace): string {
   const tokens = `${trace.inputTokens + trace.outputTokens} tokens`;
   const cost = trace.costUsd !== null && trace.calls > 0 ? ` · $${trace.costUsd.toFixed(4)}` : '';
-  if (trace.fallback) return `rerank failed, retrieval order kept (--rerank-fallback): ${trace.fallback.message} · ${trace.calls} calls · ${tokens}${cost}`;
+  if (trace.fallback) return `rerank failed, retrieval order kept (--rerank-fallback): ${trace.fallback.message} · ${countOf(trace.calls, 'call')} · ${tokens}${cost}`;
   const wrong = trace.unknownIds + trace.repeatedIds + trace.missingIds;
   const notes = wrong > 0 ? ` · replies named ${trace.unknownIds} unknown, ${trace.repeatedIds} repeated and left out ${trace.missingIds} candidates` : '';
   return `reranked ${trace.input.length} candidates in ${trace.calls} call${trace.calls === 1 ? '' : 's'} · ${tokens}${cost} · ${(trace.wallMs / 1000).toFixed(1)} s${notes}`;

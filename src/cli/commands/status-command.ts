@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { displayPath, RepositoryIndex, type IndexStatus } from '../../index/index.js';
 import { cliLogger, printJson, repositoryArgument, standsIn, type RepositoryCommandOptions } from '../cli-context.js';
+import { countOf } from '../../plural.js';
 
 /** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */
 export function registerStatusCommand(program: Command): void {
@@ -29,9 +30,10 @@ export function registerStatusCommand(program: Command): void {
           `Repository: ${displayPath(status.root)}${status.commit ? ` @ ${status.commit.slice(0, 12)}` : ''} (${status.mode})`,
           `Index:      ${displayPath(status.indexPath)}`,
           `Indexed:    ${indexedText(status)}`,
-          `Contents:   ${status.files} files, ${status.symbols} symbols, ${status.chunks} chunks, ${status.partialFiles} partial parses, ${status.failedFiles} failed parses`,
+          `Contents:   ${countOf(status.files, 'file')}, ${countOf(status.symbols, 'symbol')}, ${countOf(status.chunks, 'chunk')}, ${countOf(status.partialFiles, 'partial parse', 'partial parses')}, ${countOf(status.failedFiles, 'failed parse')}`,
           `Languages:  ${languages || 'none'}`,
-          `Settings:   max file size ${status.settings.maxFileBytes} bytes${status.settings.excludeDirectories.length ? `, excluded folders ${status.settings.excludeDirectories.join(', ')}` : ''}`,
+          `Settings:   ${settingsText(status.settings)}`,
+          ...leftOutLines(status),
           ...(status.writer ? [`Writer:     ${writerText(status.writer)}`] : []),
           stale === 0
             ? 'Freshness:  up to date'
@@ -43,7 +45,7 @@ export function registerStatusCommand(program: Command): void {
           if (list.length > shown) lines.push(`  … ${list.length - shown} more ${label} (-v lists all)`);
         }
         if (status.failedFiles > 0) {
-          lines.push(`Failed:     ${status.failedFiles} files could not be parsed (searchable as text only; the next \`reponav index\` parses them again)`);
+          lines.push(`Failed:     ${countOf(status.failedFiles, 'file')} could not be parsed (searchable as text only; the next \`reponav index\` parses them again)`);
           for (const { path, reason } of status.failures.slice(0, shown)) lines.push(`  failed: ${displayPath(path)}: ${reason}`);
           if (status.failures.length > shown) lines.push(`  … ${status.failures.length - shown} more failed (-v lists all)`);
         }
@@ -64,7 +66,7 @@ export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' |
   if (!status.indexedAt) {
     if (status.writer) return 'not yet: the first index is being built now (see Writer)';
     // A first run that was stopped keeps the batches it wrote; the next run resumes from them.
-    return status.files > 0 ? `not yet: the first index was interrupted after ${status.files} files; run \`reponav index\` to finish` : 'never (run `reponav index`)';
+    return status.files > 0 ? `not yet: the first index was interrupted after ${countOf(status.files, 'file')}; run \`reponav index\` to finish` : 'never (run `reponav index`)';
   }
   const at = new Date(status.indexedAt).toISOString();
   if (status.complete) return at;
@@ -83,4 +85,24 @@ export function writerText(writer: NonNullable<IndexStatus['writer']>): string {
   const running = `process ${writer.pid} is indexing now`;
   if (writer.total === 0) return `${running}: listing the files to find what needs indexing`;
   return `${running}: ${writer.done} of the ${writer.total} new or changed files done (Contents also counts the files kept from before)`;
+}
+
+/** The index settings as one line: the size limit, excluded folders and the --include / --exclude globs. */
+function settingsText(settings: IndexStatus['settings']): string {
+  const parts = [`max file size ${settings.maxFileBytes} bytes`];
+  if (settings.excludeDirectories.length) parts.push(`excluded folders ${settings.excludeDirectories.join(', ')}`);
+  if (settings.include?.length) parts.push(`--include ${settings.include.map((glob) => `'${glob}'`).join(' ')}`);
+  if (settings.exclude?.length) parts.push(`--exclude ${settings.exclude.map((glob) => `'${glob}'`).join(' ')}`);
+  return parts.join(', ');
+}
+
+/** What the rules leave out, with examples and the rule behind each: a file missing from answers is explained here. */
+function leftOutLines(status: IndexStatus): string[] {
+  const counts = Object.entries(status.leftOutCounts).filter(([, n]) => n);
+  if (counts.length === 0) return [];
+  const total = counts.reduce((sum, [, n]) => sum + (n ?? 0), 0);
+  return [
+    `Left out:   ${countOf(total, 'file or folder', 'files and folders')} by rules (${counts.map(([reason, n]) => `${n} ${reason}`).join(', ')}), e.g.`,
+    ...status.leftOut.map((entry) => `  ${displayPath(entry.path)}${entry.rule ? `: ${entry.rule}` : ''}`),
+  ];
 }

@@ -9,7 +9,7 @@ import { isLoopbackHost } from '../../mcp-server/index.js';
 import { RepositorySet } from '../../tools/index.js';
 import { hasBuiltAssets, defaultAssetsDir } from '../../http-api/index.js';
 import { DEFAULT_WEB_PORT, startWebServer, type RunningWebServer } from '../../http-api/index.js';
-import { cliLogger } from '../cli-context.js';
+import { addPathRuleOptions, cliLogger } from '../cli-context.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { keepProcessAlive } from '../process-exit.js';
 import { fileSize, port } from '../option-parsers.js';
@@ -17,6 +17,8 @@ import { readPackageVersion } from '../package-info.js';
 
 interface UiCommandOptions {
   repo: string;
+  include?: string[];
+  exclude?: string[];
   port: number;
   host: string;
   indexPath?: string;
@@ -34,6 +36,8 @@ export interface StartUiOptions {
   explicitHost: boolean;
   indexPath?: string;
   maxFileBytes?: number;
+  include?: string[];
+  exclude?: string[];
   quiet?: boolean;
   verbose?: boolean;
 }
@@ -65,6 +69,8 @@ export async function startUi(options: StartUiOptions): Promise<RunningUi> {
   const repositories = await RepositorySet.open([{ path: options.repo, indexPath: options.indexPath }], {
     logger,
     maxFileBytes: options.maxFileBytes,
+    include: options.include,
+    exclude: options.exclude,
   });
   let server: RunningWebServer;
   try {
@@ -111,6 +117,7 @@ export function registerUiCommand(program: Command): Command {
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
     .option('-q, --quiet', 'log only errors on stderr')
     .option('--verbose', 'log debug messages on stderr');
+  addPathRuleOptions(command);
   addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
   return command.action(async (options: UiCommandOptions) => {
       // Only a --host typed on the command line may open the server to the network.

@@ -5,6 +5,7 @@
 import { renderComparisonMarkdown } from '../compare-runs.js';
 import type { AnalysisDocument } from './analyze-runs.js';
 import { STRATA_METRICS } from './complexity-strata.js';
+import { countOf } from '../../plural.js';
 
 const f3 = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? '' : value.toFixed(3));
 const f1 = (value: number | null | undefined) => (value === null || value === undefined ? '' : value.toFixed(1));
@@ -50,7 +51,7 @@ export function renderAnalysisMarkdown(doc: AnalysisDocument): string {
     out.push(
       `### ${s.label}`,
       '',
-      `${s.instances} instances, ${s.recordedDepth} raw hits recorded per instance` +
+      `${countOf(s.instances, 'instance')}, ${countOf(s.recordedDepth, 'raw hit')} recorded per instance` +
         (s.withoutHits ? `, ${s.withoutHits} without recorded hits left out` : '') +
         `; the recomputed default reproduces the run's own top-5 files on ${s.reproduction.matchingTop5} of ${s.reproduction.of}. ` +
         'One parameter varies at a time, the others at their defaults (α 0.5, depth 80, m 3); * marks the default.',
@@ -74,7 +75,7 @@ export function renderAnalysisMarkdown(doc: AnalysisDocument): string {
   if (!doc.strata) out.push('Not computed (needs `--repos`).', '');
   else {
     const labels = doc.runs.filter((r) => r.mode !== 'sweqa').map((r) => r.label);
-    out.push(`${doc.strata.instances} instances with gold-file facts` + (doc.strata.withoutFacts ? ` (${doc.strata.withoutFacts} without, left out)` : '') + '.', '');
+    out.push(`${countOf(doc.strata.instances, 'instance')} with gold-file facts` + (doc.strata.withoutFacts ? ` (${doc.strata.withoutFacts} without, left out)` : '') + '.', '');
     const metricKeys = STRATA_METRICS.map((m) => `${m.level} ${m.metric}`);
     const header = ['feature', 'half', 'n', ...labels.flatMap((label) => metricKeys.map((key) => `${label} ${key}`)), ...labels.slice(1).flatMap((label) => metricKeys.map((key) => `Δ ${label} ${key}`))];
     const rows: string[][] = [];
@@ -98,7 +99,7 @@ export function renderAnalysisMarkdown(doc: AnalysisDocument): string {
     out.push(
       `### ${funnel.label}`,
       '',
-      `${funnel.instances} instances with a trajectory` + (funnel.missingTraces ? ` (${funnel.missingTraces} without, left out)` : '') + '; each stage counts the instances that also passed the previous ones.',
+      `${countOf(funnel.instances, 'instance')} with a trajectory` + (funnel.missingTraces ? ` (${funnel.missingTraces} without, left out)` : '') + '; each stage counts the instances that also passed the previous ones.',
       '',
       ...table(
         ['stage', 'instances', 'rate', 'conditional on previous'],

@@ -126,7 +126,7 @@ export function notIndexedReason(
   const recorded = folder ? undefined : skipped.get(path)?.reason;
   const reason = (recorded as SkipReason | undefined) ?? source.skipReason?.(probe) ?? (source.skipRule?.(probe) ? 'vendored' : null);
   if (!reason) return null;
-  return { reason, rule: reason === 'ignored' || reason === 'vendored' ? (source.skipRule?.(probe) ?? null) : null };
+  return { reason, rule: reason === 'ignored' || reason === 'vendored' || reason === 'excluded' ? (source.skipRule?.(probe) ?? null) : null };
 }
 
 /** The number of symbols each of `paths` defines (paths without symbols are absent). */

@@ -39,7 +39,7 @@ function require_(path: string): string {
   return git(work, 'show', `HEAD:${path}`);
 }
 
-/** Blobs of `commit` larger than `limit` bytes outside vendored folders. */
+/** Blobs of `commit` larger than `limit` bytes outside vendor/ (which the tests exclude). */
 function blobsOver(commit: string, limit: number): number {
   return git(work, 'ls-tree', '-r', '-l', commit)
     .split('\n')
@@ -52,17 +52,19 @@ function symbolNames(repository: RepositoryIndex, path: string): string[] {
 }
 
 describe('GitCommitSource', () => {
-  it('lists a commit from ls-tree with blob ids and no mtimes, skipping vendored paths', async () => {
-    const source = await GitCommitSource.open(work, c2);
+  it('lists a commit from ls-tree with blob ids and no mtimes; a committed vendor/ folder is content unless --exclude names it', async () => {
+    // Every file of a commit is tracked: the default folder rules (vendor/, build/ …) leave none out.
+    expect((await (await GitCommitSource.open(work, c2)).list()).files.map((f) => f.path)).toContain('vendor/dep.py');
+    const source = await GitCommitSource.open(work, c2, { exclude: ['vendor/'] });
     expect(source.commit).toBe(c2);
     const listing = await source.list();
     const paths = listing.files.map((f) => f.path);
     expect(paths).toContain('web/coupon.ts');
     expect(paths).not.toContain('tools/report.py');
     expect(paths).not.toContain('vendor/dep.py');
-    expect(listing.skipped.vendored).toBe(1);
-    expect(source.skipReason('vendor/dep.py')).toBe('vendored');
-    expect(source.skipRule('vendor/dep.py')).toBe('vendor/ is a folder skipped by default');
+    expect(listing.skipped.excluded).toBe(1);
+    expect(source.skipReason('vendor/dep.py')).toBe('excluded');
+    expect(source.skipRule('vendor/dep.py')).toBe("--exclude 'vendor/' (stored with the index); index again with --exclude given without 'vendor/' (--exclude '' clears the list) to index it");
     for (const f of listing.files) {
       expect(f.blobId).toMatch(/^[0-9a-f]{40}$/);
       expect(f.mtimeMs).toBeNull();
@@ -83,7 +85,7 @@ describe('GitCommitSource', () => {
 
   it('re-parses only the files that differ when switching commits; deleted files leave the index with their symbols', async () => {
     const indexPath = join(tempDir(), 'commit.db');
-    const repository = await RepositoryIndex.open(work, { commit: c1, indexPath });
+    const repository = await RepositoryIndex.open(work, { commit: c1, indexPath, exclude: ['vendor/'] });
     try {
       const first = await repository.refresh();
       expect(first).toMatchObject({ mode: 'commit', commit: c1, listed: FIXTURE_FILES.length, parsed: FIXTURE_FILES.length, unchanged: 0, deleted: 0 });
@@ -123,7 +125,7 @@ describe('GitCommitSource', () => {
 
   it('keeps --max-file-size (and other source options) when switching commits', async () => {
     const indexPath = join(tempDir(), 'commit-limit.db');
-    const repository = await RepositoryIndex.open(work, { commit: c1, indexPath, maxFileBytes: 400 });
+    const repository = await RepositoryIndex.open(work, { commit: c1, indexPath, maxFileBytes: 400, exclude: ['vendor/'] });
     try {
       const first = await repository.refresh();
       expect(first.skipped['too-large']).toBe(blobsOver(c1, 400));
@@ -140,7 +142,7 @@ describe('GitCommitSource', () => {
   it('works on a bare clone', async () => {
     const bare = join(tempDir(), 'mirror.git');
     git(work, 'clone', '-q', '--bare', work, bare);
-    const repository = await RepositoryIndex.open(bare, { commit: c2, indexPath: join(tempDir(), 'bare.db') });
+    const repository = await RepositoryIndex.open(bare, { commit: c2, indexPath: join(tempDir(), 'bare.db'), exclude: ['vendor/'] });
     try {
       const report = await repository.refresh();
       expect(report).toMatchObject({ mode: 'commit', commit: c2, listed: FIXTURE_FILES.length, parsed: FIXTURE_FILES.length });
@@ -171,7 +173,7 @@ describe('GitCommitSource', () => {
     expect(existsSync(loose)).toBe(true);
     rmSync(loose);
 
-    const repository = await RepositoryIndex.open(bare, { commit: c2, indexPath: join(tempDir(), 'partial.db') });
+    const repository = await RepositoryIndex.open(bare, { commit: c2, indexPath: join(tempDir(), 'partial.db'), exclude: ['vendor/'] });
     try {
       const report = await repository.refresh();
       expect(report.skipped['missing-blob']).toBe(1);

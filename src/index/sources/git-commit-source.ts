@@ -8,13 +8,14 @@ import {
   excludedFolderRule,
   hasBinaryExtension,
   recordSkip,
-  VENDORED_DIRECTORIES,
   type RepositorySource,
   type SkipReason,
   type SourceFile,
   type SourceListing,
   type SourceOptions,
 } from './source-file.js';
+import { describeRule, FOLDER_IGNORE_FILES, isFolderIgnoreFile, newIgnore, reincludeHint, sparesTracked, verdictOf, type IgnoreLayer, type RuleVerdict } from './ignore-layers.js';
+import { optionLayer } from './rule-options.js';
 
 /** Options for reading one commit. */
 export type GitCommitSourceOptions = SourceOptions;
@@ -27,7 +28,12 @@ export type GitCommitSourceOptions = SourceOptions;
 export class GitCommitSource implements RepositorySource {
   readonly mode = 'commit' as const;
   private readonly maxFileBytes: number;
+  /** Folders the index settings exclude. */
   private readonly excluded: Set<string>;
+  /** The `--include`/`--exclude` layer, or null. */
+  private readonly option: IgnoreLayer | null;
+  /** The commit's `.ignore`, `.rgignore` and `.reponavignore` files as layers, read on first need. */
+  private layers: IgnoreLayer[] | null = null;
 
   private constructor(
     readonly root: string,
@@ -35,7 +41,9 @@ export class GitCommitSource implements RepositorySource {
     options: GitCommitSourceOptions,
   ) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.excluded = new Set([...VENDORED_DIRECTORIES, ...(options.excludeDirectories ?? [])]);
+    // Every file of a commit is tracked: the default folder rules and .gitignore never leave one out.
+    this.excluded = new Set(options.excludeDirectories ?? []);
+    this.option = optionLayer(options.include ?? [], options.exclude ?? []);
   }
 
   /**
@@ -62,7 +70,9 @@ export class GitCommitSource implements RepositorySource {
     if (result.status !== 0) {
       throw new ReponavError('UNKNOWN_REVISION', `Cannot list commit ${this.commit}: ${result.stderr.trim()}`);
     }
-    for (const record of result.stdout.split('\0')) {
+    const records = result.stdout.split('\0');
+    this.layers = this.ruleLayers(records);
+    for (const record of records) {
       if (!record) continue;
       const tab = record.indexOf('\t');
       const [mode, type, blobId, sizeText] = record.slice(0, tab).split(/\s+/);
@@ -84,15 +94,55 @@ export class GitCommitSource implements RepositorySource {
   /** Why the listing skips a blob at `path` of `size` bytes, or null when it lists it. */
   private skipOf(path: string, size: number): SkipReason | null {
     if (path.split('/').slice(0, -1).some((part) => this.excluded.has(part))) return 'vendored';
+    if (this.excludingVerdict(path)) return 'excluded';
     if (hasBinaryExtension(path)) return 'binary';
     if (size > this.maxFileBytes) return 'too-large';
     return null;
   }
 
-  /** The folder setting behind a 'vendored' skip of `path` (see RepositorySource), or null. */
+  /** The folder setting or rule behind a 'vendored' or 'excluded' skip of `path` (see RepositorySource), or null. */
   skipRule(path: string): string | null {
     const folder = path.split('/').slice(0, -1).find((part) => this.excluded.has(part));
-    return folder ? excludedFolderRule(folder) : null;
+    if (folder) return excludedFolderRule(folder);
+    const verdict = this.excludingVerdict(path);
+    return verdict ? `${describeRule(verdict)}; ${reincludeHint(verdict)}` : null;
+  }
+
+  /**
+   * The rule that leaves out `path` (its own, or a folder's above it, which
+   * the walk of a working tree would not enter), or null. Only the rules that
+   * leave out tracked files count: a commit holds nothing else.
+   */
+  private excludingVerdict(path: string): RuleVerdict | null {
+    const layers = (this.layers ??= this.ruleLayers(git(this.root, ['ls-tree', '-r', '-l', '-z', this.commit]).stdout.split('\0')));
+    if (layers.length === 0) return null;
+    const parts = path.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const verdict = verdictOf(layers, parts.slice(0, i).join('/'), i < parts.length);
+      if (verdict?.excluded && !sparesTracked(verdict.source)) return verdict;
+    }
+    return null;
+  }
+
+  /** The option layer and the commit's `.ignore`, `.rgignore` and `.reponavignore` files among ls-tree `records`. */
+  private ruleLayers(records: readonly string[]): IgnoreLayer[] {
+    const layers: IgnoreLayer[] = this.option ? [this.option] : [];
+    for (const record of records) {
+      const tab = record.indexOf('\t');
+      const path = record.slice(tab + 1);
+      if (tab < 0 || !isFolderIgnoreFile(path) || path.endsWith('.gitignore')) continue;
+      const [, type, blobId] = record.slice(0, tab).split(/\s+/);
+      if (type !== 'blob') continue;
+      const text = git(this.root, ['cat-file', 'blob', blobId]);
+      if (text.status !== 0) continue;
+      const slash = path.lastIndexOf('/');
+      const name = path.slice(slash + 1);
+      const source = FOLDER_IGNORE_FILES.find((file) => file.name === name)!.source;
+      layers.push({ base: slash < 0 ? '' : path.slice(0, slash), rules: newIgnore().add(text.stdout), file: path, source });
+    }
+    // Shallow folders first: verdictOf reads a source's layers deepest first from the end.
+    const depth = (layer: IgnoreLayer) => (layer.base ? layer.base.split('/').length : 0);
+    return layers.sort((a, b) => depth(a) - depth(b));
   }
 
   /** Why the listing skips the blob at `path` (one `git ls-tree`), or null when it lists it or there is none. */

@@ -13,6 +13,9 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
+/** The root's rule files beside .gitignore, stamped with .git/info/exclude. */
+const ROOT_RULE_FILES = ['.ignore', '.rgignore', '.reponavignore'];
+
 /** What git says about a working tree now. */
 export interface GitWorktreeState {
   /** The commit HEAD points at, or null on an unborn branch. */
@@ -21,7 +24,7 @@ export interface GitWorktreeState {
   dirty: string[];
   /** Folders git reports as a whole (submodules, nested repositories): every file below them is a candidate. */
   dirtyFolders: string[];
-  /** A stamp of the ignore rules git and reponav share outside .gitignore files (.git/info/exclude). */
+  /** A stamp of the rule files git's status may not report (.git/info/exclude, the root's .ignore, .rgignore and .reponavignore). */
   excludeStamp: string;
 }
 
@@ -128,7 +131,7 @@ export class GitWorktree {
         '--untracked-files=all',
         '--ignore-submodules=none',
       ]),
-      this.stampOf(join(this.gitDir, 'info', 'exclude')),
+      this.rulesStamp(),
     ]);
     if (out === null) return null;
     return { ...parsePorcelainV2(out), excludeStamp };
@@ -139,6 +142,16 @@ export class GitWorktree {
     if (from === to) return [];
     const out = await git(this.root, ['diff', '--name-only', '-z', '--no-renames', '--no-ext-diff', from, to, '--']);
     return out === null ? null : out.split('\0').filter(Boolean);
+  }
+
+  /**
+   * The stamps of the rule files git's status may not report: `.git/info/exclude`,
+   * and the root's `.ignore`, `.rgignore` and `.reponavignore` (a file that is
+   * itself ignored changes without a line in git's status).
+   */
+  private async rulesStamp(): Promise<string> {
+    const stamps = await Promise.all([join(this.gitDir, 'info', 'exclude'), ...ROOT_RULE_FILES.map((name) => join(this.root, name))].map((path) => this.stampOf(path)));
+    return stamps.join('|');
   }
 
   private async stampOf(path: string): Promise<string> {

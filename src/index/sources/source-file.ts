@@ -22,8 +22,12 @@ export interface SourceFile {
 
 /** Why a file was not indexed. */
 export type SkipReason =
+  /** Left out by `.gitignore` or `.git/info/exclude` (never a file git tracks). */
   | 'ignored'
+  /** In a folder a default rule leaves out (`venv/`, `build/` …; never a file git tracks), or one the index settings exclude. */
   | 'vendored'
+  /** Left out by `.reponavignore`, `.ignore`, `.rgignore` or `--exclude` (tracked or not). */
+  | 'excluded'
   | 'binary'
   | 'too-large'
   | 'symlink-outside-root'
@@ -106,6 +110,13 @@ export interface RepositorySource {
    * disk for such a source, and what needs git (history, changes) refuses it.
    */
   detachedFiles?(): readonly { path: string; size: number | null }[];
+  /**
+   * Optional: files the rules leave out ('ignored', 'vendored', 'excluded'),
+   * in walk order, up to `limit` (files inside left-out folders included,
+   * version-control folders never): where a lookup that found nothing looks
+   * for the name it was asked.
+   */
+  leftOutFiles?(limit: number): string[];
   /** Optional: releases watchers and other resources. */
   close?(): void;
   /** Reads many files; missing ones come back as null (never a throw for a single missing blob). */
@@ -115,7 +126,13 @@ export interface RepositorySource {
 /** Version-control metadata folders: never indexed, and not reported as skipped content either. */
 export const VCS_DIRECTORIES: ReadonlySet<string> = new Set(['.git', '.hg', '.svn']);
 
-/** Folders that hold vendored or generated code, skipped by default at any depth. */
+/**
+ * Folders that usually hold vendored or generated code: left out by default at
+ * any depth, but only for files git does not track (a tracked `venv/` or
+ * `build/` folder is source: typeshed's `stdlib/venv`, Bazel's
+ * `devtools/build`), and a `!name/` line in `.reponavignore` (or `--include`)
+ * brings them back.
+ */
 export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set([
   'node_modules',
   '.git',
@@ -141,8 +158,12 @@ export const VENDORED_DIRECTORIES: ReadonlySet<string> = new Set([
 export interface SourceOptions {
   /** Larger files are skipped as `too-large` (default 1 MiB). */
   maxFileBytes?: number;
-  /** Extra folder names to skip at any depth. */
+  /** Extra folder names to skip at any depth, tracked files included. */
   excludeDirectories?: string[];
+  /** Gitignore-syntax globs, relative to the root, to index even where another rule leaves them out (`--include`). */
+  include?: string[];
+  /** Gitignore-syntax globs, relative to the root, to leave out, tracked files included (`--exclude`). */
+  exclude?: string[];
 }
 
 /** Default maximum file size: 1 MiB. */
@@ -203,12 +224,12 @@ function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** Why a file was not indexed, as the end of a sentence ("it is binary"), naming the option that changes it where one does. */
-/** The rule behind a 'vendored' skip: the folder `name` and why it is skipped (a default, or the index settings). */
+/** The rule behind a 'vendored' skip of a folder the index settings exclude (`excludeDirectories`). */
 export function excludedFolderRule(name: string): string {
-  return `${name}/ is ${VENDORED_DIRECTORIES.has(name) ? 'a folder skipped by default' : 'a folder excluded by the index settings'}`;
+  return `${name}/ is a folder excluded by the index settings`;
 }
 
+/** Why a file was not indexed, as the end of a sentence ("it is binary"), naming the option that changes it where one does. */
 export function explainSkip(reason: SkipReason, maxFileBytes: number): string {
   switch (reason) {
     case 'binary':
@@ -218,7 +239,9 @@ export function explainSkip(reason: SkipReason, maxFileBytes: number): string {
     case 'ignored':
       return 'it is ignored by a .gitignore rule';
     case 'vendored':
-      return 'it is in a vendored or excluded folder';
+      return 'it is in a folder left out by default or by the index settings';
+    case 'excluded':
+      return 'it is excluded by a .reponavignore, .ignore or .rgignore rule or by --exclude';
     case 'symlink-outside-root':
       return 'it is a symbolic link to a target outside the repository';
     case 'symlink-loop':

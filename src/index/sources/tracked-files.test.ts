@@ -27,7 +27,7 @@ describe('tracked files are repository content', () => {
     expect(source.skipReason('mypy/typeshed/stdlib/venv/__init__.pyi')).toBeNull();
     expect(source.skipReason('notes/keep.log')).toBeNull();
     expect(source.skipReason('mypy/typeshed/stdlib/venv/scratch.py')).toBe('vendored');
-    expect(source.skipRule('mypy/typeshed/stdlib/venv/scratch.py')).toBe('venv/ is a folder skipped by default');
+    expect(source.skipRule('mypy/typeshed/stdlib/venv/scratch.py')).toBe("the default rule 'venv/'; add '!venv/' to .reponavignore to index it");
     expect(source.skipReason('venv/lib/site.py')).toBe('vendored');
     expect(source.skipReason('notes/other.log')).toBe('ignored');
 

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { GitWorktree } from './git-worktree-status.js';
 import type { ChangeCheck, ListingDelta, SourceFile } from './source-file.js';
 import type { TreeWatcher } from './tree-watcher.js';
+import { isFolderIgnoreFile } from './ignore-layers.js';
 
 /**
  * What the change tracker needs of its working-tree source (WorktreeSource
@@ -33,6 +34,8 @@ export interface ChangeTrackedSource {
   readonly watcher: TreeWatcher | null;
   readonly listedLinks: string[];
   listPaths(candidates: Iterable<string>): { files: SourceFile[]; walked: string[]; links: string[] };
+  /** True when a rule read so far may bring back files git ignores (a `!` line outside .gitignore, or `--include`). */
+  bringsBackIgnored(): boolean;
 }
 
 /** More candidate paths than this: a full listing costs about the same and needs no bookkeeping. */
@@ -157,7 +160,8 @@ export class WorktreeChanges {
     const state = git ? await git.state({ early }) : null;
     const gitPart = state ? { head: state.head, exclude: state.excludeStamp } : null;
     const dirty = state ? [...state.dirty, ...state.dirtyFolders] : [];
-    if (git && state && previous?.git && previous.git.exclude === state.excludeStamp) {
+    // Git's status never names an ignored untracked file, so where a rule brings such files back only a listing sees them change.
+    if (git && state && previous?.git && previous.git.exclude === state.excludeStamp && !this.source.bringsBackIgnored()) {
       const between =
         previous.git.head === state.head
           ? []
@@ -249,11 +253,11 @@ export class WorktreeChanges {
   }
 
   private readExcludeStamp(): string {
-    return this.stampOf('.git/info/exclude');
+    return ['.git/info/exclude', '.ignore', '.rgignore', '.reponavignore'].map((path) => this.stampOf(path)).join('|');
   }
 }
 
 /** A change to an ignore file changes what every listing holds: only a full listing can follow it. */
 function isIgnoreFile(path: string): boolean {
-  return path === '.gitignore' || path.endsWith('/.gitignore');
+  return isFolderIgnoreFile(path);
 }

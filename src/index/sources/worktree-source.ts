@@ -1,7 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Ignore } from 'ignore';
 import { refuseGitDirectory, workTreeRoot } from './work-tree-root.js';
 import { ReponavError } from '../../errors.js';
 import { quotedPath } from './display-path.js';
@@ -12,7 +11,6 @@ import {
   hasBinaryExtension,
   recordSkip,
   VCS_DIRECTORIES,
-  VENDORED_DIRECTORIES,
   type RepositorySource,
   type SourceFile,
   type SourceListing,
@@ -21,8 +19,8 @@ import {
   type ListingDelta,
   type SkipReason,
 } from './source-file.js';
-import { ignoreFileName, ignoringRule, isIgnored, newIgnore, type IgnoreLayer } from './ignore-layers.js';
-import { TrackedFiles } from './tracked-files.js';
+import { describeRule, reincludeHint, skipReasonOf, verdictOf, type RuleVerdict } from './ignore-layers.js';
+import { WorktreeRules, type Place } from './worktree-rules.js';
 import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
 import { WorktreeChanges } from './worktree-changes.js';
 
@@ -39,32 +37,21 @@ export interface WorktreeSourceOptions extends SourceOptions {
 }
 
 /**
- * A working tree on disk. Honours `.gitignore` files at every level (and
- * `.git/info/exclude`), skips vendored folders, binaries and files over the size
- * limit, and never follows a symlink that leaves the root. A file git tracks is
- * never left out by an ignore pattern or a default vendored folder (those apply
- * to untracked files only); folders the index settings exclude are left out whole.
+ * A working tree on disk. Honours the rule layers of ignore-layers.ts (each
+ * folder's `.gitignore`, `.ignore`, `.rgignore` and `.reponavignore`,
+ * `.git/info/exclude`, the default folder rules, `--include`/`--exclude`),
+ * skips binaries and files over the size limit, and never follows a symlink
+ * that leaves the root. A file git tracks is never left out by `.gitignore`,
+ * `.git/info/exclude` or a default folder rule (a left-out folder holding
+ * tracked files is walked for them alone); the other rules, and folders the
+ * index settings exclude, leave out tracked files too.
  */
-/** Where an entry stands: its ignore layers, and the skip reason of an excluded folder above it (then only tracked files are listed). */
-interface Place {
-  layers: IgnoreLayer[];
-  outside: 'vendored' | 'ignored' | null;
-}
-
 export class WorktreeSource implements RepositorySource {
   readonly mode = 'worktree' as const;
   readonly commit = null;
   private readonly maxFileBytes: number;
-  private readonly excluded: Set<string>;
-  /** Folders the index settings exclude: left out even when git tracks files in them. */
-  private readonly settingsExcluded: Set<string>;
-  private readonly tracked: TrackedFiles;
-  /**
-   * Parsed ignore files by path, kept while their text is unchanged: the rule
-   * objects memoize every path they have tested, so a refresh of an unchanged
-   * tree answers its ignore checks from memory (half of a listing's time otherwise).
-   */
-  private readonly ignoreFiles = new Map<string, { text: string; rules: Ignore }>();
+  /** What the listing enters and lists (worktree-rules.ts). */
+  private readonly rules: WorktreeRules;
   /** The watcher of a long-lived process, or null (see watch()). */
   watcher: TreeWatcher | null = null;
   /** Symlinked files of the last full listing: their target can change with no change at their own path. */
@@ -74,6 +61,8 @@ export class WorktreeSource implements RepositorySource {
   /** While counting (countUpTo): the walk stops once this many files are listed. */
   private stopAt: number | null = null;
   private links: Set<string> | null = null;
+  /** While leftOutFiles walks: told each path (a folder ends in `/`) a rule leaves out. */
+  private onRuleSkip: ((path: string) => void) | null = null;
   private readonly changes: WorktreeChanges;
 
   private constructor(
@@ -81,10 +70,9 @@ export class WorktreeSource implements RepositorySource {
     options: WorktreeSourceOptions,
   ) {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.excluded = new Set([...VENDORED_DIRECTORIES, ...(options.excludeDirectories ?? [])]);
-    this.settingsExcluded = new Set(options.excludeDirectories ?? []);
-    this.tracked = new TrackedFiles(root);
-    this.changes = new WorktreeChanges(this, `${this.maxFileBytes}|${[...this.excluded].sort().join(',')}`, options.useGit ?? true);
+    this.rules = new WorktreeRules(root, options);
+    const rules = JSON.stringify([[...this.rules.settingsExcluded].sort(), options.include ?? [], options.exclude ?? []]);
+    this.changes = new WorktreeChanges(this, `${this.maxFileBytes}|${rules}`, options.useGit ?? true);
   }
 
   /** Opens `path` as a working tree; throws BAD_INPUT when it is not a readable directory. */
@@ -103,7 +91,7 @@ export class WorktreeSource implements RepositorySource {
 
   async list(): Promise<SourceListing> {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
-    const layers = this.rootLayers();
+    const layers = this.rules.rootLayers();
     // Synchronous on purpose: thousands of readdir/stat calls are several times
     // faster without a promise per call, and freshness checks run before every tool answer.
     this.walkedDirs = [];
@@ -129,7 +117,7 @@ export class WorktreeSource implements RepositorySource {
    */
   async countUpTo(limit: number): Promise<number> {
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
-    const layers = this.rootLayers();
+    const layers = this.rules.rootLayers();
     const watcher = this.watcher;
     this.watcher = null;
     this.stopAt = limit;
@@ -173,8 +161,7 @@ export class WorktreeSource implements RepositorySource {
     // Watched before it is read: a change after this line is an event, one before it is in the listing.
     this.watcher?.add(dir);
     this.walkedDirs?.push(dir);
-    const own = this.readIgnoreFile(join(absoluteDir, '.gitignore'));
-    const place: Place = own ? { layers: [...parent.layers, { base: dir, rules: own, file: ignoreFileName(dir) }], outside: parent.outside } : parent;
+    const place: Place = this.rules.withOwnRules(dir, parent);
     let entries;
     try {
       entries = readdirSync(absoluteDir, { withFileTypes: true });
@@ -218,18 +205,22 @@ export class WorktreeSource implements RepositorySource {
     if (isDirectory) {
       // Version-control metadata is not repository content: skipped without being counted.
       if (VCS_DIRECTORIES.has(name)) return false;
-      const reason = this.settingsExcluded.has(name) ? 'settings' : this.folderSkip(name, path, layers) ?? outside;
-      if (reason === 'settings' || (reason !== null && !this.tracked.current().folders.has(path))) {
-        recordSkip(listing, reason === 'settings' ? 'vendored' : reason, path + '/');
+      const entered = this.rules.enter(name, path, place);
+      if (!entered) {
+        const verdict = this.rules.settingsExcluded.has(name) ? null : verdictOf(layers, path, true);
+        recordSkip(listing, verdict?.excluded ? skipReasonOf(verdict.source) : outside ? skipReasonOf(outside.source) : 'vendored', path + '/');
+        this.onRuleSkip?.(path + '/');
         return false;
       }
-      // An excluded folder holding tracked files is walked for those files only.
-      this.walk(path, { layers, outside: reason }, listing);
+      // A left-out folder holding tracked files is walked for those files only.
+      this.walk(path, entered, listing);
       return true;
     }
     if (!isFile) return false;
-    if ((outside !== null || isIgnored(layers, path, false)) && !this.tracked.current().files.has(path)) {
-      recordSkip(listing, outside ?? 'ignored', path);
+    const left = this.rules.fileVerdict(path, place);
+    if (left) {
+      recordSkip(listing, skipReasonOf(left.source), path);
+      this.onRuleSkip?.(path);
       return false;
     }
     if (hasBinaryExtension(path)) {
@@ -254,12 +245,6 @@ export class WorktreeSource implements RepositorySource {
     return true;
   }
 
-  /** Why a folder named `name` at `path` is left out by default (a vendored name, an ignore pattern), or null. */
-  private folderSkip(name: string, path: string, layers: IgnoreLayer[]): 'vendored' | 'ignored' | null {
-    if (this.excluded.has(name)) return 'vendored';
-    return isIgnored(layers, path, true) ? 'ignored' : null;
-  }
-
   /**
    * Lists only `candidates` (files or folders, repository-relative), with the
    * same rules as a full listing: a candidate folder is walked whole. Returns
@@ -270,50 +255,74 @@ export class WorktreeSource implements RepositorySource {
     return this.listCandidates(candidates, { files: [], skipped: {}, skippedExamples: {} });
   }
 
+  /** See WorktreeRules.bringsBackIgnored (WorktreeChanges asks it). */
+  bringsBackIgnored(): boolean {
+    return this.rules.bringsBackIgnored();
+  }
+
+  /** See RepositorySource.leftOutFiles: a listing's rule skips, and every file below a skipped folder, up to `limit`. */
+  leftOutFiles(limit: number): string[] {
+    const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
+    const out: string[] = [];
+    // A listing keeps three examples per reason; this walk keeps every rule's skip.
+    const skips: string[] = [];
+    const watcher = this.watcher;
+    this.watcher = null;
+    try {
+      this.onRuleSkip = (path) => skips.push(path);
+      this.walk('', { layers: this.rules.rootLayers(), outside: null }, listing);
+    } finally {
+      this.onRuleSkip = null;
+      this.watcher = watcher;
+    }
+    for (const path of skips) {
+      if (out.length >= limit) break;
+      if (path.endsWith('/')) allFilesBelow(this.root, path.slice(0, -1), out, limit);
+      else out.push(path);
+    }
+    return out;
+  }
+
   /** Why a listing would skip `path` (a file, repository-relative), or null. */
   skipReason(path: string): SkipReason | null {
     return this.skipOf(path)?.reason ?? null;
   }
 
-  /** The .gitignore rule or folder setting behind an 'ignored' or 'vendored' skip of `path` (see RepositorySource). */
+  /**
+   * The rule behind an 'ignored', 'vendored' or 'excluded' skip of `path`
+   * (see RepositorySource), with what brings it back: "the default rule
+   * 'venv/'; add '!venv/' to .reponavignore to index it".
+   */
   skipRule(path: string): string | null {
-    return this.skipOf(path)?.rule ?? null;
+    const skip = this.skipOf(path);
+    if (!skip) return null;
+    if (typeof skip.rule === 'string') return skip.rule;
+    return skip.rule ? `${describeRule(skip.rule)}; ${reincludeHint(skip.rule)}` : null;
   }
 
-  private skipOf(path: string): { reason: SkipReason; rule: string | null } | null {
+  /** Why `path` is not listed, and the verdict (or folder setting, as text) behind a rule's skip. */
+  private skipOf(path: string): { reason: SkipReason; rule: RuleVerdict | string | null } | null {
     const cache = new Map<string, Place | null>();
     const parts = path.split('/');
     // A path below a folder the listing does not enter gets that folder's reason.
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
-      if (this.placeOf(dir, cache)) continue;
+      if (this.rules.placeOf(dir, cache)) continue;
       const name = parts[i - 1];
       if (VCS_DIRECTORIES.has(name)) return null;
-      if (this.excluded.has(name)) return { reason: 'vendored', rule: excludedFolderRule(name) };
-      const parent = this.placeOf(parts.slice(0, i - 1).join('/'), cache);
-      const rule = ignoringRule(parent?.layers ?? [], dir, true);
-      if (rule) return { reason: 'ignored', rule };
-      return parent?.outside ? { reason: parent.outside, rule: this.ancestorRule(parts.slice(0, i - 1)) } : null;
+      if (this.rules.settingsExcluded.has(name)) return { reason: 'vendored', rule: excludedFolderRule(name) };
+      const parent = this.rules.placeOf(parts.slice(0, i - 1).join('/'), cache);
+      if (!parent) return null;
+      const verdict = verdictOf(parent.layers, dir, true);
+      const rule = verdict?.excluded ? verdict : parent.outside;
+      return rule ? { reason: skipReasonOf(rule.source), rule } : null;
     }
     const listing: SourceListing = { files: [], skipped: {}, skippedExamples: {} };
     this.listCandidates([path], listing);
     for (const [reason, examples] of Object.entries(listing.skippedExamples)) {
       if (!examples.includes(path)) continue;
-      const place = reason === 'ignored' || reason === 'vendored' ? this.placeOf(parts.slice(0, -1).join('/'), cache) : null;
-      const own = place && reason === 'ignored' ? ignoringRule(place.layers, path, false) : null;
-      return { reason: reason as SkipReason, rule: own ?? (place?.outside ? this.ancestorRule(parts.slice(0, -1)) : null) };
-    }
-    return null;
-  }
-
-  /** The rule that excludes the outermost excluded folder among `folders` (a path's folder parts). */
-  private ancestorRule(folders: readonly string[]): string | null {
-    const cache = new Map<string, Place | null>();
-    for (let i = 1; i <= folders.length; i++) {
-      const name = folders[i - 1];
-      if (this.excluded.has(name)) return excludedFolderRule(name);
-      const rule = ignoringRule(this.placeOf(folders.slice(0, i - 1).join('/'), cache)?.layers ?? [], folders.slice(0, i).join('/'), true);
-      if (rule) return rule;
+      const place = reason === 'ignored' || reason === 'vendored' || reason === 'excluded' ? this.rules.placeOf(parts.slice(0, -1).join('/'), cache) : null;
+      return { reason: reason as SkipReason, rule: place ? this.rules.fileVerdict(path, place) : null };
     }
     return null;
   }
@@ -327,7 +336,7 @@ export class WorktreeSource implements RepositorySource {
         if (!path || path.split('/').some((part) => part === '' || part === '.' || part === '..')) continue;
         const slash = path.lastIndexOf('/');
         const dir = slash < 0 ? '' : path.slice(0, slash);
-        const place = this.placeOf(dir, placeCache);
+        const place = this.rules.placeOf(dir, placeCache);
         if (!place) continue;
         let kind: 'file' | 'dir' | 'link' | 'other';
         try {
@@ -343,58 +352,6 @@ export class WorktreeSource implements RepositorySource {
       this.walkedDirs = null;
       this.links = null;
     }
-  }
-
-  /** The ignore layers in force inside `dir` and the excluded folder it lies in, or null when the listing would not enter it. */
-  private placeOf(dir: string, cache: Map<string, Place | null>): Place | null {
-    const known = cache.get(dir);
-    if (known !== undefined) return known;
-    let place: Place | null = null;
-    if (dir === '') {
-      place = { layers: this.rootLayers(), outside: null };
-    } else {
-      const slash = dir.lastIndexOf('/');
-      const parent = this.placeOf(slash < 0 ? '' : dir.slice(0, slash), cache);
-      const name = dir.slice(slash + 1);
-      let isDirectory = false;
-      try {
-        isDirectory = lstatSync(join(this.root, dir)).isDirectory();
-      } catch {
-        isDirectory = false;
-      }
-      if (parent && isDirectory && !VCS_DIRECTORIES.has(name) && !this.settingsExcluded.has(name)) {
-        const outside = this.folderSkip(name, dir, parent.layers) ?? parent.outside;
-        if (outside === null || this.tracked.current().folders.has(dir)) place = { layers: parent.layers, outside };
-      }
-    }
-    if (place) {
-      const own = this.readIgnoreFile(join(this.root, dir, '.gitignore'));
-      if (own) place = { ...place, layers: [...place.layers, { base: dir, rules: own, file: ignoreFileName(dir) }] };
-    }
-    cache.set(dir, place);
-    return place;
-  }
-
-  /** The ignore layers at the root, above its own `.gitignore`: `.git/info/exclude`, when present. */
-  private rootLayers(): IgnoreLayer[] {
-    const exclude = this.readIgnoreFile(join(this.root, '.git', 'info', 'exclude'));
-    return exclude ? [{ base: '', rules: exclude, file: '.git/info/exclude' }] : [];
-  }
-
-  /** The rules of an ignore file, or null when it is absent or unreadable. */
-  private readIgnoreFile(path: string): Ignore | null {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      this.ignoreFiles.delete(path);
-      return null;
-    }
-    const cached = this.ignoreFiles.get(path);
-    if (cached && cached.text === text) return cached.rules;
-    const rules = newIgnore().add(text);
-    this.ignoreFiles.set(path, { text, rules });
-    return rules;
   }
 
   /** Where a link leads: a target inside the root, or why it is skipped (outside, a loop, nothing there). */
@@ -430,5 +387,22 @@ export class WorktreeSource implements RepositorySource {
       }
       yield { file, bytes };
     }
+  }
+}
+
+/** Appends the files below the folder `dir` (repository-relative) to `out` until it holds `limit`; version-control folders and links are not entered. */
+function allFilesBelow(root: string, dir: string, out: string[], limit: number): void {
+  let entries;
+  try {
+    entries = readdirSync(join(root, dir), { withFileTypes: true });
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    if (out.length >= limit) return;
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory() && !VCS_DIRECTORIES.has(entry.name)) allFilesBelow(root, path, out, limit);
+    else if (entry.isFile()) out.push(path);
   }
 }

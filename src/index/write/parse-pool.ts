@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../logger.js';
 import { languageForPath } from '../../parse/index.js';
 import { analyzeFile, failedAnalysis, type FileAnalysis } from './analyze-file.js';
+import { countOf } from '../../plural.js';
 
 /**
  * Runs file analysis on worker threads, or in-process for small jobs. `analyze`
@@ -185,7 +186,7 @@ export function createParsePool(workers: number, logger?: Logger, options: Parse
     }
     for (const job of orphans) {
       if (job.attempts >= MAX_ATTEMPTS) {
-        job.resolve(failedAnalysis(job.path, job.bytes, `the parse worker crashed ${job.attempts} times on this file (${reason})`));
+        job.resolve(failedAnalysis(job.path, job.bytes, `the parse worker crashed ${countOf(job.attempts, 'time')} on this file (${reason})`));
       } else dispatch(job);
     }
   };

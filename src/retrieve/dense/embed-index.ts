@@ -10,6 +10,7 @@ import { silentLogger, type Logger } from '../../logger.js';
 import { ChunkTextBuilder, DEFAULT_CHUNK_TEXT_CHARS } from './chunk-text.js';
 import { checkVectors, type Embedder } from './embedder.js';
 import { VectorStore, type VectorStoreOptions } from '../../index/index.js';
+import { countOf } from '../../plural.js';
 
 /** Texts per embedder call and per database transaction unless configured. */
 export const DEFAULT_ENSURE_BATCH_SIZE = 64;
@@ -72,7 +73,7 @@ export async function ensureEmbeddings(store: IndexStore, embedder: Embedder, op
   const texts = new ChunkTextBuilder(store, options.maxChars ?? DEFAULT_CHUNK_TEXT_CHARS);
   for (let start = 0; start < pending.length; start += batchSize) {
     if (options.signal?.aborted) {
-      throw new ReponavError('EMBEDDER_ERROR', `Embedding aborted after ${counts.embedded} of ${pending.length} chunks (they stay stored).`, {
+      throw new ReponavError('EMBEDDER_ERROR', `Embedding aborted after ${counts.embedded} of ${countOf(pending.length, 'chunk')} (they stay stored).`, {
         aborted: true,
         ...counts,
       });
@@ -85,6 +86,6 @@ export async function ensureEmbeddings(store: IndexStore, embedder: Embedder, op
     counts.embedded += batch.length;
     options.onProgress?.({ ...counts });
   }
-  logger.debug(`embedded ${counts.embedded} chunks with ${embedder.id} (${counts.cached} cached, ${counts.total} total)`);
+  logger.debug(`embedded ${countOf(counts.embedded, 'chunk')} with ${embedder.id} (${counts.cached} cached, ${counts.total} total)`);
   return counts;
 }
