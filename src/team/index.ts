@@ -5,9 +5,9 @@
  * server. Loaded only by those commands: nothing else needs PostgreSQL.
  */
 export { createToken, listTokens, revokeToken, type Principal, type TokenInfo } from './access-tokens.js';
-export { ensureBuilt, pollOnce, type PollResult } from './branch-poller.js';
+export { ensureBuilt, pollOnce, POLL_LANES, WORKER_POOL_SIZE, type PollResult } from './branch-poller.js';
 export { addRepo, getRepo, isCatalogName, listRepos, removeRepo, type CatalogRepo } from './catalog.js';
-export { liveNodes, type NodeBeat } from './heartbeats.js';
+export { DEAD_AFTER_SECONDS, FORGET_AFTER_SECONDS, listNodes, type NodeBeat } from './heartbeats.js';
 export { DEFAULT_LEASE_SECONDS, DEFAULT_RETRY_LIMIT, JobQueue, type EnqueueOptions, type JobRow } from './job-queue.js';
 export { migrate, MIGRATIONS, requireMigrated, TEAM_SCHEMA_VERSION } from './migrations.js';
 export { openShardStore, SHARD_STORE_ENV } from './open-shard-store.js';
@@ -19,3 +19,4 @@ export { DEFAULT_RETENTION, type RetentionRule } from './retention.js';
 export { startTeamServer, type RunningTeamServer, type TeamServerOptions } from './team-server.js';
 export { startWorker, type RunningWorker, type WorkerOptions } from './team-worker.js';
 export { WEBHOOK_SECRET_ENV } from './push-webhook.js';
+export { METRICS_TOKEN_ENV, startMetricsServer, TeamMetrics } from './team-metrics.js';
