@@ -6,7 +6,8 @@
  * start of each ls-remote; while passes do not overlap, every repository has
  * been checked k or k+1 times at any point of the log (a pass checks each
  * repository once), whereas an overlapping pass checks the first repositories
- * a second time before the last ones once.
+ * a second time before the last ones once. SIGTERM to the worker holding
+ * the pass, mid-check, ends its pass and releases it before its pool closes.
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,14 +60,27 @@ describe('poll pass lease', () => {
     const calls = () => (existsSync(`${temp.dir}/ls-remote.log`) ? readFileSync(`${temp.dir}/ls-remote.log`, 'utf8').trim().split('\n') : []);
     // Four passes' worth of checks: before the lease, the second worker's pass started a slot later, while the first still ran.
     await waitFor(() => calls().length >= 4 * REPOS, 90_000, () => `${calls().length} calls\n${procs.map((p) => p.log()).join('\n')}`);
-    await Promise.all(procs.map((p) => p.stop()));
+    // SIGTERM to the pass's holder while one of its checks runs (a new ls-remote was just logged; it lasts 1.5 s, so the pass is mid-way).
+    const holderId = async () => (await sql(db.url, 'SELECT holder FROM reponav.poll_pass'))[0].holder as string | null;
+    const seen = calls().length;
+    const holder = await waitFor(async () => calls().length > seen && (await holderId()), 30_000, () => 'no pass started');
+    const stopped = procs.find((p) => p.log().includes(`reponav worker ${holder} `))!;
+    expect(stopped, `holder ${holder}`).toBeDefined();
+    // The order is judged up to here: the pass interrupted below is started over by the other worker.
     const log = calls();
+    await stopped.stop();
+    expect(stopped.child.exitCode, stopped.log()).toBe(0);
+    expect(stopped.log()).toMatch(/poll pass: \d+ checked, .* \(interrupted\)/);
+    // Released at once: the pass is not left to its lease.
+    expect(await holderId()).not.toBe(holder);
+    await Promise.all(procs.map((p) => p.stop()));
     expect(new Set(log).size).toBe(REPOS);
     expect(largestSpread(log), `ls-remote order:\n${log.join('\n')}`).toBeLessThanOrEqual(1);
     const [row] = await sql(db.url, 'SELECT passes::int AS passes, holder FROM reponav.poll_pass');
     expect(row.passes).toBeGreaterThanOrEqual(3);
     // Both workers stopped: none holds the pass.
     expect(row.holder).toBeNull();
+    // Stopping ends the poll before the pool: no statement meets a closed pool.
     for (const p of procs) expect(p.log()).not.toMatch(/Cannot use a pool after calling end/);
   }, 150_000);
 });
