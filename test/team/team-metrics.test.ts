@@ -128,4 +128,15 @@ describe('/metrics', () => {
     await server.stop();
     await worker.stop();
   }, 150_000);
+
+  it('is off without a metrics token: 404 on serve, and a worker refuses --metrics-port', async () => {
+    const server = await spawnServer(db.url, `${temp.dir}/store`, `${temp.dir}/cache-off`);
+    const off = await scrape(`${server.base}/metrics`, `Bearer ${METRICS_TOKEN}`);
+    expect(off.status).toBe(404);
+    expect(off.text).toMatch(/--metrics-token-file/);
+    await server.stop();
+    const worker = cli(['worker', '--pg', db.url, '--store', `${temp.dir}/store`, '--work-dir', `${temp.dir}/w-off`, '--metrics-port', '0'], { REPONAV_METRICS_TOKEN: '' });
+    expect(worker.status).toBe(1);
+    expect(worker.stderr.trim()).toBe('error: --metrics-port needs a metrics token: pass --metrics-token-file FILE or set REPONAV_METRICS_TOKEN.');
+  }, 60_000);
 });
