@@ -11,6 +11,7 @@ import { listRepos, type CatalogRepo } from './catalog.js';
 import { remoteHead } from './git-fetch.js';
 import { retryWaitSeconds, type EnqueueOptions, type IndexJob, type JobQueue } from './job-queue.js';
 import type { Queryable } from './pg-database.js';
+import { endPass, POLL_LEASE_SECONDS, renewPass, startPass, type HeldPass } from './poll-lease.js';
 import { commitState, recordHead, recordHeadError } from './shard-registry.js';
 import { SCHEMA_VERSION } from '../index/index.js';
 
@@ -36,6 +37,8 @@ export interface HeadCheck {
 
 export interface CheckOptions extends EnqueueOptions {
   logger: Logger;
+  /** Stops the check: a running `git ls-remote` is ended and nothing is recorded. */
+  signal?: AbortSignal;
   /** Queue a failed head now instead of after its backoff (fleet sync). */
   now?: boolean;
 }
@@ -46,9 +49,11 @@ export async function checkHead(db: Queryable, queue: JobQueue, repo: CatalogRep
   const checkedAt = (await db.query<{ t: Date }>('SELECT clock_timestamp() AS t')).rows[0].t;
   let head: string | null;
   try {
-    head = await remoteHead(repo.url, repo.branch);
+    head = await remoteHead(repo.url, repo.branch, 60_000, options.signal);
     if (head === null) throw new Error(`branch '${repo.branch}' does not exist`);
   } catch (error) {
+    // Stopped, not unreadable: the next pass checks it.
+    if (options.signal?.aborted) throw options.signal.reason;
     const reason = (error as Error).message.replace(/\.$/, '');
     const previous = await recordHeadError(db, repo.name, reason, checkedAt);
     // Once per new reason, not on every poll; fleet list shows it until a check succeeds.
@@ -81,16 +86,28 @@ export async function ensureBuilt(db: Queryable, queue: JobQueue, job: IndexJob,
   return id !== null;
 }
 
-/** How many branch heads one pass checks at once (each check waits mostly on git and PostgreSQL round trips). */
-const CHECKS_AT_ONCE = 8;
+/**
+ * How many branch heads one pass checks at once (each check waits mostly on
+ * git and PostgreSQL round trips). A worker's pool holds at least this many
+ * connections plus its own (WORKER_POOL_SIZE), so lanes never wait for one.
+ */
+export const POLL_LANES = 8;
 
-/** One pass over the catalog (or the named repositories), CHECKS_AT_ONCE repositories at a time. */
+/** Connections a worker's pool needs: one per poll lane, plus the job loop, the lease renewals, the heartbeat and the queue's maintenance. */
+export const WORKER_POOL_SIZE = POLL_LANES + 4;
+
+/**
+ * One pass over the catalog (or the named repositories), POLL_LANES
+ * repositories at a time. Once `signal` aborts, no further repository is
+ * started and a running `git ls-remote` is stopped; nothing is recorded for
+ * the repositories not checked.
+ */
 export async function pollOnce(db: Queryable, queue: JobQueue, options: CheckOptions & { repos?: readonly string[] }): Promise<PollResult> {
   const repos = (await listRepos(db)).filter((r) => !options.repos || options.repos.includes(r.name));
   const result: PollResult = { checked: 0, enqueued: [], failed: [] };
   let next = 0;
   const lane = async () => {
-    while (next < repos.length) {
+    while (next < repos.length && !options.signal?.aborted) {
       const repo = repos[next++];
       try {
         const check = await checkHead(db, queue, repo, options);
@@ -98,48 +115,74 @@ export async function pollOnce(db: Queryable, queue: JobQueue, options: CheckOpt
         if (check.error) result.failed.push({ repo: repo.name, reason: check.error });
         else if (check.enqueued && check.head) result.enqueued.push({ repo: repo.name, commit: check.head });
       } catch (error) {
+        if (options.signal?.aborted) break;
         result.failed.push({ repo: repo.name, reason: (error as Error).message });
         options.logger.warn(`poll ${repo.name}: ${(error as Error).message}`);
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CHECKS_AT_ONCE, repos.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(POLL_LANES, repos.length) }, lane));
   // Lanes finish in any order; listings read better by name.
   result.enqueued.sort((a, b) => a.repo.localeCompare(b.repo));
   result.failed.sort((a, b) => a.repo.localeCompare(b.repo));
   return result;
 }
 
+/** A running poller. */
+export interface RunningPoller {
+  /** Stops polling: a running pass starts no further check, its running ones end, and it is released to other workers; resolves once it has. */
+  stop(): Promise<void>;
+}
+
 /**
- * Takes part in the cluster-wide poll: every `intervalMs` this worker asks for
- * the current slot's pass (pg-boss keeps one job per slot, however many
- * workers ask) and runs it when it takes it — so a pass costs one check per
- * repository whatever the number of workers.
+ * Takes part in the cluster-wide poll: this worker starts a pass when the
+ * pass lease (poll-lease.ts) says none runs and the last ended `intervalMs`
+ * ago, and holds the lease while the pass runs — so passes never overlap and
+ * cost one check per repository per interval whatever the number of workers.
  */
-export function startPoller(db: Queryable, queue: JobQueue, options: CheckOptions & { intervalMs: number }): { stop(): void } {
-  let stopped = false;
+export function startPoller(db: Queryable, queue: JobQueue, options: CheckOptions & { intervalMs: number; holder: string; passLeaseSeconds?: number; /** Called after each pass this worker ran. */ onPass?: () => void }): RunningPoller {
+  const stopping = new AbortController();
+  const leaseSeconds = options.passLeaseSeconds ?? POLL_LEASE_SECONDS;
   let timer: NodeJS.Timeout | undefined;
-  const pass = async () => {
-    if (stopped) return;
+  let running: Promise<void> = Promise.resolve();
+  const runPass = async (pass: HeldPass) => {
+    const lost = new AbortController();
+    const renewal = setInterval(() => {
+      renewPass(db, pass, leaseSeconds).then(
+        (mine) => mine || lost.abort(new Error('the poll pass lease ran out')),
+        (error: Error) => options.logger.debug(`poll lease renewal: ${error.message}`),
+      );
+    }, (leaseSeconds * 1000) / 3);
+    const signal = AbortSignal.any([stopping.signal, lost.signal]);
+    const started = Date.now();
     try {
-      await queue.requestPollPass(options.intervalMs / 1000);
-      const id = await queue.takePollPass();
-      if (id) {
-        const started = Date.now();
-        const result = await pollOnce(db, queue, options);
-        await queue.completePollPass(id);
-        options.logger.debug(`poll pass: ${result.checked} checked, ${result.enqueued.length} queued, ${result.failed.length} unreadable in ${Date.now() - started} ms`);
-      }
-    } catch (error) {
-      options.logger.warn(`poll failed: ${(error as Error).message}`);
+      const result = await pollOnce(db, queue, { ...options, signal });
+      options.logger.debug(`poll pass: ${result.checked} checked, ${result.enqueued.length} queued, ${result.failed.length} unreadable in ${Date.now() - started} ms${signal.aborted ? ' (interrupted)' : ''}`);
+    } finally {
+      options.onPass?.();
+      clearInterval(renewal);
+      if (!lost.signal.aborted) await endPass(db, pass, !signal.aborted);
     }
-    if (!stopped) timer = setTimeout(pass, options.intervalMs);
   };
-  void pass();
+  const tick = async () => {
+    if (stopping.signal.aborted) return;
+    let waitMs = options.intervalMs;
+    try {
+      const attempt = await startPass(db, options.holder, options.intervalMs / 1000, leaseSeconds);
+      if (attempt.started) await runPass(attempt.started);
+      // Another worker's pass runs (look again within an interval), or the next is due in retryInSeconds.
+      else waitMs = Math.max(50, Math.min(options.intervalMs, attempt.retryInSeconds * 1000 + 20));
+    } catch (error) {
+      if (!stopping.signal.aborted) options.logger.warn(`poll failed: ${(error as Error).message}`);
+    }
+    if (!stopping.signal.aborted) timer = setTimeout(() => (running = tick()), waitMs);
+  };
+  running = tick();
   return {
-    stop() {
-      stopped = true;
+    async stop() {
+      stopping.abort(new Error('the worker is stopping'));
       clearTimeout(timer);
+      await running;
     },
   };
 }

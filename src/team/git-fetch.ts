@@ -30,9 +30,9 @@ export function runGit(args: string[], options: { cwd?: string; timeoutMs?: numb
   });
 }
 
-/** The commit `branch` points at in the repository at `url`, or null when the branch does not exist. */
-export async function remoteHead(url: string, branch: string, timeoutMs = 60_000): Promise<string | null> {
-  const out = await runGit(['ls-remote', '--', url, `refs/heads/${branch}`], { timeoutMs });
+/** The commit `branch` points at in the repository at `url`, or null when the branch does not exist; `signal` ends git early. */
+export async function remoteHead(url: string, branch: string, timeoutMs = 60_000, signal?: AbortSignal): Promise<string | null> {
+  const out = await runGit(['ls-remote', '--', url, `refs/heads/${branch}`], { timeoutMs, signal });
   const line = out.split('\n').find((l) => l.endsWith(`\trefs/heads/${branch}`));
   return line ? line.split('\t')[0] : null;
 }

@@ -7,9 +7,9 @@
 import type { RunningTeamServer, TeamServerOptions } from './team-server.js';
 
 export { createToken, listTokens, revokeToken, type Principal, type TokenInfo } from './access-tokens.js';
-export { ensureBuilt, pollOnce, type PollResult } from './branch-poller.js';
+export { ensureBuilt, pollOnce, POLL_LANES, WORKER_POOL_SIZE, type PollResult } from './branch-poller.js';
 export { addRepo, getRepo, isCatalogName, listRepos, removeRepo, type CatalogRepo } from './catalog.js';
-export { liveNodes, type NodeBeat } from './heartbeats.js';
+export { DEAD_AFTER_SECONDS, FORGET_AFTER_SECONDS, listNodes, type NodeBeat } from './heartbeats.js';
 export { DEFAULT_LEASE_SECONDS, DEFAULT_RETRY_LIMIT, JobQueue, type EnqueueOptions, type JobRow } from './job-queue.js';
 export { migrate, MIGRATIONS, requireMigrated, TEAM_SCHEMA_VERSION } from './migrations.js';
 export { openShardStore, SHARD_STORE_ENV } from './open-shard-store.js';
@@ -35,3 +35,4 @@ export const WEBHOOK_SECRET_ENV = 'REPONAV_WEBHOOK_SECRET';
 export async function startTeamServer(options: TeamServerOptions): Promise<RunningTeamServer> {
   return (await import('./team-server.js')).startTeamServer(options);
 }
+export { METRICS_TOKEN_ENV, startMetricsServer, TeamMetrics } from './team-metrics.js';

@@ -16,8 +16,6 @@ import type { Queryable, TeamDatabase } from './pg-database.js';
  * queue a commit's build once.
  */
 export const INDEX_QUEUE = 'reponav-build';
-/** The poll queue: one job per poll interval cluster-wide (pg-boss throttling by singletonSeconds), taken by one worker. */
-export const POLL_QUEUE = 'reponav-poll';
 
 /** One job: build the shard of `repo` at `commit`. */
 export interface IndexJob {
@@ -49,6 +47,11 @@ const JOB_COLUMNS = `id, state::text AS state, data->>'repo' AS repo, data->>'co
   created_on AS "createdOn", started_on AS "startedOn", completed_on AS "completedOn", start_after AS "startAfter",
   CASE WHEN state = 'active' THEN started_on + expire_in END AS "expiresAt",
   CASE WHEN state IN ('retry', 'failed') THEN COALESCE(output->>'message', output->'value'->>'message', output::text) END AS error`;
+
+/** pg-boss's connection shape over one of ours (a pool or a transaction's client). */
+function connection(db: Queryable): PgBoss.Db {
+  return { executeSql: (text: string, values: unknown[]) => db.query(text, values) };
+}
 
 /** The singleton key of a commit's build. */
 export function buildKey(repo: string, commit: string): string {
@@ -97,7 +100,7 @@ export class JobQueue {
    */
   static async open(db: TeamDatabase, logger: Logger, options: { install?: boolean; supervise?: boolean; maintenanceSeconds?: number } = {}): Promise<JobQueue> {
     const boss = new PgBoss({
-      db: { executeSql: (text: string, values: unknown[]) => db.query(text, values) },
+      db: connection(db),
       schema: QUEUE_SCHEMA,
       migrate: !!options.install,
       supervise: !!options.supervise,
@@ -108,7 +111,6 @@ export class JobQueue {
     await boss.start();
     if (options.install) {
       await boss.createQueue(INDEX_QUEUE, { name: INDEX_QUEUE, policy: 'stately' });
-      await boss.createQueue(POLL_QUEUE, { name: POLL_QUEUE, policy: 'standard' });
     }
     return new JobQueue(boss, db);
   }
@@ -125,12 +127,12 @@ export class JobQueue {
     if (options.now) {
       // A build waiting out its backoff is cancelled and queued again to start now (fleet sync).
       const waiting = await db.query<{ id: string }>(`SELECT id FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry') AND start_after > now()`, [INDEX_QUEUE, key]);
-      if (waiting.rows.length > 0) await this.boss.cancel(INDEX_QUEUE, waiting.rows.map((r) => r.id), { db: { executeSql: (text: string, values: unknown[]) => db.query(text, values) } });
+      if (waiting.rows.length > 0) await this.boss.cancel(INDEX_QUEUE, waiting.rows.map((r) => r.id), { db: connection(db) });
     }
     const pending = await db.query(`SELECT 1 FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND singleton_key = $2 AND state < 'completed' LIMIT 1`, [INDEX_QUEUE, key]);
     if (pending.rows.length > 0) return null;
     return this.boss.send(INDEX_QUEUE, { repo: job.repo, commit: job.commit, ...(job.force ? { force: true } : {}) }, {
-      db: { executeSql: (text: string, values: unknown[]) => db.query(text, values) },
+      db: connection(db),
       singletonKey: key,
       retryLimit: options.retryLimit ?? DEFAULT_RETRY_LIMIT,
       retryDelay: 5,
@@ -154,37 +156,28 @@ export class JobQueue {
     return rows.rows[0];
   }
 
-  /** Takes the next job (SKIP LOCKED), or null when none is waiting. */
-  async take(): Promise<TakenJob | null> {
-    const [job] = (await this.boss.fetch<IndexJob>(INDEX_QUEUE, { batchSize: 1, includeMetadata: true })) as PgBoss.JobWithMetadata<IndexJob>[];
+  /** Takes the next job (SKIP LOCKED), or null when none is waiting; with `via` (a transaction's client), in that transaction. */
+  async take(via?: Queryable): Promise<TakenJob | null> {
+    const options = { batchSize: 1, includeMetadata: true as const, ...(via ? { db: connection(via) } : {}) };
+    const [job] = (await this.boss.fetch<IndexJob>(INDEX_QUEUE, options)) as PgBoss.JobWithMetadata<IndexJob>[];
     if (!job) return null;
     return { id: job.id, repo: job.data.repo, commit: job.data.commit, force: job.data.force, leaseSeconds: job.expireInSeconds, retryCount: job.retryCount };
   }
 
   /**
-   * Asks for a poll pass in the current `intervalSeconds` slot: pg-boss keeps
-   * one job per slot (singletonSeconds), so however many workers ask, one pass
-   * runs per interval cluster-wide.
+   * Jobs of the build queue in `states` (newest first, at most `limit`), each
+   * with the live worker whose heartbeat row names it (`worker`; null when no
+   * worker beating within `aliveSeconds` runs it). One statement, so one
+   * snapshot: a worker records a job in its row in the transaction that takes
+   * it and clears it in the one that ends it, so a live worker's active job
+   * always has its worker here.
    */
-  async requestPollPass(intervalSeconds: number): Promise<void> {
-    await this.boss.send(POLL_QUEUE, {}, { singletonKey: 'pass', singletonSeconds: Math.max(1, Math.round(intervalSeconds)), retryLimit: 0, expireInSeconds: 600 });
-  }
-
-  /** Takes the waiting poll pass, if any. */
-  async takePollPass(): Promise<string | null> {
-    const [job] = await this.boss.fetch(POLL_QUEUE, { batchSize: 1 });
-    return job ? job.id : null;
-  }
-
-  async completePollPass(id: string): Promise<void> {
-    await this.boss.complete(POLL_QUEUE, id);
-  }
-
-  /** Jobs of the build queue in `states` (newest first, at most `limit`). */
-  async jobs(states: readonly JobRow['state'][], limit = 200): Promise<JobRow[]> {
-    const rows = await this.db.query<JobRow>(
-      `SELECT ${JOB_COLUMNS} FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state::text = ANY($2) ORDER BY created_on DESC LIMIT $3`,
-      [INDEX_QUEUE, states, limit],
+  async jobs(states: readonly JobRow['state'][], limit = 200, aliveSeconds = 15): Promise<(JobRow & { worker: string | null })[]> {
+    const rows = await this.db.query<JobRow & { worker: string | null }>(
+      `SELECT ${JOB_COLUMNS},
+         (SELECT n.id FROM reponav.nodes n WHERE n.kind = 'worker' AND n.info->>'jobId' = job.id::text AND n.beat_at > now() - make_interval(secs => $4) LIMIT 1) AS worker
+       FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state::text = ANY($2) ORDER BY created_on DESC LIMIT $3`,
+      [INDEX_QUEUE, states, limit, aliveSeconds],
     );
     return rows.rows;
   }
@@ -220,13 +213,14 @@ export class JobQueue {
     return (result.rowCount ?? 0) > 0;
   }
 
-  async complete(id: string, output: object): Promise<void> {
-    await this.boss.complete(INDEX_QUEUE, id, output);
+  /** Completes a taken job with its outcome; with `via`, in that transaction. */
+  async complete(id: string, output: object, via?: Queryable): Promise<void> {
+    await this.boss.complete(INDEX_QUEUE, id, output, via ? { db: connection(via) } : undefined);
   }
 
-  /** Fails the job (pg-boss retries it after its backoff until its retries are spent). */
-  async fail(id: string, error: Error): Promise<void> {
-    await this.boss.fail(INDEX_QUEUE, id, { message: error.message });
+  /** Fails the job (pg-boss retries it after its backoff until its retries are spent); with `via`, in that transaction. */
+  async fail(id: string, error: Error, via?: Queryable): Promise<void> {
+    await this.boss.fail(INDEX_QUEUE, id, { message: error.message }, via ? { db: connection(via) } : undefined);
   }
 
   /** Jobs by state (created, retry, active, completed, failed), for status and benchmarks. */

@@ -117,6 +117,24 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE reponav.commits SET head_first_at = LEAST(seen_at, head_at) WHERE head_at IS NOT NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'the poll pass lease',
+    sql: `
+      -- One row: the cluster's poll pass. A worker holds it while its pass runs (lease_until, renewed; a dead
+      -- holder's lease runs out), and the next pass starts one poll interval after the last one ended.
+      CREATE TABLE reponav.poll_pass (
+        id           boolean PRIMARY KEY DEFAULT true CHECK (id),
+        holder       text,
+        pass_id      text,
+        started_at   timestamptz,
+        lease_until  timestamptz,
+        ended_at     timestamptz,
+        passes       bigint NOT NULL DEFAULT 0
+      );
+      INSERT INTO reponav.poll_pass DEFAULT VALUES;
+    `,
+  },
 ];
 
 /** The schema version this build of reponav needs. */

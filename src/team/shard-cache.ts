@@ -58,6 +58,10 @@ export interface ShardCacheStats {
   maxBytes: number;
   downloads: number;
   evictions: number;
+  /** Acquisitions answered by a shard already here (or downloading). */
+  hits: number;
+  /** Acquisitions that started a download. */
+  misses: number;
 }
 
 /** The LRU shard cache of one server process. */
@@ -65,6 +69,8 @@ export class ShardCache {
   private readonly entries = new Map<string, Entry>();
   private downloads = 0;
   private evictions = 0;
+  private hits = 0;
+  private misses = 0;
 
   constructor(
     private readonly store: ShardStore,
@@ -80,7 +86,9 @@ export class ShardCache {
   async acquire(shard: ShardRecord): Promise<ShardLease> {
     let entry = this.entries.get(shard.location);
     let downloaded = false;
-    if (!entry) {
+    if (entry) this.hits++;
+    else {
+      this.misses++;
       downloaded = true;
       // One file per location, not per checksum: two builds with equal bytes must not share a file that evicting one deletes.
       const path = join(this.dir, `${createHash('sha256').update(shard.location).digest('hex').slice(0, 32)}.db`);
@@ -118,7 +126,7 @@ export class ShardCache {
 
   stats(): ShardCacheStats {
     const bytes = [...this.entries.values()].reduce((sum, e) => sum + e.shard.sizeBytes, 0);
-    return { entries: this.entries.size, bytes, maxBytes: this.maxBytes, downloads: this.downloads, evictions: this.evictions };
+    return { entries: this.entries.size, bytes, maxBytes: this.maxBytes, downloads: this.downloads, evictions: this.evictions, hits: this.hits, misses: this.misses };
   }
 
   private async load(shard: ShardRecord, path: string): Promise<ShardHandle> {

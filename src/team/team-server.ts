@@ -33,6 +33,7 @@ import { ShardCache } from './shard-cache.js';
 import { freshness, markBroken, newestReadyShard, SHARD_READY_CHANNEL, type ShardRecord } from './shard-registry.js';
 import type { ShardStore } from './shard-store.js';
 import { handlePushWebhook } from './push-webhook.js';
+import { serveMetrics, TeamMetrics } from './team-metrics.js';
 import { shardLossText, teamRouter } from './team-router.js';
 import { createTeamWeb, sessionToken } from './team-web.js';
 
@@ -51,6 +52,8 @@ export interface TeamServerOptions {
   allowedOrigins?: readonly string[];
   /** Accept signed push events at `/webhook` (off without a secret). */
   webhook?: { secret: string; enqueue?: EnqueueOptions };
+  /** The bearer secret `/metrics` answers (off without one; group tokens never read metrics, which name every repository). */
+  metricsToken?: string;
   /** Shown by the web view's /api/info. */
   version?: string;
   /** The web view's built front end; default `<package>/dist/web-ui`. */
@@ -63,6 +66,7 @@ export interface RunningTeamServer {
   url: string;
   port: number;
   cache: ShardCache;
+  metrics: TeamMetrics;
   close(): Promise<void>;
 }
 
@@ -90,6 +94,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   const id = `server-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const cache = new ShardCache(options.store, options.cacheDir, options.cacheBytes, logger);
   const registry = createToolRegistry({ exclude: EXCLUDED_TOOLS });
+  // The queue takes the webhook's checks and the rebuilds of lost shards.
+  const queue = await JobQueue.open(db, logger);
+  const metrics = new TeamMetrics('serve', { db, queue, cache: () => cache.stats(), logger });
   const scope = new AsyncLocalStorage<RequestScope>();
   const usedRepos = new Set<string>();
   const base = { logger };
@@ -101,7 +108,17 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       router.route = (tool, args, run) => {
         const repo = (args as { repo?: unknown } | undefined)?.repo;
         if (typeof repo === 'string') usedRepos.add(repo);
-        return route(tool, args, run);
+        const timer = metrics.toolSeconds.startTimer({ tool: tool.name });
+        return route(tool, args, run).then(
+          (result) => {
+            timer({ outcome: result.isError ? 'error' : 'ok' });
+            return result;
+          },
+          (error: unknown) => {
+            timer({ outcome: 'error' });
+            throw error;
+          },
+        );
       };
       return createRoutedMcpServer(registry, base, router);
     },
@@ -110,12 +127,17 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   const serveMcp = toNodeHandler(mcp, { maxRequestBodySize: 1024 * 1024, onerror: (error) => logger.error(`MCP request failed: ${error.message}`) });
   let requests = 0;
   const web = createTeamWeb({ db, cache, logger, version: options.version ?? '0.0.0', assetsDir: options.assetsDir, excludedTools: EXCLUDED_TOOLS });
-  // The queue takes the webhook's checks and the rebuilds of lost shards.
-  const queue = await JobQueue.open(db, logger);
   const repair = async (shard: ShardRecord, error: ReponavError) => {
     const marked = await markBroken(db, shard.repo, shard.location, error.message);
     await queue.enqueue({ repo: shard.repo, commit: shard.commit, force: true }, options.webhook?.enqueue ?? {});
     if (marked) logger.warn(`${shardLossText(shard, error)} (${error.message})`);
+  };
+
+  /** The principal, counting a refused token. */
+  const counted = async (check: Promise<Principal | null>) => {
+    const principal = await check;
+    if (!principal) metrics.authFailures.inc({ reason: 'invalid' });
+    return principal;
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -125,6 +147,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       const problems = await healthProblems(db, options.store, options.storeMinFreeBytes ?? DEFAULT_STORE_MIN_FREE);
       return sendJson(res, problems.length ? 503 : 200, problems.length ? { ok: false, id, problems } : { ok: true, id });
     }
+    // Its own token, not a group token: metrics name every repository of the catalog.
+    if (path === '/metrics') return serveMetrics(req, res, metrics, options.metricsToken, logger);
     // The same Host/Origin rules as the single-user MCP server; the token is checked against the database below.
     const refusal = checkRequest({ host: req.headers.host, origin: browserOrigin(req) }, { host: options.host, allowedOrigins: options.allowedOrigins });
     if (refusal) return sendJson(res, refusal.status, { error: refusal.message });
@@ -132,12 +156,15 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
       if (!options.webhook) return sendJson(res, 404, { error: 'The webhook is off; start reponav serve with a webhook secret.' });
       return handlePushWebhook({ db, queue, secret: options.webhook.secret, enqueue: options.webhook.enqueue, logger }, req, res);
     }
-    if (path === '/login') return web.login(req, res, (token) => authenticate(db, token));
+    if (path === '/login') return web.login(req, res, (token) => counted(authenticate(db, token)));
     if (path === '/logout') return web.logout(req, res);
     // MCP clients send a bearer header; the web view's pages send the session cookie instead.
-    const principal = await principalOf(db, req, path !== '/mcp');
+    const token = tokenOf(req, path !== '/mcp');
+    const principal = token ? await counted(authenticate(db, token)) : null;
     if (!principal) {
       const isPage = (req.method === 'GET' || req.method === 'HEAD') && path !== '/mcp' && !path.startsWith('/api/');
+      // A browser's first visit to a page carries no token yet: not a failure.
+      if (!token && !isPage) metrics.authFailures.inc({ reason: 'missing' });
       if (isPage) {
         res.writeHead(303, { Location: `${'../'.repeat(Math.max(0, path.split('/').length - 2))}login`, 'Cache-Control': 'no-store' });
         return void res.end();
@@ -182,6 +209,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
     port: address.port,
     cache,
+    metrics,
     async close() {
       listener.stop();
       await heartbeat.stop();
@@ -225,12 +253,11 @@ function browserOrigin(req: IncomingMessage): string | undefined {
   return origin === 'null' && req.headers['sec-fetch-site'] === 'same-origin' ? undefined : origin;
 }
 
-/** The caller: a bearer header, else (when `cookie`) the web view's session cookie. */
-async function principalOf(db: TeamDatabase, req: IncomingMessage, cookie: boolean): Promise<Principal | null> {
+/** The caller's token: a bearer header, else (when `cookie`) the web view's session cookie. */
+function tokenOf(req: IncomingMessage, cookie: boolean): string | undefined {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-  const token = match?.[1] ?? (cookie ? sessionToken(req) : undefined);
-  return token ? authenticate(db, token) : null;
+  return match?.[1] ?? (cookie ? sessionToken(req) : undefined);
 }
 
 function mib(bytes: number): string {

@@ -13,15 +13,16 @@ import { SCHEMA_VERSION } from '../index/index.js';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { countOf } from '../plural.js';
-import { startPoller } from './branch-poller.js';
+import { startPoller, WORKER_POOL_SIZE } from './branch-poller.js';
 import { getRepo, listRepos } from './catalog.js';
 import { startHeartbeat } from './heartbeats.js';
 import type { EnqueueOptions, JobQueue, TakenJob } from './job-queue.js';
-import type { TeamDatabase } from './pg-database.js';
+import type { Queryable, TeamDatabase } from './pg-database.js';
 import { buildShard } from './shard-builder.js';
 import { markReady, newestReadyShard, readyShard } from './shard-registry.js';
 import { applyRetention, DEFAULT_RETENTION, type RetentionRule } from './retention.js';
 import { shardLocation, type ShardStore } from './shard-store.js';
+import type { TeamMetrics } from './team-metrics.js';
 import { sweepRemoved } from './work-folders.js';
 
 export interface WorkerOptions {
@@ -33,12 +34,14 @@ export interface WorkerOptions {
   logger: Logger;
   /** How often to look for a job when the queue was empty. Default 1000 ms. */
   idleMs?: number;
-  /** Also poll tracked branches every this many ms (0: do not poll). */
+  /** Also poll tracked branches every this many ms (0: do not poll); then `db`'s pool needs WORKER_POOL_SIZE connections. */
   pollMs?: number;
   /** Lease and retries of the jobs this worker's poller enqueues. */
   enqueue?: EnqueueOptions;
   /** Which old shards to keep after each build (default DEFAULT_RETENTION). */
   retention?: RetentionRule;
+  /** Where builds and poll passes are counted (`/metrics`). */
+  metrics?: TeamMetrics;
 }
 
 /** What a finished job reports (stored as the job's output). */
@@ -73,6 +76,15 @@ export function startWorker(options: WorkerOptions): RunningWorker {
   const id = `worker-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const logger = options.logger;
   const done: Record<string, number> = {};
+  /** Counts a finished job: in `done` (heartbeat) and in the metrics. */
+  const count = (job: TakenJob, outcome: string) => {
+    done[outcome] = (done[outcome] ?? 0) + 1;
+    options.metrics?.builds.inc({ repo: job.repo, outcome });
+  };
+  if (options.pollMs && options.db.pool.options.max !== undefined && options.db.pool.options.max < WORKER_POOL_SIZE) {
+    // Fewer connections than poll lanes: lanes wait for connections, and under load time out ("timeout exceeded when trying to connect").
+    throw new ReponavError('BAD_INPUT', `A polling worker needs a PostgreSQL pool of at least ${WORKER_POOL_SIZE} connections (it has ${options.db.pool.options.max}); open its TeamDatabase with max: WORKER_POOL_SIZE.`);
+  }
   let current: TakenJob | null = null;
   let stopped = false;
   const stopping = new AbortController();
@@ -82,7 +94,22 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     () => ({ job: current ? `${current.repo}@${current.commit.slice(0, 12)}` : null, jobId: current?.id ?? null, done }),
     logger,
   );
-  const poller = options.pollMs ? startPoller(options.db, options.queue, { intervalMs: options.pollMs, logger, ...options.enqueue }) : null;
+  const poller = options.pollMs ? startPoller(options.db, options.queue, { intervalMs: options.pollMs, holder: id, logger, onPass: () => options.metrics?.pollPasses.inc(), ...options.enqueue }) : null;
+
+  /** Ends `job` (complete or fail, by `end`) and clears it from this worker's row in one transaction; the row is cleared even when ending fails. */
+  const finish = async (job: TakenJob, end: (client: Queryable) => Promise<void>) => {
+    try {
+      await heartbeat.exclusive((write) =>
+        options.db.transaction(async (client) => {
+          await end(client);
+          current = null;
+          await write(client);
+        }),
+      );
+    } finally {
+      current = null;
+    }
+  };
 
   let sweptAt = 0;
   const loop = (async () => {
@@ -93,7 +120,21 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       }
       let job: TakenJob | null = null;
       try {
-        job = await options.queue.take();
+        // The job and this worker's row naming it change in one transaction: fleet jobs never sees a live worker's job without its worker.
+        job = await heartbeat.exclusive((write) =>
+          options.db.transaction(async (client) => {
+            const taken = await options.queue.take(client);
+            if (!taken) return null;
+            current = taken;
+            try {
+              await write(client);
+            } catch (error) {
+              current = null;
+              throw error;
+            }
+            return taken;
+          }),
+        );
       } catch (error) {
         logger.warn(`taking a job failed: ${(error as Error).message}`);
       }
@@ -104,26 +145,33 @@ export function startWorker(options: WorkerOptions): RunningWorker {
       current = job;
       try {
         const outcome = await runJob(job, id, options, stopping.signal);
-        done[outcome.result] = (done[outcome.result] ?? 0) + 1;
+        count(job, outcome.result);
+        if (outcome.result === 'built' && outcome.buildMs !== undefined) options.metrics?.buildSeconds.observe({ repo: job.repo }, outcome.buildMs / 1000);
         logger.info(outcomeLine(job, outcome));
-        await options.queue.complete(job.id, outcome).catch((error: Error) => logger.warn(`completing job ${job!.id}: ${error.message}`));
+        await finish(job, (client) => options.queue.complete(job!.id, outcome, client)).catch((error: Error) => logger.warn(`completing job ${job!.id}: ${error.message}`));
         if (outcome.result === 'built') {
           await applyRetention(options.db, options.store, job.repo, options.retention ?? DEFAULT_RETENTION, logger).catch((error: Error) => logger.warn(`retention of ${job!.repo}: ${error.message}`));
         }
       } catch (error) {
         if (error instanceof WorkerStopped) {
+          options.metrics?.builds.inc({ repo: job.repo, outcome: 'stopped' });
           logger.warn(`${job.repo}@${job.commit.slice(0, 12)} given back to the queue: ${error.message}`);
-          await options.queue.fail(job.id, error).catch((e: Error) => logger.warn(`giving back job ${job!.id}: ${e.message}`));
+          await finish(job, (client) => options.queue.fail(job!.id, error, client)).catch((e: Error) => logger.warn(`giving back job ${job!.id}: ${e.message}`));
           continue;
         }
         if (error instanceof LeaseLost) {
-          done.abandoned = (done.abandoned ?? 0) + 1;
+          // Not this worker's any more: its row stops naming the job now, not at the next beat.
+          await heartbeat.exclusive(async (write) => {
+            current = null;
+            await write(options.db);
+          }).catch((e: Error) => logger.debug(`heartbeat: ${e.message}`));
+          count(job, 'abandoned');
           logger.warn(`${job.repo}@${job.commit.slice(0, 12)} abandoned: ${error.message}`);
           continue;
         }
-        done.failed = (done.failed ?? 0) + 1;
+        count(job, 'failed');
         logger.warn(`${job.repo}@${job.commit.slice(0, 12)} failed (try ${job.retryCount + 1}): ${(error as Error).message}`);
-        await options.queue.fail(job.id, error as Error).catch((e: Error) => logger.warn(`failing job ${job!.id}: ${e.message}`));
+        await finish(job, (client) => options.queue.fail(job!.id, error as Error, client)).catch((e: Error) => logger.warn(`failing job ${job!.id}: ${e.message}`));
       } finally {
         current = null;
       }
@@ -135,9 +183,9 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     done,
     async stop() {
       stopped = true;
-      poller?.stop();
       stopping.abort(new WorkerStopped('the worker was stopped mid-build'));
-      await loop;
+      // The poll's checks end before the caller closes the pool.
+      await Promise.all([poller?.stop(), loop]);
       await heartbeat.stop();
     },
   };

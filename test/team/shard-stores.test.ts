@@ -34,8 +34,8 @@ afterAll(async () => {
 
 describe('migrations', () => {
   it('are refused until run, run once, and are idempotent', async () => {
-    await expect(requireMigrated(db)).rejects.toThrow('The team database is at schema version 0, this reponav needs 3; run: reponav fleet migrate.');
-    expect(await migrate(db)).toEqual([1, 2, 3]);
+    await expect(requireMigrated(db)).rejects.toThrow('The team database is at schema version 0, this reponav needs 4; run: reponav fleet migrate.');
+    expect(await migrate(db)).toEqual([1, 2, 3, 4]);
     expect(await migrate(db)).toEqual([]);
     await expect(requireMigrated(db)).resolves.toBeUndefined();
   });

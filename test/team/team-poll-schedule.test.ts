@@ -1,12 +1,12 @@
 /**
  * One cluster-wide poll schedule: however many workers poll, a pass over the
- * catalog costs one `git ls-remote` per repository (pg-boss keeps one poll job
- * per interval slot and one worker takes it). Counted with a `git` wrapper on
+ * catalog costs one `git ls-remote` per repository (one worker at a time holds
+ * the pass lease, poll-lease.ts). Counted with a `git` wrapper on
  * the workers' PATH that logs each ls-remote.
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, createDatabase, fixtureRepo, sleep, spawnCli, sql, tempDir, waitFor, type Proc } from './team-harness.js';
+import { cli, createDatabase, fixtureRepo, spawnCli, sql, tempDir, waitFor, type Proc } from './team-harness.js';
 
 const temp = tempDir('reponav-team-poll-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -40,21 +40,21 @@ describe('poll schedule', () => {
       const worker = spawnCli(['worker', '--pg', db.url, '--store', `${temp.dir}/store-file/x`, '--work-dir', `${temp.dir}/w${i}`, '--poll', '1', '--retries', '0', '--verbose'], env);
       procs.push(worker);
     }
-    const passes = async () => (await sql(db.url, "SELECT count(*)::int AS n FROM reponav_queue.job WHERE name = 'reponav-poll' AND state = 'completed'"))[0].n as number;
+    const passes = async () => (await sql(db.url, 'SELECT passes::int AS n FROM reponav.poll_pass'))[0].n as number;
     const calls = () => (existsSync(`${temp.dir}/ls-remote.log`) ? readFileSync(`${temp.dir}/ls-remote.log`, 'utf8').trim().split('\n') : []);
-    // Measure once every worker runs: from the first completed pass on, for 6 s.
+    // Measure once every worker runs: from the first finished pass on, until three more have finished.
     await waitFor(async () => (await passes()) > 0 && procs.every((p) => p.log().includes('reponav worker ')), 30_000, () => procs.map((p) => p.log()).join('\n'));
     const [passes0, calls0, started] = [await passes(), calls().length, Date.now()];
-    await sleep(6_000);
+    await waitFor(async () => (await passes()) >= passes0 + 3, 60_000, () => procs.map((p) => p.log()).join('\n'));
     const [passes1, calls1, seconds] = [await passes(), calls(), (Date.now() - started) / 1000];
     await Promise.all(procs.map((p) => p.stop()));
     const ran = passes1 - passes0;
     const checked = calls1.length - calls0;
     expect(ran).toBeGreaterThanOrEqual(3);
-    // At most one pass per 1 s slot, whatever the number of workers.
+    // At most one pass per 1 s interval, whatever the number of workers.
     expect(ran).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
     // Each pass checks each repository once (a pass running at either end of the window may add part of one).
     expect(checked).toBeGreaterThanOrEqual((ran - 1) * REPOS);
     expect(checked).toBeLessThanOrEqual((ran + 1) * REPOS);
-  }, 60_000);
+  }, 120_000);
 });

@@ -200,7 +200,7 @@ async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean):
   const repos = await team.listRepos(db, undefined, { invalid: true });
   const { SCHEMA_VERSION } = await import('../../index/index.js');
   const fresh = new Map((await team.freshness(db, repos.map((r) => r.name), SCHEMA_VERSION)).map((f) => [f.repo, f]));
-  const nodes = await team.liveNodes(db);
+  const nodes = await team.listNodes(db);
   const queue = await team.JobQueue.open(db, logger);
   const jobs = await queue.counts();
   const latest = await queue.latestJobs();
@@ -231,17 +231,17 @@ async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean):
     print(`${r.name}  ${r.branch}  ${r.state}  groups=${r.groups.join(',')}  served=${short(r.servedCommit)}  head=${short(r.headCommit)}  ${lag}${retries}${error}`);
   }
   print(`${repos.length} repositories; jobs: ${Object.entries(jobs).map(([k, v]) => `${k} ${v}`).join(', ')} (details: reponav fleet jobs)`);
-  for (const n of nodes) print(`${n.kind} ${n.id} (beat ${ago(n.beatAt)}) ${JSON.stringify(n.info)}`);
+  for (const n of nodes) {
+    print(n.alive ? `${n.kind} ${n.id} (beat ${ago(n.beatAt)}) ${JSON.stringify(n.info)}` : `${n.kind} ${n.id} DEAD (last beat ${ago(n.beatAt)}; listed until ${team.FORGET_AFTER_SECONDS / 60} min after it) ${JSON.stringify(n.info)}`);
+  }
 }
 
 async function listJobs(team: Team, db: TeamDb, logger: Logger, options: { json?: boolean; all?: boolean }): Promise<void> {
   const queue = await team.JobQueue.open(db, logger);
-  const jobs = await queue.jobs(options.all ? ['created', 'retry', 'active', 'failed', 'completed'] : ['created', 'retry', 'active', 'failed']);
+  const jobs = await queue.jobs(options.all ? ['created', 'retry', 'active', 'failed', 'completed'] : ['created', 'retry', 'active', 'failed'], 200, team.DEAD_AFTER_SECONDS);
   await queue.close();
-  // Who runs an active job: the worker whose last heartbeat names it; none beating means the worker is gone and the lease will run out.
-  const nodes = await team.liveNodes(db, 15);
-  const runner = new Map(nodes.flatMap((n) => (typeof n.info.jobId === 'string' ? [[n.info.jobId, n.id] as const] : [])));
-  const rows = jobs.map((j) => ({ ...j, worker: runner.get(j.id) ?? null, workerGone: j.state === 'active' && !runner.has(j.id) }));
+  // Who runs an active job: the live worker whose row names it (read with the job); none means the worker is gone and the lease will run out.
+  const rows = jobs.map((j) => ({ ...j, workerGone: j.state === 'active' && j.worker === null }));
   if (options.json) return print(JSON.stringify({ jobs: rows }, null, 2));
   for (const j of rows) {
     const what = `${j.state.padEnd(9)} ${j.repo}@${j.commit.slice(0, 12)}  try ${j.retryCount + 1} of ${j.retryLimit + 1}`;

@@ -73,23 +73,33 @@ export function registerWorkerCommand(program: Command): void {
     .option('--maintenance <seconds>', 'how often expired leases are detected and retried', seconds, 30)
     .option('--keep <n>', 'retention: ready commits kept per branch (older shards are deleted)', positiveInt, DEFAULT_KEEP)
     .option('--keep-pinned-days <days>', 'retention: also keep commits a client named in this many days', positiveInt, DEFAULT_PINNED_DAYS)
+    .option('--metrics-port <port>', 'serve Prometheus metrics at http://HOST:PORT/metrics (needs a metrics token; default: no listener)', port)
+    .option('--metrics-host <host>', 'bind address of the metrics listener', '127.0.0.1')
+    .option('--metrics-token-file <file>', 'the bearer secret /metrics answers (default: $REPONAV_METRICS_TOKEN)')
     .option('-q, --quiet', 'log only errors')
     .option('--verbose', 'log debug messages')
-    .action(async (options: CommonOptions & { store?: string; workDir?: string; poll: number; lease?: number; retries?: number; maintenance: number; keep: number; keepPinnedDays: number }) => {
+    .action(async (options: CommonOptions & { store?: string; workDir?: string; poll: number; lease?: number; retries?: number; maintenance: number; keep: number; keepPinnedDays: number } & MetricsOptions) => {
       const team = await loadTeam();
       const { cacheDirectory } = await import('../../index/index.js');
       const logger = processLogger(options);
       keepAlive(logger);
-      const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { applicationName: 'reponav-worker' });
+      const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { applicationName: 'reponav-worker', max: team.WORKER_POOL_SIZE });
       await waitForDatabase(team, db, logger);
       const store = team.openShardStore(options.store, db);
       const queue = await team.JobQueue.open(db, logger, { supervise: true, maintenanceSeconds: Math.max(1, Math.round(options.maintenance)) });
       // Stable per host, so a restarted worker keeps its mirrors; half-built outputs of a crashed run are removed.
       const workDir = team.claimFolder(options.workDir ?? join(cacheDirectory(), `team-worker-${hostname()}`), ['out']);
       const retention = { keep: options.keep, pinnedDays: options.keepPinnedDays };
-      const worker = team.startWorker({ db, queue, store, workDir, logger, pollMs: options.poll * 1000, enqueue: { leaseSeconds: options.lease, retryLimit: options.retries }, retention });
-      process.stderr.write(`reponav worker ${worker.id} on ${team.redactUrl(db.url)}, store ${store.description}, work folder ${workDir}\n`);
+      const metricsToken = secretFrom(options.metricsTokenFile, process.env[team.METRICS_TOKEN_ENV], 'metrics token');
+      if (options.metricsPort !== undefined && !metricsToken) {
+        throw new ReponavError('BAD_INPUT', `--metrics-port needs a metrics token: pass --metrics-token-file FILE or set ${team.METRICS_TOKEN_ENV}.`);
+      }
+      const metrics = options.metricsPort !== undefined && metricsToken ? new team.TeamMetrics('worker', { db, queue, logger }) : undefined;
+      const listener = metrics && metricsToken ? await team.startMetricsServer({ host: options.metricsHost, port: options.metricsPort!, metrics, token: metricsToken, logger }) : null;
+      const worker = team.startWorker({ db, queue, store, workDir, logger, pollMs: options.poll * 1000, enqueue: { leaseSeconds: options.lease, retryLimit: options.retries }, retention, metrics });
+      process.stderr.write(`reponav worker ${worker.id} on ${team.redactUrl(db.url)}, store ${store.description}, work folder ${workDir}${listener ? `, metrics at ${listener.url}` : ''}\n`);
       await untilSignal(async () => {
+        await listener?.close();
         await worker.stop();
         await queue.close();
         await db.close();
@@ -114,14 +124,16 @@ export function registerServeCommand(program: Command): void {
     .addOption(new Option('--allow-origin <origin>', 'also accept requests from this browser Origin (repeatable; others are refused with 403)').argParser(collect).default([], 'none'))
     .option('--webhook-secret-file <file>', 'accept signed push events at /webhook with the secret in this file (default: $REPONAV_WEBHOOK_SECRET; neither: no webhook)')
     .option('--lease <seconds>', 'lease of the jobs the webhook queues', seconds)
+    .option('--metrics-token-file <file>', 'serve Prometheus metrics at /metrics to this bearer secret (default: $REPONAV_METRICS_TOKEN; neither: /metrics is off)')
     .option('-q, --quiet', 'log only errors')
     .option('--verbose', 'log debug messages')
-    .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; storeMinFree: number; allowOrigin: string[]; webhookSecretFile?: string; lease?: number }) => {
+    .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; storeMinFree: number; allowOrigin: string[]; webhookSecretFile?: string; lease?: number; metricsTokenFile?: string }) => {
       const team = await loadTeam();
       const { cacheDirectory } = await import('../../index/index.js');
       const logger = processLogger(options);
       keepAlive(logger);
-      const secret = webhookSecret(options.webhookSecretFile, process.env[team.WEBHOOK_SECRET_ENV]);
+      const secret = secretFrom(options.webhookSecretFile, process.env[team.WEBHOOK_SECRET_ENV], 'webhook secret');
+      const metricsToken = secretFrom(options.metricsTokenFile, process.env[team.METRICS_TOKEN_ENV], 'metrics token');
       const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { applicationName: 'reponav-serve', max: 8 });
       await waitForDatabase(team, db, logger);
       const store = team.openShardStore(options.store, db);
@@ -135,10 +147,11 @@ export function registerServeCommand(program: Command): void {
         host: options.host,
         allowedOrigins: options.allowOrigin,
         webhook: secret ? { secret, enqueue: { leaseSeconds: options.lease } } : undefined,
+        metricsToken,
         version: readPackageVersion(),
         logger,
       });
-      process.stderr.write(`reponav serve ${server.id}: MCP at ${server.url}/mcp, web view at ${server.url}/, ${secret ? `webhook at ${server.url}/webhook, ` : ''}store ${store.description}\n`);
+      process.stderr.write(`reponav serve ${server.id}: MCP at ${server.url}/mcp, web view at ${server.url}/, ${secret ? `webhook at ${server.url}/webhook, ` : ''}${metricsToken ? `metrics at ${server.url}/metrics, ` : ''}store ${store.description}\n`);
       await untilSignal(async () => {
         await server.close();
         await db.close();
@@ -146,15 +159,22 @@ export function registerServeCommand(program: Command): void {
     });
 }
 
-/** The webhook secret from a file (trailing newline dropped) or the environment; undefined when neither is given. */
-function webhookSecret(file: string | undefined, env: string | undefined): string | undefined {
+/** The metrics options of `worker`. */
+interface MetricsOptions {
+  metricsPort?: number;
+  metricsHost: string;
+  metricsTokenFile?: string;
+}
+
+/** A secret (`what`: webhook secret, metrics token) from a file (trailing newline dropped) or the environment; undefined when neither is given. */
+function secretFrom(file: string | undefined, env: string | undefined, what: string): string | undefined {
   if (file === undefined) return env?.trim() || undefined;
   let text: string;
   try {
     text = readFileSync(file, 'utf8').trim();
   } catch (error) {
-    throw new ReponavError('BAD_INPUT', `Cannot read the webhook secret file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+    throw new ReponavError('BAD_INPUT', `Cannot read the ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
   }
-  if (text.length < 16) throw new ReponavError('BAD_INPUT', `The webhook secret in ${file} is shorter than 16 characters; use a long random string.`);
+  if (text.length < 16) throw new ReponavError('BAD_INPUT', `The ${what} in ${file} is shorter than 16 characters; use a long random string.`);
   return text;
 }
