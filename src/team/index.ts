@@ -6,6 +6,7 @@
  */
 export { createToken, listTokens, revokeToken, type Principal, type TokenInfo } from './access-tokens.js';
 export { ensureBuilt, pollOnce, type PollResult } from './branch-poller.js';
+export { purgeCommit, purgedCommit, purgedText, type PurgeResult } from './commit-purge.js';
 export { addRepo, getRepo, isCatalogName, listRepos, removeRepo, type CatalogRepo } from './catalog.js';
 export { liveNodes, type NodeBeat } from './heartbeats.js';
 export { DEFAULT_LEASE_SECONDS, DEFAULT_RETRY_LIMIT, JobQueue, type EnqueueOptions, type JobRow } from './job-queue.js';
