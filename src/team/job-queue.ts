@@ -198,7 +198,7 @@ export class JobQueue {
     return new Map(rows.rows.map((r) => [r.repo, r]));
   }
 
-  /** Cancels every waiting or running build of `repo` (fleet remove). */
+  /** Cancels every waiting or running build of `repo` (fleet remove), or only those of `commit` (fleet purge). */
   async cancelRepo(repo: string, commit?: string): Promise<number> {
     const ids = (
       await this.db.query<{ id: string }>(
