@@ -72,6 +72,8 @@ export async function recordContained(db: Queryable, repo: string, commit: strin
  * again after its own fetch.
  */
 export function headHistoryReader(db: Queryable, mirrorOf: (repo: string) => string, logger: Logger) {
+  // Warned once per head, not at every poll pass while its objects stay missing.
+  const warned = new Set<string>();
   return async (repo: { name: string; url: string }, head: string): Promise<void> => {
     if (!(await historyStale(db, repo.name, head))) return;
     try {
@@ -80,7 +82,10 @@ export function headHistoryReader(db: Queryable, mirrorOf: (repo: string) => str
       const n = await recordContained(db, repo.name, head, gitDir);
       logger.debug(`${repo.name}@${head.slice(0, 12)}: history read (${n} known commit(s) in it)`);
     } catch (error) {
-      logger.warn(`${repo.name}@${head.slice(0, 12)}: its history could not be read yet: ${(error as Error).message}`);
+      const key = `${repo.name}@${head}`;
+      const say = warned.has(key) ? logger.debug.bind(logger) : logger.warn.bind(logger);
+      warned.add(key);
+      say(`${repo.name}@${head.slice(0, 12)}: its history could not be read yet (until it is, servers answer only from commits already known to be in it): ${(error as Error).message}`);
     }
   };
 }
