@@ -12,6 +12,7 @@ import { remoteHead } from './git-fetch.js';
 import { retryWaitSeconds, type EnqueueOptions, type IndexJob, type JobQueue } from './job-queue.js';
 import type { Queryable } from './pg-database.js';
 import { endPass, POLL_LEASE_SECONDS, renewPass, startPass, type HeldPass } from './poll-lease.js';
+import { purgedCommit, purgedText } from './commit-purge.js';
 import { commitState, recordHead, recordHeadError } from './shard-registry.js';
 import { SCHEMA_VERSION } from '../index/index.js';
 
@@ -41,6 +42,12 @@ export interface CheckOptions extends EnqueueOptions {
   signal?: AbortSignal;
   /** Queue a failed head now instead of after its backoff (fleet sync). */
   now?: boolean;
+  /**
+   * Reads a new head's history into the registry (what it contains), so the
+   * servers stop serving a commit it no longer contains at once; only a
+   * worker, which has a mirror, passes it (elsewhere the build reads it).
+   */
+  readHistory?: (repo: CatalogRepo, head: string) => Promise<void>;
 }
 
 /** Asks git for `repo`'s branch head, records it and queues its build when it has no ready shard. */
@@ -51,6 +58,8 @@ export async function checkHead(db: Queryable, queue: JobQueue, repo: CatalogRep
   try {
     head = await remoteHead(repo.url, repo.branch, 60_000, options.signal);
     if (head === null) throw new Error(`branch '${repo.branch}' does not exist`);
+    // A purged commit pushed back is refused like an unreadable head: never recorded, built or served.
+    if (await purgedCommit(db, repo.name, head)) throw new Error(`${purgedText(repo.name, head).replace(/\.$/, '')}; force-push it away`);
   } catch (error) {
     // Stopped, not unreadable: the next pass checks it.
     if (options.signal?.aborted) throw options.signal.reason;
@@ -62,6 +71,7 @@ export async function checkHead(db: Queryable, queue: JobQueue, repo: CatalogRep
   }
   const record = await recordHead(db, repo.name, head, checkedAt);
   if (!record.current) return { head, enqueued: false, current: false };
+  await options.readHistory?.(repo, head);
   return { head, enqueued: await ensureBuilt(db, queue, { repo: repo.name, commit: head }, options), current: true };
 }
 

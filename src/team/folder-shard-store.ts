@@ -11,7 +11,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ReponavError } from '../errors.js';
-import { checksumMismatch, repoPrefix, type ShardStore, type StoredShard } from './shard-store.js';
+import { checksumMismatch, commitPrefix, repoPrefix, type ShardStore, type StoredShard } from './shard-store.js';
 
 /** Copies `from` to `to` through a temporary file renamed into place; returns the bytes' SHA-256 and size. */
 async function copyAtomically(from: string, to: string): Promise<StoredShard & { commit(): Promise<void>; abort(): Promise<void> }> {
@@ -84,6 +84,15 @@ export class FolderShardStore implements ShardStore {
     const dir = this.pathOf(repoPrefix(repo));
     const files = await readdir(dir).catch(() => [] as string[]);
     await rm(dir, { recursive: true, force: true });
+    return files.filter((f) => f.endsWith('.db')).length;
+  }
+
+  async deleteCommit(repo: string, commit: string): Promise<number> {
+    const dir = this.pathOf(repoPrefix(repo));
+    // Uploads in progress (`.part-` files) of the commit go too: they hold the same bytes.
+    const name = commitPrefix(repo, commit).slice(repoPrefix(repo).length);
+    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.startsWith(name));
+    await Promise.all(files.map((f) => rm(this.pathOf(`${repoPrefix(repo)}${f}`), { force: true })));
     return files.filter((f) => f.endsWith('.db')).length;
   }
 

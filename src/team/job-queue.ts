@@ -191,9 +191,14 @@ export class JobQueue {
     return new Map(rows.rows.map((r) => [r.repo, r]));
   }
 
-  /** Cancels every waiting or running build of `repo` (fleet remove). */
-  async cancelRepo(repo: string): Promise<number> {
-    const ids = (await this.db.query<{ id: string }>(`SELECT id FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND data->>'repo' = $2 AND state < 'completed'`, [INDEX_QUEUE, repo])).rows.map((r) => r.id);
+  /** Cancels every waiting or running build of `repo` (fleet remove), or only those of `commit` (fleet purge). */
+  async cancelRepo(repo: string, commit?: string): Promise<number> {
+    const ids = (
+      await this.db.query<{ id: string }>(
+        `SELECT id FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND data->>'repo' = $2 AND ($3::text IS NULL OR data->>'commit' = $3) AND state < 'completed'`,
+        [INDEX_QUEUE, repo, commit ?? null],
+      )
+    ).rows.map((r) => r.id);
     if (ids.length > 0) await this.boss.cancel(INDEX_QUEUE, ids);
     return ids.length;
   }

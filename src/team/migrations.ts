@@ -135,6 +135,31 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO reponav.poll_pass DEFAULT VALUES;
     `,
   },
+  {
+    version: 5,
+    name: 'what each commit contains, purged commits',
+    sql: `
+      -- Which commits of the registry a commit contains (its ancestors), as a worker read them from its mirror: the
+      -- server serves by default only the head or a ready commit the head contains, without running git itself.
+      CREATE TABLE reponav.commit_ancestors (
+        repo      text NOT NULL REFERENCES reponav.repos(name) ON DELETE CASCADE,
+        commit    text NOT NULL,
+        ancestor  text NOT NULL,
+        PRIMARY KEY (repo, commit, ancestor)
+      );
+      -- The newest registry row (seq) a worker's reading of the commit's history covered (null: not read yet);
+      -- a row added since (a commit seen later) may be in it too, so a head's history is read again then.
+      ALTER TABLE reponav.commits ADD COLUMN history_seq bigint;
+      -- Commits deleted everywhere by fleet purge and refused from then on (kept when the repository is removed:
+      -- a leaked secret stays leaked in that commit).
+      CREATE TABLE reponav.purged_commits (
+        repo       text NOT NULL,
+        commit     text NOT NULL,
+        purged_at  timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (repo, commit)
+      );
+    `,
+  },
 ];
 
 /** The schema version this build of reponav needs. */

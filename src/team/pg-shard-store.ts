@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { ReponavError } from '../errors.js';
 import type { TeamDatabase } from './pg-database.js';
-import { checksumMismatch, repoPrefix, type ShardStore, type StoredShard } from './shard-store.js';
+import { checksumMismatch, commitPrefix, repoPrefix, type ShardStore, type StoredShard } from './shard-store.js';
 
 const PART_BYTES = 1024 * 1024;
 
@@ -72,6 +72,11 @@ export class PgShardStore implements ShardStore {
     const result = await this.db.query("DELETE FROM reponav.shard_chunks WHERE starts_with(location, $1) AND part = 0 RETURNING 1", [repoPrefix(repo)]);
     await this.db.query('DELETE FROM reponav.shard_chunks WHERE starts_with(location, $1)', [repoPrefix(repo)]);
     return result.rowCount ?? 0;
+  }
+
+  async deleteCommit(repo: string, commit: string): Promise<number> {
+    const result = await this.db.query('DELETE FROM reponav.shard_chunks WHERE starts_with(location, $1) RETURNING part', [commitPrefix(repo, commit)]);
+    return result.rows.filter((r: { part: number }) => r.part === 0).length;
   }
 
   async check(): Promise<string | null> {

@@ -14,6 +14,7 @@ import { readBodyText, sendJson } from '../http-api/index.js';
 import type { Logger } from '../logger.js';
 import { checkHead } from './branch-poller.js';
 import { listRepos, type CatalogRepo } from './catalog.js';
+import { purgedCommit, purgedText } from './commit-purge.js';
 import type { EnqueueOptions, JobQueue } from './job-queue.js';
 import type { TeamDatabase } from './pg-database.js';
 
@@ -95,6 +96,9 @@ export async function handlePushWebhook(options: PushWebhookOptions, req: Incomi
   const tracked = matches.filter((r) => parsed.ref === `refs/heads/${r.branch}`);
   if (tracked.length === 0) return sendJson(res, 202, { ignored: `${parsed.ref.slice(0, 200)} is not a tracked branch`, repos: matches.map((r) => r.name) });
   if (ZERO_COMMIT.test(commit)) return sendJson(res, 202, { ignored: 'the branch was deleted', repos: tracked.map((r) => r.name) });
+  for (const repo of tracked) {
+    if (await purgedCommit(options.db, repo.name, commit)) return sendJson(res, 409, { error: purgedText(repo.name, commit) });
+  }
   const queued: string[] = [];
   const seen: string[] = [];
   const notHead: { repo: string; head: string }[] = [];

@@ -24,6 +24,10 @@ export interface BuiltFile {
   startedFrom: 'local' | 'store' | 'scratch';
 }
 
+/** A worker's bare mirror of `repo` under its `workDir`. */
+export function mirrorDir(workDir: string, repo: string): string {
+  return join(workDir, 'git', `${folderKey(repo)}.git`);
+}
 
 /**
  * Builds `repo` at `commit` from `url` in `workDir`; returns a snapshot file
@@ -32,11 +36,20 @@ export interface BuiltFile {
  */
 export async function buildShard(
   job: { repo: string; url: string; commit: string },
-  options: { workDir: string; store: ShardStore; previous: ShardRecord | null; logger: Logger; signal?: AbortSignal },
+  options: {
+    workDir: string;
+    store: ShardStore;
+    previous: ShardRecord | null;
+    logger: Logger;
+    signal?: AbortSignal;
+    /** Runs once the mirror holds the commit, before indexing (the worker records what the commit contains). */
+    fetched?: (gitDir: string) => Promise<void>;
+  },
 ): Promise<BuiltFile> {
-  const gitDir = join(options.workDir, 'git', `${folderKey(job.repo)}.git`);
+  const gitDir = mirrorDir(options.workDir, job.repo);
   const indexPath = join(options.workDir, 'index', `${folderKey(job.repo)}.db`);
   await mirrorWithCommit(job.url, gitDir, job.commit, options.signal);
+  await options.fetched?.(gitDir);
   let startedFrom: BuiltFile['startedFrom'] = 'local';
   if (!existsSync(indexPath)) {
     startedFrom = 'scratch';

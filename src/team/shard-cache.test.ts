@@ -95,4 +95,24 @@ describe('ShardCache', () => {
     await cache.close();
     expect(existsSync(dir)).toBe(false);
   });
+  it('drops purged shards: an idle one at once, one in use when its call releases it, and never hands either out again', async () => {
+    const { alpha, beta, gamma } = shards;
+    const dir = join(temp, 'cache-drop');
+    const cache = new ShardCache(store, dir, 1 << 30, silentLogger);
+    (await cache.acquire(alpha)).release();
+    const inUse = await cache.acquire(beta);
+    (await cache.acquire(gamma)).release();
+    expect(cache.held().map((h) => h.repo).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    const files = () => readdirSync(dir).filter((f) => f.endsWith('.db')).length;
+    expect(files()).toBe(3);
+    expect(cache.drop(new Set([`alpha@${alpha.commit}`, `beta@${beta.commit}`]))).toBe(2);
+    expect(cache.has(alpha.location) || cache.has(beta.location)).toBe(false);
+    await vi.waitFor(() => expect(files()).toBe(2));
+    // The call using beta still reads it; its file goes when the call ends.
+    expect(inUse.handle.name).toBe('beta');
+    inUse.release();
+    await vi.waitFor(() => expect(files()).toBe(1));
+    expect(cache.held()).toEqual([{ repo: 'gamma', commit: gamma.commit }]);
+    await cache.close();
+  });
 });

@@ -41,6 +41,8 @@ interface Entry {
   ready: Promise<ShardHandle>;
   pins: number;
   lastUsed: number;
+  /** Dropped while a call held it: deleted when that call releases it. */
+  dropped?: boolean;
 }
 
 /** A pinned shard: release it when the call is done. */
@@ -110,6 +112,7 @@ export class ShardCache {
           if (released) return;
           released = true;
           pinned.pins--;
+          if (pinned.dropped && pinned.pins === 0) this.discard(pinned);
           this.evict();
         },
       };
@@ -122,6 +125,28 @@ export class ShardCache {
   /** True when the shard is downloaded (or downloading) here. */
   has(location: string): boolean {
     return this.entries.has(location);
+  }
+
+  /** The shards held here (repository and commit), for sweeps against the registry. */
+  held(): { repo: string; commit: string }[] {
+    return [...this.entries.values()].map((e) => ({ repo: e.shard.repo, commit: e.shard.commit }));
+  }
+
+  /**
+   * Drops the shards whose `repo@commit` is in `keys` (purged commits): never
+   * handed out again, their files deleted now, or when the call using one
+   * releases it. Returns how many.
+   */
+  drop(keys: ReadonlySet<string>): number {
+    let dropped = 0;
+    for (const [location, entry] of [...this.entries]) {
+      if (!keys.has(`${entry.shard.repo}@${entry.shard.commit}`)) continue;
+      this.entries.delete(location);
+      dropped++;
+      entry.dropped = true;
+      if (entry.pins === 0) this.discard(entry);
+    }
+    return dropped;
   }
 
   stats(): ShardCacheStats {
@@ -148,14 +173,19 @@ export class ShardCache {
       this.entries.delete(location);
       bytes -= entry.shard.sizeBytes;
       this.evictions++;
-      void entry.ready
-        .then((handle) => handle.close())
-        .catch(() => undefined)
-        .finally(() => {
-          rmSync(entry.path, { force: true });
-          removeDerivedCaches(entry.path);
-        });
+      this.discard(entry);
     }
+  }
+
+  /** Closes an entry no longer in the map and deletes its file. */
+  private discard(entry: Entry): void {
+    void entry.ready
+      .then((handle) => handle.close())
+      .catch(() => undefined)
+      .finally(() => {
+        rmSync(entry.path, { force: true });
+        removeDerivedCaches(entry.path);
+      });
   }
 
   /** Closes every shard and empties the folder. */

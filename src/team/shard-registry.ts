@@ -5,6 +5,7 @@
  * visible only when its row turns `ready` — after the upload finished — and
  * that commit's NOTIFY tells the servers.
  */
+import { ON_BRANCH } from './commit-history.js';
 import type { Queryable } from './pg-database.js';
 
 /** The LISTEN/NOTIFY channel announcing a ready shard (payload: the repository name). */
@@ -22,12 +23,19 @@ export interface ShardRecord {
   builtAt: Date;
 }
 
+/** Not a purged commit (SQL, on a row of reponav.commits without alias). */
+const NOT_PURGED = 'NOT EXISTS (SELECT 1 FROM reponav.purged_commits p WHERE p.repo = reponav.commits.repo AND p.commit = reponav.commits.commit)';
+
 const SHARD_COLUMNS = `repo, commit, seq::float8 AS "seq", schema_version AS "schemaVersion", size_bytes::float8 AS "sizeBytes",
   sha256, location, built_at AS "builtAt"`;
 
-/** Records that `commit` was seen on `repo` (a commit named by a rebuild, not a head); true when it is new. */
+/** Records that `commit` was seen on `repo` (a commit named by a rebuild, not a head); true when it is new (never for a purged commit). */
 export async function recordSeen(db: Queryable, repo: string, commit: string): Promise<boolean> {
-  const result = await db.query('INSERT INTO reponav.commits(repo, commit) VALUES ($1, $2) ON CONFLICT DO NOTHING', [repo, commit]);
+  const result = await db.query(
+    `INSERT INTO reponav.commits(repo, commit) SELECT $1, $2
+     WHERE NOT EXISTS (SELECT 1 FROM reponav.purged_commits p WHERE p.repo = $1 AND p.commit = $2) ON CONFLICT DO NOTHING`,
+    [repo, commit],
+  );
   return (result.rowCount ?? 0) > 0;
 }
 
@@ -53,6 +61,7 @@ export async function recordHead(db: Queryable, repo: string, commit: string, ch
        WHERE name = $1 AND (head_checked_at IS NULL OR head_checked_at <= $3) RETURNING name
      )
      INSERT INTO reponav.commits(repo, commit, head_at, head_first_at) SELECT name, $2, $3, $3 FROM r
+       WHERE NOT EXISTS (SELECT 1 FROM reponav.purged_commits p WHERE p.repo = $1 AND p.commit = $2)
      ON CONFLICT (repo, commit) DO UPDATE SET head_at = GREATEST(reponav.commits.head_at, excluded.head_at),
        head_first_at = LEAST(reponav.commits.head_first_at, excluded.head_first_at)
      RETURNING (xmax = 0) AS inserted`,
@@ -117,8 +126,8 @@ export interface BuiltShard {
 /**
  * Marks the commit's shard ready and notifies the servers, in one statement
  * pair of one transaction. Returns false when another build of the same
- * commit got there first (the caller then deletes its own upload) or the
- * repository was removed meanwhile.
+ * commit got there first (the caller then deletes its own upload), the
+ * repository was removed or the commit purged meanwhile.
  */
 export async function markReady(db: Queryable, shard: BuiltShard, replace = false): Promise<{ won: boolean; replaced: string | null }> {
   const result = await db.query<{ old: string | null }>(
@@ -126,6 +135,7 @@ export async function markReady(db: Queryable, shard: BuiltShard, replace = fals
      UPDATE reponav.commits c SET state = 'ready', schema_version = $3, size_bytes = $4, sha256 = $5, location = $6,
        built_at = now(), built_by = $7, build_ms = $8, parsed_files = $9, broken_reason = NULL
      FROM old WHERE c.repo = $1 AND c.commit = $2 AND (c.state <> 'ready' OR c.schema_version <> $3 OR $10)
+       AND NOT EXISTS (SELECT 1 FROM reponav.purged_commits p WHERE p.repo = $1 AND p.commit = $2)
      RETURNING old.location AS old`,
     [shard.repo, shard.commit, shard.schemaVersion, shard.sizeBytes, shard.sha256, shard.location, shard.builtBy, shard.buildMs, shard.parsedFiles, replace],
   );
@@ -138,7 +148,7 @@ export async function markReady(db: Queryable, shard: BuiltShard, replace = fals
 /** The ready shard of `commit` (a full id), or null. */
 export async function readyShard(db: Queryable, repo: string, commit: string, schemaVersion: number): Promise<ShardRecord | null> {
   const rows = await db.query<ShardRecord>(
-    `SELECT ${SHARD_COLUMNS} FROM reponav.commits WHERE repo = $1 AND commit = $2 AND state = 'ready' AND schema_version = $3`,
+    `SELECT ${SHARD_COLUMNS} FROM reponav.commits WHERE repo = $1 AND commit = $2 AND state = 'ready' AND schema_version = $3 AND ${NOT_PURGED}`,
     [repo, commit, schemaVersion],
   );
   return rows.rows[0] ?? null;
@@ -154,22 +164,23 @@ export async function seenCommitsByPrefix(db: Queryable, repo: string, prefix: s
 export async function readyShardsByPrefix(db: Queryable, repo: string, prefix: string, schemaVersion: number): Promise<ShardRecord[]> {
   const rows = await db.query<ShardRecord>(
     `SELECT ${SHARD_COLUMNS} FROM reponav.commits
-     WHERE repo = $1 AND state = 'ready' AND schema_version = $3 AND commit LIKE $2 || '%' ORDER BY seq DESC LIMIT 2`,
+     WHERE repo = $1 AND state = 'ready' AND schema_version = $3 AND commit LIKE $2 || '%' AND ${NOT_PURGED} ORDER BY seq DESC LIMIT 2`,
     [repo, prefix, schemaVersion],
   );
   return rows.rows;
 }
 
 /**
- * The shard a server answers from by default: of the ready commits, the one
- * git named the branch head most recently (so a commit that is no longer the
- * head — force-pushed away, or only ever reported late — is never promoted
- * over a newer head), or null.
+ * The shard a server answers from by default: of the ready commits on the
+ * branch — the head itself or one the head contains (ON_BRANCH) — the one
+ * git named the branch head most recently, or null. A commit force-pushed
+ * away is no longer on the branch and stops answering as soon as the new head
+ * is recorded; a commit only ever reported late is never promoted over a newer head.
  */
 export async function newestReadyShard(db: Queryable, repo: string, schemaVersion: number): Promise<ShardRecord | null> {
   const rows = await db.query<ShardRecord>(
-    `SELECT ${SHARD_COLUMNS} FROM reponav.commits WHERE repo = $1 AND state = 'ready' AND schema_version = $2 AND head_at IS NOT NULL
-     ORDER BY head_at DESC, seq DESC LIMIT 1`,
+    `SELECT ${SHARD_COLUMNS} FROM reponav.commits c WHERE c.repo = $1 AND c.state = 'ready' AND c.schema_version = $2 AND ${ON_BRANCH}
+     ORDER BY c.head_at DESC, c.seq DESC LIMIT 1`,
     [repo, schemaVersion],
   );
   return rows.rows[0] ?? null;
@@ -204,8 +215,8 @@ export async function freshness(db: Queryable, repos: readonly string[], schemaV
   if (repos.length === 0) return [];
   const rows = await db.query<RepoFreshness>(
     `WITH served AS (
-       SELECT DISTINCT ON (repo) repo, commit, head_at, built_at FROM reponav.commits
-       WHERE repo = ANY($1) AND state = 'ready' AND schema_version = $2 AND head_at IS NOT NULL ORDER BY repo, head_at DESC, seq DESC
+       SELECT DISTINCT ON (c.repo) c.repo, c.commit, c.head_at, c.built_at FROM reponav.commits c
+       WHERE c.repo = ANY($1) AND c.state = 'ready' AND c.schema_version = $2 AND ${ON_BRANCH} ORDER BY c.repo, c.head_at DESC, c.seq DESC
      )
      SELECT r.name AS repo, r.branch, s.commit AS "servedCommit", s.built_at AS "servedBuiltAt",
             r.head_commit AS "headCommit", r.head_checked_at AS "headCheckedAt", r.head_error AS "headError", r.head_error_at AS "headErrorAt",

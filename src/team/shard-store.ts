@@ -27,6 +27,8 @@ export interface ShardStore {
   delete(location: string): Promise<void>;
   /** Deletes every shard of `repo` (fleet remove); returns how many. */
   deleteRepo(repo: string): Promise<number>;
+  /** Deletes every shard of `repo` at `commit`, registered or not (fleet purge); returns how many. */
+  deleteCommit(repo: string, commit: string): Promise<number>;
   /** Null when the store can be read and written, else what is wrong (for /healthz). */
   check(): Promise<string | null>;
   /** Optional: bytes free where the store writes (a folder's file system); absent when the store cannot tell (PostgreSQL). */
@@ -36,6 +38,11 @@ export interface ShardStore {
 /** A fresh location for a build of `repo` at `commit` (unique per build, so two builds never overwrite each other). */
 export function shardLocation(repo: string, commit: string): string {
   return `${repoPrefix(repo)}${commit}-${randomBytes(4).toString('hex')}.db`;
+}
+
+/** The location prefix of every shard of `repo` at `commit` (see shardLocation). */
+export function commitPrefix(repo: string, commit: string): string {
+  return `${repoPrefix(repo)}${commit}-`;
 }
 
 /** The location prefix of every shard of `repo`. */

@@ -12,6 +12,7 @@ import { ReponavError } from '../errors.js';
 import { SCHEMA_VERSION } from '../index/index.js';
 import type { CallRouter, RoutedResult } from '../mcp-server/index.js';
 import { RepositorySet, type AnyToolDefinition, type ToolCallResult } from '../tools/index.js';
+import { purgedCommit, purgedText } from './commit-purge.js';
 import type { Queryable } from './pg-database.js';
 import type { ShardCache, ShardLease } from './shard-cache.js';
 import { freshness, freshnessText, newestReadyShard, notePinned, readyShardsByPrefix, type RepoFreshness, type ShardRecord } from './shard-registry.js';
@@ -118,12 +119,14 @@ export function isCommitArgument(commit: unknown): commit is string {
   return typeof commit === 'string' && /^[0-9a-f]{7,40}$/i.test(commit);
 }
 
-/** The shard that answers for `repo`: the newest ready one of the tracked branch, or the one `commit` names. */
+/** The shard that answers for `repo`: the newest ready one on the tracked branch, or the one `commit` names (never a purged one). */
 export async function pickShard(db: Queryable, repo: string, commit: string | undefined): Promise<ShardRecord | { error: string }> {
   if (commit === undefined) {
     const newest = await newestReadyShard(db, repo, SCHEMA_VERSION);
     if (newest) return newest;
     const [f] = await freshness(db, [repo], SCHEMA_VERSION);
+    const headPurged = f?.headCommit ? await purgedCommit(db, repo, f.headCommit) : null;
+    if (headPurged) return { error: `${purgedText(repo, headPurged)} It is the branch head and no commit it contains is indexed; force-push it away.` };
     const why = f?.headError
       ? `its branch head could not be read (${f.headError})`
       : f?.headCommit
@@ -131,6 +134,8 @@ export async function pickShard(db: Queryable, repo: string, commit: string | un
         : 'its branch has not been read yet';
     return { error: `Repository '${repo}' has no index yet: ${why}. Call index_status to follow it.` };
   }
+  const purged = await purgedCommit(db, repo, commit.toLowerCase());
+  if (purged) return { error: purgedText(repo, purged) };
   const found = await readyShardsByPrefix(db, repo, commit.toLowerCase(), SCHEMA_VERSION);
   if (found.length === 1) return found[0];
   if (found.length > 1) return { error: `Commit prefix '${commit}' is ambiguous in '${repo}'; give more digits.` };

@@ -25,6 +25,7 @@ import type { Logger } from '../logger.js';
 import { checkRequest, createRoutedMcpServer } from '../mcp-server/index.js';
 import { createToolRegistry } from '../tools/index.js';
 import { authenticate, type Principal } from './access-tokens.js';
+import { COMMIT_PURGED_CHANNEL, purgedAmong } from './commit-purge.js';
 import { listRepos } from './catalog.js';
 import { startHeartbeat } from './heartbeats.js';
 import { JobQueue, type EnqueueOptions } from './job-queue.js';
@@ -84,6 +85,9 @@ interface RequestScope {
  * its own disk for a caller (a served repository's root is only a name).
  */
 export const EXCLUDED_TOOLS = ['reindex', 'semantic_search', 'changed_files', 'diff', 'file_history', 'blame_lines'];
+
+/** How often a server checks its cached shards against the purged commits, besides when a purge is announced. */
+const PURGE_SWEEP_MS = 30_000;
 
 /** Free space below which a shard store is reported unhealthy: room for a few shards of a large repository. */
 export const DEFAULT_STORE_MIN_FREE = 1024 ** 3;
@@ -196,11 +200,21 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   });
   const address = http.address() as AddressInfo;
 
-  const listener = listenForShards(db, logger, async (repo) => {
-    // Fetch the new shard before the first call asks for it, when this server answers about that repository.
-    if (!usedRepos.has(repo)) return;
-    const shard = await newestReadyShard(db, repo, SCHEMA_VERSION);
-    if (shard && !cache.has(shard.location)) (await cache.acquire(shard)).release();
+  // Purged commits leave the cache when a purge is announced, and at each sweep (a purge announced while this server was not listening).
+  const sweepPurged = async () => {
+    const dropped = cache.drop(await purgedAmong(db, cache.held()));
+    if (dropped > 0) logger.info(`dropped ${dropped} purged shard(s) from the cache`);
+  };
+  const sweepTimer = setInterval(() => void sweepPurged().catch((error: Error) => logger.debug(`purge sweep: ${error.message}`)), PURGE_SWEEP_MS);
+  sweepTimer.unref();
+  const listener = listenForShards(db, logger, {
+    async ready(repo) {
+      // Fetch the new shard before the first call asks for it, when this server answers about that repository.
+      if (!usedRepos.has(repo)) return;
+      const shard = await newestReadyShard(db, repo, SCHEMA_VERSION);
+      if (shard && !cache.has(shard.location)) (await cache.acquire(shard)).release();
+    },
+    purged: sweepPurged,
   });
   const heartbeat = startHeartbeat(db, { id, kind: 'server' }, () => ({ port: address.port, requests, cache: cache.stats() }), logger);
 
@@ -212,6 +226,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
     metrics,
     async close() {
       listener.stop();
+      clearInterval(sweepTimer);
       await heartbeat.stop();
       await mcp.close().catch(() => undefined);
       await queue.close();
@@ -270,11 +285,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 /**
- * LISTEN on the shard-ready channel with its own connection, reconnecting
- * (with backoff) when PostgreSQL goes away; a missed notification only costs
- * a download at first use.
+ * LISTEN on the shard-ready and commit-purged channels with its own
+ * connection, reconnecting (with backoff) when PostgreSQL goes away; a missed
+ * ready notification only costs a download at first use, and a missed purge is
+ * caught by the next sweep (`purged` runs again at each reconnection too).
  */
-function listenForShards(db: TeamDatabase, logger: Logger, onReady: (repo: string) => Promise<void>): { stop(): void } {
+function listenForShards(db: TeamDatabase, logger: Logger, on: { ready(repo: string): Promise<void>; purged(): Promise<void> }): { stop(): void } {
   let stopped = false;
   let client: pg.Client | null = null;
   let wait = 200;
@@ -295,12 +311,15 @@ function listenForShards(db: TeamDatabase, logger: Logger, onReady: (repo: strin
     });
     c.on('end', retry);
     c.on('notification', (message) => {
-      if (message.channel === SHARD_READY_CHANNEL && message.payload) onReady(message.payload).catch((error: Error) => logger.debug(`prefetch: ${error.message}`));
+      if (message.channel === SHARD_READY_CHANNEL && message.payload) on.ready(message.payload).catch((error: Error) => logger.debug(`prefetch: ${error.message}`));
+      if (message.channel === COMMIT_PURGED_CHANNEL) on.purged().catch((error: Error) => logger.debug(`purge sweep: ${error.message}`));
     });
     try {
       await c.connect();
       await c.query(`LISTEN ${SHARD_READY_CHANNEL}`);
+      await c.query(`LISTEN ${COMMIT_PURGED_CHANNEL}`);
       wait = 200;
+      await on.purged().catch((error: Error) => logger.debug(`purge sweep: ${error.message}`));
     } catch (error) {
       logger.debug(`LISTEN connect: ${(error as Error).message}`);
       retry();

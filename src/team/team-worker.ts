@@ -18,7 +18,9 @@ import { getRepo, listRepos } from './catalog.js';
 import { startHeartbeat } from './heartbeats.js';
 import type { EnqueueOptions, JobQueue, TakenJob } from './job-queue.js';
 import type { Queryable, TeamDatabase } from './pg-database.js';
-import { buildShard } from './shard-builder.js';
+import { headHistoryReader, recordContained } from './commit-history.js';
+import { purgedCommit } from './commit-purge.js';
+import { buildShard, mirrorDir } from './shard-builder.js';
 import { markReady, newestReadyShard, readyShard } from './shard-registry.js';
 import { applyRetention, DEFAULT_RETENTION, type RetentionRule } from './retention.js';
 import { shardLocation, type ShardStore } from './shard-store.js';
@@ -48,8 +50,11 @@ export interface WorkerOptions {
 export interface JobOutcome {
   repo: string;
   commit: string;
-  /** superseded: the commit is no longer the branch head by git's last answer, so it was not built (it would never be served). */
-  result: 'built' | 'already-built' | 'lost-race' | 'repo-removed' | 'superseded';
+  /**
+   * superseded: the commit is no longer the branch head by git's last answer, so it was not built (it would never be served);
+   * purged: the commit was purged (fleet purge) and is never built again.
+   */
+  result: 'built' | 'already-built' | 'lost-race' | 'repo-removed' | 'superseded' | 'purged';
   parsedFiles?: number;
   startedFrom?: string;
   buildMs?: number;
@@ -94,7 +99,10 @@ export function startWorker(options: WorkerOptions): RunningWorker {
     () => ({ job: current ? `${current.repo}@${current.commit.slice(0, 12)}` : null, jobId: current?.id ?? null, done }),
     logger,
   );
-  const poller = options.pollMs ? startPoller(options.db, options.queue, { intervalMs: options.pollMs, holder: id, logger, onPass: () => options.metrics?.pollPasses.inc(), ...options.enqueue }) : null;
+  const readHistory = headHistoryReader(options.db, (repo) => mirrorDir(options.workDir, repo), logger);
+  const poller = options.pollMs
+    ? startPoller(options.db, options.queue, { intervalMs: options.pollMs, holder: id, logger, readHistory, onPass: () => options.metrics?.pollPasses.inc(), ...options.enqueue })
+    : null;
 
   /** Ends `job` (complete or fail, by `end`) and clears it from this worker's row in one transaction; the row is cleared even when ending fails. */
   const finish = async (job: TakenJob, end: (client: Queryable) => Promise<void>) => {
@@ -210,6 +218,7 @@ async function runJob(job: TakenJob, builtBy: string, options: WorkerOptions, st
   const base = { repo: job.repo, commit: job.commit };
   const repo = await getRepo(db, job.repo);
   if (!repo) return { ...base, result: 'repo-removed' };
+  if (await purgedCommit(db, job.repo, job.commit)) return { ...base, result: 'purged' };
   if (!job.force) {
     if (await readyShard(db, job.repo, job.commit, SCHEMA_VERSION)) return { ...base, result: 'already-built' };
     if (repo.headCommit && repo.headCommit !== job.commit) return { ...base, result: 'superseded' };
@@ -220,7 +229,10 @@ async function runJob(job: TakenJob, builtBy: string, options: WorkerOptions, st
   try {
     const previous = await newestReadyShard(db, job.repo, SCHEMA_VERSION);
     const built = await naming(`building in ${options.workDir}`, () =>
-      buildShard({ repo: job.repo, url: repo.url, commit: job.commit }, { workDir: options.workDir, store, previous, logger, signal }),
+      buildShard(
+        { repo: job.repo, url: repo.url, commit: job.commit },
+        { workDir: options.workDir, store, previous, logger, signal, fetched: (gitDir) => recordContained(db, job.repo, job.commit, gitDir, signal).then(() => undefined) },
+      ),
     );
     signal.throwIfAborted();
     const location = shardLocation(job.repo, job.commit);

@@ -34,8 +34,8 @@ afterAll(async () => {
 
 describe('migrations', () => {
   it('are refused until run, run once, and are idempotent', async () => {
-    await expect(requireMigrated(db)).rejects.toThrow('The team database is at schema version 0, this reponav needs 4; run: reponav fleet migrate.');
-    expect(await migrate(db)).toEqual([1, 2, 3, 4]);
+    await expect(requireMigrated(db)).rejects.toThrow('The team database is at schema version 0, this reponav needs 5; run: reponav fleet migrate.');
+    expect(await migrate(db)).toEqual([1, 2, 3, 4, 5]);
     expect(await migrate(db)).toEqual([]);
     await expect(requireMigrated(db)).resolves.toBeUndefined();
   });
@@ -67,5 +67,18 @@ describe.each([
     expect(() => readFileSync(refused)).toThrow();
     await store.delete(location);
     await expect(store.get(location, stored.sha256, refused)).rejects.toThrow(/is missing/);
+  });
+
+  it("deletes every shard of one commit (fleet purge), and no other commit's or repository's", async () => {
+    const store = make();
+    const x = '1'.repeat(40);
+    const y = '2'.repeat(40);
+    for (const location of [`lib/${x}-0001.db`, `lib/${x}-0002.db`, `lib/${y}-0001.db`, `lib2/${x}-0001.db`]) await store.put(source, location);
+    expect(await store.deleteCommit('lib', x)).toBe(2);
+    expect(await store.deleteCommit('lib', x)).toBe(0);
+    const sha = (await fileDigest(source)).sha256;
+    await expect(store.get(`lib/${x}-0001.db`, sha, join(temp.dir, `${kind}-x.db`))).rejects.toThrow(/is missing/);
+    await store.get(`lib/${y}-0001.db`, sha, join(temp.dir, `${kind}-y.db`));
+    await store.get(`lib2/${x}-0001.db`, sha, join(temp.dir, `${kind}-x2.db`));
   });
 });

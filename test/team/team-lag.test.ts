@@ -16,6 +16,7 @@ import { FolderShardStore } from '../../src/team/folder-shard-store.js';
 import { JobQueue } from '../../src/team/job-queue.js';
 import { migrate } from '../../src/team/migrations.js';
 import { TeamDatabase } from '../../src/team/pg-database.js';
+import { recordHistory } from '../../src/team/commit-history.js';
 import { markReady, recordHead, recordHeadError } from '../../src/team/shard-registry.js';
 import { startTeamServer, type RunningTeamServer } from '../../src/team/team-server.js';
 import { cli, createDatabase, mcpClient, tempDir } from './team-harness.js';
@@ -47,6 +48,8 @@ beforeAll(async () => {
   await recordHead(team, 'shop', A, await ago(7200));
   await markReady(team, { repo: 'shop', commit: A, schemaVersion: SCHEMA_VERSION, sizeBytes: 1, sha256: '0'.repeat(64), location: 'shop/a.db', builtBy: 'test', buildMs: 1, parsedFiles: 1 });
   for (const seconds of [3600, 60, 5]) await recordHead(team, 'shop', B, await ago(seconds));
+  // A worker read B's history: B contains A, so A answers while B is not built.
+  await recordHistory(team, 'shop', B, [A], Number.MAX_SAFE_INTEGER);
   // lost: its head cannot be read.
   await recordHead(team, 'lost', A, await ago(7200));
   await recordHeadError(team, 'lost', 'git ls-remote failed: no such remote', await ago(1));

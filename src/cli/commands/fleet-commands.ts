@@ -122,11 +122,43 @@ export function registerFleetCommand(program: Command): void {
       const repo = await team.getRepo(db, name);
       if (!repo) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
       const commit = await rebuildTarget(team, db, repo, options.commit);
+      const purged = await team.purgedCommit(db, name, commit);
+      if (purged) throw new ReponavError('BAD_INPUT', team.purgedText(name, purged));
       await team.recordSeen(db, name, commit);
       const queue = await team.JobQueue.open(db, logger);
       try {
         const queued = await queue.enqueue({ repo: name, commit, force: true }, { leaseSeconds: options.lease, retryLimit: options.retries });
         print(queued ? `queued a rebuild of ${name}@${commit.slice(0, 12)}` : `a build of ${name}@${commit.slice(0, 12)} is already queued or running`);
+      } finally {
+        await queue.close();
+      }
+    }),
+  );
+
+  common(
+    fleet
+      .command('purge <name>')
+      .description(
+        "delete one commit's index everywhere (a leaked secret): its shards in the store, each server's cached copy, its registry rows and pins, its queued builds; it is refused from then on (pins, webhooks, polls, rebuilds)",
+      )
+      .requiredOption('--commit <sha>', 'the commit to purge: a full id, or a prefix of a commit the repository has seen')
+      .option('--store <store>', STORE_HELP)
+      .option('--json', 'print JSON'),
+  ).action(async (name: string, options: CommonOptions & { commit: string; store?: string; json?: boolean }) =>
+    withTeam(options, async (team, db, logger) => {
+      const repo = await team.getRepo(db, name);
+      if (!repo) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
+      const commit = (await team.purgedCommit(db, name, options.commit.toLowerCase())) ?? (await rebuildTarget(team, db, repo, options.commit));
+      const store = team.openShardStore(options.store, db);
+      const queue = await team.JobQueue.open(db, logger);
+      try {
+        const result = await team.purgeCommit(db, queue, store, name, commit);
+        if (options.json) return print(JSON.stringify({ ...result, store: store.description }, null, 2));
+        print(
+          `purged ${name}@${commit.slice(0, 12)}${result.alreadyPurged ? ' (purged before)' : ''}: ${result.shards} shard(s) deleted from ${store.description}, ` +
+            `${result.registryRows} registry row(s) dropped, ${result.jobs} job(s) cancelled; servers drop it from their caches and refuse it from now on`,
+        );
+        if (repo.headCommit === commit) print(`${name}'s branch head is this commit: force-push it away, then run reponav fleet sync ${name}`);
       } finally {
         await queue.close();
       }
