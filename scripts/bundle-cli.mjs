@@ -29,10 +29,11 @@ const EXTERNAL = [
   'openai',
   '@huggingface/transformers',
   'playwright-core',
-  // The team server's PostgreSQL driver and job queue: loaded only by fleet/worker/serve, and kept
+  // The team server's PostgreSQL driver, job queue and metrics: loaded only by fleet/worker/serve, and kept
   // out of the bundle so a test can show that no other command resolves them (test/team/single-user.test.ts).
   'pg',
   'pg-boss',
+  'prom-client',
   // 4.6 MB of BPE ranks, loaded only when a model reply carries no token usage (src/llm/local-tokens.ts).
   'gpt-tokenizer',
 ];

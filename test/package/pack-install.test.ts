@@ -133,12 +133,13 @@ describe('the packed tarball', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('says how to install pg and pg-boss when a team command needs them (a single-user install has neither)', () => {
+  it('says how to install pg, pg-boss and prom-client when a team command needs them (a single-user install has none of them)', () => {
     expect(existsSync(join(app, 'node_modules/pg'))).toBe(false);
     expect(existsSync(join(app, 'node_modules/pg-boss'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/prom-client'))).toBe(false);
     const result = run(join(app, 'node_modules/.bin/reponav'), ['fleet', 'list', '--pg', 'postgres://127.0.0.1:9/none'], app);
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('npm install pg@8 pg-boss@10');
+    expect(result.stderr).toContain('npm install pg@8 pg-boss@10 prom-client@15');
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 

@@ -32,11 +32,11 @@ export function print(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** The team server's PostgreSQL driver and job queue: optional peers, absent from a single-user install. */
-const TEAM_PACKAGES = ['pg', 'pg-boss'];
+/** The team server's PostgreSQL driver, job queue and metrics: optional peers, absent from a single-user install. */
+const TEAM_PACKAGES = ['pg', 'pg-boss', 'prom-client'];
 
 /**
- * The team layer. When `pg` or `pg-boss` is not installed the import fails; the
+ * The team layer. When `pg`, `pg-boss` or `prom-client` is not installed the import fails; the
  * command then stops with one sentence naming the install command instead of a
  * module-resolution stack.
  */
@@ -50,8 +50,8 @@ export async function loadTeam(): Promise<Team> {
     if (!missing || (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND')) throw error;
     throw new ReponavError(
       'INSTALLATION_INCOMPLETE',
-      `The team server (fleet, worker, serve) needs the optional packages pg and pg-boss, and ${missing} is not installed: ` +
-        'run `npm install pg@8 pg-boss@10` next to reponav (`npm install -g pg@8 pg-boss@10` for a global install).',
+      `The team server (fleet, worker, serve) needs the optional packages pg, pg-boss and prom-client, and ${missing} is not installed: ` +
+        'run `npm install pg@8 pg-boss@10 prom-client@15` next to reponav (`npm install -g pg@8 pg-boss@10 prom-client@15` for a global install).',
       { missingPackage: missing },
     );
   }
