@@ -133,6 +133,8 @@ export async function existingCommits(gitDir: string, shas: readonly string[]): 
       if (code === 0) resolvePromise(stdout);
       else reject(new ReponavError('NOT_A_GIT_REPOSITORY', `git cat-file failed in ${gitDir}: ${stderr.trim()}`));
     });
+    // A git that exits early (not a repository) fails the write with EPIPE; 'close' reports why.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(valid.map((sha) => `${sha}^{commit}\n`).join(''));
   });
   // One output line per input line, in order: "commit" or "<input> missing" / "ambiguous".

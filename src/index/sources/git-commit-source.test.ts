@@ -71,6 +71,21 @@ describe('GitCommitSource', () => {
     }
   });
 
+  it('stops reading early without an unhandled EPIPE from git cat-file (a consumer that breaks off, a stopped build)', async () => {
+    const source = await GitCommitSource.open(work, c3);
+    const files = (await source.list()).files;
+    // Far more requests than a pipe holds, so the writer is still writing when the reader stops and git is killed.
+    const many = Array.from({ length: 40_000 }, (_, i) => files[i % files.length]);
+    let read = 0;
+    for await (const { bytes } of source.readMany(many)) {
+      expect(bytes).not.toBeNull();
+      if (++read === 2) break;
+    }
+    // The killed git's pipe fails the pending write a little later: give it the turns it needs.
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(read).toBe(2);
+  });
+
   it('accepts abbreviated ids, branch names and HEAD~n, and refuses unknown revisions and non-repositories', async () => {
     expect((await GitCommitSource.open(work, c1.slice(0, 8))).commit).toBe(c1);
     expect((await GitCommitSource.open(work, 'HEAD~2')).commit).toBe(c1);

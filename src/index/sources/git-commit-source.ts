@@ -160,10 +160,16 @@ export class GitCommitSource implements RepositorySource {
     if (files.length === 0) return;
     const child = spawn('git', ['--git-dir', this.root, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'ignore'] });
     const reader = new BatchReader(child.stdout);
-    // Write requests in the background; the pipe's back-pressure paces it.
+    // A git that is gone (killed below when the reader stops early, or by a stop signal) fails the pending
+    // writes with EPIPE: that ends the writing, it is not an error of the read (the reader sees git's end).
+    child.stdin.on('error', () => undefined);
+    child.on('error', () => undefined);
+    const stdinClosed = new Promise<void>((resolve) => child.stdin.once('close', resolve));
+    // Write requests in the background; the pipe's back-pressure paces it, and a closed pipe stops it.
     const writer = (async () => {
       for (const file of files) {
-        if (!child.stdin.write(`${file.blobId}\n`)) await new Promise((r) => child.stdin.once('drain', r));
+        if (child.stdin.destroyed) return;
+        if (!child.stdin.write(`${file.blobId}\n`)) await Promise.race([new Promise((r) => child.stdin.once('drain', r)), stdinClosed]);
       }
       child.stdin.end();
     })();
@@ -180,6 +186,7 @@ export class GitCommitSource implements RepositorySource {
         yield { file, bytes: bytes.subarray(0, size) };
       }
     } finally {
+      child.stdin.destroy();
       child.kill();
       await writer.catch(() => undefined);
     }
