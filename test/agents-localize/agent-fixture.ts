@@ -4,7 +4,7 @@
  * fake OpenAI server through the real client code, and scripted replies.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createChatModel, type ChatModel } from '../../src/llm/index.js';
@@ -124,4 +124,18 @@ export function answerTurn(files: string[], functions: string[]): QueuedReply {
 /** The messages of the i-th chat request the fake server received. */
 export function requestMessages(requests: Array<{ body: any }>, i: number): Array<{ role: string; content: string }> {
   return requests[i]!.body.messages as Array<{ role: string; content: string }>;
+}
+
+/**
+ * A LocBench set over `repo` in `repo.dir`: `repos/acme+shop` linked to its
+ * working tree (the harness's `owner+name` layout) and `instances` written as
+ * JSONL to `name`. Returns both paths for `eval locbench --repos … --split …`.
+ */
+export function writeLocbenchSet(repo: FixtureRepo, instances: readonly object[], name = 'instances.jsonl'): { reposDir: string; instances: string } {
+  const reposDir = join(repo.dir, 'repos');
+  mkdirSync(reposDir, { recursive: true });
+  symlinkSync(repo.root, join(reposDir, 'acme+shop'));
+  const path = join(repo.dir, name);
+  writeFileSync(path, instances.map((instance) => JSON.stringify(instance)).join('\n') + '\n');
+  return { reposDir, instances: path };
 }

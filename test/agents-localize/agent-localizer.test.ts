@@ -6,7 +6,7 @@ import { isReponavError } from '../../src/errors.js';
 import { createLocbenchLocalizer, type LocalizeInput } from '../../src/eval/localizer.js';
 import { runLocbench } from '../../src/eval/locbench-runner.js';
 import { startFakeOpenAIServer, type FakeReply, type FakeServer } from '../helpers/fake-openai-server.js';
-import { answerTurn, bashTurn, createFixtureRepo, toolTurn, type FixtureRepo } from './agent-fixture.js';
+import { answerTurn, bashTurn, createFixtureRepo, toolTurn, writeLocbenchSet, type FixtureRepo } from './agent-fixture.js';
 
 describe('agent localizer (LocBench agent mode)', () => {
   let repo: FixtureRepo;
@@ -129,14 +129,9 @@ describe('agent localizer (LocBench agent mode)', () => {
   });
 
   it('runs through the LocBench harness when injected as its agent factory', async () => {
-    const reposDir = join(repo.dir, 'repos');
-    mkdirSync(reposDir, { recursive: true });
-    symlinkSync(repo.root, join(reposDir, 'acme+shop'));
-    const instances = join(repo.dir, 'instances.jsonl');
-    writeFileSync(
-      instances,
-      `${JSON.stringify({ instance_id: 'shop-1', repo: 'acme/shop', base_commit: repo.first, problem_statement: 'Discount SAVE10 applied twice', edit_functions: ['shop/cart.py:Cart.apply_discount'] })}\n`,
-    );
+    const { reposDir, instances } = writeLocbenchSet(repo, [
+      { instance_id: 'shop-1', repo: 'acme/shop', base_commit: repo.first, problem_statement: 'Discount SAVE10 applied twice', edit_functions: ['shop/cart.py:Cart.apply_discount'] },
+    ]);
     server.enqueue(toolTurn('search', { query: 'discount' }), answerTurn(['shop/cart.py'], ['shop/cart.py:Cart.apply_discount']));
     {
       const config = { mode: 'agent' as const, interface: 'reponav', settings: settings() };

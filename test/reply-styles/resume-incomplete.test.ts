@@ -8,7 +8,7 @@
  * run, with the endpoint repaired, must redo exactly the instances whose
  * replies were not complete and keep the complete ones as they were.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
@@ -19,7 +19,7 @@ import { askAnswerer } from '../../src/cli/commands/sweqa-command.js';
 import { runSweqa } from '../../src/eval/sweqa/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { createFixtureGitRepo } from '../agents-ask/helpers/fixture-repo.js';
-import { createFixtureRepo, type FixtureRepo } from '../agents-localize/agent-fixture.js';
+import { createFixtureRepo, writeLocbenchSet, type FixtureRepo } from '../agents-localize/agent-fixture.js';
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedRequest, type StyledReply, type WireProvider } from '../helpers/scripted-llm-server.js';
 
 /** The outcome each instance's replies have in the first run. */
@@ -126,13 +126,9 @@ describe.each<WireProvider>(['openai', 'anthropic'])('%s endpoint: a resumed har
     server = await startScriptedLlmServer();
     const repo: FixtureRepo = createFixtureRepo();
     try {
-      const reposDir = join(repo.dir, 'repos');
-      mkdirSync(reposDir, { recursive: true });
-      symlinkSync(repo.root, join(reposDir, 'acme+shop'));
-      const instances = join(repo.dir, 'instances.jsonl');
-      writeFileSync(
-        instances,
-        OUTCOMES.map((o) => JSON.stringify({ instance_id: o, repo: 'acme/shop', base_commit: repo.first, problem_statement: `Applying SAVE10 twice doubles the discount. ${tag(o)}`, edit_functions: ['shop/cart.py:Cart.apply_discount'] })).join('\n') + '\n',
+      const { reposDir, instances } = writeLocbenchSet(
+        repo,
+        OUTCOMES.map((o) => ({ instance_id: o, repo: 'acme/shop', base_commit: repo.first, problem_statement: `Applying SAVE10 twice doubles the discount. ${tag(o)}`, edit_functions: ['shop/cart.py:Cart.apply_discount'] })),
       );
       const TOOL = '```tool\n{"tool": "search", "args": {"query": "discount applied twice"}}\n```';
       const ANSWER = '```answer\n{"files": ["shop/cart.py"], "functions": ["shop/cart.py:Cart.apply_discount"]}\n```';
