@@ -91,7 +91,7 @@ describe('the documentation corpus cache', () => {
     const query = 'testing client session';
     const first = await searchRepository(repository.store, query);
     const indexPath = indexConnection(repository.store).name;
-    const cacheFile = `${indexPath}.docs-v1.cache`;
+    const cacheFile = `${indexPath}.docs-v2.cache`;
     expect(existsSync(cacheFile)).toBe(true);
     const reopen = async () => {
       const other = await RepositoryIndex.open(repository.root, { indexPath });

@@ -12,7 +12,7 @@
  * the code for an issue-like query, on equal terms when the query asks how
  * to use something or its file pattern selects prose files.
  */
-import { BM25_B, BM25_K1, codeTokens, derivedKey, indexFilesFingerprint, readDerivedCache, snapshotOf, writeDerivedCache, type IndexStore } from '../index/index.js';
+import { BM25_B, BM25_K1, codeTokens, derivedKey, readDerivedCache, snapshotOf, unparsedFilesFingerprint, writeDerivedCache, type IndexStore } from '../index/index.js';
 import { proseFormatOf, proseOutline, type ProseFormat } from '../parse/index.js';
 import type { QueryTerm } from './query-parser.js';
 import { isTestPath } from './path-prior.js';
@@ -47,17 +47,27 @@ interface DocCorpus {
   postings: Map<string, { ids: number[]; counts: number[] }>;
   /** Every prose path in the corpus. */
   paths: string[];
+  /** The unparsed files' fingerprint it was built from (index/store/derived-cache.ts). */
+  fingerprint: string;
 }
 
-const CORPUS = derivedKey<DocCorpus>('documentation corpus');
+// Carried: an edit of a code file leaves the corpus as it is, so the next state takes it over.
+const CORPUS = derivedKey<DocCorpus>('documentation corpus', { carried: true });
 
-/** The documentation corpus of the store's current state, built on first use after every change. */
+/**
+ * The documentation corpus of the store's current state: an earlier state's
+ * when no unparsed file changed since (prose files are the only input, and
+ * code edits are the common change), else read back or built.
+ */
 function docCorpus(store: IndexStore): DocCorpus {
-  return snapshotOf(store).derive(CORPUS, () => loadOrBuildCorpus(store));
+  return snapshotOf(store).derive(CORPUS, (earlier) => {
+    const fingerprint = unparsedFilesFingerprint(store);
+    return earlier?.fingerprint === fingerprint ? earlier : loadOrBuildCorpus(store, fingerprint);
+  });
 }
 
-/** Bump when what a section holds changes (tokens, weights, which files count): the cache file is keyed by the index's files only. */
-const CORPUS_FORMAT = 1;
+/** Bump when what a section holds changes (tokens, weights, which files count): the cache file is keyed by the unparsed files only. */
+const CORPUS_FORMAT = 2;
 
 /**
  * The corpus from the cache file beside the index when it matches the
@@ -65,15 +75,14 @@ const CORPUS_FORMAT = 1;
  * one-shot CLI search would otherwise tokenize every prose file again
  * (~1.2 s on mypy's docs on a loaded machine).
  */
-function loadOrBuildCorpus(store: IndexStore): DocCorpus {
+function loadOrBuildCorpus(store: IndexStore, fingerprint: string): DocCorpus {
   const name = `docs-v${CORPUS_FORMAT}`;
-  const fingerprint = indexFilesFingerprint(store);
   const cached = readDerivedCache(store, name, fingerprint);
   if (cached) {
-    const parsed = parseCorpus(cached.toString('utf8'));
+    const parsed = parseCorpus(cached.toString('utf8'), fingerprint);
     if (parsed) return parsed;
   }
-  const corpus = buildCorpus(store);
+  const corpus = buildCorpus(store, fingerprint);
   writeDerivedCache(store, name, fingerprint, serializeCorpus(corpus));
   return corpus;
 }
@@ -100,7 +109,7 @@ function serializeCorpus(corpus: DocCorpus): string {
 }
 
 /** The stored corpus, or null when the payload is not one (a torn or foreign file is a miss). */
-function parseCorpus(text: string): DocCorpus | null {
+function parseCorpus(text: string, fingerprint: string): DocCorpus | null {
   try {
     const stored = JSON.parse(text) as StoredCorpus & { allPaths: string[] };
     const sections = stored.sections.map(([path, title, startLine, endLine, length]) => ({ path: stored.paths[path]!, title, startLine, endLine, length }));
@@ -111,7 +120,7 @@ function parseCorpus(text: string): DocCorpus | null {
       const half = flat.length / 2;
       postings.set(token, { ids: flat.slice(0, half), counts: flat.slice(half) });
     }
-    return { sections, postings, paths: stored.allPaths, averageLength: sections.length > 0 ? total / sections.length : 0 };
+    return { sections, postings, paths: stored.allPaths, averageLength: sections.length > 0 ? total / sections.length : 0, fingerprint };
   } catch {
     return null;
   }
@@ -122,7 +131,7 @@ export function isDocumentationPath(path: string): boolean {
   return proseFormatOf(path) !== null && !NOT_DOCS.test(path) && !isTestPath(path);
 }
 
-function buildCorpus(store: IndexStore): DocCorpus {
+function buildCorpus(store: IndexStore, fingerprint: string): DocCorpus {
   const sections: Section[] = [];
   const postings = new Map<string, { ids: number[]; counts: number[] }>();
   const paths: string[] = [];
@@ -156,7 +165,7 @@ function buildCorpus(store: IndexStore): DocCorpus {
       }
     }
   }
-  return { sections, postings, paths, averageLength: sections.length > 0 ? total / sections.length : 0 };
+  return { sections, postings, paths, averageLength: sections.length > 0 ? total / sections.length : 0, fingerprint };
 }
 
 /** A section's own lines: its heading up to the next heading of any level (sub-sections are sections of their own). */

@@ -40,6 +40,23 @@ export function indexFilesFingerprint(store: IndexStore): string {
 
 const fingerprints = new WeakMap<IndexStore, { generation: string; fingerprint: string }>();
 
+/**
+ * The fingerprint of the index's files that no grammar parses (`language`
+ * 'unknown': prose, data, configuration): the SHA-256 of `schema N` and one
+ * line per such file (path, blob, status), by path. What is derived from
+ * those files alone (the documentation corpus) stays valid while it is
+ * unchanged, whatever happens to the code files.
+ */
+export function unparsedFilesFingerprint(store: IndexStore): string {
+  const hash = createHash('sha256');
+  hash.update(`schema ${SCHEMA_VERSION}\n`);
+  hash.update((indexConnection(store).prepare(UNPARSED_FILES_TEXT).pluck().get() as string | null) ?? '');
+  return hash.digest('hex');
+}
+
+/** Every unparsed files row as `path NUL blob_id NUL status LF`, by path. */
+const UNPARSED_FILES_TEXT = `SELECT group_concat(path || char(0) || blob_id || char(0) || status || char(10), '' ORDER BY path) FROM files WHERE language = 'unknown'`;
+
 /** Every files row as `id NUL path NUL blob_id NUL language NUL status NUL indexed_at LF`, by id. */
 const FILES_TEXT = `SELECT group_concat(id || char(0) || path || char(0) || blob_id || char(0) || language || char(0) || status || char(0) || indexed_at || char(10), '' ORDER BY id) FROM files`;
 

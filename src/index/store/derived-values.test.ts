@@ -46,3 +46,27 @@ describe('snapshotOf(store).derive', () => {
     repository.close();
   });
 });
+
+describe('carried keys', () => {
+  it('hand the latest earlier value to the next state, and only carried keys do', async () => {
+    const { repository, root } = await indexed({ 'a.py': 'x = 1\n' });
+    const carried = derivedKey<string>('carried', { carried: true });
+    const plain = derivedKey<string>('plain');
+    const seen: { carried: (string | undefined)[]; plain: (string | undefined)[] } = { carried: [], plain: [] };
+    const derive = (tag: string) => {
+      const snapshot = snapshotOf(repository.store);
+      snapshot.derive(carried, (earlier) => (seen.carried.push(earlier), tag));
+      snapshot.derive(plain, (earlier) => (seen.plain.push(earlier), tag));
+    };
+    derive('one');
+    writeFileSync(join(root, 'b.py'), 'y = 2\n');
+    await repository.refresh();
+    // A state that never asks for the value keeps the earlier one for the next.
+    writeFileSync(join(root, 'c.py'), 'z = 3\n');
+    await repository.refresh();
+    derive('three');
+    expect(seen.carried).toEqual([undefined, 'one']);
+    expect(seen.plain).toEqual([undefined, undefined]);
+    repository.close();
+  });
+});

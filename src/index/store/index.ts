@@ -11,7 +11,7 @@ export { unwritableFolder } from './read-only-location.js';
 export { codeTokens, splitIdentifier } from './code-tokens.js';
 export { removeDerivedCaches } from './derived-cache-files.js';
 export { derivedKey, type DerivedKey, IndexSnapshot, snapshotOf } from './derived-values.js';
-export { indexFilesFingerprint, readDerivedCache, readStaleDerivedCache, writeDerivedCache } from './derived-cache.js';
+export { indexFilesFingerprint, readDerivedCache, readStaleDerivedCache, unparsedFilesFingerprint, writeDerivedCache } from './derived-cache.js';
 export { describeOpenFailure, isCorruption } from './index-errors.js';
 export { indexGeneration } from './index-generation.js';
 export { type RawSymbol, toSymbolRow } from './index-rows.js';

@@ -1,0 +1,77 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RepositoryIndex } from '../index/repository-index.js';
+import { indexConnection } from '../index/store/index-store.js';
+import { searchRepository } from './search-repository.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A seeded generator (mulberry32): the same seed gives the same edits. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['session', 'cookie', 'client', 'proxy', 'request', 'retry', 'timeout', 'token', 'cache', 'header'];
+const QUERY = 'how to configure the session cookie client proxy request retry timeout token cache header';
+
+function write(root: string, path: string, text: string): void {
+  mkdirSync(join(root, path, '..'), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+
+async function docsOf(repository: RepositoryIndex): Promise<unknown> {
+  return (await searchRepository(repository.store, QUERY)).docs;
+}
+
+describe('the documentation corpus over index changes', () => {
+  it('is taken over by the next state when only code changed, rebuilt when prose changed, and always answers as a fresh index does', async () => {
+    const seed = 4711;
+    const next = random(seed);
+    const pick = () => WORDS[Math.floor(next() * WORDS.length)]!;
+    const dir = mkdtempSync(join(tmpdir(), 'reponav-doc-carry-'));
+    dirs.push(dir);
+    const root = join(dir, 'repo');
+    write(root, 'app/main.py', 'def main():\n    return 1\n');
+    write(root, 'docs/guide.md', '# Guide\n\nThe session cookie.\n');
+    const repository = await RepositoryIndex.open(root, { indexPath: join(dir, 'index.db') });
+    await repository.refresh();
+    const cacheFile = `${indexConnection(repository.store).name}.docs-v2.cache`;
+    await docsOf(repository);
+    let rebuilt = 0;
+    let carried = 0;
+    for (let step = 0; step < 16; step++) {
+      const prose = next() < 0.4;
+      const n = Math.floor(next() * 3);
+      const text = Array.from({ length: 2 + Math.floor(next() * 6) }, pick).join(' ');
+      if (prose) write(root, `docs/page${n}.md`, `# ${pick()} ${pick()}\n\n${text} (${step})\n`);
+      else write(root, `app/mod${n}.py`, `def ${pick()}_${step}():\n    return "${text}"\n`);
+      await repository.refresh();
+      rmSync(cacheFile, { force: true });
+      const docs = await docsOf(repository);
+      // Built means written back beside the index; taken over means not.
+      if (existsSync(cacheFile)) rebuilt++;
+      else carried++;
+      expect(existsSync(cacheFile), `seed ${seed}, step ${step}: ${prose ? 'a prose edit rebuilds' : 'a code edit carries'} the corpus`).toBe(prose);
+      const fresh = await RepositoryIndex.open(root, { indexPath: join(dir, `fresh-${step}.db`) });
+      await fresh.refresh();
+      try {
+        expect(docs, `seed ${seed}, step ${step}`).toEqual(await docsOf(fresh));
+      } finally {
+        fresh.close();
+      }
+    }
+    expect(rebuilt).toBeGreaterThan(0);
+    expect(carried).toBeGreaterThan(0);
+    repository.close();
+  });
+});
