@@ -4,22 +4,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../index/repository-index.js';
 import { indexConnection } from '../index/store/index-store.js';
+import { mulberry32 } from '../../test/helpers/mulberry32.js';
 import { searchRepository } from './search-repository.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-/** A seeded generator (mulberry32): the same seed gives the same edits. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['session', 'cookie', 'client', 'proxy', 'request', 'retry', 'timeout', 'token', 'cache', 'header'];
 const QUERY = 'how to configure the session cookie client proxy request retry timeout token cache header';
@@ -36,7 +25,7 @@ async function docsOf(repository: RepositoryIndex): Promise<unknown> {
 describe('the documentation corpus over index changes', () => {
   it('is taken over by the next state when only code changed, rebuilt when prose changed, and always answers as a fresh index does', async () => {
     const seed = 4711;
-    const next = random(seed);
+    const next = mulberry32(seed);
     const pick = () => WORDS[Math.floor(next() * WORDS.length)]!;
     const dir = mkdtempSync(join(tmpdir(), 'reponav-doc-carry-'));
     dirs.push(dir);
