@@ -16,14 +16,16 @@ import {
   codeTokens,
   definedNamesByFile,
   definedNamesOfFiles,
+  derivedKey,
   indexFilesFingerprint,
-  indexGeneration,
   parsedFileStates,
+  snapshotOf,
   readStaleDerivedCache,
   writeDerivedCache,
+  type DerivedKey,
   type IndexStore,
 } from '../index/index.js';
-import { patchFileIndex } from './file-documents-update.js';
+import { patchFileIndex, type FileStates } from './file-documents-update.js';
 import { MAX_TERM_WEIGHT } from './term-weight-cap.js';
 import { addDocument, FilePostings, parseFileIndex, serializeFileIndex, type PackedFileIndex } from './file-postings.js';
 
@@ -52,18 +54,39 @@ export interface FileScore {
 const K1 = BM25_K1;
 const B = BM25_B;
 
-const caches = new WeakMap<IndexStore, Map<FileDocumentKind, { generation: string; index: FileDocumentIndex }>>();
+/**
+ * An index with the file states it was built over (read lazily: only the
+ * next state's patch needs them), carried to the next index state so a warm
+ * process patches what it holds instead of reading the cache file back.
+ */
+interface HeldIndex {
+  index: FileDocumentIndex;
+  states: () => FileStates | null;
+}
+
+const HELD: Record<FileDocumentKind, DerivedKey<HeldIndex>> = {
+  identity: derivedKey<HeldIndex>('file documents (identity)', { carried: true }),
+  content: derivedKey<HeldIndex>('file documents (content)', { carried: true }),
+};
 
 /** The file-level index of `kind` for the store's current state, built on first use after every change. */
 export function fileDocumentIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
-  const generation = indexGeneration(store);
-  let byKind = caches.get(store);
-  if (!byKind) caches.set(store, (byKind = new Map()));
-  const cached = byKind.get(kind);
-  if (cached && cached.generation === generation) return cached.index;
-  const index = loadOrBuildIndex(store, kind);
-  byKind.set(kind, { generation, index });
-  return index;
+  return snapshotOf(store).derive(HELD[kind], (earlier) => (earlier && patchedHeld(store, kind, earlier)) ?? loadOrBuildIndex(store, kind)).index;
+}
+
+/**
+ * The index an earlier state of this process held, patched to the current
+ * files, or null (its states unknown, too many changes). Not written back to
+ * the cache file: a one-shot process patches that file itself, and a warm
+ * process would pay the write on every edit.
+ */
+function patchedHeld(store: IndexStore, kind: FileDocumentKind, earlier: HeldIndex): HeldIndex | null {
+  const started = performance.now();
+  const before = earlier.states();
+  if (!before) return null;
+  const files = parsedFileStates(store);
+  const patched = patchFileIndex(earlier.index, before, files, (paths) => documentsOf(store, kind, paths, false), maxPatched(files.paths.length));
+  return patched && { index: { ...patched, buildMs: performance.now() - started }, states: () => files };
 }
 
 /**
@@ -81,7 +104,7 @@ const DOCUMENT_FORMAT = 2;
  * file, `…-states`, keeps the state of each file the stored index was built
  * from, with the same fingerprint: what tells the changed files apart.
  */
-function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocumentIndex {
+function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): HeldIndex {
   const started = performance.now();
   const name = `file-${kind}-v${DOCUMENT_FORMAT}`;
   const fingerprint = indexFilesFingerprint(store);
@@ -89,13 +112,22 @@ function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): FileDocume
   const cached = readStaleDerivedCache(store, name);
   if (cached?.fingerprint === fingerprint) {
     const stored = parseFileIndex(cached.payload);
-    if (stored) return { ...stored, buildMs: performance.now() - started };
+    if (stored) return { index: { ...stored, buildMs: performance.now() - started }, states: () => storedStates(store, name, fingerprint, stored.paths) };
   }
   const files = parsedFileStates(store);
   const index = (cached && updatedIndex(store, kind, name, cached, files)) ?? indexDocuments(files.paths, documentsOf(store, kind, files.paths, true));
   writeDerivedCache(store, name, fingerprint, serializeFileIndex(index));
   writeDerivedCache(store, `${name}-states`, fingerprint, files.states.join('\n'));
-  return { ...index, buildMs: performance.now() - started };
+  return { index: { ...index, buildMs: performance.now() - started }, states: () => files };
+}
+
+/** The states of `paths` stored beside the index file `name` for `fingerprint` (null: gone, rewritten by another process, or not one per path). */
+function storedStates(store: IndexStore, name: string, fingerprint: string, paths: readonly string[]): FileStates | null {
+  const stored = readStaleDerivedCache(store, `${name}-states`);
+  if (!stored || stored.fingerprint !== fingerprint) return null;
+  const text = stored.payload.toString('utf8');
+  const states = text === '' ? [] : text.split('\n');
+  return states.length === paths.length ? { paths, states } : null;
 }
 
 /** Above this share of files changed or gone, a fresh build costs about what a patch does. */
@@ -116,8 +148,12 @@ function updatedIndex(
   if (!previous) return null;
   const text = staleStates.payload.toString('utf8');
   const before = { paths: previous.paths, states: text === '' ? [] : text.split('\n') };
-  const maxChanged = Math.max(16, Math.floor(files.paths.length * MAX_PATCHED_SHARE));
-  return patchFileIndex(previous, before, files, (paths) => documentsOf(store, kind, paths, false), maxChanged);
+  return patchFileIndex(previous, before, files, (paths) => documentsOf(store, kind, paths, false), maxPatched(files.paths.length));
+}
+
+/** The most files changed or gone that a patch takes on for an index of `files` files. */
+function maxPatched(files: number): number {
+  return Math.max(16, Math.floor(files * MAX_PATCHED_SHARE));
 }
 
 /**
