@@ -22,7 +22,8 @@
 // among the first 50 / 100 / 200 candidates of the whole ranked list (recall
 // of the candidate set, before any cut at 10), per configuration. The paired
 // bootstrap is given for the instances of each --instances file (split) and
-// for all of them together.
+// for all of them together; then per repository, with the per-repository rule
+// (bench/repo-rule.mjs: no repository's interval below -0.01 at any level).
 // --timing N: the search times (p50 column, searchMs in --out) are N more
 // searches per configuration and instance after the scored ones, without the
 // shared BM25 memo and in rotating order (the scored searches share BM25
@@ -40,6 +41,7 @@ import { commitTimestamps, findRepoGitDir } from '../dist/eval/repo-lookup.js';
 import { goldAtLevel, scoreInstance } from '../dist/eval/locbench-metrics.js';
 import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
 import { parseBenchArgs } from './bench-args.mjs';
+import { perRepositoryRule, RULE_FLOOR } from './repo-rule.mjs';
 
 const { values: opt } = parseBenchArgs({
   usage: `usage: node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR
@@ -286,6 +288,20 @@ if (configs.length > 1) {
   for (const repo of repos) {
     const ii = idx((x) => x.repo === repo);
     console.log(pad(repo, 30), pad(ii.length, 4), configs.map((_, c) => pad(`${f3(figure(c, ii, ['module', 'Acc@10']))}/${f3(figure(c, ii, ['function', 'Acc@10']))}`, 17)).join(''));
+  }
+  // The per-repository rule (bench/repo-rule.mjs): no repository loses at any level.
+  console.log(`\nper repository paired bootstrap vs ${configs[0].label}: difference [95% interval] won/lost; rule: every low end >= ${RULE_FLOOR}`);
+  report.perRepoRule = [];
+  const repoOf = order.map((i) => i.repo);
+  for (let c = 1; c < configs.length; c++) {
+    const { rows, failing: failed } = perRepositoryRule(repoOf, scores[0], scores[c]);
+    for (const repo of repos) {
+      const cells = rows.filter((r) => r.repo === repo).map((r) => `${r.metric[0].slice(0, 3)} ${r.metric[1]} ${r.difference >= 0 ? '+' : ''}${f3(r.difference)} [${f3(r.low)}, ${f3(r.high)}] ${r.won}/${r.lost}`);
+      console.log(pad(`${configs[c].label.slice(0, 20)} ${repo}`, 48), cells.join('  '));
+    }
+    const failing = failed.map((r) => `${r.repo} ${r.metric[0]} ${r.metric[1]} ${f3(r.difference)} [${f3(r.low)}, ${f3(r.high)}]`);
+    console.log(pad(`${configs[c].label}:`, 26), failing.length === 0 ? 'passes (no repository loses at any level)' : `fails in ${failing.length}: ${failing.join('; ')}`);
+    report.perRepoRule.push({ label: configs[c].label, passes: failing.length === 0, failing });
   }
 }
 const out = arg('--out');

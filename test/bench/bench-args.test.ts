@@ -7,7 +7,7 @@ const BENCH = join(import.meta.dirname, '../../bench');
 /** Every runnable bench script (the modules they import have no command line). */
 const SCRIPTS = readdirSync(BENCH)
   .filter((name) => name.endsWith('.mjs'))
-  .filter((name) => !['bench-args.mjs', 'fix-queries.mjs', 'module-count-hook.mjs', 'parse-floor-worker.mjs', 'ranker-model.mjs', 'synthetic-repos.mjs'].includes(name));
+  .filter((name) => !['bench-args.mjs', 'fix-queries.mjs', 'module-count-hook.mjs', 'parse-floor-worker.mjs', 'ranker-model.mjs', 'repo-rule.mjs', 'synthetic-repos.mjs'].includes(name));
 
 const run = (script: string, ...args: string[]) =>
   spawnSync(process.execPath, [join(BENCH, script), ...args], { encoding: 'utf8', timeout: 30_000 });
