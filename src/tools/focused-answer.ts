@@ -13,6 +13,7 @@ import type { SourceListing } from '../index/index.js';
 import { importTargets, WorktreeSource } from '../index/index.js';
 import { estimateTokens } from '../budget/index.js';
 import { isReponavError } from '../errors.js';
+import { countOf } from '../plural.js';
 import { filesNamedAfter, focusLeavesFiles, focusNeighbours, focusSeeds, isTestPath, parseQuery, reduceLongQuery, DEFAULT_FOCUS_BUDGET, type FocusBudget } from '../retrieve/index.js';
 import { enforceBudget, MIN_BUDGET_TOKENS } from './output-budget.js';
 import { pathFilterOf } from './tool-args.js';
@@ -127,7 +128,7 @@ async function answerFromFocus(
 export function partialLine(repository: string, coverage: PartialCoverage): string {
   const { indexedFiles, totalFiles, rankedFiles, neighbourFiles } = coverage;
   return (
-    `[PARTIAL INDEX] '${repository}' is being indexed: this answer covers ${indexedFiles} of its ${totalFiles} files ` +
+    `[PARTIAL INDEX] '${repository}' is being indexed: this answer covers ${indexedFiles} of its ${countOf(totalFiles, 'file')} ` +
     `(the ${rankedFiles} named by the query or ranked first by a text scan for it, and ${neighbourFiles} they import or that come next); ` +
     'files outside them are not in it. The rest is indexed in the background; search again shortly for the full answer.'
   );

@@ -7,6 +7,7 @@
 import type { RepositoryIndex } from '../index/index.js';
 import { reduceLongQuery, type ProvisionalFile } from '../retrieve/index.js';
 import { renderBlocks } from './output-budget.js';
+import { countOf } from '../plural.js';
 import { pathFilterOf } from './tool-args.js';
 import type { ToolAnswer, ToolEnvironment } from './tool-types.js';
 
@@ -75,7 +76,7 @@ export function renderProvisional(
       : `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. ${scan}; search again shortly for the full answer.`,
   ];
   if (files.length === 0) head.push('No source file contains the query words.');
-  else if (shape === 'file-only' || shape === 'inline') head.push(`[FILES] ${files.length} of ${files.length} candidate files (text scan)`);
+  else if (shape === 'file-only' || shape === 'inline') head.push(`[FILES] ${files.length} of ${countOf(files.length, 'candidate file')} (text scan)`);
   const blocks = files.map((file, i) => provisionalBlock(file, i + 1, shape));
   return renderBlocks(head, blocks, budgetTokens, { singular: 'file', plural: 'files' });
 }

@@ -87,7 +87,7 @@ export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' |
 export function writerText(writer: NonNullable<IndexStatus['writer']>): string {
   const running = `process ${writer.pid} is indexing now`;
   if (writer.total === 0) return `${running}: listing the files to find what needs indexing`;
-  return `${running}: ${writer.done} of the ${writer.total} new or changed files done (Contents also counts the files kept from before)`;
+  return `${running}: ${writer.done} of the ${countOf(writer.total, 'new or changed file')} done (Contents also counts the files kept from before)`;
 }
 
 /** The index settings as one line: the size limit, excluded folders and the --include / --exclude globs. */
