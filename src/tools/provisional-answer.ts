@@ -68,12 +68,13 @@ export function renderProvisional(
   failure?: BuildFailure,
   shape: ProvisionalShape = 'scaffold',
 ): string {
-  const scan = 'These files come from a plain text scan for the query words (no symbols, no scaffold)';
+  // Said only of files there are: with none, the last line says the scan found nothing.
+  const scan = files.length > 0 ? ' These files come from a plain text scan for the query words (no symbols, no scaffold)' : '';
   const head = [
     failure
-      ? `[PROVISIONAL] '${repository}' has no index: ${failure.what ?? 'the last background index build failed'} (${failure.reason.replace(/\.$/, '')}). ` +
-        `${scan}. ${failure.next}`
-      : `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. ${scan}; search again shortly for the full answer.`,
+      ? `[PROVISIONAL] '${repository}' has no index: ${failure.what ?? 'the last background index build failed'} (${failure.reason.replace(/\.$/, '')}).` +
+        `${scan}${scan ? '.' : ''} ${failure.next}`
+      : `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background${scan ? `.${scan};` : ';'} search again shortly for the full answer.`,
   ];
   if (files.length === 0) head.push('No source file contains the query words.');
   else if (shape === 'file-only' || shape === 'inline') head.push(`[FILES] ${files.length} of ${countOf(files.length, 'candidate file')} (text scan)`);

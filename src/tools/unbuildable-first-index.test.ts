@@ -4,6 +4,7 @@ import { cleanupTempDirs, copyIndexFixture, put } from '../../test/cli/harness.j
 import { ReponavError } from '../errors.js';
 import { RepositoryIndex } from '../index/index.js';
 import { FOCUSED_MIN_FILES } from './focused-answer.js';
+import { renderProvisional } from './provisional-answer.js';
 import { RepositorySet } from './repository-set.js';
 import { callTool, createToolRegistry } from './tool-registry.js';
 
@@ -55,5 +56,18 @@ describe('a focused first index that cannot be written (INDEX_UNAVAILABLE)', () 
     } finally {
       await repositories.close();
     }
+  });
+});
+
+describe('a provisional answer with no file', () => {
+  it('does not speak of "these files", with or without a failed build, and says the scan found none', () => {
+    const failure = { what: 'the index cannot be built', reason: FULL, next: 'Run `reponav index /r` to build it once that is fixed.' };
+    for (const text of [renderProvisional([], 'shop', 1500), renderProvisional([], 'shop', 1500, failure)]) {
+      expect(text).not.toMatch(/These files/);
+      expect(text.split('\n')).toHaveLength(2);
+      expect(text.split('\n')[1]).toBe('No source file contains the query words.');
+    }
+    expect(renderProvisional([], 'shop', 1500).split('\n')[0]).toBe("[PROVISIONAL] 'shop' has no index yet; it is being built in the background; search again shortly for the full answer.");
+    expect(renderProvisional([], 'shop', 1500, failure).split('\n')[0]).toMatch(/^\[PROVISIONAL\] 'shop' has no index: the index cannot be built \(.*\)\. Run `reponav index \/r` to build it once that is fixed\.$/);
   });
 });
