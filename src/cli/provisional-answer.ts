@@ -35,7 +35,7 @@ async function focusable(source: WorktreeSource): Promise<boolean> {
  * the last background build failed, if it did), from a focused first index
  * (`continueIndex` then starts the background build), or as usual.
  */
-export type BackgroundIndex = { provisional: false; continueIndex?: () => void } | { provisional: true; failure: string | null };
+export type BackgroundIndex = { provisional: false; continueIndex?: (unbuildable?: string) => void } | { provisional: true; failure: string | null };
 
 /**
  * For `repository` (opened, not yet refreshed) a working tree with no
@@ -43,7 +43,9 @@ export type BackgroundIndex = { provisional: false; continueIndex?: () => void }
  * while another process holds the writer lock (the background index runs) or
  * when the last background build failed (`failure` says why: the error line
  * it printed); else a focused first index, with `continueIndex` to start the
- * background build. Otherwise: search as usual.
+ * background build (told `unbuildable` when the focused index could not be
+ * written: then no build starts, and the reason is kept for the next command
+ * as a failed build's). Otherwise: search as usual.
  */
 export async function indexInBackground(repository: RepositoryIndex, options: RepositoryCommandOptions): Promise<BackgroundIndex> {
   if (options.commit) return { provisional: false };
@@ -53,7 +55,10 @@ export async function indexInBackground(repository: RepositoryIndex, options: Re
   if (new WriterLock(indexPath).isHeld()) return { provisional: true, failure: null };
   const failure = lastBackgroundFailure(indexPath);
   if (failure !== null) return { provisional: true, failure };
-  return { provisional: false, continueIndex: () => startBackgroundIndex(repository.root, indexPath, options) };
+  return {
+    provisional: false,
+    continueIndex: (unbuildable) => (unbuildable ? keepFailure(indexPath, unbuildable) : startBackgroundIndex(repository.root, indexPath, options)),
+  };
 }
 
 /** Where the background build's stderr (errors only) goes. */
@@ -96,6 +101,20 @@ export function lastBackgroundFailure(indexPath: string): string | null {
   const started = /^started: (\d+)/.exec(text);
   if (started && processAlive(Number(started[1]))) return null;
   return 'the build stopped before finishing and could not write why (is the disk holding the index full?)';
+}
+
+/**
+ * Keeps why the index cannot be written (a focused first index met a full
+ * disk, say) as a failed build's error line, so the next search says it
+ * without trying again. Best effort: where not even this line fits, the next
+ * search's own focused index meets the same error and says it the same way.
+ */
+function keepFailure(indexPath: string, reason: string): void {
+  try {
+    writeFileSync(errorLogPath(indexPath), `error: ${reason}\n`);
+  } catch {
+    // Nothing to keep it in; see above.
+  }
 }
 
 function processAlive(pid: number): boolean {

@@ -51,13 +51,29 @@ export async function runProgram(commands: Record<string, Registrar>, argv: stri
     // Loaded only here: the index layer is heavy for a CLI start-up that may never need it.
     const error = isReponavError(caught) ? caught : (await import('../index/index.js')).describeOpenFailure(null, caught);
     if (isReponavError(error)) {
-      process.stderr.write(`error: ${oneLine(error.message)}\n`);
+      const message = (error.details?.missing === 'model' ? noModelMessage(argv.slice(2)) : null) ?? error.message;
+      process.stderr.write(`error: ${oneLine(message)}\n`);
       return error.code === 'INTERNAL' ? 3 : 1;
     }
     const stack = error instanceof Error && error.stack ? (await import('./crash-stack.js')).sourceMappedStack(error.stack) : undefined;
     process.stderr.write(`error: ${stack ?? (error instanceof Error ? error.message : String(error))}\n`);
     return 3;
   }
+}
+
+/**
+ * The no-model error as the command that was run (`words`: the arguments
+ * after the program) reads it: the one option it takes (`ask`, `localize`
+ * and `eval sweqa` take --model and reject --config-json; `eval locbench`
+ * takes the model in --config-json), or null for a command this does not
+ * know (the library's message, which names both, stands).
+ */
+export function noModelMessage(words: readonly string[]): string | null {
+  const examples = 'e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5 or ollama:qwen2.5-coder';
+  const [command, sub] = words;
+  const takesModel = command === 'ask' || command === 'localize' || (command === 'eval' && sub === 'sweqa');
+  const option = takesModel ? '--model' : command === 'eval' && sub === 'locbench' ? '"model" in --config-json' : null;
+  return option && `No LLM model configured: name one with ${option} (${examples}), or set the REPONAV_LLM_MODEL environment variable.`;
 }
 
 /**

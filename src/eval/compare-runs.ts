@@ -16,6 +16,7 @@ import { mcNemarOfScores } from './mcnemar.js';
 import { DEFAULT_BOOTSTRAP, isSignificant, pairedBootstrapMany, type PairedBootstrapOptions, type PairedDifference } from './paired-bootstrap.js';
 import type { LocbenchSummary } from './report.js';
 import { scorePredictions, type InstanceScoreRow } from './score-predictions.js';
+import { countOf } from '../plural.js';
 
 /** One run's per-instance scores. */
 export interface RunScores {
@@ -166,7 +167,7 @@ export function renderComparisonMarkdown(c: RunComparison): string {
   const lines = [
     `## Paired bootstrap: ${c.label} vs ${c.baseline}`,
     '',
-    `${c.paired} paired instances, ${c.resamples.toLocaleString('en-US')} resamples, seed ${c.seed}; B − A with a ${level}% percentile interval; ` +
+    `${countOf(c.paired, 'paired instance')}, ${c.resamples.toLocaleString('en-US')} resamples, seed ${c.seed}; B − A with a ${level}% percentile interval; ` +
       `"noise" marks an interval that includes zero; McNemar p is the exact test on per-instance hits (blank where scores are not 0/1).` +
       (c.onlyBaseline || c.onlyOther ? ` Left out: ${c.onlyBaseline} only in ${c.baseline}, ${c.onlyOther} only in ${c.label}.` : ''),
     '',

@@ -249,7 +249,7 @@ export async function runLocbench(
   const skipped: SkipRecord[] = [];
   const skipLog = JsonlAppender.open(paths.skipped, { truncate: true });
   const predictions = JsonlAppender.open(paths.predictions);
-  if (predictions.repairedBytes > 0) logger.warn(`predictions.jsonl ended in a torn line (${predictions.repairedBytes} bytes); removed it`);
+  if (predictions.repairedBytes > 0) logger.warn(`predictions.jsonl ended in a torn line (${countOf(predictions.repairedBytes, 'byte')}); removed it`);
   const skip = (record: SkipRecord): void => {
     skipped.push(record);
     skipLog.append(record);
@@ -321,7 +321,7 @@ export async function runLocbench(
           if (!interrupted) {
             interrupted = true;
             notAttempted = plan.length - next;
-            logger.warn(`interrupted: stopping with ${notAttempted} instance(s) not attempted`);
+            logger.warn(`interrupted: stopping with ${countOf(notAttempted, 'instance')} not attempted`);
           }
           return;
         }

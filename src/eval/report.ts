@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { ReponavError } from '../errors.js';
 import { fileToFunctionGap, LEVEL_KS, LOC_LEVELS, sweRankMetrics, type LocbenchMetrics, type LocLevel, type SweRankMetrics } from './locbench-metrics.js';
 import type { GroupScores, ScoredPredictions } from './score-predictions.js';
+import { countOf } from '../plural.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -255,7 +256,7 @@ export function renderSummaryMarkdown(summary: LocbenchSummary): string {
     `Instances: ${c.instances} scored, ${c.withPrediction} with predictions, ${c.missingPrediction} without (scored as misses, as LocAgent does)` +
       (c.skipped > 0 ? `; skipped ${c.skipped} (${skipReasons})` : '') +
       (c.notAttempted > 0 ? `; ${c.notAttempted} not attempted` : '') +
-      (c.duplicatesRemoved > 0 ? `; ${c.duplicatesRemoved} duplicate predictions removed in ${c.predictionsWithDuplicates} lines` : '') +
+      (c.duplicatesRemoved > 0 ? `; ${countOf(c.duplicatesRemoved, 'duplicate prediction')} removed in ${countOf(c.predictionsWithDuplicates, 'line')}` : '') +
       (c.malformedPredictionLines > 0 ? `; ${c.malformedPredictionLines} malformed prediction lines` : '') +
       '.',
   );

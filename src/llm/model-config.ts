@@ -183,6 +183,8 @@ export function resolveModelConfig(config: ModelConfig = {}, env: Record<string,
         ? 'No judge model configured: name one with --judges, e.g. openai:gpt-4o-mini or anthropic:claude-sonnet-4-5.'
         : 'No LLM model configured: name one, e.g. openai:gpt-4o-mini, anthropic:claude-sonnet-4-5 or ollama:qwen2.5-coder, with --model for ask, localize and sweqa ' +
           '("model" in --config-json for eval), or set the REPONAV_LLM_MODEL environment variable.',
+      // The CLI names the one option of the command that was run (noModelMessage in run-program.ts).
+      role === 'judge' ? undefined : { missing: 'model' },
     );
   }
 

@@ -1,9 +1,11 @@
 /**
  * The first answer on a repository that has no index yet: files ranked by a
  * plain text scan for the query's words, while the index builds in the
- * background. It costs about one `rg` over the tree (ripgrep does the scan when
- * it is installed; otherwise a listing and a read of every file here), so an
- * agent is not kept waiting for a cold index. It is never a substitute for the
+ * background. It costs a listing of the tree and about one `rg` over its files
+ * (ripgrep does the scan when it is installed; otherwise a read of every file
+ * here), so an agent is not kept waiting for a cold index. The files scanned
+ * are the index's listing (every rule layer the index honours, and the
+ * tracked-files rule), so it never ranks a file the index would leave out. It is never a substitute for the
  * index: no symbols, no scaffold, a rough score, and evaluation never uses it.
  * The score carries the indexed search's path prior (path-prior.ts: tests,
  * stubs, code outside the library the packaging files declare), read here from
@@ -14,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { languageForPath } from '../parse/index.js';
-import { BM25_K1, DEFAULT_MAX_FILE_BYTES, VENDORED_DIRECTORIES, WorktreeSource } from '../index/index.js';
+import { BM25_K1, DEFAULT_MAX_FILE_BYTES, WorktreeSource } from '../index/index.js';
 import { parseQuery } from './query-parser.js';
 import { DEFAULT_PRIOR_FACTORS, priorOfLibrary } from './path-prior.js';
 import { libraryRoots, type PackagingView } from './repository-layout.js';
@@ -41,11 +43,26 @@ export interface ProvisionalResult {
   scanner: 'rg' | 'node';
 }
 
+/** The index's own rules beyond the ignore files (its settings): what a listing made here applies. */
+export interface ProvisionalRules {
+  include?: string[];
+  exclude?: string[];
+  excludeDirectories?: string[];
+}
+
 /** Options of a provisional scan. */
 export interface ProvisionalOptions {
   limit?: number;
   maxFileBytes?: number;
   pathFilter?: (path: string) => boolean;
+  /**
+   * The files the index lists (its source's listing, repository-relative):
+   * the scan reads these and no other, so its answer holds what the index
+   * would hold. Absent: the tree is listed here by the same rules
+   * (WorktreeSource with `rules` and `maxFileBytes`).
+   */
+  files?: readonly string[];
+  rules?: ProvisionalRules;
 }
 
 /** Most query words scanned for (the weightiest); more only slows the scan. */
@@ -66,14 +83,17 @@ export async function provisionalSearch(root: string, query: string, options: Pr
   let scanner: ProvisionalResult['scanner'] = 'rg';
   if (terms.length === 0) counts = new Map();
   else {
-    const fromRg = await scanWithRipgrep(root, terms, maxFileBytes);
+    // The index's listing, not a walk of its own: ignore files (.reponavignore and the rest, in their
+    // precedence), --include/--exclude and the tracked-files rule then decide the scan as they decide the index.
+    const listed = (options.files ?? (await listedFiles(root, maxFileBytes, options.rules))).filter((path) => languageForPath(path) !== null);
+    const fromRg = await scanWithRipgrep(root, listed, terms, maxFileBytes);
     if (fromRg) counts = fromRg;
     else {
       scanner = 'node';
-      counts = await scanInProcess(root, terms, maxFileBytes);
+      counts = scanInProcess(root, listed, terms);
     }
   }
-  const scanned = [...counts.keys()].filter((path) => languageForPath(path) !== null);
+  const scanned = [...counts.keys()];
   const files = scanned.filter((path) => options.pathFilter?.(path) ?? true).map((path) => [path, counts.get(path)!] as const);
   const documentFrequency = new Map<string, number>();
   for (const [, byTerm] of files) for (const term of byTerm.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
@@ -137,28 +157,56 @@ function packagingOnDisk(root: string, scanned: string[]): PackagingView {
   };
 }
 
-/** Per file, per word, how many matches ripgrep found; null when rg cannot run. */
-function scanWithRipgrep(root: string, terms: string[], maxFileBytes: number): Promise<Map<string, Map<string, number>> | null> {
-  const args = ['--no-config', '--no-messages', '-i', '-F', '-o', '--no-heading', '--with-filename', '--color', 'never'];
+/** The files a listing of the tree by the index's rules holds. */
+async function listedFiles(root: string, maxFileBytes: number, rules: ProvisionalRules = {}): Promise<string[]> {
+  const source = await WorktreeSource.open(root, { maxFileBytes, useGit: false, ...rules });
+  return (await source.list()).files.map((file) => file.path);
+}
+
+/** Most bytes of paths given to one ripgrep run (well under the kernel's limit on a command line). */
+const MAX_ARGUMENT_BYTES = 200_000;
+
+/**
+ * Per file, per word, how many matches ripgrep found in `files` (named on its
+ * command line, in runs of at most MAX_ARGUMENT_BYTES of paths: a file named
+ * there is searched whatever ignore file would skip it in a walk, so the
+ * listing alone decides); null when rg cannot run.
+ */
+async function scanWithRipgrep(root: string, files: readonly string[], terms: string[], maxFileBytes: number): Promise<Map<string, Map<string, number>> | null> {
+  const counts = new Map<string, Map<string, number>>();
+  let batch: string[] = [];
+  let bytes = 0;
+  for (const [i, path] of files.entries()) {
+    batch.push(path);
+    bytes += Buffer.byteLength(path) + 1;
+    if (bytes < MAX_ARGUMENT_BYTES && i < files.length - 1) continue;
+    if (!(await ripgrepRun(root, batch, terms, maxFileBytes, counts))) return null;
+    batch = [];
+    bytes = 0;
+  }
+  return counts;
+}
+
+/** One ripgrep run over `files`, its counts added to `counts`; false when rg cannot run. */
+function ripgrepRun(root: string, files: readonly string[], terms: string[], maxFileBytes: number, counts: Map<string, Map<string, number>>): Promise<boolean> {
+  const args = ['--no-config', '--no-messages', '--no-ignore', '--hidden', '-i', '-F', '-o', '--no-heading', '--with-filename', '--color', 'never'];
   args.push('-m', String(MAX_LINES_PER_FILE), '--max-filesize', String(maxFileBytes));
-  for (const dir of VENDORED_DIRECTORIES) args.push('-g', `!${dir}/`);
   // `-o` reports non-overlapping, leftmost-first matches: longer words first, so `compute_value_42` is not
   // cut short by `compute`; the shorter words inside a match are credited below, as the in-process scan counts them.
   const longestFirst = [...terms].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
   for (const term of longestFirst) args.push('-e', term);
-  args.push('--', '.');
+  args.push('--', ...files);
   return new Promise((resolve) => {
-    const counts = new Map<string, Map<string, number>>();
     let rest = '';
     let child;
     try {
       child = spawn('rg', args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
     } catch {
-      resolve(null);
+      resolve(false);
       return;
     }
     const take = (line: string) => {
-      // `./path:match`; a path may hold ':' but the match (a query word) never does.
+      // `path:match`; a path may hold ':' but the match (a query word) never does.
       const colon = line.lastIndexOf(':');
       if (colon <= 0) return;
       const path = line.slice(line.startsWith('./') ? 2 : 0, colon);
@@ -176,11 +224,11 @@ function scanWithRipgrep(root: string, terms: string[], maxFileBytes: number): P
       rest = lines.pop() ?? '';
       for (const line of lines) take(line);
     });
-    child.on('error', () => resolve(null));
+    child.on('error', () => resolve(false));
     child.on('close', (code) => {
       if (rest) take(rest);
       // 0: matches, 1: none; anything else (2: an error such as a bad flag) means we cannot trust the scan.
-      resolve(code === 0 || code === 1 ? counts : null);
+      resolve(code === 0 || code === 1);
     });
   });
 }
@@ -192,15 +240,13 @@ function occurrences(text: string, term: string): number {
   return found;
 }
 
-/** The same counts without ripgrep: the working-tree listing's files, read here. */
-async function scanInProcess(root: string, terms: string[], maxFileBytes: number): Promise<Map<string, Map<string, number>>> {
-  const source = await WorktreeSource.open(root, { maxFileBytes, useGit: false });
+/** The same counts without ripgrep: `files` read here. */
+function scanInProcess(root: string, files: readonly string[], terms: string[]): Map<string, Map<string, number>> {
   const counts = new Map<string, Map<string, number>>();
-  for (const file of (await source.list()).files) {
-    if (languageForPath(file.path) === null) continue;
+  for (const path of files) {
     let text: string;
     try {
-      text = readFileSync(join(root, file.path), 'utf8').toLowerCase();
+      text = readFileSync(join(root, path), 'utf8').toLowerCase();
     } catch {
       continue;
     }
@@ -208,8 +254,8 @@ async function scanInProcess(root: string, terms: string[], maxFileBytes: number
       let found = 0;
       for (let at = text.indexOf(term); at >= 0 && found < MAX_LINES_PER_FILE; at = text.indexOf(term, at + term.length)) found++;
       if (found === 0) continue;
-      let byTerm = counts.get(file.path);
-      if (!byTerm) counts.set(file.path, (byTerm = new Map()));
+      let byTerm = counts.get(path);
+      if (!byTerm) counts.set(path, (byTerm = new Map()));
       byTerm.set(term, found);
     }
   }

@@ -6,6 +6,7 @@ import type { RetrievalResult } from '../retrieve/index.js';
 import { countEvidence, sortFiles } from './hit-evidence.js';
 import { displayPath, formatScore } from './text-format.js';
 import { DEFAULT_BUDGET_TOKENS, fitUnits, truncationLine } from '../budget/index.js';
+import { countOf } from '../plural.js';
 
 export interface FileListOptions {
   /** Files shown. Default 5, the scaffold's parseTop, so both list the same files. */
@@ -16,7 +17,7 @@ export interface FileListOptions {
 
 /** `[FILES] n of m candidate files` — the first line of the file-only and inline interfaces. */
 export function fileListHeader(shown: number, total: number): string {
-  return `[FILES] ${shown} of ${total} candidate files`;
+  return `[FILES] ${shown} of ${countOf(total, 'candidate file')}`;
 }
 
 /** `1. path (score: 3.142, evidence: 7)`. */

@@ -8,6 +8,7 @@
 import type { Logger } from '../logger.js';
 import type { Queryable } from './pg-database.js';
 import type { ShardStore } from './shard-store.js';
+import { countOf } from '../plural.js';
 
 /** How many ready commits per branch stay, and for how long a pinned commit stays. */
 export interface RetentionRule {
@@ -35,6 +36,6 @@ export async function applyRetention(db: Queryable, store: ShardStore, repo: str
   for (const row of rows.rows) {
     if (row.location) await store.delete(row.location).catch((error: Error) => logger.warn(`retention: deleting ${row.location}: ${error.message}`));
   }
-  if (rows.rows.length > 0) logger.info(`retention: ${repo}: deleted ${rows.rows.length} old shard(s), kept the newest ${rule.keep} and those pinned in the last ${rule.pinnedDays} days`);
+  if (rows.rows.length > 0) logger.info(`retention: ${repo}: deleted ${countOf(rows.rows.length, 'old shard')}, kept the newest ${rule.keep} and those pinned in the last ${countOf(rule.pinnedDays, 'day')}`);
   return rows.rows.map((r) => r.commit);
 }

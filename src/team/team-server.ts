@@ -37,6 +37,7 @@ import { handlePushWebhook } from './push-webhook.js';
 import { serveMetrics, TeamMetrics } from './team-metrics.js';
 import { shardLossText, teamRouter } from './team-router.js';
 import { createTeamWeb, sessionToken } from './team-web.js';
+import { countOf } from '../plural.js';
 
 export interface TeamServerOptions {
   db: TeamDatabase;
@@ -203,7 +204,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<Runni
   // Purged commits leave the cache when a purge is announced, and at each sweep (a purge announced while this server was not listening).
   const sweepPurged = async () => {
     const dropped = cache.drop(await purgedAmong(db, cache.held()));
-    if (dropped > 0) logger.info(`dropped ${dropped} purged shard(s) from the cache`);
+    if (dropped > 0) logger.info(`dropped ${countOf(dropped, 'purged shard')} from the cache`);
   };
   const sweepTimer = setInterval(() => void sweepPurged().catch((error: Error) => logger.debug(`purge sweep: ${error.message}`)), PURGE_SWEEP_MS);
   sweepTimer.unref();

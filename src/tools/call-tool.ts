@@ -137,7 +137,10 @@ async function firstAnswer(tool: AnyToolDefinition, input: Record<string, unknow
   const continueIndex = context.continueFirstIndex ?? (() => void repository.refresh().catch(() => undefined));
   const outcome = await repository.focusing(() => focusedFirstAnswer(tool, input, env, continueIndex));
   if (outcome === null) return null;
-  return outcome.answer ?? provisionalResult(tool.provisional, input, env);
+  if (outcome.answer) return outcome.answer;
+  // An index that cannot be written is said so (why, what to do), not promised as "being built".
+  const told = outcome.unbuildable ? { ...env, context: { ...context, firstIndexUnbuildable: outcome.reason } } : env;
+  return provisionalResult(tool.provisional, input, told);
 }
 
 /** A tool's provisional answer (a text scan standing in for the first index) as a call result, budgeted. */

@@ -12,6 +12,8 @@
 import type { SourceListing } from '../index/index.js';
 import { importTargets, WorktreeSource } from '../index/index.js';
 import { estimateTokens } from '../budget/index.js';
+import { isReponavError } from '../errors.js';
+import { countOf } from '../plural.js';
 import { filesNamedAfter, focusLeavesFiles, focusNeighbours, focusSeeds, isTestPath, parseQuery, reduceLongQuery, DEFAULT_FOCUS_BUDGET, type FocusBudget } from '../retrieve/index.js';
 import { enforceBudget, MIN_BUDGET_TOKENS } from './output-budget.js';
 import { pathFilterOf } from './tool-args.js';
@@ -40,35 +42,43 @@ export interface PartialCoverage {
   complete: false;
 }
 
-/** What a focused first answer came to: the answer, or why there is none (the caller answers provisionally). */
-export type FocusedOutcome = { answer: ToolCallResult } | { answer: null; reason: string };
+/**
+ * What a focused first answer came to: the answer, or why there is none (the
+ * caller answers provisionally); `unbuildable` when the index could not be
+ * written (INDEX_UNAVAILABLE: a full disk, a read-only or failing one), which
+ * the whole index would meet too.
+ */
+export type FocusedOutcome = { answer: ToolCallResult } | { answer: null; reason: string; unbuildable: boolean };
 
 /**
  * Indexes the files a search for `input.query` needs first and answers from
  * them (see the module comment); `continueIndex` then starts the whole index.
  * Not applicable (null) to a tree the focused index would take whole. A
  * failure (the focused run, the search) is an outcome without an answer; the
- * whole index is started all the same.
+ * whole index is started all the same, told why when the index could not be
+ * written.
  */
 export async function focusedFirstAnswer(
   tool: AnyToolDefinition,
   input: Record<string, unknown>,
   env: ToolEnvironment,
-  continueIndex: () => void,
+  continueIndex: (unbuildable?: string) => void,
   budget: FocusBudget = DEFAULT_FOCUS_BUDGET,
 ): Promise<FocusedOutcome | null> {
   const index = env.repository.index;
   if (!(index.source instanceof WorktreeSource)) return null;
   const listing = await index.source.list();
   if (!focusLeavesFiles(listing.files, budget)) return null;
+  let unbuildable: string | undefined;
   try {
     return await answerFromFocus(tool, input, env, listing, budget);
   } catch (caught) {
     const reason = caught instanceof Error ? caught.message : String(caught);
+    if (isReponavError(caught, 'INDEX_UNAVAILABLE')) unbuildable = reason;
     env.logger.warn(`the focused first index of ${env.repository.name} failed (${reason}); answering from the text scan`);
-    return { answer: null, reason };
+    return { answer: null, reason, unbuildable: unbuildable !== undefined };
   } finally {
-    continueIndex();
+    continueIndex(unbuildable);
   }
 }
 
@@ -86,14 +96,15 @@ async function answerFromFocus(
   // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only when a search comes before any index exists
   const { provisionalSearch } = await import('../retrieve/provisional-search.js');
   const pathFilter = pathFilterOf(input.file_pattern as string | undefined);
-  const scan = await provisionalSearch(index.root, query, { limit: RANKED_FILES, pathFilter, maxFileBytes: index.settings.maxFileBytes });
+  const files = listing.files.map((file) => file.path);
+  const scan = await provisionalSearch(index.root, query, { limit: RANKED_FILES, pathFilter, maxFileBytes: index.settings.maxFileBytes, files });
   const ranked = scan.files.map((f) => f.path);
-  if (ranked.length === 0) return { answer: null, reason: 'no file contains the query words' };
+  if (ranked.length === 0) return { answer: null, reason: 'no file contains the query words', unbuildable: false };
   const listed = new Set(sizes.keys());
   const words = parseQuery(query).terms.map((t) => t.token);
   const named = filesNamedAfter(words, listed, isTestPath).filter((path) => pathFilter?.(path) ?? true);
   const seeds = focusSeeds([...named, ...ranked], sizeOf, budget);
-  if (seeds.length === 0) return { answer: null, reason: 'no file the query words name or match fits the focused index' };
+  if (seeds.length === 0) return { answer: null, reason: 'no file the query words name or match fits the focused index', unbuildable: false };
   await index.indexFocused(seeds, { listing, logger: env.logger });
   const neighbours = focusNeighbours({ seeds, imports: importTargets(index.store, seeds, listed), ranked }, sizeOf, budget);
   if (neighbours.length > 0) await index.indexFocused(neighbours, { listing, logger: env.logger });
@@ -117,7 +128,7 @@ async function answerFromFocus(
 export function partialLine(repository: string, coverage: PartialCoverage): string {
   const { indexedFiles, totalFiles, rankedFiles, neighbourFiles } = coverage;
   return (
-    `[PARTIAL INDEX] '${repository}' is being indexed: this answer covers ${indexedFiles} of its ${totalFiles} files ` +
+    `[PARTIAL INDEX] '${repository}' is being indexed: this answer covers ${indexedFiles} of its ${countOf(totalFiles, 'file')} ` +
     `(the ${rankedFiles} named by the query or ranked first by a text scan for it, and ${neighbourFiles} they import or that come next); ` +
     'files outside them are not in it. The rest is indexed in the background; search again shortly for the full answer.'
   );

@@ -231,7 +231,7 @@ export const diffTool: ToolDefinition<DiffInput, DiffData> = {
     const head = [`[DIFF] ${displayPath(data.path)}: ${data.comparison.label}`];
     if (data.symbols.length > 0) head.push(`changed symbols: ${symbolChangeSummary(data.symbols, 20)}`);
     if (data.lines.length === 0) return [...head, '(no difference)'].join('\n');
-    const note = (left: number) => `[TRUNCATED] ${left} diff lines left out to stay within ${env.budgetTokens} tokens; pass a larger budget_tokens or fewer context_lines.`;
+    const note = (left: number) => `[TRUNCATED] ${countOf(left, 'diff line')} left out to stay within ${env.budgetTokens} tokens; pass a larger budget_tokens or fewer context_lines.`;
     let used = head.reduce((sum, line) => sum + lineCost(line), 0) + lineCost(note(data.lines.length));
     const body = data.lines.map((line) => clipLine(line));
     let kept = 0;

@@ -116,9 +116,9 @@ export const reindexTool: ToolDefinition<z.infer<ReturnType<typeof reindexInput>
     if ('pending' in data) return stillIndexingText(data.repository, data.pending, 'Call index_status later to see the result.');
     const r = data.report;
     const lines = [
-      `Re-indexed '${data.repository}' in ${r.durationMs} ms: ${r.listed} files listed, ${r.unchanged} unchanged, ${r.parsed} parsed, ${r.reused} reused, ${r.deleted} deleted.`,
+      `Re-indexed '${data.repository}' in ${r.durationMs} ms: ${countOf(r.listed, 'file')} listed, ${r.unchanged} unchanged, ${r.parsed} parsed, ${r.reused} reused, ${r.deleted} deleted.`,
     ];
-    if (r.partial > 0) lines.push(`${r.partial} files not fully parsed (syntax errors or no parser for the language).`);
+    if (r.partial > 0) lines.push(`${countOf(r.partial, 'file')} not fully parsed (syntax errors or no parser for the language).`);
     const skipped = Object.entries(r.skipped).filter(([, n]) => (n ?? 0) > 0);
     for (const [reason, n] of skipped) {
       const examples = r.skippedExamples[reason] ?? [];

@@ -6,6 +6,7 @@
  */
 import { estimateTokens, fitUnits, lineCost, truncationLine, type CutCount } from '../budget/index.js';
 import type { ToolBudgets } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** Smallest budget a call may ask for: below it no answer fits with its truncation note. */
 export const MIN_BUDGET_TOKENS = 100;
@@ -30,7 +31,7 @@ export function resolveBudget(toolName: string, toolDefault: number, requested: 
 /** `line` itself, or its first `max` characters and a note of how many were clipped. */
 export function clipLine(line: string, max = MAX_LINE_CHARS): string {
   if (line.length <= max) return line;
-  return `${line.slice(0, max)} … [+${line.length - max} chars]`;
+  return `${line.slice(0, max)} … [+${countOf(line.length - max, 'char')}]`;
 }
 
 /** `  12 | text` lines for consecutive source lines starting at `firstLine`, numbers right-aligned to `width`. */
@@ -49,7 +50,7 @@ export function numberLines(lines: readonly string[], firstLine: number, width: 
  */
 export function enforceBudget(text: string, budgetTokens: number): string {
   if (estimateTokens(text) <= budgetTokens) return text;
-  const note = (left: number) => `[TRUNCATED] ${left} characters left out to stay within ${budgetTokens} tokens`;
+  const note = (left: number) => `[TRUNCATED] ${countOf(left, 'character')} left out to stay within ${budgetTokens} tokens`;
   const room = Math.max(0, budgetTokens - lineCost(note(text.length)));
   // The longest prefix within room (the estimate grows with the prefix; the check below makes sure).
   let low = 0;

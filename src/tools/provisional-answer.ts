@@ -7,6 +7,7 @@
 import type { RepositoryIndex } from '../index/index.js';
 import { reduceLongQuery, type ProvisionalFile } from '../retrieve/index.js';
 import { renderBlocks } from './output-budget.js';
+import { countOf } from '../plural.js';
 import { pathFilterOf } from './tool-args.js';
 import type { ToolAnswer, ToolEnvironment } from './tool-types.js';
 
@@ -23,7 +24,9 @@ export async function provisionalSearchAnswer(args: { query: string; file_patter
   const index = env.repository.index;
   // eslint-disable-next-line entry-points/no-restricted-paths -- loaded only when a search comes before any index exists
   const { provisionalSearch } = await import('../retrieve/provisional-search.js');
-  const result = await provisionalSearch(index.root, reduceLongQuery(args.query).text, { pathFilter: pathFilterOf(args.file_pattern), maxFileBytes: index.settings.maxFileBytes });
+  // The index's own listing: the scan holds what the index would (its ignore files, --include/--exclude, tracked files).
+  const files = (await index.source.list()).files.map((file) => file.path);
+  const result = await provisionalSearch(index.root, reduceLongQuery(args.query).text, { pathFilter: pathFilterOf(args.file_pattern), maxFileBytes: index.settings.maxFileBytes, files });
   const name = env.repository.name;
   return {
     text: renderProvisional(result.files, name, env.budgetTokens, failureOf(env), shape),
@@ -31,12 +34,23 @@ export async function provisionalSearchAnswer(args: { query: string; file_patter
   };
 }
 
-/** Why the last build of the first index failed, and what happens next: the CLI's background build, else this server's own. */
-function failureOf(env: ToolEnvironment): { reason: string; next: string } | undefined {
-  const cli = env.context.firstIndexFailure;
+/** Why the first index has not been built, and what happens next: the CLI's background build, this call's focused index, else this server's own build. */
+function failureOf(env: ToolEnvironment): BuildFailure | undefined {
+  const { firstIndexFailure: cli, firstIndexUnbuildable: here, firstIndexRetry: retry } = env.context;
   if (cli) return { reason: cli.reason, next: `Run \`${cli.retry}\` to retry the build and see its progress.` };
+  if (here) {
+    const next = retry ? `Run \`${retry}\` to build it once that is fixed.` : 'The next call tries to build it again.';
+    return { what: 'the index cannot be built', reason: here, next };
+  }
   const failed = env.repository.lastFailure;
   return failed ? { reason: failed, next: 'This call started it again; search again shortly for the full answer.' } : undefined;
+}
+
+/** Why a provisional answer stands in for a build that failed: what failed (default: the last background build), why, what to do. */
+export interface BuildFailure {
+  what?: string;
+  reason: string;
+  next: string;
 }
 
 /**
@@ -51,18 +65,19 @@ export function renderProvisional(
   files: readonly ProvisionalFile[],
   repository: string,
   budgetTokens: number,
-  failure?: { reason: string; next: string },
+  failure?: BuildFailure,
   shape: ProvisionalShape = 'scaffold',
 ): string {
-  const scan = 'These files come from a plain text scan for the query words (no symbols, no scaffold)';
+  // Said only of files there are: with none, the last line says the scan found nothing.
+  const scan = files.length > 0 ? ' These files come from a plain text scan for the query words (no symbols, no scaffold)' : '';
   const head = [
     failure
-      ? `[PROVISIONAL] '${repository}' has no index: the last background index build failed (${failure.reason.replace(/\.$/, '')}). ` +
-        `${scan}. ${failure.next}`
-      : `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background. ${scan}; search again shortly for the full answer.`,
+      ? `[PROVISIONAL] '${repository}' has no index: ${failure.what ?? 'the last background index build failed'} (${failure.reason.replace(/\.$/, '')}).` +
+        `${scan}${scan ? '.' : ''} ${failure.next}`
+      : `[PROVISIONAL] '${repository}' has no index yet; it is being built in the background${scan ? `.${scan};` : ';'} search again shortly for the full answer.`,
   ];
   if (files.length === 0) head.push('No source file contains the query words.');
-  else if (shape === 'file-only' || shape === 'inline') head.push(`[FILES] ${files.length} of ${files.length} candidate files (text scan)`);
+  else if (shape === 'file-only' || shape === 'inline') head.push(`[FILES] ${files.length} of ${countOf(files.length, 'candidate file')} (text scan)`);
   const blocks = files.map((file, i) => provisionalBlock(file, i + 1, shape));
   return renderBlocks(head, blocks, budgetTokens, { singular: 'file', plural: 'files' });
 }

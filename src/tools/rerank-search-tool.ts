@@ -20,6 +20,7 @@ import { searchTool, type ScaffoldData } from './search-tools.js';
 import { budgetArg, described, filePatternArg, lazySchema, queryArg, repoArg } from './tool-args.js';
 import type { AnyToolDefinition, ToolDefinition, ToolEnvironment } from './tool-types.js';
 import { searchOutputSchema } from './output-schemas.js';
+import { countOf } from '../plural.js';
 
 /** The functions the reranked block lists at most. */
 const SHOWN = 10;
@@ -78,7 +79,7 @@ function rerankBlock(data: RerankScaffoldData, env: ToolEnvironment): string {
   const tokens = trace.inputTokens + trace.outputTokens;
   const head = trace.fallback
     ? `[RERANKED] not reranked: the model failed (${clipLine(trace.fallback.message, 200)}); functions in retrieval order:`
-    : `[RERANKED] top functions as ${trace.model} ordered them (${trace.input.length} candidates, ${trace.calls} model calls, ${tokens} tokens):`;
+    : `[RERANKED] top functions as ${trace.model} ordered them (${countOf(trace.input.length, 'candidate')}, ${countOf(trace.calls, 'model call')}, ${countOf(tokens, 'token')}):`;
   const store = env.repository.index.store;
   const lines = data.search.result.functions.slice(0, SHOWN).map((f, i) => {
     const symbol = store.symbolsOf(f.path).find((s) => s.qualifiedName === f.qualifiedName);

@@ -5,10 +5,11 @@
  */
 import type { FreshnessResult, RepositoryHandle } from './repository-set.js';
 import type { ToolContext } from './tool-types.js';
+import { countOf } from '../plural.js';
 
 /** `indexing app: 120/800 files` */
 export function progressMessage(repository: string, done: number, total: number): string {
-  return `indexing ${repository}: ${done}/${total} files`;
+  return `indexing ${repository}: ${done}/${countOf(total, 'file')}`;
 }
 
 /** Waits for `repository` to be fresh under the context's wait limit and progress callback. */

@@ -99,6 +99,19 @@ export interface ToolContext {
    */
   firstIndexFailure?: { reason: string; retry: string };
   /**
+   * What builds the first index when this process cannot (the CLI:
+   * `reponav index ROOT`): named when a focused first index found that the
+   * index cannot be written (a full disk, say), as what to run once that is
+   * fixed. Without it, the answer says the next call tries again.
+   */
+  firstIndexRetry?: string;
+  /**
+   * Set by callTool, not by callers: why a focused first index could not be
+   * written (its INDEX_UNAVAILABLE error). The provisional answer then says
+   * the index cannot be built, why and what to do, instead of "being built".
+   */
+  firstIndexUnbuildable?: string;
+  /**
    * The first search (a tool with a provisional answer) on a never-indexed
    * working tree that a focused index would not take whole (more than its
    * seeds may number or weigh; see focused-answer.ts): unless `false`, it
@@ -109,9 +122,11 @@ export interface ToolContext {
   /**
    * After a focused first index: starts the whole index (the CLI starts a
    * detached `reponav index`). Default: this process refreshes the
-   * repository in the background.
+   * repository in the background. With `unbuildable` (why the focused index
+   * could not be written: a full disk, say) a whole build would fail the same
+   * way: the CLI starts none and keeps the reason for its next command.
    */
-  continueFirstIndex?: () => void;
+  continueFirstIndex?: (unbuildable?: string) => void;
   /**
    * Who reads the answers: an MCP client (default) or a person at the CLI,
    * whose error messages must not speak of a server that keeps running.

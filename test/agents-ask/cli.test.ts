@@ -97,14 +97,12 @@ describe('reponav ask', () => {
   });
 
   it('stops at its --deadline against a server that never answers, and exits non-zero like localize', async () => {
-    llm.push('planning', { content: 'too late', delayMs: 60_000 });
-    const started = Date.now();
+    // Longer than the test's own time limit: a run that waited for this reply fails by that limit, not by a clock here.
+    llm.push('planning', { content: 'too late', delayMs: 600_000 });
     const { out, error } = await runFailing(['ask', 'Where is tax added?', '--repo', join(dir, 'shop'), '--index-path', join(dir, 'index.db'), '--model', 'openai-compatible:gpt-4o-mini', '--deadline', '0.5', '--json']);
     const json = JSON.parse(out);
     expect(json.stopReason).toBe('aborted');
     expect(error).toMatchObject({ code: 'LLM_ERROR', message: expect.stringMatching(/^No answer \(stopped: aborted\)/) });
-    // Not a timing assertion on speed: only that the 60 s reply was not waited for.
-    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('an outage is an error, never an answer: every call failing exits with LLM_ERROR (exit code 1) and one sentence, nothing on stdout', async () => {

@@ -119,11 +119,10 @@ describe('SafeShell limits and modes', () => {
     const fifo = join(repo.root, 'blocked.fifo');
     execFileSync('mkfifo', [fifo]);
     const shell = await SafeShell.create({ view: openWorktreeView(repo.root), timeoutMs: 300 });
-    const started = Date.now();
+    // Nothing but the time limit can end this command: that it returned, timed out, is the check.
     const result = await shell.run('cat blocked.fifo');
     expect(result.timedOut).toBe(true);
     expect(result.output).toContain('[timed out after 0.3 s: the command was killed]');
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('refuses symlink escapes and symlink-following options in a working tree', async () => {
@@ -144,11 +143,15 @@ describe('SafeShell limits and modes', () => {
     const write = await shell.run('echo changed > README.md && cat README.md');
     expect(write.output).toBe('changed');
     expect(readFileSync(join(repo.root, 'README.md'), 'utf8')).toContain('# shop'); // the real tree is untouched
-    const started = Date.now();
-    const slow = await shell.run('sleep 5; echo never');
+    // sleep (a child of bash) must die with the group: its pid, written before the wait, is gone afterwards.
+    const pidFile = join(repo.dir, 'sleep.pid');
+    const slow = await shell.run(`sleep 600 & echo $! > ${pidFile}; wait; echo never`);
     expect(slow.timedOut).toBe(true);
     expect(slow.output).not.toContain('never');
-    expect(Date.now() - started).toBeLessThan(3000); // sleep (a child of bash) died with the group
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    expect(pid).toBeGreaterThan(0);
+    // Killed by the group's SIGKILL; gone once reaped (its parent died with it too), awaited as an event.
+    while (processExists(pid)) await new Promise((resolve) => setTimeout(resolve, 20));
     await shell.close();
     expect(existsSync(shell.workingDirectory)).toBe(false);
   });
@@ -166,3 +169,13 @@ describe('SafeShell limits and modes', () => {
     }
   });
 });
+
+/** Whether a process with this pid exists (a zombie not yet reaped counts as gone: it runs nothing). */
+function processExists(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+    return state !== undefined && state !== 'Z';
+  } catch {
+    return false;
+  }
+}

@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tracked } from '../helpers/child-processes.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const INDEX_FIXTURE = join(PROJECT_ROOT, 'test/fixtures/index-repo');
@@ -173,11 +174,14 @@ export function runCli(args: string[], options: { cacheDir: string; cwd?: string
 
 /** Starts the built CLI asynchronously (for kill tests). */
 export function spawnCli(args: string[], options: { cacheDir: string; cwd?: string }): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], {
-    cwd: options.cwd ?? PROJECT_ROOT,
-    env: cliEnv(options.cacheDir),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // Killed when the test file ends if the test did not stop it (a failed assertion, a timeout).
+  return tracked(
+    spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? PROJECT_ROOT,
+      env: cliEnv(options.cacheDir),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 function cliEnv(cacheDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { builtCliPath } from '../mcp/built-cli.js';
 import { tempDir, type CliResult } from '../cli/harness.js';
+import { tracked } from '../helpers/child-processes.js';
 
 /** Files in the generated repository. */
 export const MODULES = 160;
@@ -47,7 +48,7 @@ export function expectedFind(i: number): string {
 /** Runs the built CLI without blocking the test's event loop. */
 export function runCliAsync(args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [builtCliPath(), ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = tracked(spawn(process.execPath, [builtCliPath(), ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += String(c)));

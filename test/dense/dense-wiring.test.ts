@@ -14,6 +14,7 @@ import { RepositorySet } from '../../src/tools/repository-set.js';
 import { ensureBuilt } from '../cli/harness.js';
 import { startFakeOpenAIServer, type FakeServer } from '../helpers/fake-openai-server.js';
 import { openDenseFixture, type DenseFixture } from './dense-fixture.js';
+import { tracked } from '../helpers/child-processes.js';
 
 let server: FakeServer;
 let fixture: DenseFixture;
@@ -34,9 +35,11 @@ afterAll(async () => {
 /** Runs the built CLI without blocking this process (the fake server lives here). */
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['dist/cli/main.js', ...args], {
-      env: { ...process.env, REPONAV_CACHE_DIR: cacheDir, OPENAI_API_KEY: '' },
-    });
+    const child = tracked(
+      spawn(process.execPath, ['dist/cli/main.js', ...args], {
+        env: { ...process.env, REPONAV_CACHE_DIR: cacheDir, OPENAI_API_KEY: '' },
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

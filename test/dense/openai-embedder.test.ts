@@ -103,7 +103,7 @@ describe('OpenAIEmbedder', () => {
     const s = await start();
     s.enqueue({ body: { data: [{ index: 0, embedding: [1, 2] }] } });
     const short = await rejection(new OpenAIEmbedder({ baseUrl: s.openaiBaseUrl, model: 'm', env: {} }).embed(['a', 'b']));
-    expect(short.message).toMatch(/1 embeddings for 2 inputs|embeddings for 2 inputs/);
+    expect(short.message).toMatch(/1 embedding for 2 inputs/);
     s.enqueue({ rawBody: '<html>proxy</html>' });
     const html = await rejection(new OpenAIEmbedder({ baseUrl: s.openaiBaseUrl, model: 'm', env: {} }).embed(['a']));
     expect(html.message).toContain('not an OpenAI-compatible embeddings response');

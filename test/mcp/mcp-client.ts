@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotoc
 import type { McpService } from '../../src/mcp-server/mcp-service.js';
 import { OPT_IN_TOOLS } from '../../src/mcp-server/mcp-service.js';
 import { TOOL_NAMES } from '../../src/tools/tool-types.js';
+import { closedAtEnd } from '../helpers/child-processes.js';
 
 export { getDefaultEnvironment };
 
@@ -105,15 +106,25 @@ export async function connectStdio(
     transport.stderr?.on('data', (chunk) => (stderr += String(chunk)));
     const client = modernClient('reponav-stdio-test');
     client.onerror = (error) => errors.push(error);
-    await client.connect(transport);
-    return { client: client as unknown as AnyClient, protocolVersion: client.getNegotiatedProtocolVersion?.(), close: () => client.close(), stderr: () => stderr, errors };
+    // The server process is the transport's: closed when the test file ends if the test did not (a failed
+    // assertion before its close), and at once when the connection itself fails.
+    const close = closedAtEnd(() => client.close());
+    await client.connect(transport).catch(async (error: unknown) => {
+      await close().catch(() => undefined);
+      throw error;
+    });
+    return { client: client as unknown as AnyClient, protocolVersion: client.getNegotiatedProtocolVersion?.(), close, stderr: () => stderr, errors };
   }
   const transport = new LegacyStdio({ ...params, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk) => (stderr += String(chunk)));
   const client = legacyClient('reponav-stdio-test');
   client.onerror = (error) => errors.push(error);
-  await client.connect(transport);
-  return { client: client as unknown as AnyClient, protocolVersion: undefined, close: () => client.close(), stderr: () => stderr, errors };
+  const close = closedAtEnd(() => client.close());
+  await client.connect(transport).catch(async (error: unknown) => {
+    await close().catch(() => undefined);
+    throw error;
+  });
+  return { client: client as unknown as AnyClient, protocolVersion: undefined, close, stderr: () => stderr, errors };
 }
 
 /** The text of a tool result (all text parts joined). */

@@ -88,7 +88,7 @@ describe('hostile input', () => {
     await expectToolError('find_class', { name: 'Order', file_pattern: '*'.repeat(1000) }, 'file_pattern is limited to 256 characters');
     await expectToolError('find_code_snippet', { text: 'x'.repeat(2001) }, 'text is limited to 2000 characters');
     await expectToolError('search', { query: 'q'.repeat(200_001) }, 'query is limited to 200000 characters');
-    const started = Date.now();
+    // A pattern that backtracked without bound would not finish within the test's time limit; no clock is read here.
     // Many stars in one name would make the glob's regex backtrack: refused, naming the limit.
     await expectToolError('find_code_snippet', { text: 'order', file_pattern: '*a'.repeat(120) + 'b' }, 'the limit is 3 per segment');
     const nasty = ['**/'.repeat(80) + 'x', '?'.repeat(250), '[a-z]+(a+)+$', '*a*a*b/'.repeat(30)];
@@ -98,7 +98,6 @@ describe('hostile input', () => {
     }
     const regexLike = await call(connection.client, 'find_code_snippet', { text: '(a+)+$' });
     expect(regexLike.text).toMatch(/^No exact match/);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('refuses wrong types and out-of-range numbers, naming the argument', async () => {

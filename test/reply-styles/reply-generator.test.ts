@@ -26,10 +26,11 @@ import { describeCombination, draftMayAnswer, generateCombinations, isPlainRefus
 const SEED = Number(process.env.REPONAV_REPLY_SEED ?? 4141);
 const PER_ROLE = 500;
 const LANES = 16;
-/** Per-attempt model timeout: short for the stalled bodies (they must end by it), roomy otherwise. */
+/**
+ * Per-attempt model timeout: short for the stalled bodies, roomy otherwise. A stalled body never
+ * ends: a client that did not stop at its timeout would hang the test past its own limit (no clock read here).
+ */
 const timeoutOf = (c: Combination) => (c.transport === 'stall' ? 200 : 5_000);
-/** An upper bound only (two timed-out attempts, backoff, a few calls), never a speed assertion. */
-const SLACK_MS = 15_000;
 
 const EVAL: RoleTexts = {
   whole: '{"score": 73, "rationale": "The call site applies the code twice."}',
@@ -154,7 +155,7 @@ async function runOne(server: ScriptedLlmServer, role: Role, c: Combination, tag
 }
 
 /** Every way the property can fail for one run, as sentences (empty when it holds). */
-function violations(role: Role, c: Combination, run: RoleResult, elapsedMs: number): string[] {
+function violations(role: Role, c: Combination, run: RoleResult): string[] {
   const problems: string[] = [];
   if (run.result !== null) {
     if (WHOLE_MARK[role].test(run.result) && !modelFinished(c)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} came from a reply the model did not finish`);
@@ -169,7 +170,6 @@ function violations(role: Role, c: Combination, run: RoleResult, elapsedMs: numb
   if (c.content === 'apologetic' && c.transport === 'ok' && c.stop === 'normal' && c.tools === 'none' && !(run.result !== null && WHOLE_MARK[role].test(run.result))) {
     problems.push(`an answer opened by ${JSON.stringify(c.phrase)} was not taken as the answer (result ${JSON.stringify(run.result?.slice(0, 80) ?? null)}, error ${JSON.stringify(run.error)})`);
   }
-  if (elapsedMs > 2 * timeoutOf(c) + SLACK_MS) problems.push(`it took ${Math.round(elapsedMs)} ms`);
   return problems;
 }
 
@@ -183,7 +183,6 @@ describe('generated replies against every agent role (real clients, scripted end
       for (let i = l; i < combinations.length; i += LANES) {
         const role = ROLES[i % ROLES.length]!;
         const c = combinations[i]!;
-        const started = performance.now();
         let run: RoleResult;
         try {
           run = await runOne(servers[l]!, role, c, `[combination ${i}]`);
@@ -191,7 +190,7 @@ describe('generated replies against every agent role (real clients, scripted end
           run = { result: null, error: `threw: ${error instanceof Error ? error.message : String(error)}` };
           failures.push(`${describeCombination(SEED, i, role, c)}: the role threw instead of ending with an error (${run.error})`);
         }
-        for (const problem of violations(role, c, run, performance.now() - started)) failures.push(`${describeCombination(SEED, i, role, c)}: ${problem}`);
+        for (const problem of violations(role, c, run)) failures.push(`${describeCombination(SEED, i, role, c)}: ${problem}`);
         if (run.result !== null && WHOLE_MARK[role].test(run.result)) finishedResults += 1;
         if (isPlainRefusal(c) && role !== 'judge' && run.result === null) refusalsRefused += 1;
       }

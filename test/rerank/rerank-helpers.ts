@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { ScriptedRequest, StyledReply } from '../helpers/scripted-llm-server.js';
 import { CLI, PROJECT_ROOT } from '../cli/harness.js';
+import { tracked } from '../helpers/child-processes.js';
 
 /** The result of one CLI run. */
 export interface AsyncCliResult {
@@ -23,7 +24,7 @@ export function runCliAsync(args: string[], options: { cacheDir: string; env?: R
     if (!(options.env && key in options.env)) delete env[key];
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = tracked(spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += String(chunk)));

@@ -56,20 +56,17 @@ describe('team server faults', () => {
     expect(cli(['fleet', 'add', 'big', big, '--groups', 'g', '--lease', '3', '--pg', db.url]).status).toBe(0);
     await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'active'")).length > 0, 20_000, first.log);
     first.kill9();
-    const killedAt = Date.now();
     // It died mid-job: no shard is registered and the store holds no finished file.
     expect((await readyCommits(db.url)).size).toBe(0);
     const second = spawnWorker(db.url, store(), `${temp.dir}/w2`, ['--poll', '0']);
     procs.push(second);
     await waitFor(async () => (await readyCommits(db.url)).get('big')?.length === 1, 40_000, second.log);
-    const recoveredMs = Date.now() - killedAt;
     const [job] = await sql(db.url, "SELECT state, retry_count, output FROM reponav_queue.job WHERE name = 'reponav-build'");
     expect(job.state).toBe('completed');
     expect(job.retry_count).toBeGreaterThanOrEqual(1);
     expect(job.output.result).toBe('built');
     const [row] = await sql(db.url, 'SELECT built_by FROM reponav.commits');
     expect(row.built_by).toContain(`-${second.child.pid}-`);
-    expect(recoveredMs).toBeLessThan(40_000);
     await second.stop();
   });
 
@@ -80,10 +77,10 @@ describe('team server faults', () => {
     procs.push(first);
     expect(cli(['fleet', 'sync', '--pg', db.url]).status).toBe(0);
     await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'active'")).length > 0, 20_000, first.log);
-    const stoppedAt = Date.now();
     first.child.kill('SIGTERM');
-    await new Promise((resolve) => first.child.once('exit', resolve));
-    expect(Date.now() - stoppedAt).toBeLessThan(4_000);
+    // That it exits (code 0, before the test's time limit) is the check; no clock is read.
+    const code = await new Promise((resolve) => first.child.once('exit', resolve));
+    expect(code).toBe(0);
     expect(first.log()).toContain(`big@${head.slice(0, 12)} given back to the queue: the worker was stopped mid-build`);
     const [job] = await sql(db.url, "SELECT state, output->>'message' AS error FROM reponav_queue.job WHERE name = 'reponav-build' AND singleton_key = $1 AND state <> 'completed'", [`big@${head}`]);
     expect(job).toEqual({ state: 'retry', error: 'the worker was stopped mid-build' });

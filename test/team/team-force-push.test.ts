@@ -129,7 +129,7 @@ describe('a commit removed by force-push', () => {
 
     const again = cli(['fleet', 'purge', 'app', '--commit', b, '--store', store(), '--pg', db.url]);
     expect(again.stdout).toBe(
-      `purged app@${b.slice(0, 12)} (purged before): 0 shard(s) deleted from folder:${store()}, 0 registry row(s) dropped, 0 job(s) cancelled; servers drop it from their caches and refuse it from now on\n`,
+      `purged app@${b.slice(0, 12)} (purged before): 0 shards deleted from folder:${store()}, 0 registry rows dropped, 0 jobs cancelled; servers drop it from their caches and refuse it from now on\n`,
     );
   });
 

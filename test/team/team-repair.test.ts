@@ -98,7 +98,7 @@ describe('lost and corrupt shards, retention, removal', () => {
   it('fleet remove deletes the shards, the registry rows and the worker mirror', async () => {
     expect(existsSync(`${temp.dir}/w1/git/lib.git`)).toBe(true);
     const removed = cli(['fleet', 'remove', 'lib', '--store', store(), '--pg', db.url]);
-    expect(removed.stdout).toBe(`removed lib: 3 shard(s) deleted from folder:${store()}, 0 job(s) cancelled\n`);
+    expect(removed.stdout).toBe(`removed lib: 3 shards deleted from folder:${store()}, 0 jobs cancelled\n`);
     expect(existsSync(`${store()}/lib`)).toBe(false);
     expect(await sql(db.url, "SELECT 1 FROM reponav.commits WHERE repo = 'lib'")).toEqual([]);
     await waitFor(() => !existsSync(`${temp.dir}/w1/git/lib.git`) && !existsSync(`${temp.dir}/w1/index/lib.db`), 15_000, worker.log);

@@ -27,6 +27,7 @@ import { resolveAgentInterface } from './agent-interfaces.js';
 import { DEFAULT_MAX_STEPS, DEFAULT_MAX_TOKENS, runLocalizationAgent } from './agent-loop.js';
 import { openAgentWorkspace } from './agent-workspace.js';
 import type { Trajectory } from './trajectory.js';
+import { countOf } from '../../plural.js';
 
 /**
  * Wall-clock limit of one harness instance when the settings name none: a
@@ -217,13 +218,13 @@ export async function createAgentLocalizer(config: AgentLocalizerConfig, deps: A
       if (settings.traceDir) await writeTrace(settings.traceDir, input.instanceId, { instanceId: input.instanceId, repo: input.repo, commit: input.commit, ...trajectory });
       // A model that only ever replied with nothing is down: an error (retried on resume), never an empty prediction.
       if (trajectory.stopReason === 'empty-replies' && trajectory.steps.every((s) => s.assistant.trim() === '')) {
-        throw new ReponavError('LLM_ERROR', `the model replied with nothing to all ${trajectory.steps.length} calls`, { stopReason: trajectory.stopReason });
+        throw new ReponavError('LLM_ERROR', `the model replied with nothing to ${trajectory.steps.length === 1 ? 'its one call' : `all ${trajectory.steps.length} calls`}`, { stopReason: trajectory.stopReason });
       }
       // A run that ended unanswered on a reply cut at the length limit ended on a reply the model did not finish:
       // an error (redone on resume), never an empty prediction scored as the model's miss.
       if (trajectory.stopReason !== 'answered' && trajectory.steps.at(-1)?.cut === true) {
         const cut = trajectory.steps.filter((s) => s.cut).length;
-        throw new ReponavError('LLM_ERROR', `the run ended unanswered on a reply cut at the length limit (${cut} of ${trajectory.steps.length} replies cut; stopped: ${trajectory.stopReason})`, { stopReason: trajectory.stopReason });
+        throw new ReponavError('LLM_ERROR', `the run ended unanswered on a reply cut at the length limit (${cut} of ${countOf(trajectory.steps.length, 'reply', 'replies')} cut; stopped: ${trajectory.stopReason})`, { stopReason: trajectory.stopReason });
       }
       if (trajectory.stopReason === 'llm-error' || trajectory.stopReason === 'spend-budget') {
         throw new ReponavError(trajectory.stopReason === 'spend-budget' ? 'BUDGET_EXCEEDED' : 'LLM_ERROR', trajectory.error ?? trajectory.stopReason, {

@@ -19,6 +19,7 @@ import { emptyAnswer, normalizePath, salvageLocations, toRankedAnswer, type Answ
 import { buildSystemPrompt, buildTaskMessage } from './system-prompt.js';
 import { interfaceToolSpecs, withoutHiddenArguments } from './tool-specs.js';
 import { computeStats, recentlyInspected, type AnswerSource, type StopReason, type Trajectory, type TrajectoryStep } from './trajectory.js';
+import { countOf } from '../../plural.js';
 
 /** Default step budget (model calls per run). */
 export const DEFAULT_MAX_STEPS = 30;
@@ -261,7 +262,7 @@ export async function runLocalizationAgent(options: LocalizationAgentOptions): P
     step.observation = reply;
     messages.push({ role: 'user', content: reply });
     addedTokens = estimateTokens(response.text) + estimateTokens(reply) + 8;
-    logger.debug(`agent step ${step.step}: ${step.tool ?? step.action} (${step.outputChars} chars, ${Math.round(step.modelMs + step.toolMs)} ms)`);
+    logger.debug(`agent step ${step.step}: ${step.tool ?? step.action} (${countOf(step.outputChars, 'char')}, ${Math.round(step.modelMs + step.toolMs)} ms)`);
     options.onStep?.(step);
   }
 

@@ -142,7 +142,7 @@ async function runAsk(question: string, options: AskCommandOptions): Promise<voi
       ...(embedder ? { embedder } : {}),
       logger,
       onProgress: progress
-        ? (p) => process.stderr.write(`[ask] iteration ${p.iteration}: ${p.nodes} nodes, best score ${p.bestScore ?? '-'}, ${p.tokens} tokens\n`)
+        ? (p) => process.stderr.write(`[ask] iteration ${p.iteration}: ${countOf(p.nodes, 'node')}, best score ${p.bestScore ?? '-'}, ${countOf(p.tokens, 'token')}\n`)
         : undefined,
     });
     if (options.trace) await writeAskTrace(options.trace, result.trace);

@@ -48,6 +48,7 @@ import {
   type ProgressStream,
   type RunComparison,
 } from '../../eval/index.js';
+import { countOf } from '../../plural.js';
 
 /** What the eval commands need from the CLI. */
 export interface EvalCommandDeps {
@@ -227,7 +228,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
       if (note) deps.logger.warn(note);
       const scored = await scorePredictions({ instances, predictionsPath: opts.predictions });
       if (scored.counts.duplicatesRemoved > 0) {
-        deps.logger.info(`removed ${scored.counts.duplicatesRemoved} duplicate predictions in ${scored.counts.predictionsWithDuplicates} lines before scoring`);
+        deps.logger.info(`removed ${countOf(scored.counts.duplicatesRemoved, 'duplicate prediction')} in ${countOf(scored.counts.predictionsWithDuplicates, 'line')} before scoring`);
       }
       const summary = buildSummary({
         scored,
@@ -256,7 +257,7 @@ export function registerEvalCommands(program: Command, deps: EvalCommandDeps): C
       // A run's folder (what `eval locbench --out` names) stands for the summary.json inside it, as in `eval analyze`.
       const files = given.map(summaryPathOf);
       if (opts.labels && opts.labels.length !== files.length) {
-        throw new ReponavError('BAD_INPUT', `--labels has ${opts.labels.length} labels for ${files.length} summaries`);
+        throw new ReponavError('BAD_INPUT', `--labels has ${countOf(opts.labels.length, 'label')} for ${countOf(files.length, 'summary', 'summaries')}`);
       }
       const summaries = files.map((file, i) => {
         let parsed: unknown;

@@ -7,6 +7,7 @@ import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { commaList, seconds } from '../option-parsers.js';
 import { ago, PG_HELP, print, withTeam, type CommonOptions, type Team, type TeamDb } from './team-cli-support.js';
+import { countOf } from '../../plural.js';
 
 const RETRIES_HELP = 'retries of a failed build before later polls take over (default 3)';
 
@@ -85,7 +86,7 @@ export function registerFleetCommand(program: Command): void {
       try {
         const removed = await team.removeRepoEverywhere(db, queue, store, name);
         if (!removed) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
-        print(`removed ${name}: ${removed.shards} shard(s) deleted from ${store.description}, ${removed.jobs} job(s) cancelled`);
+        print(`removed ${name}: ${countOf(removed.shards, 'shard')} deleted from ${store.description}, ${countOf(removed.jobs, 'job')} cancelled`);
       } finally {
         await queue.close();
       }
@@ -155,8 +156,8 @@ export function registerFleetCommand(program: Command): void {
         const result = await team.purgeCommit(db, queue, store, name, commit);
         if (options.json) return print(JSON.stringify({ ...result, store: store.description }, null, 2));
         print(
-          `purged ${name}@${commit.slice(0, 12)}${result.alreadyPurged ? ' (purged before)' : ''}: ${result.shards} shard(s) deleted from ${store.description}, ` +
-            `${result.registryRows} registry row(s) dropped, ${result.jobs} job(s) cancelled; servers drop it from their caches and refuse it from now on`,
+          `purged ${name}@${commit.slice(0, 12)}${result.alreadyPurged ? ' (purged before)' : ''}: ${countOf(result.shards, 'shard')} deleted from ${store.description}, ` +
+            `${countOf(result.registryRows, 'registry row')} dropped, ${countOf(result.jobs, 'job')} cancelled; servers drop it from their caches and refuse it from now on`,
         );
         if (repo.headCommit === commit) print(`${name}'s branch head is this commit: force-push it away, then run reponav fleet sync ${name}`);
       } finally {
@@ -262,7 +263,7 @@ async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean):
     const retries = r.retriesLeft !== null && r.state !== 'ready' ? `  retries left ${r.retriesLeft}` : '';
     print(`${r.name}  ${r.branch}  ${r.state}  groups=${r.groups.join(',')}  served=${short(r.servedCommit)}  head=${short(r.headCommit)}  ${lag}${retries}${error}`);
   }
-  print(`${repos.length} repositories; jobs: ${Object.entries(jobs).map(([k, v]) => `${k} ${v}`).join(', ')} (details: reponav fleet jobs)`);
+  print(`${countOf(repos.length, 'repository', 'repositories')}; jobs: ${Object.entries(jobs).map(([k, v]) => `${k} ${v}`).join(', ')} (details: reponav fleet jobs)`);
   for (const n of nodes) {
     print(n.alive ? `${n.kind} ${n.id} (beat ${ago(n.beatAt)}) ${JSON.stringify(n.info)}` : `${n.kind} ${n.id} DEAD (last beat ${ago(n.beatAt)}; listed until ${team.FORGET_AFTER_SECONDS / 60} min after it) ${JSON.stringify(n.info)}`);
   }
@@ -287,5 +288,5 @@ async function listJobs(team: Team, db: TeamDb, logger: Logger, options: { json?
           : `  ${j.state === 'failed' ? 'failed' : 'done'} ${ago(j.completedOn)}`;
     print(`${what}${where}${j.error ? `  error: ${j.error}` : ''}`);
   }
-  print(`${rows.length} job(s)${rows.some((j) => j.state === 'failed') ? '; queue failed ones again with: reponav fleet sync' : ''}`);
+  print(`${countOf(rows.length, 'job')}${rows.some((j) => j.state === 'failed') ? '; queue failed ones again with: reponav fleet sync' : ''}`);
 }

@@ -214,7 +214,7 @@ function progressLine(step: TrajectoryStep, maxSteps: number): string {
         ? `${step.tool} ${JSON.stringify(step.args ?? {}).slice(0, 100)}`
         : step.action;
   const tokens = step.usage.inputTokens + step.usage.outputTokens;
-  return `[step ${step.step}/${maxSteps}] ${what}${step.isError ? ' (error)' : ''} · ${tokens} tokens`;
+  return `[step ${step.step}/${maxSteps}] ${what}${step.isError ? ' (error)' : ''} · ${countOf(tokens, 'token')}`;
 }
 
 function jsonResult(t: Trajectory) {

@@ -136,10 +136,10 @@ function numbered(items: readonly string[]): string[] {
 }
 
 function summaryLine(trace: RerankTrace): string {
-  const tokens = `${trace.inputTokens + trace.outputTokens} tokens`;
+  const tokens = countOf(trace.inputTokens + trace.outputTokens, 'token');
   const cost = trace.costUsd !== null && trace.calls > 0 ? ` · $${trace.costUsd.toFixed(4)}` : '';
   if (trace.fallback) return `rerank failed, retrieval order kept (--rerank-fallback): ${trace.fallback.message} · ${countOf(trace.calls, 'call')} · ${tokens}${cost}`;
   const wrong = trace.unknownIds + trace.repeatedIds + trace.missingIds;
-  const notes = wrong > 0 ? ` · replies named ${trace.unknownIds} unknown, ${trace.repeatedIds} repeated and left out ${trace.missingIds} candidates` : '';
-  return `reranked ${trace.input.length} candidates in ${trace.calls} call${trace.calls === 1 ? '' : 's'} · ${tokens}${cost} · ${(trace.wallMs / 1000).toFixed(1)} s${notes}`;
+  const notes = wrong > 0 ? ` · replies named ${trace.unknownIds} unknown, ${trace.repeatedIds} repeated and left out ${countOf(trace.missingIds, 'candidate')}` : '';
+  return `reranked ${countOf(trace.input.length, 'candidate')} in ${countOf(trace.calls, 'call')} · ${tokens}${cost} · ${(trace.wallMs / 1000).toFixed(1)} s${notes}`;
 }

@@ -74,6 +74,7 @@ export function registerSearchCommand(program: Command): void {
           firstIndexElsewhere: elsewhere,
           ...(continueFirstIndex ? { continueFirstIndex } : {}),
           ...(failure ? { firstIndexFailure: { reason: failure, retry: `reponav index ${shellQuoted(repository.root)}` } } : {}),
+          ...(continueFirstIndex ? { firstIndexRetry: `reponav index ${shellQuoted(repository.root)}` } : {}),
         },
         budgets: { maxTokens: Math.max(budgetTokens, DEFAULT_MAX_BUDGET_TOKENS) },
       };

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { displayPath, RepositoryIndex, type IndexStatus } from '../../index/index.js';
 import { cliLogger, printJson, repositoryArgument, standsIn, type RepositoryCommandOptions } from '../cli-context.js';
 import { countOf } from '../../plural.js';
+import { lastBackgroundFailure } from '../provisional-answer.js';
 
 /** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */
 export function registerStatusCommand(program: Command): void {
@@ -29,7 +30,7 @@ export function registerStatusCommand(program: Command): void {
         const lines = [
           `Repository: ${displayPath(status.root)}${status.commit ? ` @ ${status.commit.slice(0, 12)}` : ''} (${status.mode})`,
           `Index:      ${displayPath(status.indexPath)}`,
-          `Indexed:    ${indexedText(status)}`,
+          `Indexed:    ${indexedText(status, status.indexedAt || status.writer ? null : lastBackgroundFailure(status.indexPath))}`,
           `Contents:   ${countOf(status.files, 'file')}, ${countOf(status.symbols, 'symbol')}, ${countOf(status.chunks, 'chunk')}, ${countOf(status.partialFiles, 'partial parse', 'partial parses')}, ${countOf(status.failedFiles, 'failed parse')}`,
           `Languages:  ${languages || 'none'}`,
           `Settings:   ${settingsText(status.settings)}`,
@@ -60,11 +61,13 @@ export function registerStatusCommand(program: Command): void {
  * When the index was last completed, or why it is not: a run that is still
  * going (another process writing now, such as the background index a first
  * search starts) is neither "never" nor "interrupted", and a first run that was
- * stopped part-way is not "never".
+ * stopped part-way is not "never". `backgroundFailure`: why the background
+ * build a first search started failed, when it did (it is said, not "never").
  */
-export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' | 'writer' | 'files'>): string {
+export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' | 'writer' | 'files'>, backgroundFailure: string | null = null): string {
   if (!status.indexedAt) {
     if (status.writer) return 'not yet: the first index is being built now (see Writer)';
+    if (backgroundFailure !== null) return `not yet: the last background build failed (${backgroundFailure.replace(/\.$/, '')}); run \`reponav index\` to retry it`;
     // A first run that was stopped keeps the batches it wrote; the next run resumes from them.
     return status.files > 0 ? `not yet: the first index was interrupted after ${countOf(status.files, 'file')}; run \`reponav index\` to finish` : 'never (run `reponav index`)';
   }
@@ -84,7 +87,7 @@ export function indexedText(status: Pick<IndexStatus, 'indexedAt' | 'complete' |
 export function writerText(writer: NonNullable<IndexStatus['writer']>): string {
   const running = `process ${writer.pid} is indexing now`;
   if (writer.total === 0) return `${running}: listing the files to find what needs indexing`;
-  return `${running}: ${writer.done} of the ${writer.total} new or changed files done (Contents also counts the files kept from before)`;
+  return `${running}: ${writer.done} of the ${countOf(writer.total, 'new or changed file')} done (Contents also counts the files kept from before)`;
 }
 
 /** The index settings as one line: the size limit, excluded folders and the --include / --exclude globs. */

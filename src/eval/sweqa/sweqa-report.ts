@@ -10,6 +10,7 @@ import type { AnswerCost } from './answerer.js';
 import { JUDGE_DIMENSIONS, type DimensionScores } from './judge-parser.js';
 import type { JudgeVerdict } from './judge.js';
 import { QUESTION_TYPES } from './sweqa-questions.js';
+import { countOf } from '../../plural.js';
 
 /**
  * What a run was configured with: every setting that can change an answer or
@@ -226,7 +227,7 @@ export function renderSweqaMarkdown(s: SweqaSummary): string {
     '',
     '## Cost',
     '',
-    `Answering: ${s.cost.answerTokens} tokens, $${s.cost.answerUsd.toFixed(4)} (mean ${fmt(s.cost.meanTokensPerQuestion, 0)} tokens, $${fmt(s.cost.meanUsdPerQuestion, 4)} per question). Judging: ${s.cost.judgeTokens} tokens, $${s.cost.judgeUsd.toFixed(4)}. Total $${s.cost.totalUsd.toFixed(4)}${s.cost.unpricedCalls > 0 ? ` (${s.cost.unpricedCalls} calls of unpriced models not included)` : ''}.`,
+    `Answering: ${s.cost.answerTokens} tokens, $${s.cost.answerUsd.toFixed(4)} (mean ${fmt(s.cost.meanTokensPerQuestion, 0)} tokens, $${fmt(s.cost.meanUsdPerQuestion, 4)} per question). Judging: ${s.cost.judgeTokens} tokens, $${s.cost.judgeUsd.toFixed(4)}. Total $${s.cost.totalUsd.toFixed(4)}${s.cost.unpricedCalls > 0 ? ` (${countOf(s.cost.unpricedCalls, 'call')} of unpriced models not included)` : ''}.`,
     '',
     '## Per question',
     '',

@@ -12,6 +12,7 @@ import type { FileAnalysis } from './analyze-file.js';
 import { gitBlobId } from '../store/index.js';
 import { decodeFileText } from '../sources/index.js';
 import { looksBinary, recordSkip, sameIdentity, type RepositorySource, type SourceFile, type SourceListing } from '../sources/index.js';
+import { countOf } from '../../plural.js';
 
 /** Progress of one indexing run, reported as files are written. */
 export interface IndexProgress {
@@ -296,7 +297,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     skippedExamples: listing.skippedExamples,
     durationMs: Date.now() - started,
   };
-  logger.debug(`indexed ${report.listed} files (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
+  logger.debug(`indexed ${countOf(report.listed, 'file')} (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
   return report;
 }
 

@@ -4,6 +4,7 @@
  * else in `retrieve/dense` depends on this interface only.
  */
 import { ReponavError } from '../../errors.js';
+import { countOf } from '../../plural.js';
 
 /**
  * Turns texts into vectors.
@@ -34,7 +35,7 @@ export interface Embedder {
  */
 export function checkVectors(vectors: Float32Array[], expectedCount: number, source: string): number {
   if (vectors.length !== expectedCount) {
-    throw new ReponavError('EMBEDDER_ERROR', `${source} returned ${vectors.length} embeddings for ${expectedCount} inputs.`, {
+    throw new ReponavError('EMBEDDER_ERROR', `${source} returned ${countOf(vectors.length, 'embedding')} for ${countOf(expectedCount, 'input')}.`, {
       expected: expectedCount,
       received: vectors.length,
     });

@@ -16,6 +16,7 @@ import {
   type RetryPolicy,
 } from '../../llm/index.js';
 import { checkVectors, truncateForEmbedding, type Embedder } from './embedder.js';
+import { countOf } from '../../plural.js';
 
 /** Texts per request unless configured: OpenAI accepts 2048, but smaller requests retry cheaply and stay under token caps. */
 export const DEFAULT_EMBED_BATCH_SIZE = 64;
@@ -248,7 +249,7 @@ function parseEmbeddings(text: string, expected: number): Float32Array[] {
     }
     slots[index] = toVector(item?.embedding);
   });
-  if (slots.some((s) => s === undefined)) throw new LlmTransportError('bad-response', `answer has ${data.length} embeddings for ${expected} inputs`);
+  if (slots.some((s) => s === undefined)) throw new LlmTransportError('bad-response', `answer has ${countOf(data.length, 'embedding')} for ${countOf(expected, 'input')}`);
   return slots as Float32Array[];
 }
 

@@ -238,7 +238,7 @@ async function rankWindow(
       continue;
     }
     if (parsed.ranked === 0) {
-      throw new ReponavError('LLM_ERROR', `the model's reply named none of the ${n} candidates twice (${(response.outcome === 'cut') ? 'cut at the length limit' : `reply: ${JSON.stringify(response.text.slice(0, 120))}`}).`, {
+      throw new ReponavError('LLM_ERROR', `the model's reply named none of the ${n === 1 ? 'one candidate' : `${n} candidates`} twice (${(response.outcome === 'cut') ? 'cut at the length limit' : `reply: ${JSON.stringify(response.text.slice(0, 120))}`}).`, {
         cause: 'bad-response',
       });
     }

@@ -6,6 +6,7 @@
  * candidates and settings give the same messages.
  */
 import type { ChatMessage } from '../../llm/index.js';
+import { countOf } from '../../plural.js';
 
 /** One function offered to the reranker. */
 export interface RerankCandidate {
@@ -42,7 +43,7 @@ const SYSTEM =
 export function buildRerankMessages(issue: string, candidates: readonly RerankCandidate[], budgets: PromptBudgets, count: TokenCounter): ChatMessage[] {
   const n = candidates.length;
   const parts: string[] = [
-    `I will give you ${n} code functions, each marked with a numeric identifier in brackets, [1] to [${n}]. ` +
+    `I will give you ${countOf(n, 'code function')}, each marked with a numeric identifier in brackets, [1] to [${n}]. ` +
       'Rank them by how likely each is to be where the following GitHub issue must be fixed.',
     '',
     '<issue>',
@@ -55,8 +56,8 @@ export function buildRerankMessages(issue: string, candidates: readonly RerankCa
     parts.push(`[${i + 1}] ${c.path}:${c.qualifiedName}${span}`, '```', cutToTokens(c.body.replace(/\s+$/, ''), budgets.bodyTokens, count, 'body'), '```', '');
   });
   parts.push(
-    `Rank the ${n} functions above by relevance to the issue, most relevant first. ` +
-      `Answer with all ${n} identifiers in descending order of relevance, in the form [2] > [1] > [3]. ` +
+    `Rank the ${countOf(n, 'function')} above by relevance to the issue, most relevant first. ` +
+      `Answer with ${n === 1 ? 'the identifier' : `all ${n} identifiers`} in descending order of relevance, in the form [2] > [1] > [3]. ` +
       'Only respond with the ranking: no explanation, no other words.',
   );
   return [
