@@ -8,7 +8,8 @@
  * carries text of the generated reply only when the model finished it (the
  * oracle), a draft only where the documented reasoning fallback allows it,
  * never a refusal (a refusal written as text under a normal stop ends the
- * role with an error); otherwise the role ends with an error of one line; and it never runs past
+ * role with an error), never a native tool call, and for the answer writer
+ * never the text beside one (the model waits for tool results); otherwise the role ends with an error of one line; and it never runs past
  * its deadline plus slack. A failure names the seed and the combination.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -160,6 +161,9 @@ function violations(role: Role, c: Combination, run: RoleResult, elapsedMs: numb
     if (WHOLE_MARK[role].test(run.result) && !modelFinished(c)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} came from a reply the model did not finish`);
     if (DRAFT_MARK[role].test(run.result) && !draftMayAnswer(c)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} is the draft in the reasoning`);
     if (c.phrase !== undefined && c.content === 'refusal-text' && run.result.includes(c.phrase)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} is the refusal`);
+    // A native tool call is a request for tools: never part of a result, and the answer writer's text beside one is not its answer.
+    if (/"arguments"|"name"\s*:\s*"search"/.test(run.result)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 120))} holds a tool call`);
+    if (role === 'answer' && c.tools !== 'none' && WHOLE_MARK[role].test(run.result)) problems.push(`the text beside native tool calls was shipped as the answer (${JSON.stringify(run.result.slice(0, 80))})`);
     // The judge re-asks any reply that is not an answer once (judge.ts); the other roles end.
     if (isPlainRefusal(c) && role !== 'judge') problems.push(`a refusal written as text under a normal stop ended with a result (${JSON.stringify(run.result.slice(0, 80))}), not an error`);
   } else if (!run.error || run.error.includes('\n')) {
