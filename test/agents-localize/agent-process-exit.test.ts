@@ -5,16 +5,20 @@
  * ends with a non-zero code, by itself — no client, keep-alive socket or
  * timer may keep it alive. The assertion is on the process exit, not only on
  * the output; a process still running after a generous wait is killed and
- * fails the test (a failure guard, not a timing assertion).
+ * fails the test (a failure guard, not a timing assertion). Besides the small
+ * shop fixture, both commands run on the 14-language fixture, where the
+ * index build's parse workers are on the path too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../cli/harness.js';
+import { ensureBuilt, PROJECT_ROOT } from '../cli/harness.js';
 import { runAgentCli, useAgentCliEndpoint } from '../helpers/agent-cli.js';
 import type { WireProvider } from '../helpers/scripted-llm-server.js';
 import { createFixtureRepo, type FixtureRepo } from './agent-fixture.js';
 
 /** Far above what a run with these limits needs: only a process that never ends reaches it. */
 const WAIT_MS = 60_000;
+/** The same guard for a run that first indexes the 14-language fixture (tens of seconds on a loaded machine). */
+const BUILD_WAIT_MS = 180_000;
 
 let repo: FixtureRepo;
 
@@ -51,6 +55,19 @@ describe('agent commands end their process after an error', () => {
     expect(result.stderr).toMatch(/500/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   }, WAIT_MS + 30_000);
+
+  it.each(['localize', 'ask'])('%s on the 14-language fixture after HTTP 500 (default retries): exit 1, the process ends', async (command) => {
+    cli.server.setDefault({ status: 500 });
+    // One index for both rows: the first run builds it (parse workers and all), the second reads it.
+    const result = await runAgentCli(cli.server, 'openai', [...COMMANDS[command]!, '--repo', `${PROJECT_ROOT}/test/fixtures/languages`, '--index-path', repo.indexPath('languages')], {
+      cacheDir: `${repo.dir}/cache`,
+      children: cli.children,
+      waitMs: BUILD_WAIT_MS,
+    });
+    expect(result.stillRunning, result.stderr).toBe(false);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/HTTP 500/);
+  }, BUILD_WAIT_MS + 30_000);
 
   it.each(ROWS.slice(0, 4))('%s (%s, %s) against a body that stalls after the headers: --llm-timeout ends the call, exit 1', async (command, provider, _, flags) => {
     cli.server.setDefault({ text: 'never finished', transport: 'stall' });
