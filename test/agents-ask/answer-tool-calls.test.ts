@@ -7,15 +7,21 @@
  * (the model waits for tool results): neither the calls rendered as JSON nor
  * the text beside them is ever shipped; the writer is asked once more, and a
  * second such reply is a marked fallback (stop reason `answer-tool-call`),
- * which the CLI ends with a non-zero exit. In the ReAct loop a native call is
+ * which the CLI ends with a non-zero exit and `eval sweqa` records as an
+ * error, never judged, answered again on resume. In the ReAct loop a native call is
  * read as the turn's action (the first of parallel calls), `Finish` included.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askQuestion, type AskMethod } from '../../src/agents/ask/index.js';
+import { askAnswerer } from '../../src/cli/commands/sweqa-command.js';
+import { runSweqa } from '../../src/eval/sweqa/index.js';
+import { silentLogger } from '../../src/logger.js';
 import { ensureBuilt } from '../cli/harness.js';
 import { runAgentCli, useAgentCliEndpoint } from '../helpers/agent-cli.js';
 import type { ScriptedRequest, StyledReply, WireProvider } from '../helpers/scripted-llm-server.js';
-import { openFixtureRepo, type FixtureRepo } from './helpers/fixture-repo.js';
+import { createFixtureGitRepo, openFixtureRepo, type FixtureRepo } from './helpers/fixture-repo.js';
 
 const QUESTION = 'Where is tax added to the cart total?';
 const ANSWER = '`with_tax` (shop/pricing.py:13-15) adds tax at `TAX_RATE`, after the discount.';
@@ -113,6 +119,41 @@ describe('ask --method react: native tool calls are the turn\'s action', () => {
     expect(r.answer).toBe(ANSWER);
     expect(r.trace.roleCalls.filter((c) => c.role === 'react').every((c) => c.ok)).toBe(true);
   });
+});
+
+describe('eval sweqa when the answer writer only calls tools', () => {
+  it.each(PROVIDERS)('%s: the question is an error, never judged; a resume answers it again', async (provider) => {
+    const reposDir = join(repo.dir, `sweqa-repos-${provider}`);
+    mkdirSync(reposDir, { recursive: true });
+    const sha = createFixtureGitRepo(reposDir, 'acme/shop');
+    const questionsPath = join(repo.dir, `questions-${provider}.jsonl`);
+    writeFileSync(questionsPath, `${JSON.stringify({ id: 'q1', repo: 'acme/shop', commit_short: sha.slice(0, 7), qtype_first_word: 'where', question: QUESTION, answer: 'with_tax' })}\n`);
+    const scores = { correctness: 15, completeness: 14, relevance: 16, clarity: 15, reasoning: 14, total: 74 };
+    let tools = true;
+    cli.server.setDefault((request) => {
+      const role = roleOf(request);
+      if (role === 'judge') return { text: JSON.stringify(scores) };
+      if (role === 'answer' || role === 'revision') return tools ? TOOL_REPLIES['a whole answer beside a call']! : { text: ANSWER };
+      return { text: JSON.stringify(JSON_ROLES[role] ?? {}) };
+    });
+    const options = {
+      questionsPath,
+      reposDir,
+      outDir: join(repo.dir, `sweqa-out-${provider}`),
+      answerer: askAnswerer('rag'),
+      model: cli.server.model(provider),
+      judges: [cli.server.model(provider, { model: 'judge' })],
+      indexDir: join(repo.dir, `sweqa-index-${provider}`),
+      logger: silentLogger,
+    };
+    const records = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string; total?: number | null; stopReason?: string });
+    const first = await runSweqa(options);
+    expect(records(first.paths.answers)).toMatchObject([{ status: 'error' }]);
+    expect(cli.server.requests.filter((q) => roleOf(q) === 'judge')).toHaveLength(0);
+    tools = false;
+    const resumed = await runSweqa(options);
+    expect(records(resumed.paths.answers).at(-1)).toMatchObject({ status: 'ok', total: 74 });
+  }, 120_000);
 });
 
 describe('reponav ask (the built CLI) when the answer writer only calls tools', () => {
