@@ -9,7 +9,7 @@
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
-import { learningProfile, readReply, requireUsable, sendableTurns, toChatResponse, type ReadReply, type WireReply } from './provider-reply.js';
+import { isEventStream, learningProfile, readReply, requireUsable, saysStreamOnly, sendableTurns, streamOnlyFailure, toChatResponse, type ReadReply, type WireReply } from './provider-reply.js';
 import type { UsableOutcome } from './reply-outcome.js';
 import { initialRequestProfile, type RequestProfile } from './request-profile.js';
 import { DEFAULT_TIMEOUT_MS } from './openai-compatible-model.js';
@@ -112,7 +112,9 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
     }
     if (!response.ok) {
       const shouldRetry = response.headers.get('x-should-retry');
-      throw new LlmTransportError('http', redactSecrets(errorMessage(text, response.statusText), [options.apiKey]), {
+      const said = redactSecrets(errorMessage(text, response.statusText), [options.apiKey]);
+      if (response.status === 400 && saysStreamOnly(said)) throw streamOnlyFailure(said, 400);
+      throw new LlmTransportError('http', said, {
         status: response.status,
         retryAfterMs: parseRetryAfter(response.headers),
         shouldRetry: shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : undefined,
@@ -122,6 +124,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
     try {
       reply = JSON.parse(text) as AnthropicReply;
     } catch {
+      if (isEventStream(text)) throw streamOnlyFailure();
       throw new LlmTransportError('bad-response', `response is not JSON: ${text.slice(0, 200)}`);
     }
     if (!reply || !Array.isArray(reply.content)) {
@@ -142,7 +145,8 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       const { reply, read } = await attempt({ ...req, messages }, p);
       parts.push(read);
       if (read.outcome !== 'paused' || n >= MAX_PAUSE_CONTINUATIONS) {
-        const joined = parts.length === 1 ? read : { ...read, text: parts.map((x) => x.text).filter(Boolean).join('\n'), reasoning: parts.map((x) => x.reasoning).filter(Boolean).join('\n\n'), notes: [...read.notes, `the model paused its turn ${parts.length - 1} time(s); continued as the API documents`] };
+        const calls = parts.flatMap((x) => x.toolCalls ?? []);
+        const joined = parts.length === 1 ? read : { ...read, text: parts.map((x) => x.text).filter(Boolean).join('\n'), reasoning: parts.map((x) => x.reasoning).filter(Boolean).join('\n\n'), notes: [...read.notes, `the model paused its turn ${parts.length - 1} time(s); continued as the API documents`], ...(calls.length > 0 ? { toolCalls: calls } : {}) };
         // The joined text decides emptiness: a paused part may hold the whole answer.
         let outcome = read.outcome === 'empty' && joined.text !== '' ? 'complete' : read.outcome;
         // A refusal in a paused part is still a refusal once the turn is continued.

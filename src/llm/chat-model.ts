@@ -74,7 +74,21 @@ export interface ChatResponse {
   finishReason: string | null;
   outcome: UsableOutcome;
   cut: boolean;
+  /**
+   * The native tool calls the reply carried (OpenAI `tool_calls`, Anthropic
+   * `tool_use` blocks), in order; absent when it carried none. `text` holds
+   * them too, one `{"name": …, "arguments": …}` line each after the reply's
+   * own text, for the roles that read actions from text; a role that wants
+   * prose (an answer writer) reads this field to tell a request for tools from an answer.
+   */
+  toolCalls?: NativeToolCall[];
   notes?: string[];
+}
+
+/** One native tool call of a reply: the tool's name and its arguments (parsed when they were JSON). */
+export interface NativeToolCall {
+  name: string;
+  args: unknown;
 }
 
 /**

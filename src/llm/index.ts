@@ -3,7 +3,7 @@
  * factories, composable wrappers (usage metering, recording), offline replay,
  * pricing, retry policy and JSON-reply parsing.
  */
-export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ChatUsage } from './chat-model.js';
+export type { ChatMessage, ChatModel, ChatRequest, ChatResponse, ChatUsage, NativeToolCall } from './chat-model.js';
 export {
   createOpenAICompatibleModel,
   DEFAULT_TIMEOUT_MS,

@@ -16,7 +16,7 @@ import { ReponavError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
-import { learningProfile, readReply, requireUsable, sendableTurns, toChatResponse, type ReadReply } from './provider-reply.js';
+import { isEventStream, learningProfile, readReply, requireUsable, saysStreamOnly, sendableTurns, streamOnlyFailure, toChatResponse, type ReadReply } from './provider-reply.js';
 import type { UsableOutcome } from './reply-outcome.js';
 import { initialRequestProfile, type RequestProfile, type RequestProfileOverrides } from './request-profile.js';
 import {
@@ -119,7 +119,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     try {
       const completion = await client.chat.completions.create(body, { signal: link.signal });
       // Some servers answer 200 with an error object, an event stream or an empty body.
-      if (typeof completion === 'string' && /^\s*(data|event):/m.test(completion)) throw new LlmTransportError('bad-response', STREAM_ONLY);
+      if (typeof completion === 'string' && isEventStream(completion)) throw streamOnlyFailure();
       if (!completion || !Array.isArray(completion.choices) || completion.choices.length === 0) {
         throw new LlmTransportError('bad-response', `response has no choices: ${snippet(completion)}`);
       }
@@ -210,10 +210,6 @@ function linkedSignal(parent: AbortSignal | undefined, timeoutMs: number): { sig
   };
 }
 
-/** Said when an endpoint only streams: reponav asks for whole replies. */
-export const STREAM_ONLY =
-  'the endpoint answered with an event stream (it only supports stream=true); reponav reads whole replies (stream=false), so use an endpoint or proxy that serves non-streaming chat completions';
-
 /** Throws the install message when the `openai` package cannot be resolved from this module. */
 function assertSdkResolves(): void {
   try {
@@ -265,7 +261,7 @@ function translate(sdk: OpenAIModule, error: unknown, apiKey: string): unknown {
     const headers = error.headers;
     const shouldRetry = headers?.get('x-should-retry');
     const said = serverMessage(error);
-    if (error.status === 400 && /stream/i.test(said) && /only|must|require/i.test(said)) return new LlmTransportError('http', `${STREAM_ONLY} (the endpoint said: ${redactSecrets(said, [apiKey])})`, { status: 400 });
+    if (error.status === 400 && saysStreamOnly(said)) return streamOnlyFailure(redactSecrets(said, [apiKey]), 400);
     return new LlmTransportError('http', redactSecrets(said, [apiKey]), {
       status: error.status,
       retryAfterMs: parseRetryAfter(headers ?? undefined),
@@ -277,6 +273,8 @@ function translate(sdk: OpenAIModule, error: unknown, apiKey: string): unknown {
     return new LlmTransportError('connection', redactSecrets(`connection lost while reading the reply: ${causeMessage(error)}`, [apiKey]), { cause: error });
   }
   if (error instanceof SyntaxError) {
+    // An event stream under a JSON content type fails the SDK's JSON.parse; its message quotes the body's start.
+    if (/"\s*(?:data|event):/.test(error.message)) return streamOnlyFailure();
     return new LlmTransportError('bad-response', `response is not valid JSON: ${error.message}`);
   }
   return error;

@@ -6,7 +6,7 @@
  */
 import { isReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { ChatMessage, ChatResponse } from './chat-model.js';
+import type { ChatMessage, ChatResponse, NativeToolCall } from './chat-model.js';
 import { countCallTokens, LOCAL_COUNT_NOTE, LOCAL_TOKEN_ENCODING } from './local-tokens.js';
 import { costOf, type PriceTable } from './pricing.js';
 import { isRefusalText } from './refusal-text.js';
@@ -48,6 +48,8 @@ export interface ReadReply {
   outcome: ReplyOutcome;
   finishReason: string | null;
   notes: string[];
+  /** The native tool calls, when the reply carried any. */
+  toolCalls?: NativeToolCall[];
   /** True when the reply's text (tool calls aside) is a refusal written as text (refusal-text.ts), whatever the stop. */
   writtenRefusal?: true;
 }
@@ -78,7 +80,8 @@ export function readReply(wire: WireReply): ReadReply {
       return { text: fromField, reasoning, outcome: 'complete', finishReason: wire.finishReason, notes: [REASONING_AS_ANSWER_NOTE] };
     }
   }
-  return { text, reasoning, outcome, finishReason: wire.finishReason, notes: [], ...refusal };
+  const toolCalls = wire.toolCalls.length > 0 ? { toolCalls: wire.toolCalls.map((c) => ({ name: c.name, args: c.args })) } : {};
+  return { text, reasoning, outcome, finishReason: wire.finishReason, notes: [], ...toolCalls, ...refusal };
 }
 
 /**
@@ -101,6 +104,24 @@ export function requireUsable(reply: ReadReply): ReadReply & { outcome: UsableOu
     case 'unknown':
       throw new LlmTransportError('incomplete', outcomeSentence(outcome, reply.finishReason, reply.text), { outcome });
   }
+}
+
+/** Why a stream-only endpoint's call failed: exactly that it requires streaming. */
+export const STREAM_ONLY = 'the endpoint requires streaming (stream=true) and does not serve whole replies';
+
+/** True when a reply body is a server-sent event stream (`data:` / `event:` lines) instead of one JSON document. */
+export function isEventStream(body: string): boolean {
+  return /^\s*(?:data|event):/.test(body);
+}
+
+/** True when an endpoint's refusal (HTTP 400) says it serves only streamed replies ("only supports stream=true", "stream must be true"). */
+export function saysStreamOnly(message: string): boolean {
+  return /\bstream/i.test(message) && /\b(?:only|must|requires?|required)\b/i.test(message);
+}
+
+/** The failure of a call to an endpoint that requires streaming; `said` is the endpoint's own words (a 400's message). */
+export function streamOnlyFailure(said?: string, status?: number): LlmTransportError {
+  return new LlmTransportError('stream-only', said ? `${STREAM_ONLY} (it said: ${said})` : STREAM_ONLY, status !== undefined ? { status } : {});
 }
 
 /** Said in the trace when reported usage was not believed. */
@@ -141,6 +162,7 @@ export async function toChatResponse(reply: ReadReply & { outcome: UsableOutcome
     finishReason: reply.finishReason,
     outcome: reply.outcome,
     cut: reply.outcome === 'cut',
+    ...(reply.toolCalls && reply.toolCalls.length > 0 ? { toolCalls: reply.toolCalls } : {}),
     ...(notes.length > 0 ? { notes } : {}),
   };
 }

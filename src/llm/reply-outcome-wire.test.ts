@@ -65,6 +65,32 @@ describe.each<WireProvider>(['openai', 'anthropic'])('%s client: reply outcomes'
     expect(r.text).toBe('The answer.');
   });
 
+  /** The one failure a stream-only endpoint gets: it requires streaming, reponav reads whole replies; no advice about parameters or the base URL. */
+  async function expectStreamOnly(): Promise<void> {
+    const error = await server.model(provider, { maxRetries: 2, retryBaseDelayMs: 1 }).complete(ask).then(() => null, (e: unknown) => e as { message: string; details: Record<string, unknown> });
+    expect(error?.message).toMatch(/the endpoint requires streaming \(stream=true\) and does not serve whole replies.*reponav reads whole replies \(stream=false\); use an endpoint or proxy that serves non-streaming completions\.$/);
+    expect(error?.message).not.toMatch(/base URL points|parameters used|answered with an event stream/);
+    expect(error?.details).toMatchObject({ kind: 'stream-only', cause: 'rejected' });
+    expect(server.fake.requests).toHaveLength(1);
+  }
+
+  it('an event stream on a 200 says the endpoint requires streaming', async () => {
+    server.push({ text: 'streamed', transport: 'sse' });
+    await expectStreamOnly();
+  });
+
+  it('an event stream on a 200 under a JSON content type says the endpoint requires streaming', async () => {
+    const events = provider === 'openai' ? 'data: {"choices":[{"delta":{"content":"hi"}}]}\n\ndata: [DONE]\n\n' : 'event: message_start\ndata: {"type":"message_start"}\n\n';
+    server.fake.enqueue({ rawBody: events, headers: { 'content-type': 'application/json' } });
+    await expectStreamOnly();
+  });
+
+  it('a 400 saying only stream=true is supported says the endpoint requires streaming, and is not retried', async () => {
+    const message = 'This model only supports stream=true.';
+    server.fake.enqueue({ status: 400, body: provider === 'openai' ? { error: { message, type: 'invalid_request_error' } } : { type: 'error', error: { type: 'invalid_request_error', message } } });
+    await expectStreamOnly();
+  });
+
   it('an HTML page on a 200 is a bad response', async () => {
     server.push({ text: 'x', transport: 'html' });
     await expect(server.model(provider).complete(ask)).rejects.toMatchObject({ details: { cause: 'bad-response' } });
@@ -77,15 +103,6 @@ describe('openai client: reply outcomes', () => {
     await expect(server.model('openai').complete(ask)).rejects.toMatchObject({ details: { cause: 'incomplete-reply', outcome: 'refused' } });
   });
 
-  it('an event stream on a 200 says the endpoint only streams', async () => {
-    server.push({ text: 'streamed', transport: 'sse' });
-    await expect(server.model('openai').complete(ask)).rejects.toThrow(/only supports stream=true/);
-  });
-
-  it("a 400 that says only stream=true is supported says exactly that", async () => {
-    server.fake.enqueue({ status: 400, body: { error: { message: 'This model only supports stream=true.', type: 'invalid_request_error' } } });
-    await expect(server.model('openai').complete(ask)).rejects.toThrow(/only supports stream=true/);
-  });
 
   it("learns once that the endpoint takes system instructions in the 'developer' role", async () => {
     server.setDefault((request) => ({ text: `roles: ${(request.body.messages as Array<{ role: string }>).map((m) => m.role).join(',')}` }));

@@ -68,7 +68,7 @@ export function resolveRetryPolicy(partial: Partial<RetryPolicy> = {}): RetryPol
 }
 
 /** What went wrong with one attempt, in transport terms. */
-export type TransportFailureKind = 'http' | 'timeout' | 'connection' | 'aborted' | 'bad-response' | 'empty-reply' | 'incomplete';
+export type TransportFailureKind = 'http' | 'timeout' | 'connection' | 'aborted' | 'bad-response' | 'empty-reply' | 'incomplete' | 'stream-only';
 
 /**
  * Why a model call failed, in one word a caller can switch on (the
@@ -76,6 +76,7 @@ export type TransportFailureKind = 'http' | 'timeout' | 'connection' | 'aborted'
  * `server-error` (5xx), `rejected` (another 4xx: the request was refused),
  * `auth` (401/403), `not-found` (404), `timeout`, `connection`,
  * `bad-response` (not a completion), `empty-reply` (only empty replies),
+ * `rejected` also for an endpoint that requires streaming (transport kind `stream-only`),
  * `incomplete-reply` (the model did not finish: refused, filtered, paused or
  * an unknown stop; `details.outcome` says which), `aborted` (the caller's
  * signal, e.g. a deadline).
@@ -127,7 +128,7 @@ export class LlmTransportError extends Error {
  * A server's explicit `shouldRetry` hint wins over the status rule.
  */
 export function isRetryable(error: LlmTransportError): boolean {
-  if (error.kind === 'aborted' || error.kind === 'bad-response' || error.kind === 'incomplete') return false;
+  if (error.kind === 'aborted' || error.kind === 'bad-response' || error.kind === 'incomplete' || error.kind === 'stream-only') return false;
   if (error.kind === 'empty-reply') return true;
   if (error.shouldRetry !== undefined) return error.shouldRetry;
   if (error.kind === 'timeout' || error.kind === 'connection') return true;
@@ -278,6 +279,7 @@ function hint(error: LlmTransportError, ctx: RetryContext): string {
   if (error.kind === 'connection') return `Could not reach ${ctx.baseUrl}; check the base URL and that the server is running.`;
   if (error.kind === 'bad-response') return 'The server answered with something that is not a valid completion; check that the base URL points at the right API.';
   if (error.kind === 'incomplete') return 'Only a reply the model finished is used; try again, or use another model.';
+  if (error.kind === 'stream-only') return 'reponav reads whole replies (stream=false); use an endpoint or proxy that serves non-streaming completions.';
   if (error.kind === 'empty-reply') return 'The model answered with nothing; check the model name, its context length and that the server returns the reply in content (or reasoning_content).';
   switch (error.status) {
     case 400: return 'The server rejected the request; check that the model supports the parameters used (max tokens, JSON mode, stop sequences).';
@@ -323,6 +325,8 @@ export function failureCause(error: LlmTransportError): LlmFailureCause {
       return error.kind;
     case 'incomplete':
       return 'incomplete-reply';
+    case 'stream-only':
+      return 'rejected';
     case 'http': {
       const status = error.status ?? 0;
       if (status === 429) return 'rate-limited';

@@ -176,7 +176,9 @@ describe('answer synthesis with checked citations', () => {
       'no indexed file inventory/stock.py',
     ]);
     for (const invented of ['billing/discounts.py', 'encoder.py', 'shop/legacy.py', 'inventory/stock.py']) expect(r.answer).not.toContain(invented);
-    expect(r.answer).toContain('[unverified]: the code cited for these claims did not check out');
+    expect(r.answer).toContain('[unverified]: the code cited for these claims did not check out, so the 4 citations were removed.');
+    // What is left reads as text: no bracket the removal left open or closed, no separator joining nothing.
+    expect(r.answer).not.toMatch(/[^`]\)|\(\s*\[|\s(?:and|,)\s*\[unverified\]|\s;/);
     expect(r.citations.map((c) => [c.path, c.startLine, c.endLine])).toEqual([['shop/cli.py', 4, 9]]);
   });
 

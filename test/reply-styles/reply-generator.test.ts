@@ -2,20 +2,23 @@
  * Generated replies against every agent role, in process, through the real
  * clients (the `openai` SDK, the Anthropic fetch client) and the scripted
  * endpoint on 127.0.0.1: the ask roles (a JSON role, the answer writer), the
- * SWE-QA judge and the localization agent. Each combination's reply comes
+ * SWE-QA judge, the localization agent, and the agent through the LocBench
+ * harness's localizer (`eval locbench --mode agent`: a prediction, or a
+ * throw the harness records as a skip and redoes on resume). Each combination's reply comes
  * from independent dimensions (reply-generator.ts); every later request gets
  * a complete fallback reply. The property, for every combination: a result
  * carries text of the generated reply only when the model finished it (the
  * oracle), a draft only where the documented reasoning fallback allows it,
  * never a refusal (a refusal written as text under a normal stop ends the
- * role with an error); otherwise the role ends with an error of one line; and it never runs past
+ * role with an error), never a native tool call, and for the answer writer
+ * never the text beside one (the model waits for tool results); otherwise the role ends with an error of one line; and it never runs past
  * its deadline plus slack. A failure names the seed and the combination.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvaluationSchema } from '../../src/agents/ask/evaluation-role.js';
 import { callJsonRole, callTextRole, type RoleRuntime } from '../../src/agents/ask/role-caller.js';
 import { RunBudget, SearchStop } from '../../src/agents/ask/run-budget.js';
-import { openAgentWorkspace, resolveAgentInterface, runLocalizationAgent, type AgentWorkspace } from '../../src/agents/localize/index.js';
+import { createAgentLocalizer, openAgentWorkspace, resolveAgentInterface, runLocalizationAgent, type AgentLocalizer, type AgentWorkspace } from '../../src/agents/localize/index.js';
 import { judgeAnswer } from '../../src/eval/sweqa/judge.js';
 import { UsageMeter, type ChatModel } from '../../src/llm/index.js';
 import { silentLogger } from '../../src/logger.js';
@@ -25,6 +28,13 @@ import { describeCombination, draftMayAnswer, generateCombinations, isPlainRefus
 
 const SEED = Number(process.env.REPONAV_REPLY_SEED ?? 4141);
 const PER_ROLE = 500;
+/**
+ * Combinations through the harness's localizer, after the others: it runs the
+ * same agent loop as `localize` (500 above) and adds only how a trajectory
+ * becomes a prediction or a skip, at several times the cost of a run (a commit
+ * view and an index slot per instance).
+ */
+const LOCBENCH = 100;
 const LANES = 16;
 /**
  * Per-attempt model timeout: short for the stalled bodies, roomy otherwise. A stalled body never
@@ -68,16 +78,19 @@ interface RoleResult {
   error: string | null;
 }
 
-type Role = 'evaluation' | 'answer' | 'judge' | 'localize';
+/** `locbench` is the agent through the harness's localizer (`eval locbench --mode agent`): a prediction, or a throw the harness records as a skip. */
+type Role = 'evaluation' | 'answer' | 'judge' | 'localize' | 'locbench';
 const ROLES: Role[] = ['evaluation', 'answer', 'judge', 'localize'];
-const TEXTS: Record<Role, RoleTexts> = { evaluation: EVAL, answer: ANSWER, judge: JUDGE, localize: LOCALIZE };
+const TEXTS: Record<Role, RoleTexts> = { evaluation: EVAL, answer: ANSWER, judge: JUDGE, localize: LOCALIZE, locbench: LOCALIZE };
 /** Markers of the generated reply's own text, and of its draft, in each role's result. */
-const WHOLE_MARK: Record<Role, RegExp> = { evaluation: /^73$/, answer: /WHOLE-ANSWER/, judge: /^74$/, localize: /Cart\.apply_discount/ };
-const DRAFT_MARK: Record<Role, RegExp> = { evaluation: /^11$/, answer: /DRAFT-ANSWER/, judge: /^20$/, localize: /compute_tax/ };
+const WHOLE_MARK: Record<Role, RegExp> = { evaluation: /^73$/, answer: /WHOLE-ANSWER/, judge: /^74$/, localize: /Cart\.apply_discount/, locbench: /Cart\.apply_discount/ };
+const DRAFT_MARK: Record<Role, RegExp> = { evaluation: /^11$/, answer: /DRAFT-ANSWER/, judge: /^20$/, localize: /compute_tax/, locbench: /compute_tax/ };
 
 let repo: FixtureRepo;
 let workspace: AgentWorkspace;
 const servers: ScriptedLlmServer[] = [];
+/** The harness localizers, one per lane, wire format and timeout (a localizer's model is fixed when it is made). */
+const localizers = new Map<string, Promise<AgentLocalizer>>();
 
 beforeAll(async () => {
   repo = createFixtureRepo();
@@ -85,6 +98,7 @@ beforeAll(async () => {
   for (let i = 0; i < LANES; i++) servers.push(await startScriptedLlmServer());
 }, 60_000);
 afterAll(async () => {
+  await Promise.all([...localizers.values()].map(async (l) => (await l).close()));
   await Promise.all(servers.map((s) => s.close()));
   await workspace?.close();
   repo?.cleanup();
@@ -133,7 +147,26 @@ async function localizeRole(model: ChatModel, tag: string): Promise<RoleResult> 
   return { result: null, error: trajectory.error ?? trajectory.stopReason };
 }
 
-async function runOne(server: ScriptedLlmServer, role: Role, c: Combination, tag: string): Promise<RoleResult> {
+async function locbenchRole(lane: number, c: Combination, tag: string): Promise<RoleResult> {
+  const server = servers[lane]!;
+  const key = `${lane}/${c.provider}/${timeoutOf(c)}`;
+  if (!localizers.has(key)) {
+    const baseUrl = c.provider === 'anthropic' ? server.anthropicBaseUrl : server.openaiBaseUrl;
+    const model = { model: `${c.provider === 'anthropic' ? 'anthropic' : 'openai-compatible'}:scripted-model`, baseUrl, maxRetries: 1, timeoutMs: timeoutOf(c), retryBaseDelayMs: 1 };
+    const settings = { model, maxSteps: 4, deadlineSeconds: 10, indexDir: `${repo.dir}/locbench-index` };
+    localizers.set(key, createAgentLocalizer({ interface: 'reponav', settings }, { env: { REPONAV_LLM_API_KEY: 'test-key', ANTHROPIC_API_KEY: 'test-key' }, viewTempRoot: repo.dir }));
+  }
+  const localizer = await localizers.get(key)!;
+  try {
+    const prediction = await localizer.localize({ instanceId: tag, repo: 'acme/shop', gitDir: repo.root, commit: repo.head, query: `Applying the discount code SAVE10 twice doubles the discount. ${tag}` });
+    return { result: prediction.found_entities.join(' '), error: null };
+  } catch (error) {
+    return { result: null, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function runOne(lane: number, role: Role, c: Combination, tag: string): Promise<RoleResult> {
+  const server = servers[lane]!;
   // The generated reply answers the first request that carries this combination's tag, the fallback every later one:
   // a request of another combination (a late retry) can never take it.
   let served = false;
@@ -151,6 +184,8 @@ async function runOne(server: ScriptedLlmServer, role: Role, c: Combination, tag
       return judgeRole(model, tag);
     case 'localize':
       return localizeRole(model, tag);
+    case 'locbench':
+      return locbenchRole(lane, c, tag);
   }
 }
 
@@ -161,6 +196,9 @@ function violations(role: Role, c: Combination, run: RoleResult): string[] {
     if (WHOLE_MARK[role].test(run.result) && !modelFinished(c)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} came from a reply the model did not finish`);
     if (DRAFT_MARK[role].test(run.result) && !draftMayAnswer(c)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} is the draft in the reasoning`);
     if (c.phrase !== undefined && c.content === 'refusal-text' && run.result.includes(c.phrase)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} is the refusal`);
+    // A native tool call is a request for tools: never part of a result, and the answer writer's text beside one is not its answer.
+    if (/"arguments"|"name"\s*:\s*"search"/.test(run.result)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 120))} holds a tool call`);
+    if (role === 'answer' && c.tools !== 'none' && WHOLE_MARK[role].test(run.result)) problems.push(`the text beside native tool calls was shipped as the answer (${JSON.stringify(run.result.slice(0, 80))})`);
     // The judge re-asks any reply that is not an answer once (judge.ts); the other roles end.
     if (isPlainRefusal(c) && role !== 'judge') problems.push(`a refusal written as text under a normal stop ended with a result (${JSON.stringify(run.result.slice(0, 80))}), not an error`);
   } else if (!run.error || run.error.includes('\n')) {
@@ -174,24 +212,28 @@ function violations(role: Role, c: Combination, run: RoleResult): string[] {
 }
 
 describe('generated replies against every agent role (real clients, scripted endpoint)', () => {
-  it(`${PER_ROLE} seeded combinations per role: a result only from a reply the model finished, else an error in one line; never past the deadline`, async () => {
-    const combinations = generateCombinations(SEED, PER_ROLE * ROLES.length);
+  it(`${PER_ROLE} seeded combinations per role (${LOCBENCH} through the harness): a result only from a reply the model finished, else an error in one line; never past the deadline`, async () => {
+    const combinations = generateCombinations(SEED, PER_ROLE * ROLES.length + LOCBENCH);
     const failures: string[] = [];
     let finishedResults = 0;
+    const finishedBy = new Map<Role, number>();
     let refusalsRefused = 0;
     const lane = async (l: number) => {
       for (let i = l; i < combinations.length; i += LANES) {
-        const role = ROLES[i % ROLES.length]!;
+        const role: Role = i < PER_ROLE * ROLES.length ? ROLES[i % ROLES.length]! : 'locbench';
         const c = combinations[i]!;
         let run: RoleResult;
         try {
-          run = await runOne(servers[l]!, role, c, `[combination ${i}]`);
+          run = await runOne(l, role, c, `[combination ${i}]`);
         } catch (error) {
           run = { result: null, error: `threw: ${error instanceof Error ? error.message : String(error)}` };
           failures.push(`${describeCombination(SEED, i, role, c)}: the role threw instead of ending with an error (${run.error})`);
         }
         for (const problem of violations(role, c, run)) failures.push(`${describeCombination(SEED, i, role, c)}: ${problem}`);
-        if (run.result !== null && WHOLE_MARK[role].test(run.result)) finishedResults += 1;
+        if (run.result !== null && WHOLE_MARK[role].test(run.result)) {
+          finishedResults += 1;
+          finishedBy.set(role, (finishedBy.get(role) ?? 0) + 1);
+        }
         if (isPlainRefusal(c) && role !== 'judge' && run.result === null) refusalsRefused += 1;
       }
     };
@@ -199,6 +241,8 @@ describe('generated replies against every agent role (real clients, scripted end
     expect(failures.slice(0, 5), `${failures.length} failing combinations (rerun one with REPONAV_REPLY_SEED=${SEED})`).toEqual([]);
     // The generator must also reach the success path, or the property holds vacuously.
     expect(finishedResults).toBeGreaterThan(PER_ROLE / 4);
+    // Every role reaches it, the harness's localizer included (an index or view failure there would make every run an error).
+    for (const role of [...ROLES, 'locbench'] as const) expect(finishedBy.get(role) ?? 0, `${role}: results from finished replies`).toBeGreaterThan(role === 'locbench' ? LOCBENCH / 10 : PER_ROLE / 10);
     expect(refusalsRefused).toBeGreaterThan(30);
   }, 300_000);
 });

@@ -124,7 +124,7 @@ export async function synthesizeAnswer(
   const stillBad = checked.filter((c) => !c.verdict.valid);
   // The claim a bad citation supported stays visible as unverified: removing only its source would make it look checked.
   text = markUnverified(text, stillBad).trim();
-  if (stillBad.length > 0) text += `\n\n${UNVERIFIED_MARK}: the code cited for ${stillBad.length === 1 ? 'this claim' : 'these claims'} did not check out, so the citation${stillBad.length === 1 ? ' was' : 's were'} removed.`;
+  if (stillBad.length > 0) text += `\n\n${UNVERIFIED_MARK}: the code cited for ${stillBad.length === 1 ? 'this claim' : 'these claims'} did not check out, so ${stillBad.length === 1 ? 'the citation was' : `the ${stillBad.length} citations were`} removed.`;
   // A path named without lines is checked for existence only: it is not a checked span.
   const citations = unique(checked.filter((c) => c.verdict.valid && !c.pathOnly).map((c) => c.verdict));
   if (citations.length === 0) {

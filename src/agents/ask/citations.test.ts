@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/helpers/mulberry32.js';
 import { containsName } from './citation-check.js';
 import { asName, markUnverified, parseCitations, removeCitations } from './citations.js';
 
@@ -74,5 +75,42 @@ describe('markUnverified', () => {
     expect(markUnverified(text, [cs[0]!])).toBe('`f` adds tax [unverified]. Then `g` (b.py:3-4, c.py:5-6) rounds it; `h` is at d.py:7-8, done.');
     expect(markUnverified(text, [cs[1]!, cs[2]!, cs[3]!])).toBe('`f` (a.py:1-2) adds tax. Then `g` rounds it [unverified]; `h` is at [unverified], done.');
     expect(markUnverified('- `f` (a.py:1-2)\n- `g` (b.py:1-2)', parseCitations('- `f` (a.py:1-2)\n- `g` (b.py:1-2)').slice(1))).toBe('- `f` (a.py:1-2)\n- `g` [unverified]');
+  });
+
+  it('lines in words or in CJK: no stray parenthesis, no separator left joining nothing', () => {
+    const text =
+      'Tax is added by `with_tax` (shop/pricing.py:13-15). The discount rules live in billing/discounts.py (lines 12 to 30), ' +
+      'and the encoding in src/flask/json/encoder.py, lines 40-66. See also shop/pricing.py 第 900-950 行 and shop/cart.py line 9. ' +
+      'Rounding is in `round_total` (shop/money.py（第 3 行）).';
+    const cs = parseCitations(text);
+    expect(cs.map((c) => c.text)).toEqual([
+      'shop/pricing.py:13-15',
+      'billing/discounts.py (lines 12 to 30)',
+      'src/flask/json/encoder.py, lines 40-66',
+      'shop/pricing.py 第 900-950 行',
+      'shop/cart.py line 9',
+      'shop/money.py（第 3 行）',
+    ]);
+    expect(markUnverified(text, cs.slice(1))).toBe(
+      'Tax is added by `with_tax` (shop/pricing.py:13-15). The discount rules live in [unverified], and the encoding in [unverified]. See also [unverified]. Rounding is in `round_total` [unverified].',
+    );
+  });
+
+  it('seeded lists of citations, any of them removed: never a stray bracket, a doubled space or a separator before the mark', () => {
+    const forms = ['a/b.py:3-4', 'c/d.py (lines 1 to 2)', 'e/f.py, lines 5-6', 'g/h.py line 9', 'i/j.py 第 7-8 行', '`k/l.py:1-2`'];
+    for (let seed = 1; seed <= 300; seed++) {
+      const random = mulberry32(seed);
+      const pick = () => forms[Math.floor(random() * forms.length)]!;
+      const list = Array.from({ length: 1 + Math.floor(random() * 3) }, pick);
+      const joined = list.length === 1 ? list[0]! : `${list.slice(0, -1).join(', ')} and ${list.at(-1)!}`;
+      const text = random() < 0.5 ? `The total is computed in ${joined}. Done.` : `See \`total\` (${list.join(', ')}) for it. Done.`;
+      const cs = parseCitations(text);
+      expect(cs, `seed ${seed}: ${text}`).toHaveLength(list.length);
+      const removed = cs.filter(() => random() < 0.6);
+      const out = markUnverified(text, removed.length > 0 ? removed : cs);
+      expect(out, `seed ${seed}: ${text}`).not.toMatch(/\(\s*\)|（\s*）|\(\s*\[unverified|\s[,;]|\s(?:and|or) \[unverified\]|, \[unverified\]| {2}|^\s|\s$|\s\)|\(\s|\s\./);
+      const depth = (open: RegExp, close: RegExp) => (out.match(open)?.length ?? 0) - (out.match(close)?.length ?? 0);
+      expect(depth(/[(（]/g, /[)）]/g), `seed ${seed}: ${text} → ${out}: brackets balanced`).toBe(0);
+    }
   });
 });

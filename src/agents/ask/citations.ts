@@ -75,7 +75,10 @@ export function parseCitations(text: string): ParsedCitation[] {
     for (const m of text.matchAll(pattern)) {
       if (overlaps(m.index!, m[0].length)) continue;
       const start = Number(m[2]);
-      found.push({ text: m[0], path: m[1]!, startLine: start, endLine: m[3] !== undefined ? Number(m[3]) : start, index: m.index!, length: m[0].length, names: [], claimEnd: text.length });
+      // `path (lines 12 to 30)`: the parenthesis opened inside the match closes with it, or removing it would leave a stray `)`.
+      const closes = pattern !== CITATION && /[(（]/.test(m[0].slice(m[1]!.length)) && /^[)）]/.test(text.slice(m.index! + m[0].length));
+      const written = closes ? text.slice(m.index!, m.index! + m[0].length + 1) : m[0];
+      found.push({ text: written, path: m[1]!, startLine: start, endLine: m[3] !== undefined ? Number(m[3]) : start, index: m.index!, length: written.length, names: [], claimEnd: text.length });
     }
   }
   for (const m of text.matchAll(PATH_NAME)) {
@@ -173,6 +176,8 @@ export function removeCitations(text: string, occurrences: ReadonlyArray<Pick<Pa
     } else if (open) after = after.replace(/^\s*(?:,|;|and\b)\s*/, '');
     else if (close) before = before.replace(/\s*(?:,|;|\band)\s*$/, '');
     else if (/[,;]\s*$/.test(before) && /^\s*[,;]/.test(after)) after = after.replace(/^\s*[,;]/, '');
+    // The last of a list removed ("see a.py and b.py [unverified]."): the separator before it has nothing left to join.
+    else if (/(?:[,;]|\s(?:and|or))\s*$/.test(before) && /^\s*(?:\[unverified\]|[.!?;]|$)/.test(after)) before = before.replace(/\s*(?:[,;]|\s(?:and|or))\s*$/, ' ');
     if (/[ \t]$/.test(before) && /^[ \t]/.test(after)) after = after.replace(/^[ \t]+/, '');
     if (/[ \t]$/.test(before) && /^[.,;:!?]/.test(after)) before = before.replace(/[ \t]+$/, '');
     if (/^[ \t]+[.,;:!?]/.test(after)) after = after.replace(/^[ \t]+/, '');

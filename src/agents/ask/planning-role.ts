@@ -43,6 +43,12 @@ const ProposalSchema = z.preprocess(
  */
 export function toolCallsAsActions(text: string): string {
   if (/"actions"\s*:/i.test(text)) return text;
+  const actions = toolCallLines(text);
+  return actions.length > 0 ? JSON.stringify({ actions }) : text;
+}
+
+/** The `{"name": …, "arguments": …}` lines of a reply (native tool calls as the client renders them), as actions, in order. */
+export function toolCallLines(text: string): Array<{ action: string; args: unknown }> {
   const actions: Array<{ action: string; args: unknown }> = [];
   for (const span of jsonObjectSpans(text)) {
     try {
@@ -52,7 +58,7 @@ export function toolCallsAsActions(text: string): string {
       // not JSON: not a tool call
     }
   }
-  return actions.length > 0 ? JSON.stringify({ actions }) : text;
+  return actions;
 }
 
 /** The planning reply. */

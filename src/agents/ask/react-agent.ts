@@ -11,6 +11,7 @@ import type { ChatMessage } from '../../llm/index.js';
 import { ACTION_DESCRIPTIONS, ACTION_TYPES, describeAction, normaliseActionName, parseAction } from './actions.js';
 import type { AskSettings } from './ask-settings.js';
 import { executeAction, type ExecutionEnvironment } from './execution-role.js';
+import { toolCallLines } from './planning-role.js';
 import { callJsonRole, type RoleRuntime } from './role-caller.js';
 import { RepeatGuard, repeatRefusal } from './repeat-guard.js';
 import { SearchStop } from './run-budget.js';
@@ -35,6 +36,19 @@ export const ReactTurnSchema = z.object({
   action: z.string().check(z.minLength(1)),
   args: z._default(z.record(z.string(), z.unknown()), {}),
 });
+
+/**
+ * A reply of native tool calls read as a ReAct turn: the first call is the
+ * action (one action a turn; the record notes the others), the text before
+ * the calls the thought. Any reply that names an `action` is unchanged.
+ */
+export function toolCallsAsTurn(text: string): string {
+  if (/"action"\s*:/i.test(text)) return text;
+  const [first] = toolCallLines(text);
+  if (!first) return text;
+  const thought = text.slice(0, Math.max(0, text.indexOf('{"name"'))).trim();
+  return JSON.stringify({ thought, action: first.action, args: first.args });
+}
 
 /** What the loop produced. */
 export interface ReactOutcome {
@@ -63,6 +77,7 @@ export async function runReactAgent(input: { question: string; rt: RoleRuntime; 
         rt,
         { role: 'react', nodeId: step, iteration: step, messages, temperature: settings.answerTemperature, maxTokens: settings.maxReplyTokens * 2 },
         ReactTurnSchema,
+        toolCallsAsTurn,
       );
       if (!reply.ok) return { steps, evidence, draft: null, stopReason: 'exhausted' };
       const turn = reply.value;

@@ -102,14 +102,26 @@ export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req
   return { ok: false, error: lastError, tokens };
 }
 
-/** Why a free-text reply could not be used (besides transport failures). */
-export type TextFailure = 'truncated' | 'empty';
+/** Why a free-text reply could not be used (besides transport failures): cut, empty, or a request for tools instead of an answer. */
+export type TextFailure = 'truncated' | 'empty' | 'tool-call';
+
+/** Sent after an answer writer's reply that called tools: none can be run here. */
+export const NO_TOOLS_NOW = 'No tool can be called here, so your reply was not used. Write the answer now, in prose, from the evidence above.';
+
+/** What the record and the model are told about an unusable free-text reply, by failure. */
+const TEXT_FAILURES: Record<TextFailure, { record: string; final: string; correction: string }> = {
+  truncated: { record: 'cut off at the length limit', final: 'the answer was cut off at the length limit twice', correction: `${SHORTER_REPLY} Keep every citation, drop detail.` },
+  empty: { record: 'empty reply', final: 'the model replied with nothing twice', correction: 'Your reply was empty. Write the answer now.' },
+  'tool-call': { record: 'the reply called tools instead of writing the answer', final: 'the model called tools instead of writing the answer twice', correction: NO_TOOLS_NOW },
+};
 
 /**
  * Calls a free-text role (the answer writers). A reply cut at the length
- * limit or empty is asked once more (shorter, or again); a second cut or
- * empty reply is a failure with `failure` set — a cut answer is never
- * returned as if it were whole. The text is cleaned of wrapping (fence,
+ * limit, empty, or calling native tools (text beside the calls included:
+ * the model has not finished its answer, it waits for tool results) is
+ * asked once more (shorter, again, or without tools); a second such reply is
+ * a failure with `failure` set — a cut answer or a tool call is never
+ * returned as if it were an answer. The text is cleaned of wrapping (fence,
  * preamble; see answer-text.ts). Same budget and error handling as JSON roles.
  */
 export async function callTextRole(rt: RoleRuntime, req: RoleRequest): Promise<RoleReply<string> & { failure?: TextFailure }> {
@@ -120,17 +132,16 @@ export async function callTextRole(rt: RoleRuntime, req: RoleRequest): Promise<R
     const response = { value: await send(rt, req, messages, 'text', attempt, tokens) };
     const text = cleanAnswerText(response.value.text);
     const truncated = response.value.outcome === 'cut';
-    if (text !== '' && !truncated) return { ok: true, value: text, tokens };
+    const calls = response.value.toolCalls ?? [];
+    if (text !== '' && !truncated && calls.length === 0) return { ok: true, value: text, tokens };
     const record = rt.records[rt.records.length - 1]!;
     record.ok = false;
-    failure = truncated ? 'truncated' : 'empty';
-    record.error = truncated ? 'cut off at the length limit' : 'empty reply';
+    failure = truncated ? 'truncated' : calls.length > 0 ? 'tool-call' : 'empty';
+    record.error = failure === 'tool-call' ? `${TEXT_FAILURES[failure].record} (${calls.map((c) => c.name).join(', ')})` : TEXT_FAILURES[failure].record;
     rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${record.error}`);
-    messages = truncated
-      ? [...req.messages, { role: 'assistant', content: response.value.text }, { role: 'user', content: `${SHORTER_REPLY} Keep every citation, drop detail.` }]
-      : [...req.messages, { role: 'assistant', content: response.value.text }, { role: 'user', content: 'Your reply was empty. Write the answer now.' }];
+    messages = [...req.messages, { role: 'assistant', content: response.value.text }, { role: 'user', content: TEXT_FAILURES[failure].correction }];
   }
-  return { ok: false, error: failure === 'truncated' ? 'the answer was cut off at the length limit twice' : 'the model replied with nothing twice', tokens, failure };
+  return { ok: false, error: TEXT_FAILURES[failure].final, tokens, failure };
 }
 
 async function send(

@@ -173,6 +173,8 @@ export type StopReason =
   | 'answer-truncated'
   /** The answer was empty twice: a fallback was shipped instead. */
   | 'answer-empty'
+  /** The answer writer called tools instead of answering twice (native tool calls, with or without text): a fallback was shipped instead. */
+  | 'answer-tool-call'
   /** A model call failed (after the client's retries), or every reply was empty: no answer was written (`AskTrace.llmError` says why). */
   | 'llm-error';
 

@@ -26,6 +26,13 @@ import { commaList, decimal, positiveInt, seconds } from '../option-parsers.js';
 import { addModelCallOptions, DEFAULT_DEADLINE_SECONDS, deadlineMsFromFlags, modelLimitsFromFlags } from './agent-options.js';
 import { addSearchOptions, settingsFromFlags } from './ask-command.js';
 
+/** Why the model's answer could not be used, by the stop reason of a fallback written for that reason. */
+const UNUSABLE_ANSWER: Record<string, string> = {
+  'answer-truncated': 'its reply was cut at the token limit twice',
+  'answer-empty': 'its reply was empty twice',
+  'answer-tool-call': 'it called tools instead of writing the answer twice',
+};
+
 /** The default output folder (stable, so re-running the same command resumes). */
 export const DEFAULT_SWEQA_OUT = 'reponav-eval/sweqa';
 
@@ -178,10 +185,10 @@ export function askAnswerer(method: AskMethod, settings: AskSettingsInput = {}, 
       });
       // The per-answer deadline is a failure of this answer (a hung model), not the run's interruption.
       const pastDeadline = result.stopReason === 'aborted' && deadline?.aborted === true && !input.signal?.aborted;
-      // A fallback written because the model's answer was unusable (cut or empty every time) is no answer either:
+      // A fallback written because the model's answer was unusable (cut, empty or a tool call every time) is no answer either:
       // judging it would score the fallback text as if the method had answered.
       const unusableAnswer = result.trace.answer.fallback && result.stopReason.startsWith('answer-')
-        ? `the model's answer could not be used (${result.stopReason === 'answer-truncated' ? 'its reply was cut at the token limit twice' : 'its reply was empty twice'})`
+        ? `the model's answer could not be used (${UNUSABLE_ANSWER[result.stopReason] ?? 'its reply was not an answer'})`
         : null;
       const modelFailure =
         result.stopReason === 'llm-error' ? (result.trace.llmError ?? 'the model failed') : pastDeadline ? `the deadline of ${deadlineMs! / 1000} s passed` : unusableAnswer;
