@@ -113,8 +113,8 @@ export type ScanMethod = 'auto' | 'blocks' | 'max-score';
  * {@link exactBm25}'s answer for a query's scored terms (`allowed`: the kinds
  * kept, by CHUNK_KINDS index, null: all). Searches (`auto`) use the exhaustive
  * scan: MaxScore returns the block scan's answer to the bit and in its order
- * (max-score.test.ts), but measured on issue texts it took 2.3× the block
- * scan's time (docs/benchmarks.md, "Block-max MaxScore"), so it is there to be
+ * (max-score.test.ts), but on the development splits' issue texts it took
+ * 1.6–17× the block scan's CPU (docs/benchmarks.md, "Block-max MaxScore"), so it is there to be
  * measured (bench/max-score-bench.mjs), not chosen.
  */
 export function scoreQuery(corpus: Corpus, terms: QueryTerms, weights: readonly number[], limit: number, allowed: boolean[] | null, method: ScanMethod): ExactScores {
