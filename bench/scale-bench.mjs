@@ -17,7 +17,10 @@
 //             vocabulary and English filler, seeded) once each, as an agent pasting
 //             an issue would: the first text is left out (JIT, caches), the other
 //             20 are first sights; printed: their p50 / p95 wall, CPU p95, and the p95's
-//             growth ÷ file growth (bench/scale-search.mjs).
+//             growth ÷ file growth (bench/scale-search.mjs). With --previous DIST,
+//             another build's search runs on the same index in the same way (its own
+//             process, the two builds alternated --search-runs times; medians of
+//             each build's p50 / p95 / CPU p95), and the ratios are printed.
 //   workers:  the smallest size (or --workers-tree TREE) indexed cold with
 //             `--workers 0` and `--workers 2`, interleaved --runs times; the
 //             ratio of the wall medians.
@@ -31,9 +34,13 @@
 //
 // Usage: node bench/scale-bench.mjs [--sizes 1000,5000,10000,25000,50000] [--runs N]
 //                                   [--workers-tree TREE] [--no-workers] [--no-search] [--keep]
+//                                   [--previous DIST] [--search-runs N] [--work DIR]
+// --work DIR keeps the trees and their indexes in DIR and reuses them on the next run
+// (a size whose tree and index are there is not generated or indexed again: its
+// index columns are then empty).
 // Needs `npm run build`, git, and /usr/bin/time (for peak RSS and CPU).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,11 +49,22 @@ import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 const PROJECT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(PROJECT, 'dist/cli/main.js');
 const USAGE = `usage: node bench/scale-bench.mjs [--sizes 1000,5000,10000,25000,50000] [--runs N] [--workers-tree TREE] [--no-workers] [--no-search] [--keep]
+                                  [--previous DIST] [--search-runs N] [--work DIR]
 needs \`npm run build\` (dist/cli/main.js), git and /usr/bin/time`;
 const s = { type: 'string' };
 const { values: opt } = parseBenchArgs({
   usage: USAGE,
-  options: { sizes: s, runs: s, 'workers-tree': s, 'no-workers': { type: 'boolean' }, 'no-search': { type: 'boolean' }, keep: { type: 'boolean' } },
+  options: {
+    sizes: s,
+    runs: s,
+    'workers-tree': s,
+    'no-workers': { type: 'boolean' },
+    'no-search': { type: 'boolean' },
+    keep: { type: 'boolean' },
+    previous: s,
+    'search-runs': s,
+    work: s,
+  },
 });
 const option = (name, fallback) => opt[name.slice(2)] ?? fallback;
 const sizes = option('--sizes', '1000,5000,10000,25000,50000').split(',').map(Number).sort((a, b) => a - b);
@@ -54,11 +72,19 @@ const runs = wholeNumber(USAGE, 'runs', option('--runs', '3'));
 const workersTree = option('--workers-tree', null);
 const keep = opt.keep === true;
 const search = opt['no-search'] !== true;
-if (sizes.some((n) => !Number.isInteger(n) || n < 10) || !existsSync(CLI) || !existsSync('/usr/bin/time')) {
+const previousDist = opt.previous ? resolve(opt.previous) : null;
+const searchRuns = wholeNumber(USAGE, 'search-runs', option('--search-runs', previousDist ? '3' : '1'));
+if (sizes.some((n) => !Number.isInteger(n) || n < 10) || !existsSync(CLI) || !existsSync('/usr/bin/time') || searchRuns < 1) {
   console.error(USAGE);
   process.exit(2);
 }
-const work = mkdtempSync(join(tmpdir(), 'reponav-scale-bench-'));
+if (previousDist && !existsSync(join(previousDist, 'retrieve/search-repository.js'))) {
+  console.error(`--previous ${previousDist}: no retrieve/search-repository.js there (a built dist/ folder is needed)\n${USAGE}`);
+  process.exit(2);
+}
+const reuse = opt.work ? resolve(opt.work) : null;
+if (reuse) mkdirSync(reuse, { recursive: true });
+const work = reuse ?? mkdtempSync(join(tmpdir(), 'reponav-scale-bench-'));
 const env = { ...process.env, REPONAV_CACHE_DIR: join(work, 'cache') };
 
 /** A small seeded PRNG (mulberry32): the same N always gives the same tree. */
@@ -143,10 +169,11 @@ function issueTexts(words, count) {
 }
 
 /** Warm first-sight search of issue-length texts on a built index, in its own process (bench/scale-search.mjs). */
-function warmSearchTimes(tree, indexPath, words) {
+function warmSearchTimes(tree, indexPath, words, dist = null) {
   const queriesFile = join(work, 'queries.json');
   writeFileSync(queriesFile, JSON.stringify(issueTexts(words, 21)));
-  const r = spawnSync(process.execPath, [join(PROJECT, 'bench/scale-search.mjs'), tree, indexPath, queriesFile], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const args = [join(PROJECT, 'bench/scale-search.mjs'), tree, indexPath, queriesFile, ...(dist ? ['--dist', dist] : [])];
+  const r = spawnSync(process.execPath, args, { env, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`search on ${tree} exited ${r.status}: ${r.stderr.slice(-600)}`);
   const times = JSON.parse(r.stdout.trim().split('\n').pop());
   const at = (xs, p) => {
@@ -157,8 +184,7 @@ function warmSearchTimes(tree, indexPath, words) {
 }
 
 /** One cold index by the CLI: wall / CPU / in-process ms, peak RSS MB, files indexed. */
-function coldIndex(tree, workers, keepIndex = false) {
-  const indexPath = join(work, `index-${Date.now()}-${Math.random().toString(36).slice(2)}.db`);
+function coldIndex(tree, workers, keepIndex = false, indexPath = join(work, `index-${Date.now()}-${Math.random().toString(36).slice(2)}.db`)) {
   const argv = ['-v', process.execPath, CLI, 'index', tree, '--index-path', indexPath, '--json', '-q', ...(workers === undefined ? [] : ['--workers', String(workers)])];
   const started = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', argv, { env, encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -192,24 +218,60 @@ console.log(`\n| files | wall | CPU | in-process | ms per file (wall) | peak RSS
 console.log(`|---|---|---|---|---|---|---|---|---|${search ? '---|---|' : ''}`);
 let previous = null;
 const trees = new Map();
+const previousCells = [];
 for (const n of sizes) {
   const tree = join(work, `tree-${n}`);
-  const words = generateTree(tree, n);
-  trees.set(n, tree);
-  const m = coldIndex(tree, undefined, search);
-  if (search) {
-    m.search = warmSearchTimes(tree, m.indexPath, words);
-    removeIndex(m.indexPath);
+  const indexPath = join(work, `index-${n}.db`);
+  const reused = reuse !== null && existsSync(join(tree, '.git')) && existsSync(indexPath) && existsSync(join(work, `words-${n}.json`));
+  let words;
+  let m;
+  if (reused) {
+    words = JSON.parse(readFileSync(join(work, `words-${n}.json`), 'utf8'));
+    m = { indexPath, reused: true };
+  } else {
+    rmSync(tree, { recursive: true, force: true });
+    removeIndex(indexPath);
+    words = generateTree(tree, n);
+    // The word pool the query texts are drawn from, for a reused tree (outside it: the tree stays as generated).
+    if (reuse) writeFileSync(join(work, `words-${n}.json`), JSON.stringify(words));
+    m = coldIndex(tree, undefined, search || reuse !== null, indexPath);
   }
-  const growth = previous ? [m.wallMs / previous.wallMs, m.cpuMs / previous.cpuMs, m.rssMb / previous.rssMb].map((g) => g / (n / previous.n)) : null;
+  trees.set(n, tree);
+  if (search) {
+    const ours = [];
+    const theirs = [];
+    for (let r = 0; r < searchRuns; r++) {
+      ours.push(warmSearchTimes(tree, m.indexPath, words));
+      if (previousDist) theirs.push(warmSearchTimes(tree, m.indexPath, words, previousDist));
+    }
+    const med = (runs) => ({ p50: median(runs.map((x) => x.p50)), p95: median(runs.map((x) => x.p95)), cpuP95: median(runs.map((x) => x.cpuP95)) });
+    m.search = med(ours);
+    if (previousDist) m.previousSearch = med(theirs);
+    if (!reuse) removeIndex(m.indexPath);
+  }
+  const growth = previous && !m.reused && !previous.reused ? [m.wallMs / previous.wallMs, m.cpuMs / previous.cpuMs, m.rssMb / previous.rssMb].map((g) => g / (n / previous.n)) : null;
   const searchCells = m.search
     ? ` ${f0(m.search.p50)} / ${f0(m.search.p95)} ms (${f0(m.search.cpuP95)} ms) | ${previous?.search ? f2(m.search.p95 / previous.search.p95 / (n / previous.n)) : ''} |`
     : '';
-  console.log(
-    `| ${n} | ${f0(m.wallMs / 1000)} s | ${f0(m.cpuMs / 1000)} s | ${f0(m.inProcessMs / 1000)} s | ${f2(m.wallMs / n)} | ${f0(m.rssMb)} MB | ${growth ? growth.map(f2).join(' | ') : ' |  | '} |${searchCells}`,
-  );
+  const indexCells = m.reused ? '(reused) |  |  |  |  |' : `${f0(m.wallMs / 1000)} s | ${f0(m.cpuMs / 1000)} s | ${f0(m.inProcessMs / 1000)} s | ${f2(m.wallMs / n)} | ${f0(m.rssMb)} MB`;
+  console.log(`| ${n} | ${indexCells} | ${growth ? growth.map(f2).join(' | ') : ' |  | '} |${searchCells}`);
+  if (m.previousSearch) {
+    const o = m.search;
+    const p = m.previousSearch;
+    const pp = previous?.previousSearch;
+    previousCells.push(
+      `| ${n} | ${f0(o.p50)} / ${f0(o.p95)} ms (CPU ${f0(o.cpuP95)}) | ${f0(p.p50)} / ${f0(p.p95)} ms (CPU ${f0(p.cpuP95)}) | ${f2(o.cpuP95 / p.cpuP95)} | ` +
+        `${previous?.search ? f2(o.cpuP95 / previous.search.cpuP95) : ''} | ${pp ? f2(p.cpuP95 / pp.cpuP95) : ''} |`,
+    );
+  }
   previous = { n, ...m };
-  if (n !== sizes[0] && !keep) rmSync(tree, { recursive: true, force: true });
+  if (n !== sizes[0] && !keep && !reuse) rmSync(tree, { recursive: true, force: true });
+}
+if (previousCells.length > 0) {
+  console.log(`\nwarm issue-length search, this build beside ${previousDist} on the same indexes (${searchRuns} alternated runs each, medians):`);
+  console.log('| files | this build p50 / p95 | previous p50 / p95 | CPU p95 ratio | CPU p95 ÷ previous size (this) | (previous) |');
+  console.log('|---|---|---|---|---|---|');
+  for (const line of previousCells) console.log(line);
 }
 
 if (!opt['no-workers']) {
@@ -229,5 +291,5 @@ if (!opt['no-workers']) {
   console.log(`--workers 2 ÷ --workers 0 wall: ${f2(wall2 / wall0)} (target ≤ 0.6 on a quiet machine; on a shared one other processes take the second core)`);
 }
 console.log(`load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-if (keep) console.log(`kept ${work}`);
+if (keep || reuse) console.log(`kept ${work}`);
 else rmSync(work, { recursive: true, force: true });

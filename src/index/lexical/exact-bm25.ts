@@ -26,6 +26,7 @@ import { indexConnection, type IndexStore } from '../store/index.js';
 import { corpusOf, FIELD_COUNT, K1, slotKinds, type Corpus, type Postings } from './postings-corpus.js';
 import { kthLargest } from './kth-largest.js';
 import { postingsOf } from './term-postings.js';
+import { maxScoreApplies, maxScoreBest, type ExactScores, type QueryTerms } from './max-score.js';
 
 /** One group of a query: its phrases (distinct tokens, in query order) and the repeat count they share. */
 export interface PhraseGroup {
@@ -33,12 +34,7 @@ export interface PhraseGroup {
   tokens: readonly string[];
 }
 
-/** Chunks' exact FTS5 results: `key` orders as FTS5's rank does (higher first), `score` is bm25Chunks' score. */
-export interface ExactScores {
-  ids: Float64Array;
-  keys: Float64Array;
-  scores: Float64Array;
-}
+export type { ExactScores } from './max-score.js';
 
 /**
  * The chunks matching any token of `groups`, with the score bm25Chunks
@@ -75,38 +71,74 @@ export function exactBm25(
   const slots: Int32Array[] = [];
   const values: Float64Array[] = [];
   const groupEnds: number[] = [];
-  let postingCount = 0;
-  let low = corpus.ids.length;
-  let high = -1;
   for (const list of lists) {
     for (const postings of list) {
       slots.push(postings.slots);
       values.push(termScores(db, corpus, postings, weights, weightsKey, integral));
-      postingCount += postings.slots.length;
-      if (postings.slots.length > 0) {
-        low = Math.min(low, postings.slots[0]!);
-        high = Math.max(high, postings.slots[postings.slots.length - 1]!);
-      }
     }
     groupEnds.push(slots.length);
   }
   const terms: QueryTerms = { slots, values, groupEnds, repeats: groups.map((g) => g.repeat), single };
   const allowed = kinds ? kindMask(db, corpus, kinds) : null;
+  observer?.({ corpus, terms, weights, limit, allowed });
+  return scoreQuery(corpus, terms, weights, limit, allowed, 'auto');
+}
+
+/** One query as {@link exactBm25} scores it: the arguments of {@link scoreQuery}. */
+export interface ScoredQuery {
+  corpus: Corpus;
+  terms: QueryTerms;
+  weights: readonly number[];
+  limit: number;
+  allowed: boolean[] | null;
+}
+
+let observer: ((query: ScoredQuery) => void) | null = null;
+
+/**
+ * Calls `observe` with every query this process scores from postings from
+ * now on (null: stop), before it is scored; for bench/max-score-bench.mjs,
+ * which scores the queries of real searches by each method. Returns the observer before.
+ */
+export function observeScoredQueries(observe: ((query: ScoredQuery) => void) | null): ((query: ScoredQuery) => void) | null {
+  const before = observer;
+  observer = observe;
+  return before;
+}
+
+/** How {@link scoreQuery} scores: `auto` as searches do (the exhaustive scan, block by block or by lists as the density picks); `blocks`: block by block; `max-score`: block-max MaxScore (max-score.ts). */
+export type ScanMethod = 'auto' | 'blocks' | 'max-score';
+
+/**
+ * {@link exactBm25}'s answer for a query's scored terms (`allowed`: the kinds
+ * kept, by CHUNK_KINDS index, null: all). Searches (`auto`) use the exhaustive
+ * scan: MaxScore returns the block scan's answer to the bit and in its order
+ * (max-score.test.ts), but on the development splits' issue texts it took
+ * 1.6–17× the block scan's CPU (docs/benchmarks.md, "Block-max MaxScore"), so it is there to be
+ * measured (bench/max-score-bench.mjs), not chosen.
+ */
+export function scoreQuery(corpus: Corpus, terms: QueryTerms, weights: readonly number[], limit: number, allowed: boolean[] | null, method: ScanMethod): ExactScores {
+  let postingCount = 0;
+  let low = corpus.ids.length;
+  let high = -1;
+  for (const slots of terms.slots) {
+    postingCount += slots.length;
+    if (slots.length > 0) {
+      low = Math.min(low, slots[0]!);
+      high = Math.max(high, slots[slots.length - 1]!);
+    }
+  }
+  const dense = postingCount * DENSE_RATIO >= high - low + 1;
+  const cut = Number.isInteger(limit) && limit >= 1 && limit < corpus.ids.length;
+  if (method === 'max-score') {
+    if (!cut || !maxScoreApplies(weights, terms.repeats)) throw new RangeError(`max-score needs a limit below the corpus size and non-negative weights (limit ${limit})`);
+    return maxScoreBest(corpus, terms, limit, allowed);
+  }
   // Each loop is its own small function: one function holding them all is compiled on-stack while its first
   // loop runs, then thrown away at each later loop it had no type feedback for, so the first searches of a
   // process ran its loops unoptimized (a large tree's first timed issue text took 3x its warm time).
-  const count = postingCount * DENSE_RATIO >= high - low + 1 ? scoreByBlocks(corpus, terms, low, high, allowed) : scoreByLists(corpus, terms, allowed);
-  return best(corpus, count, limit, single, groups[0]?.repeat ?? 1);
-}
-
-/** A query's terms in order, group by group: each term's postings' slots and per-posting scores, where each group ends, its repeat. */
-interface QueryTerms {
-  slots: Int32Array[];
-  values: Float64Array[];
-  /** Index (into slots/values) one past each group's last term. */
-  groupEnds: number[];
-  repeats: number[];
-  single: boolean;
+  const count = dense || method === 'blocks' ? scoreByBlocks(corpus, terms, low, high, allowed) : scoreByLists(corpus, terms, allowed);
+  return best(corpus, count, limit, terms.single, terms.repeats[0] ?? 1);
 }
 
 /**

@@ -87,8 +87,8 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-/** Restores the min-heap order below `at`. */
-function siftDown(heap: Float64Array, at: number, size: number): void {
+/** Restores the min-heap order of `heap[0..size)` below `at` (whose value may have grown). */
+export function siftDown(heap: Float64Array, at: number, size: number): void {
   const value = heap[at]!;
   let i = at;
   for (;;) {
