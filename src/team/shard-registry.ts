@@ -200,15 +200,26 @@ export interface RepoFreshness {
   headErrorAt: Date | null;
   /** The head commit's row: queued (not built yet, or failed), ready, broken (its shard was lost). */
   headState: 'queued' | 'ready' | 'broken' | null;
-  /** Branch heads git reported after the served one (0 when the head is served). */
+  /** Branch heads git reported after the served one and still on the branch (the head, or in it); 0 when the head is served. */
   lagCommits: number;
   /**
-   * Seconds since git first named a head after the served one (0 when none):
-   * from the first time, not the latest check, so a head that stays unserved
-   * shows its whole wait (never counted from before the served commit was last the head).
+   * Seconds since git first named a head after the served one that is still
+   * on the branch (0 when none): from the first time, not the latest check, so
+   * a head that stays unserved shows its whole wait (never counted from before
+   * the served commit was last the head, nor from a head force-pushed away).
    */
   lagSeconds: number;
 }
+
+/**
+ * SQL condition on a row `c` of reponav.commits inside freshness(), where `r`
+ * is its repository: the commit is the current branch head or one the head
+ * contains (by a worker's reading). Lag counts only those heads: a head
+ * force-pushed away is no longer waited for (while the head's history is
+ * unread, only the head itself counts).
+ */
+const STILL_ON_BRANCH = `(c.commit = r.head_commit
+  OR EXISTS (SELECT 1 FROM reponav.commit_ancestors a WHERE a.repo = r.name AND a.commit = r.head_commit AND a.ancestor = c.commit))`;
 
 /** Freshness of each named repository (in the order given; unknown names are left out). */
 export async function freshness(db: Queryable, repos: readonly string[], schemaVersion: number): Promise<RepoFreshness[]> {
@@ -221,9 +232,9 @@ export async function freshness(db: Queryable, repos: readonly string[], schemaV
      SELECT r.name AS repo, r.branch, s.commit AS "servedCommit", s.built_at AS "servedBuiltAt",
             r.head_commit AS "headCommit", r.head_checked_at AS "headCheckedAt", r.head_error AS "headError", r.head_error_at AS "headErrorAt",
             h.state AS "headState",
-            (SELECT count(*)::int FROM reponav.commits c WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity')) AS "lagCommits",
+            (SELECT count(*)::int FROM reponav.commits c WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity') AND ${STILL_ON_BRANCH}) AS "lagCommits",
             COALESCE((SELECT extract(epoch FROM now() - GREATEST(min(c.head_first_at), s.head_at))::float8 FROM reponav.commits c
-                      WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity')), 0) AS "lagSeconds"
+                      WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity') AND ${STILL_ON_BRANCH}), 0) AS "lagSeconds"
      FROM reponav.repos r LEFT JOIN served s ON s.repo = r.name LEFT JOIN reponav.commits h ON h.repo = r.name AND h.commit = r.head_commit
      WHERE r.name = ANY($1)`,
     [repos, schemaVersion],
