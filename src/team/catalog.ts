@@ -66,11 +66,11 @@ export async function addRepo(db: Queryable, repo: CatalogRepo): Promise<'added'
 
 /**
  * Adds or updates several repositories: every entry is validated first (an
- * invalid one is BAD_INPUT naming its `origin`, and nothing is written), then
- * all are written in one transaction.
+ * invalid one is BAD_INPUT naming its `origin` when there are several, and
+ * nothing is written), then all are written in one transaction.
  */
 export async function addRepos(db: TeamDatabase, repos: readonly (CatalogRepo & { origin: string })[]): Promise<('added' | 'updated')[]> {
-  const valid = repos.map((r) => validRepo(r, r.origin));
+  const valid = repos.map((r) => validRepo(r, repos.length > 1 ? r.origin : undefined));
   return db.transaction(async (client) => {
     const done: ('added' | 'updated')[] = [];
     for (const r of valid) done.push(await upsertRepo(client, r));
