@@ -74,7 +74,7 @@ describe('fleet commands print what the docs show', () => {
 
   it('serve offers the tools the doc lists, and no git tool', async () => {
     const token = fleet('token', 'create', 'alice', '--groups', 'shop').stdout.trim();
-    expect(token).toMatch(/^rnv_[A-Za-z0-9]{32}$/);
+    expect(token).toMatch(/^rnv_[A-Za-z0-9_-]{32}$/);
     writeFileSync(join(temp.dir, 'secret'), SECRET);
     server = await spawnServer(db.url, join(temp.dir, 'store'), join(temp.dir, 'cache'), ['--webhook-secret-file', join(temp.dir, 'secret')]);
     procs.push(server);
