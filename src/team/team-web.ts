@@ -138,6 +138,7 @@ export function createTeamWeb(options: TeamWebOptions): TeamWeb {
               lagCommits: r.headError ? null : r.lagCommits,
               lagSeconds: r.headError ? null : Math.round(r.lagSeconds),
               headError: r.headError,
+              lastError: r.lastError,
             })),
           },
         };

@@ -277,10 +277,10 @@ async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean):
     const job = latest.get(r.name);
     const valid = team.isCatalogName(r.name);
     const state = valid ? repoState(f, job) : 'invalid-name';
-    const buildError = job && (job.state === 'failed' || job.state === 'retry') ? { message: job.error, at: job.completedOn ?? job.startAfter } : null;
+    // The same last error index_status and /api/info give (freshness: the head unreadable, else its build failing).
     const lastError = !valid
       ? { message: 'not a valid catalog name (a logical name, not a path): never served or built; remove it with reponav fleet remove and add it under a valid name', at: null }
-      : f?.headError ? { message: `branch head unreadable: ${f.headError}`, at: f.headErrorAt } : buildError;
+      : (f?.lastError ?? null);
     const retriesLeft = job && job.state !== 'completed' ? Math.max(0, job.retryLimit - job.retryCount) : null;
     return {
       name: r.name, url: r.url, branch: r.branch, groups: r.groups, state,
