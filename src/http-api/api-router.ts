@@ -32,8 +32,8 @@ const ROUTES: Readonly<Record<string, Partial<Record<'GET' | 'POST', Handler>>>>
   '/api/symbols': { GET: (ctx, params) => getOutline(ctx, params) },
   '/api/map': { GET: (ctx, params) => getMap(ctx, params) },
   '/api/changes': { GET: (ctx, params) => getChanges(ctx, params) },
-  '/api/trace': { GET: (ctx, params) => getTrace(ctx, params), POST: (_ctx, _params, req) => postTrace(req) },
-  '/api/report': { GET: (ctx, params) => getReport(ctx, params), POST: (_ctx, _params, req) => postReport(req) },
+  '/api/trace': { GET: (ctx, params) => getTrace(ctx, params), POST: (ctx, _params, req) => postTrace(ctx, req) },
+  '/api/report': { GET: (ctx, params) => getReport(ctx, params), POST: (ctx, _params, req) => postReport(ctx, req) },
 };
 
 /** The API paths, for documentation and tests. */

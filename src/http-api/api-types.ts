@@ -32,8 +32,20 @@ export interface InfoResponse {
   /** Set by the team server (`reponav serve`): who is signed in and the freshness of each visible repository. */
   team?: {
     token: string;
-    /** lagCommits / lagSeconds: heads git named after the served one and seconds since the first (null while the head cannot be read: headError says why). */
-    repositories: Array<{ name: string; branch: string; servedCommit: string | null; headCommit: string | null; lagCommits: number | null; lagSeconds: number | null; headError: string | null }>;
+    /**
+     * lagCommits / lagSeconds: heads git named after the served one and seconds since the first (null while the head
+     * cannot be read: headError says why); lastError: the head unreadable or its build failing, as fleet list gives it.
+     */
+    repositories: Array<{
+      name: string;
+      branch: string;
+      servedCommit: string | null;
+      headCommit: string | null;
+      lagCommits: number | null;
+      lagSeconds: number | null;
+      headError: string | null;
+      lastError: { message: string; at: Date | string | null } | null;
+    }>;
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { ReportResponse, TraceResponse } from './api-types.js';
-import { ApiError, readBodyText } from './http-io.js';
+import { ApiError, readBodyText, type BodyLimit } from './http-io.js';
 import { MAX_DOCUMENT_BYTES, parseJsonText, readJsonDocument } from './json-document.js';
 import { parseReport } from './report-shape.js';
 import { parseAskTrace } from './trace-shape.js';
@@ -20,6 +20,11 @@ export interface DocumentApiContext {
 function baseDirOf(ctx: DocumentApiContext): string {
   if (ctx.baseDir === null) throw new ApiError(403, 'This server opens no files by path; upload the file instead.', 'FORBIDDEN');
   return ctx.baseDir;
+}
+
+/** An upload's body limit: a server that opens files by path points there for larger ones. */
+function uploadLimit(ctx: DocumentApiContext, route: string): BodyLimit {
+  return { maxBytes: MAX_DOCUMENT_BYTES, route, ...(ctx.baseDir === null ? {} : { instead: 'open it by path instead' }) };
 }
 
 /** The uploaded file's name for messages (a header the page sets), sanitised. */
@@ -50,9 +55,9 @@ export async function getTrace(ctx: DocumentApiContext, params: URLSearchParams)
 }
 
 /** `POST /api/trace`. */
-export async function postTrace(req: IncomingMessage): Promise<TraceResponse> {
+export async function postTrace(ctx: DocumentApiContext, req: IncomingMessage): Promise<TraceResponse> {
   const name = uploadName(req, 'the uploaded trace');
-  const value = parseJsonText(await readBodyText(req, MAX_DOCUMENT_BYTES), name);
+  const value = parseJsonText(await readBodyText(req, uploadLimit(ctx, 'POST /api/trace')), name);
   return { source: name, ...parseAskTrace(value, name) };
 }
 
@@ -63,8 +68,8 @@ export async function getReport(ctx: DocumentApiContext, params: URLSearchParams
 }
 
 /** `POST /api/report`. */
-export async function postReport(req: IncomingMessage): Promise<ReportResponse> {
+export async function postReport(ctx: DocumentApiContext, req: IncomingMessage): Promise<ReportResponse> {
   const name = uploadName(req, 'the uploaded summary');
-  const value = parseJsonText(await readBodyText(req, MAX_DOCUMENT_BYTES), name);
+  const value = parseJsonText(await readBodyText(req, uploadLimit(ctx, 'POST /api/report')), name);
   return parseReport(value, name);
 }

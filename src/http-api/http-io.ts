@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isReponavError } from '../errors.js';
+import { formatBytes } from '../plural.js';
 import type { ApiErrorBody } from './api-types.js';
 
 /** An API failure with the status and message the page shows. */
@@ -86,21 +87,35 @@ export function sendApiError(res: ServerResponse, error: ApiError): void {
   sendJson(res, error.status, body, headers);
 }
 
-/** Reads a request body as UTF-8 text, refusing bodies over `maxBytes` with 413. */
-export async function readBodyText(req: IncomingMessage, maxBytes: number): Promise<string> {
+/** A route's body limit, and what the 413 reply tells the caller. */
+export interface BodyLimit {
+  maxBytes: number;
+  /** The route as the reply names it (`POST /login`). */
+  route: string;
+  /** What to do instead, when there is something (`open it by path instead`). */
+  instead?: string;
+}
+
+/** Reads a request body as UTF-8 text, refusing bodies over `limit.maxBytes` with 413 naming the route and its real limit. */
+export async function readBodyText(req: IncomingMessage, limit: BodyLimit): Promise<string> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (Number.isFinite(declared) && declared > limit.maxBytes) throw tooLarge(limit);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
+    if (size > limit.maxBytes) throw tooLarge(limit);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, `The upload is larger than ${Math.round(maxBytes / (1024 * 1024))} MB; open it by path instead.`, 'TOO_LARGE');
+/** The 413 sentence: the limit stated exactly (`16 KiB`), never rounded down to "0 MB". */
+export function tooLargeText(limit: BodyLimit): string {
+  return `The body of ${limit.route} is larger than its ${formatBytes(limit.maxBytes)} limit${limit.instead ? `; ${limit.instead}` : ''}.`;
+}
+
+function tooLarge(limit: BodyLimit): ApiError {
+  return new ApiError(413, tooLargeText(limit), 'TOO_LARGE');
 }

@@ -58,8 +58,12 @@ export async function checkHead(db: Queryable, queue: JobQueue, repo: CatalogRep
   try {
     head = await remoteHead(repo.url, repo.branch, 60_000, options.signal);
     if (head === null) throw new Error(`branch '${repo.branch}' does not exist`);
-    // A purged commit pushed back is refused like an unreadable head: never recorded, built or served.
-    if (await purgedCommit(db, repo.name, head)) throw new Error(`${purgedText(repo.name, head).replace(/\.$/, '')}; force-push it away`);
+    // A purged commit pushed back is refused like an unreadable head: never recorded, built or served. Its history
+    // is still read (once) when no worker read it before the purge: the newest ready commit it contains answers meanwhile.
+    if (await purgedCommit(db, repo.name, head)) {
+      await options.readHistory?.(repo, head);
+      throw new Error(`${purgedText(repo.name, head).replace(/\.$/, '')}; force-push it away`);
+    }
   } catch (error) {
     // Stopped, not unreadable: the next pass checks it.
     if (options.signal?.aborted) throw options.signal.reason;

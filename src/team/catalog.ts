@@ -4,7 +4,7 @@
  */
 import * as z from '../zod-mini.js';
 import { ReponavError } from '../errors.js';
-import type { Queryable } from './pg-database.js';
+import type { Queryable, TeamDatabase } from './pg-database.js';
 
 /** One catalog entry. */
 export interface CatalogRepo {
@@ -51,14 +51,34 @@ export const CatalogRepoSchema = z.object({
   groups: z.array(GroupSchema).check(z.minLength(1, 'give at least one access group')),
 });
 
+/** A catalog entry checked against CatalogRepoSchema; BAD_INPUT naming the field (and `origin`, when given) otherwise. */
+function validRepo(repo: CatalogRepo, origin?: string): z.infer<typeof CatalogRepoSchema> {
+  const parsed = CatalogRepoSchema.safeParse({ name: repo.name, url: repo.url, branch: repo.branch, groups: repo.groups });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ReponavError('BAD_INPUT', `Invalid ${issue.path.join('.') || 'repository'}${origin ? ` (${origin})` : ''}: ${issue.message}.`);
+}
+
 /** Adds a repository, or updates its URL, branch and groups when the name exists. */
 export async function addRepo(db: Queryable, repo: CatalogRepo): Promise<'added' | 'updated'> {
-  const parsed = CatalogRepoSchema.safeParse(repo);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ReponavError('BAD_INPUT', `Invalid ${issue.path.join('.') || 'repository'}: ${issue.message}.`);
-  }
-  const r = parsed.data;
+  return upsertRepo(db, validRepo(repo));
+}
+
+/**
+ * Adds or updates several repositories: every entry is validated first (an
+ * invalid one is BAD_INPUT naming its `origin` when there are several, and
+ * nothing is written), then all are written in one transaction.
+ */
+export async function addRepos(db: TeamDatabase, repos: readonly (CatalogRepo & { origin: string })[]): Promise<('added' | 'updated')[]> {
+  const valid = repos.map((r) => validRepo(r, repos.length > 1 ? r.origin : undefined));
+  return db.transaction(async (client) => {
+    const done: ('added' | 'updated')[] = [];
+    for (const r of valid) done.push(await upsertRepo(client, r));
+    return done;
+  });
+}
+
+async function upsertRepo(db: Queryable, r: z.infer<typeof CatalogRepoSchema>): Promise<'added' | 'updated'> {
   const result = await db.query<{ inserted: boolean }>(
     `INSERT INTO reponav.repos(name, url, branch, groups) VALUES ($1, $2, $3, $4)
      ON CONFLICT (name) DO UPDATE SET url = excluded.url, branch = excluded.branch, groups = excluded.groups

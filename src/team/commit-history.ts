@@ -25,12 +25,18 @@ export const ON_BRANCH = `c.head_at IS NOT NULL
 /**
  * True when `commit` has a registry row whose history no worker has read, or
  * read before another commit entered the registry (which it may contain: a
- * branch reset to an older commit, then moved back).
+ * branch reset to an older commit, then moved back); and for a purged commit
+ * (its row is gone) of which nothing is known to be contained: a head purged
+ * before its history was read still names the ready commits it contains, so
+ * one of them answers while it stays the head.
  */
 export async function historyStale(db: Queryable, repo: string, commit: string): Promise<boolean> {
   const rows = await db.query<{ stale: boolean }>(
-    `SELECT c.history_seq IS NULL OR EXISTS (SELECT 1 FROM reponav.commits o WHERE o.repo = c.repo AND o.seq > c.history_seq) AS stale
-     FROM reponav.commits c WHERE c.repo = $1 AND c.commit = $2`,
+    `SELECT CASE WHEN c.commit IS NOT NULL
+              THEN c.history_seq IS NULL OR EXISTS (SELECT 1 FROM reponav.commits o WHERE o.repo = c.repo AND o.seq > c.history_seq)
+              ELSE EXISTS (SELECT 1 FROM reponav.purged_commits p WHERE p.repo = $1 AND p.commit = $2)
+                AND NOT EXISTS (SELECT 1 FROM reponav.commit_ancestors a WHERE a.repo = $1 AND a.commit = $2) END AS stale
+     FROM (SELECT 1) one LEFT JOIN reponav.commits c ON c.repo = $1 AND c.commit = $2`,
     [repo, commit],
   );
   return rows.rows[0]?.stale ?? false;

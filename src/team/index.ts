@@ -9,7 +9,7 @@ import type { RunningTeamServer, TeamServerOptions } from './team-server.js';
 export { createToken, listTokens, revokeToken, type Principal, type TokenInfo } from './access-tokens.js';
 export { ensureBuilt, pollOnce, POLL_LANES, WORKER_POOL_SIZE, type PollResult } from './branch-poller.js';
 export { purgeCommit, purgedCommit, purgedText, type PurgeResult } from './commit-purge.js';
-export { addRepo, getRepo, isCatalogName, listRepos, removeRepo, type CatalogRepo } from './catalog.js';
+export { addRepo, addRepos, getRepo, isCatalogName, listRepos, removeRepo, type CatalogRepo } from './catalog.js';
 export { DEAD_AFTER_SECONDS, FORGET_AFTER_SECONDS, listNodes, type NodeBeat } from './heartbeats.js';
 export { DEFAULT_LEASE_SECONDS, DEFAULT_RETRY_LIMIT, JobQueue, type EnqueueOptions, type JobRow } from './job-queue.js';
 export { migrate, MIGRATIONS, requireMigrated, TEAM_SCHEMA_VERSION } from './migrations.js';

@@ -170,14 +170,21 @@ export class JobQueue {
    * worker beating within `aliveSeconds` runs it). One statement, so one
    * snapshot: a worker records a job in its row in the transaction that takes
    * it and clears it in the one that ends it, so a live worker's active job
-   * always has its worker here.
+   * always has its worker here. With `settledFailures: false`, a failed job
+   * whose commit was built since (its shard is ready, or a later job of it
+   * completed) is left out: nothing is left to repair for it.
    */
-  async jobs(states: readonly JobRow['state'][], limit = 200, aliveSeconds = 15): Promise<(JobRow & { worker: string | null })[]> {
+  async jobs(states: readonly JobRow['state'][], limit = 200, aliveSeconds = 15, settledFailures = true): Promise<(JobRow & { worker: string | null })[]> {
     const rows = await this.db.query<JobRow & { worker: string | null }>(
       `SELECT ${JOB_COLUMNS},
          (SELECT n.id FROM reponav.nodes n WHERE n.kind = 'worker' AND n.info->>'jobId' = job.id::text AND n.beat_at > now() - make_interval(secs => $4) LIMIT 1) AS worker
-       FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state::text = ANY($2) ORDER BY created_on DESC LIMIT $3`,
-      [INDEX_QUEUE, states, limit, aliveSeconds],
+       FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state::text = ANY($2)
+         AND ($5 OR state <> 'failed' OR NOT (
+           EXISTS (SELECT 1 FROM reponav.commits c WHERE c.repo = job.data->>'repo' AND c.commit = job.data->>'commit' AND c.state = 'ready')
+           OR EXISTS (SELECT 1 FROM ${QUEUE_SCHEMA}.job later WHERE later.name = job.name AND later.singleton_key = job.singleton_key
+                        AND later.state = 'completed' AND later.created_on > job.created_on)))
+       ORDER BY created_on DESC LIMIT $3`,
+      [INDEX_QUEUE, states, limit, aliveSeconds, settledFailures],
     );
     return rows.rows;
   }

@@ -74,7 +74,7 @@ function matchingRepos(catalog: readonly CatalogRepo[], repository: z.infer<type
 /** Handles one delivery. Answers 202 with what was done, 401 for a bad signature, 404 for a repository not in the catalog. */
 export async function handlePushWebhook(options: PushWebhookOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'POST') return sendJson(res, 405, { error: 'Deliver push events with POST.' }, { Allow: 'POST' });
-  const body = await readBodyText(req, MAX_BODY_BYTES);
+  const body = await readBodyText(req, { maxBytes: MAX_BODY_BYTES, route: 'POST /webhook' });
   const signature = req.headers['x-hub-signature-256'];
   if (!verifySignature(options.secret, body, Array.isArray(signature) ? signature[0] : signature)) {
     return sendJson(res, 401, { error: 'Missing or wrong X-Hub-Signature-256 (HMAC-SHA256 of the body with the webhook secret).' });

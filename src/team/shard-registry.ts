@@ -6,6 +6,8 @@
  * that commit's NOTIFY tells the servers.
  */
 import { ON_BRANCH } from './commit-history.js';
+import { INDEX_QUEUE, type JobRow } from './job-queue.js';
+import { QUEUE_SCHEMA } from './migrations.js';
 import type { Queryable } from './pg-database.js';
 
 /** The LISTEN/NOTIFY channel announcing a ready shard (payload: the repository name). */
@@ -200,36 +202,93 @@ export interface RepoFreshness {
   headErrorAt: Date | null;
   /** The head commit's row: queued (not built yet, or failed), ready, broken (its shard was lost). */
   headState: 'queued' | 'ready' | 'broken' | null;
-  /** Branch heads git reported after the served one (0 when the head is served). */
+  /** The state of the newest build job of the head (null when none was queued). */
+  headJobState: JobRow['state'] | null;
+  /**
+   * The last error, as fleet list, index_status and /api/info all give it:
+   * the head unreadable (`branch head unreadable: …`, at the failed check),
+   * else its newest build job failing (pg-boss's error, at the failure); null
+   * when neither, or when the head is served.
+   */
+  lastError: { message: string; at: Date | null } | null;
+  /** Branch heads git reported after the served one and still on the branch (the head, or in it); 0 when the head is served. */
   lagCommits: number;
   /**
-   * Seconds since git first named a head after the served one (0 when none):
-   * from the first time, not the latest check, so a head that stays unserved
-   * shows its whole wait (never counted from before the served commit was last the head).
+   * Seconds since git first named a head after the served one that is still
+   * on the branch (0 when none): from the first time, not the latest check, so
+   * a head that stays unserved shows its whole wait (never counted from before
+   * the served commit was last the head, nor from a head force-pushed away).
    */
   lagSeconds: number;
 }
 
+/**
+ * SQL condition on a row `c` of reponav.commits inside freshness(), where `r`
+ * is its repository: the commit is the current branch head or one the head
+ * contains (by a worker's reading). Lag counts only those heads: a head
+ * force-pushed away is no longer waited for (while the head's history is
+ * unread, only the head itself counts).
+ */
+const STILL_ON_BRANCH = `(c.commit = r.head_commit
+  OR EXISTS (SELECT 1 FROM reponav.commit_ancestors a WHERE a.repo = r.name AND a.commit = r.head_commit AND a.ancestor = c.commit))`;
+
 /** Freshness of each named repository (in the order given; unknown names are left out). */
 export async function freshness(db: Queryable, repos: readonly string[], schemaVersion: number): Promise<RepoFreshness[]> {
   if (repos.length === 0) return [];
-  const rows = await db.query<RepoFreshness>(
+  const rows = await db.query<Omit<RepoFreshness, 'lastError'> & { headJobError: string | null; headJobErrorAt: Date | null }>(
     `WITH served AS (
        SELECT DISTINCT ON (c.repo) c.repo, c.commit, c.head_at, c.built_at FROM reponav.commits c
        WHERE c.repo = ANY($1) AND c.state = 'ready' AND c.schema_version = $2 AND ${ON_BRANCH} ORDER BY c.repo, c.head_at DESC, c.seq DESC
      )
      SELECT r.name AS repo, r.branch, s.commit AS "servedCommit", s.built_at AS "servedBuiltAt",
             r.head_commit AS "headCommit", r.head_checked_at AS "headCheckedAt", r.head_error AS "headError", r.head_error_at AS "headErrorAt",
-            h.state AS "headState",
-            (SELECT count(*)::int FROM reponav.commits c WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity')) AS "lagCommits",
+            h.state AS "headState", b.state AS "headJobState", b.error AS "headJobError", b.at AS "headJobErrorAt",
+            (SELECT count(*)::int FROM reponav.commits c WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity') AND ${STILL_ON_BRANCH}) AS "lagCommits",
             COALESCE((SELECT extract(epoch FROM now() - GREATEST(min(c.head_first_at), s.head_at))::float8 FROM reponav.commits c
-                      WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity')), 0) AS "lagSeconds"
+                      WHERE c.repo = r.name AND c.head_at > COALESCE(s.head_at, '-infinity') AND ${STILL_ON_BRANCH}), 0) AS "lagSeconds"
      FROM reponav.repos r LEFT JOIN served s ON s.repo = r.name LEFT JOIN reponav.commits h ON h.repo = r.name AND h.commit = r.head_commit
+     -- The head's newest build job (its singleton key is buildKey's REPO@COMMIT).
+     LEFT JOIN LATERAL (
+       SELECT j.state::text AS state, CASE WHEN j.state IN ('retry', 'failed') THEN COALESCE(j.output->>'message', j.output->'value'->>'message', j.output::text) END AS error,
+              COALESCE(j.completed_on, j.start_after) AS at
+       FROM ${QUEUE_SCHEMA}.job j WHERE j.name = $3 AND j.singleton_key = r.name || '@' || r.head_commit ORDER BY j.created_on DESC LIMIT 1
+     ) b ON true
      WHERE r.name = ANY($1)`,
-    [repos, schemaVersion],
+    [repos, schemaVersion, INDEX_QUEUE],
   );
-  const byName = new Map(rows.rows.map((r) => [r.repo, r]));
+  const byName = new Map(
+    rows.rows.map(({ headJobError, headJobErrorAt, ...r }) => {
+      const served = !!r.headCommit && r.servedCommit === r.headCommit;
+      const lastError = r.headError
+        ? { message: `branch head unreadable: ${r.headError}`, at: r.headErrorAt }
+        : headJobError && !served
+          ? { message: headJobError, at: headJobErrorAt }
+          : null;
+      return [r.repo, { ...r, lastError }];
+    }),
+  );
   return repos.flatMap((name) => (byName.has(name) ? [byName.get(name)!] : []));
+}
+
+/** What the head's build is doing, for index_status: from its newest job, with the error of a failing one. */
+function headBuildText(r: RepoFreshness): string {
+  if (r.headState === 'broken') return 'its shard was lost, rebuild queued';
+  if (!r.headCommit) return '';
+  const error = r.lastError ? `: ${r.lastError.message}` : '';
+  switch (r.headJobState) {
+    case 'created':
+      return "the head's build is queued";
+    case 'active':
+      return 'the head is being built';
+    case 'retry':
+      return `the head's build failed and will be retried${error}`;
+    case 'failed':
+      return `the head's build failed, retries spent; the next poll queues it again${error}`;
+    case 'completed':
+    case 'cancelled':
+    case null:
+      return 'the head is not built yet';
+  }
 }
 
 /** One line of a repository's freshness: `served X; branch head Y; up to date` (or the lag, or why the head is unknown). */
@@ -239,6 +298,6 @@ export function freshnessText(r: RepoFreshness): string {
   const head = r.headCommit ? `branch head ${r.headCommit.slice(0, 12)}` : 'branch head not read yet';
   if (r.headCommit && r.servedCommit === r.headCommit) return `${served}; ${head}; up to date`;
   const lag = r.lagCommits > 0 ? `lag ${r.lagCommits} commit${r.lagCommits === 1 ? '' : 's'}, ${Math.round(r.lagSeconds)} s` : 'behind';
-  const building = r.headState === 'broken' ? 'its shard was lost, rebuild queued' : r.headCommit ? 'the head is being built' : '';
+  const building = headBuildText(r);
   return `${served}; ${head}; ${lag}${building ? ` (${building})` : ''}`;
 }

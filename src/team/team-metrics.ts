@@ -93,7 +93,7 @@ export class TeamMetrics {
         },
       });
     repoGauge('reponav_repo_lag_commits', 'Commits between the served commit and the branch head git last named, by repository (absent while the head cannot be read).', (r) => (r.headError ? null : r.lagCommits));
-    repoGauge('reponav_repo_lag_seconds', 'Seconds since git first named the current branch head while it is not served, by repository (0 when up to date).', (r) => (r.headError ? null : Math.round(r.lagSeconds)));
+    repoGauge('reponav_repo_lag_seconds', 'Seconds since git first named a branch head not served yet that is still on the branch, by repository (0 when up to date).', (r) => (r.headError ? null : Math.round(r.lagSeconds)));
     repoGauge('reponav_repo_head_unreadable', '1 when the branch head could not be read at the last check (the remote is unreachable, the branch is gone), by repository.', (r) => (r.headError ? 1 : 0));
     if (sources.cache) {
       const cache = sources.cache;

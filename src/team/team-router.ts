@@ -153,6 +153,7 @@ function statusResult(rows: RepoFreshness[], visible: readonly string[]): ToolCa
       headCommit: r.headCommit,
       upToDate: !!r.headCommit && r.servedCommit === r.headCommit && !r.headError,
       headError: r.headError,
+      lastError: r.lastError,
       // Whole seconds, and unknown while the head cannot be read, as fleet list and /api/info give them.
       lagCommits: r.headError ? null : r.lagCommits,
       lagSeconds: r.headError ? null : Math.round(r.lagSeconds),

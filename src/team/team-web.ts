@@ -39,6 +39,8 @@ import { BAD_COMMIT_TEXT, isCommitArgument, noRepoText, pickShard, unknownRepoTe
 export const SESSION_COOKIE = 'reponav_token';
 /** How long a sign-in lasts in the browser (the token itself may be revoked sooner). */
 const SESSION_SECONDS = 12 * 3600;
+/** The sign-in form holds one token: a larger body is refused (413) before it is read whole. */
+const LOGIN_BODY_BYTES = 16 * 1024;
 /** The API paths that answer about one repository (everything else under /api/ needs none). */
 const REPOSITORY_PATHS = new Set(['/api/files', '/api/search', '/api/code', '/api/symbols', '/api/map', '/api/changes']);
 
@@ -105,7 +107,7 @@ export function createTeamWeb(options: TeamWebOptions): TeamWeb {
       if (req.method !== 'POST') return sendLoginPage(res, 405, 'Sign in with the form.', { Allow: 'GET, POST' });
       const type = req.headers['content-type'] ?? '';
       if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return sendLoginPage(res, 415, 'Send the form as application/x-www-form-urlencoded.');
-      const token = (new URLSearchParams(await readBodyText(req, 16 * 1024)).get('token') ?? '').trim();
+      const token = (new URLSearchParams(await readBodyText(req, { maxBytes: LOGIN_BODY_BYTES, route: 'POST /login' })).get('token') ?? '').trim();
       const principal = token ? await check(token) : null;
       if (!principal) return sendLoginPage(res, 401, 'That token is not valid (or it was revoked).');
       res.writeHead(303, { ...SECURITY_HEADERS, Location: './', 'Set-Cookie': sessionCookie(req, encodeURIComponent(token), SESSION_SECONDS), 'Cache-Control': 'no-store' });
@@ -136,6 +138,7 @@ export function createTeamWeb(options: TeamWebOptions): TeamWeb {
               lagCommits: r.headError ? null : r.lagCommits,
               lagSeconds: r.headError ? null : Math.round(r.lagSeconds),
               headError: r.headError,
+              lastError: r.lastError,
             })),
           },
         };

@@ -107,6 +107,9 @@ describe('freshness by git, not by arrival order', () => {
     expect(cli(['fleet', 'sync', '--pg', db.url]).stdout).toContain(`queued shop@${d.slice(0, 12)}`);
     await waitFor(async () => (await served()).includes(`at commit ${d}`), 30_000, () => server.log());
     expect(fleetList()).toMatchObject({ state: 'ready', servedCommit: d, headCommit: d, lastError: null });
+    // D is built now: its failed job is history, listed only with --all (before, fleet jobs kept listing it).
+    expect(cli(['fleet', 'jobs', '--pg', db.url]).stdout).not.toContain(`shop@${d.slice(0, 12)}`);
+    expect(cli(['fleet', 'jobs', '--all', '--pg', db.url]).stdout).toMatch(new RegExp(`failed\\s+shop@${d.slice(0, 12)}.*error: `));
   });
 
   it('fleet rebuild builds the head again (and a named commit), replacing its shard', async () => {

@@ -7,8 +7,9 @@
  * default (newestReadyShard) must be the newest ready commit that is the head
  * or an ancestor of it — or nothing while the head's history is not read —
  * and never a commit off the branch or a purged one (a head purged before
- * its history was read answers nothing until the branch moves on); a purged commit is
- * refused by name. A failure names the seed and the events.
+ * its history was read answers from the newest ready commit it contains once a
+ * worker's poll reads that history); a purged commit is refused by name. A
+ * failure names the seed and the events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../src/index/index.js';
@@ -118,14 +119,13 @@ async function runHistory(seed: number, events: number): Promise<void> {
       const base = pick([...m.ancestors(m.head), m.head]);
       await moveHead(random() < 0.6 ? m.newCommit([base]) : pick([...m.parents.keys()]));
     } else if (roll < 0.6) {
-      // A worker reads the head's history from its mirror, as the poll check and the build do — never a purged
-      // head's (the poll refuses it, and nothing builds it): a head purged before its history was read answers nothing.
-      if (m.purged.has(m.head)) continue;
+      // A worker reads the head's history from its mirror, as the poll check and the build do; a purged head's too,
+      // when nothing it contains is known (the poll refuses it but reads it, so its newest ready ancestor answers).
       const stale = await historyStale(db, repo, m.head);
       if (stale) {
         const seqs = (await db.query<{ commit: string; seq: number }>('SELECT commit, seq::float8 AS seq FROM reponav.commits WHERE repo = $1', [repo])).rows;
         const ancestors = m.ancestors(m.head);
-        await recordHistory(db, repo, m.head, seqs.map((r) => r.commit).filter((c) => ancestors.has(c)), Math.max(...seqs.map((r) => r.seq)));
+        await recordHistory(db, repo, m.head, seqs.map((r) => r.commit).filter((c) => ancestors.has(c)), Math.max(0, ...seqs.map((r) => r.seq)));
       }
       m.headHistoryFresh = true;
       log.push(`history of ${short(m.head)} read${stale ? '' : ' (already)'}`);

@@ -30,6 +30,8 @@ let client: Client;
 let token = '';
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
+const C = 'c'.repeat(40);
+const D = 'd'.repeat(40);
 
 /** The database's time `seconds` ago. */
 async function ago(seconds: number): Promise<Date> {
@@ -50,6 +52,24 @@ beforeAll(async () => {
   for (const seconds of [3600, 60, 5]) await recordHead(team, 'shop', B, await ago(seconds));
   // A worker read B's history: B contains A, so A answers while B is not built.
   await recordHistory(team, 'shop', B, [A], Number.MAX_SAFE_INTEGER);
+  // moved: A served; B was the head an hour ago, then force-pushed away by C (first seen 10 min ago), whose history
+  // a worker read: C contains A, not B. Lag counts C alone, from when C was first seen.
+  await addRepo(team, { name: 'moved', url: `${temp.dir}/nowhere`, branch: 'main', groups: ['g'] });
+  await recordHead(team, 'moved', A, await ago(7200));
+  await markReady(team, { repo: 'moved', commit: A, schemaVersion: SCHEMA_VERSION, sizeBytes: 1, sha256: '0'.repeat(64), location: 'moved/a.db', builtBy: 'test', buildMs: 1, parsedFiles: 1 });
+  await recordHistory(team, 'moved', B, [A], Number.MAX_SAFE_INTEGER);
+  for (const seconds of [3600, 1800]) await recordHead(team, 'moved', B, await ago(seconds));
+  for (const seconds of [600, 5]) await recordHead(team, 'moved', C, await ago(seconds));
+  await recordHistory(team, 'moved', C, [A], Number.MAX_SAFE_INTEGER);
+  // broken: A served; D, the head since 5 min ago, failed to build with its retries spent.
+  await addRepo(team, { name: 'broken', url: `${temp.dir}/nowhere`, branch: 'main', groups: ['g'] });
+  await recordHead(team, 'broken', A, await ago(7200));
+  await markReady(team, { repo: 'broken', commit: A, schemaVersion: SCHEMA_VERSION, sizeBytes: 1, sha256: '0'.repeat(64), location: 'broken/a.db', builtBy: 'test', buildMs: 1, parsedFiles: 1 });
+  await recordHead(team, 'broken', D, await ago(300));
+  await recordHistory(team, 'broken', D, [A], Number.MAX_SAFE_INTEGER);
+  await queue.enqueue({ repo: 'broken', commit: D }, { retryLimit: 0 });
+  const job = (await queue.take())!;
+  await queue.fail(job.id, new Error('No space left on device while uploading to folder:/store'));
   // lost: its head cannot be read.
   await recordHead(team, 'lost', A, await ago(7200));
   await recordHeadError(team, 'lost', 'git ls-remote failed: no such remote', await ago(1));
@@ -72,7 +92,7 @@ describe('lag', () => {
     const info = (await (await fetch(`${server.url}/api/info`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { team: { repositories: any[] } };
     const listed = JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[];
     // index_status gives its numbers in its text.
-    const said = /^shop \(main\): served aaaaaaaaaaaa; branch head bbbbbbbbbbbb; lag (\d+) commits?, (\d+) s \(the head is being built\)$/m.exec(status.content[0].text);
+    const said = /^shop \(main\): served aaaaaaaaaaaa; branch head bbbbbbbbbbbb; lag (\d+) commits?, (\d+) s \(the head is not built yet\)$/m.exec(status.content[0].text);
     expect(said, status.content[0].text).not.toBeNull();
     const shop = [{ lagCommits: Number(said![1]), lagSeconds: Number(said![2]) }, info.team.repositories.find((r) => r.name === 'shop'), listed.find((r) => r.name === 'shop')];
     for (const row of shop) {
@@ -85,5 +105,35 @@ describe('lag', () => {
     expect(lost[0]).toMatchObject({ lagCommits: null, lagSeconds: null, headError: 'git ls-remote failed: no such remote' });
     expect(lost[1]).toMatchObject({ lagCommits: null, lagSeconds: null, lastError: { message: 'branch head unreadable: git ls-remote failed: no such remote' } });
     expect(status.content[0].text).toMatch(/^lost \(main\): not indexed yet; error: the branch head could not be read \(git ls-remote failed: no such remote\)$/m);
+  });
+
+  it("shows a failing head build's error, the same in index_status, /api/info and fleet list", async () => {
+    const status = (await client.callTool({ name: 'index_status', arguments: {} })) as { content: { text: string }[] };
+    const info = (await (await fetch(`${server.url}/api/info`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { team: { repositories: any[] } };
+    const listed = JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[];
+    const message = 'No space left on device while uploading to folder:/store';
+    // Before, index_status said "(the head is being built)" and /api/info had no error.
+    expect(status.content[0].text).toMatch(
+      /^broken \(main\): served aaaaaaaaaaaa; branch head dddddddddddd; lag 1 commit, \d+ s \(the head's build failed, retries spent; the next poll queues it again: No space left on device while uploading to folder:\/store\)$/m,
+    );
+    expect(info.team.repositories.find((r) => r.name === 'broken')).toMatchObject({ lagCommits: 1, headError: null, lastError: { message } });
+    expect(listed.find((r) => r.name === 'broken')).toMatchObject({ state: 'failed', lagCommits: 1, lastError: { message } });
+    expect(info.team.repositories.find((r) => r.name === 'shop').lastError).toBeNull();
+  });
+
+  it('does not count a head force-pushed away: only the current head, from when it was first seen', async () => {
+    const status = (await client.callTool({ name: 'index_status', arguments: {} })) as { content: { text: string }[] };
+    const info = (await (await fetch(`${server.url}/api/info`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { team: { repositories: any[] } };
+    const listed = JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[];
+    const said = /^moved \(main\): served aaaaaaaaaaaa; branch head cccccccccccc; lag (\d+) commits?, (\d+) s \(the head is not built yet\)$/m.exec(status.content[0].text);
+    expect(said, status.content[0].text).not.toBeNull();
+    const moved = [{ lagCommits: Number(said![1]), lagSeconds: Number(said![2]) }, info.team.repositories.find((r) => r.name === 'moved'), listed.find((r) => r.name === 'moved')];
+    for (const row of moved) {
+      // Before, B (removed) was counted too: lag 2, an hour.
+      expect(row.lagCommits).toBe(1);
+      expect(row.lagSeconds).toBeGreaterThanOrEqual(600);
+      expect(row.lagSeconds).toBeLessThan(moved[0].lagSeconds + 60);
+      expect(row.lagSeconds).toBeLessThan(1800);
+    }
   });
 });

@@ -2,10 +2,12 @@
  * `reponav fleet …`: migrations, the repository catalog, tokens, branch sync,
  * rebuilds, and what the fleet is doing (list, jobs).
  */
+import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { commaList, seconds } from '../option-parsers.js';
+import { parseAddEntries } from './fleet-add-list.js';
 import { ago, PG_HELP, print, withTeam, type CommonOptions, type Team, type TeamDb } from './team-cli-support.js';
 import { countOf } from '../../plural.js';
 
@@ -59,18 +61,20 @@ export function registerFleetCommand(program: Command): void {
 
   common(
     fleet
-      .command('add <name> <url>')
-      .description('add a repository (a clone URL or a path git can fetch) to the catalog, or update it, and queue its first build')
-      .option('--branch <branch>', 'the tracked branch', 'main')
-      .requiredOption('--groups <groups>', 'access groups that may see it, comma-separated', commaList('group'))
+      .command('add [name-url-pairs...]')
+      .description('add repositories (NAME URL: a clone URL or a path git can fetch; several pairs, or --from FILE) to the catalog, or update them, and queue their first builds')
+      .option('--from <file>', 'add the repositories listed in FILE, one NAME URL [BRANCH [GROUPS]] per line (# comments)')
+      .option('--branch <branch>', 'the tracked branch (of each entry that names none)', 'main')
+      .option('--groups <groups>', 'access groups that may see them, comma-separated (of each entry that names none)', commaList('group'))
       .option('--lease <seconds>', 'job lease: a build whose worker stops renewing it this long is retried by another worker', seconds)
       .option('--retries <n>', RETRIES_HELP, count)
-      .option('--no-sync', "do not read the branch head now (the workers' next poll pass reads it and queues the build)"),
-  ).action(async (name: string, url: string, options: CommonOptions & QueueFlags & { branch: string; groups: string[]; sync: boolean }) =>
+      .option('--no-sync', "do not read the branch heads now (the workers' next poll pass reads them and queues the builds)"),
+  ).action(async (pairs: string[], options: CommonOptions & QueueFlags & { from?: string; branch: string; groups?: string[]; sync: boolean }) =>
     withTeam(options, async (team, db, logger) => {
-      const what = await team.addRepo(db, { name, url, branch: options.branch, groups: options.groups });
-      print(`${what} ${name} (${options.branch}; groups ${options.groups.join(', ')})`);
-      if (options.sync) await syncAndPrint(team, db, logger, [name], options);
+      const entries = parseAddEntries(pairs, options.from === undefined ? null : readAddFile(options.from), { branch: options.branch, groups: options.groups });
+      const done = await team.addRepos(db, entries);
+      entries.forEach((e, i) => print(`${done[i]} ${e.name} (${e.branch}; groups ${e.groups.join(', ')})`));
+      if (options.sync) await syncAndPrint(team, db, logger, entries.map((e) => e.name), options);
     }),
   );
 
@@ -97,7 +101,7 @@ export function registerFleetCommand(program: Command): void {
     async (options: CommonOptions & { json?: boolean }) => withTeam(options, async (team, db, logger) => listFleet(team, db, logger, !!options.json)),
   );
 
-  common(fleet.command('jobs').description('failed, waiting and running build jobs with their worker and error').option('--json', 'print JSON').option('--all', 'also completed jobs')).action(
+  common(fleet.command('jobs').description('failed, waiting and running build jobs with their worker and error').option('--json', 'print JSON').option('--all', 'also completed jobs, and failed ones of commits built since')).action(
     async (options: CommonOptions & { json?: boolean; all?: boolean }) => withTeam(options, async (team, db, logger) => listJobs(team, db, logger, options)),
   );
 
@@ -194,6 +198,15 @@ export function registerFleetCommand(program: Command): void {
   );
 }
 
+/** The text of `--from FILE`, or one sentence saying why it cannot be read. */
+function readAddFile(path: string): { name: string; text: string } {
+  try {
+    return { name: path, text: readFileSync(path, 'utf8') };
+  } catch (error) {
+    throw new ReponavError('BAD_INPUT', `Cannot read --from ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+}
+
 /** The full commit a rebuild names: the branch head, or a seen commit by full id or unique prefix (a full id not seen yet is taken as given). */
 async function rebuildTarget(team: Team, db: TeamDb, repo: { name: string; headCommit?: string | null }, commit: string | undefined): Promise<string> {
   if (commit === undefined) {
@@ -220,13 +233,35 @@ async function syncAndPrint(team: Team, db: TeamDb, logger: Logger, names: strin
   }
 }
 
-/** One repository's state word: error (head unreadable), failed (its build failed for good), building, ready (up to date), behind, new. */
+/**
+ * One repository's state word: error (head unreadable), ready (up to date), and
+ * while the head's build is not served: queued (waiting for a worker), building
+ * (a worker runs it), retrying, failed (its retries spent); behind (no build of
+ * the head in the queue), new (no head read yet).
+ */
 function repoState(f: import('../../team/index.js').RepoFreshness | undefined, job: import('../../team/index.js').JobRow | undefined): string {
   if (!f) return 'new';
   if (f.headError) return 'error';
   if (f.headCommit && f.servedCommit === f.headCommit) return 'ready';
-  if (job && job.commit === f.headCommit) return job.state === 'failed' ? 'failed' : job.state === 'retry' ? 'retrying' : job.state === 'completed' ? 'behind' : 'building';
+  if (job && job.commit === f.headCommit) return headJobState(job.state);
   return f.headCommit ? 'behind' : 'new';
+}
+
+/** The state word of a repository whose newest job builds its unserved head. */
+function headJobState(state: import('../../team/index.js').JobRow['state']): string {
+  switch (state) {
+    case 'created':
+      return 'queued';
+    case 'active':
+      return 'building';
+    case 'retry':
+      return 'retrying';
+    case 'failed':
+      return 'failed';
+    case 'completed':
+    case 'cancelled':
+      return 'behind';
+  }
 }
 
 async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean): Promise<void> {
@@ -243,10 +278,10 @@ async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean):
     const job = latest.get(r.name);
     const valid = team.isCatalogName(r.name);
     const state = valid ? repoState(f, job) : 'invalid-name';
-    const buildError = job && (job.state === 'failed' || job.state === 'retry') ? { message: job.error, at: job.completedOn ?? job.startAfter } : null;
+    // The same last error index_status and /api/info give (freshness: the head unreadable, else its build failing).
     const lastError = !valid
       ? { message: 'not a valid catalog name (a logical name, not a path): never served or built; remove it with reponav fleet remove and add it under a valid name', at: null }
-      : f?.headError ? { message: `branch head unreadable: ${f.headError}`, at: f.headErrorAt } : buildError;
+      : (f?.lastError ?? null);
     const retriesLeft = job && job.state !== 'completed' ? Math.max(0, job.retryLimit - job.retryCount) : null;
     return {
       name: r.name, url: r.url, branch: r.branch, groups: r.groups, state,
@@ -271,7 +306,10 @@ async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean):
 
 async function listJobs(team: Team, db: TeamDb, logger: Logger, options: { json?: boolean; all?: boolean }): Promise<void> {
   const queue = await team.JobQueue.open(db, logger);
-  const jobs = await queue.jobs(options.all ? ['created', 'retry', 'active', 'failed', 'completed'] : ['created', 'retry', 'active', 'failed'], 200, team.DEAD_AFTER_SECONDS);
+  // Without --all, a failed job of a commit built since is history, not something to repair.
+  const jobs = options.all
+    ? await queue.jobs(['created', 'retry', 'active', 'failed', 'completed'], 200, team.DEAD_AFTER_SECONDS)
+    : await queue.jobs(['created', 'retry', 'active', 'failed'], 200, team.DEAD_AFTER_SECONDS, false);
   await queue.close();
   // Who runs an active job: the live worker whose row names it (read with the job); none means the worker is gone and the lease will run out.
   const rows = jobs.map((j) => ({ ...j, workerGone: j.state === 'active' && j.worker === null }));

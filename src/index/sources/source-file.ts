@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import { formatBytes } from '../../plural.js';
 
 /**
  * What the indexer reads: a list of files with cheap change signals, from a
@@ -215,13 +216,6 @@ export function recordSkip(listing: SourceListing, reason: SkipReason, path: str
   listing.skipped[reason] = (listing.skipped[reason] ?? 0) + 1;
   const examples = (listing.skippedExamples[reason] ??= []);
   if (examples.length < 3) examples.push(path);
-}
-
-/** A byte count in the largest binary unit that states it exactly (`1 MiB`, `512 KiB`, `1000 bytes`). */
-function formatBytes(bytes: number): string {
-  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
-  if (bytes >= 1 << 10 && bytes % (1 << 10) === 0) return `${bytes / (1 << 10)} KiB`;
-  return `${bytes} bytes`;
 }
 
 /** The rule behind a 'vendored' skip of a folder the index settings exclude (`excludeDirectories`). */
