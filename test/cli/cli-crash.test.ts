@@ -2,13 +2,15 @@
  * Crash safety: `kill -9` the CLI in the middle of indexing a large tree, then
  * run it again. Work committed before the kill (batches of 64 files) must not
  * be redone, the second run must finish the job, and the index must open
- * without corruption.
+ * without corruption. The killed run is the built CLI (a process, killed with
+ * a signal); the runs after it are the same program in this process.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, ensureBuilt, put, runCli, spawnCli, tempDir } from './harness.js';
+import { cleanupTempDirs, ensureBuilt, put, spawnCli, tempDir } from './harness.js';
+import { runCliInProcess as cli } from './in-process-cli.js';
 
 const FILES = 1500;
 const SYMBOLS_PER_FILE = 4;
@@ -87,13 +89,13 @@ describe('kill -9 during indexing', () => {
     expect(committed, 'the kill came after the whole tree was indexed; make the tree bigger').toBeLessThan(FILES);
 
     // The interrupted index says so.
-    const status = runCli(['status', root, '--index-path', indexPath, '--json'], { cacheDir });
+    const status = await cli(['status', root, '--index-path', indexPath, '--json'], { cacheDir });
     expect(status.code, status.stderr).toBe(0);
     expect(status.stderr).toBe(''); // opened without a rebuild warning
     expect(JSON.parse(status.stdout)).toMatchObject({ complete: false, files: committed });
 
     // Second run: finishes, and does not redo the committed work.
-    const second = runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
+    const second = await cli(['index', root, '--index-path', indexPath, '--json'], { cacheDir });
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toBe('');
     const report = JSON.parse(second.stdout);
@@ -120,9 +122,9 @@ describe('kill -9 during indexing', () => {
     }
 
     // A third run has nothing to do.
-    const third = JSON.parse(runCli(['index', root, '--index-path', indexPath, '--json'], { cacheDir }).stdout);
+    const third = JSON.parse((await cli(['index', root, '--index-path', indexPath, '--json'], { cacheDir })).stdout);
     expect(third).toMatchObject({ parsed: 0, unchanged: FILES });
-    const fresh = JSON.parse(runCli(['status', root, '--index-path', indexPath, '--json'], { cacheDir }).stdout);
+    const fresh = JSON.parse((await cli(['status', root, '--index-path', indexPath, '--json'], { cacheDir })).stdout);
     expect(fresh).toMatchObject({ complete: true, files: FILES, symbols: FILES * SYMBOLS_PER_FILE, stale: { changed: [], added: [], deleted: [] } });
   }, 400_000);
 });

@@ -2,8 +2,8 @@
  * Bad input through the CLI: every failure is one `error: …` sentence on
  * stderr and a non-zero exit code (1 for a ReponavError, 2 for usage), never a
  * stack trace. The built CLI runs where a process matters (its exit code for
- * each kind of failure, stdin, a relative path against its working folder);
- * the rest runs the same program in this process (in-process-cli.ts). Also: damaged index files are rebuilt with a warning,
+ * each kind of failure, stdin); the rest runs the same program in this process
+ * (in-process-cli.ts, in the working folder a test gives). Also: damaged index files are rebuilt with a warning,
  * never trusted, and a foreign file at a user-given index path is refused.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -180,8 +180,8 @@ describe('files the tool commands cannot show', () => {
   });
 
   for (const command of ['symbols', 'view']) {
-    it(`${command} of a path outside the root is exit 1 with one sentence`, () => {
-      const result = runCli([command, '../../etc/passwd', '--repo', fixture.root], { cacheDir: fixture.cacheDir, cwd: fixture.root });
+    it(`${command} of a path outside the root is exit 1 with one sentence`, async () => {
+      const result = await cli([command, '../../etc/passwd', '--repo', fixture.root], { cacheDir: fixture.cacheDir, cwd: fixture.root });
       const line = expectOneSentenceError(result, 1);
       expect(line).toMatch(/outside the repository root/);
       expect(result.stdout).toBe('');

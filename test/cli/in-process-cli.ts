@@ -12,13 +12,19 @@ import type { CliResult } from './harness.js';
 
 /**
  * Runs `reponav ARGS` in this process with REPONAV_CACHE_DIR (and XDG_CACHE_HOME)
- * set to `cacheDir` for the call, as harness.ts's runCli sets them for a process.
- * Calls must not overlap (they share process.stdout, process.stderr and the environment).
+ * set to `cacheDir` for the call, as harness.ts's runCli sets them for a process,
+ * with the variables of `env` set for the call (undefined unsets one), and in
+ * `cwd` when given (the working folder is changed for the call: vitest's forks
+ * pool allows it). Calls must not overlap (they share process.stdout,
+ * process.stderr, the environment and the working folder).
  */
-export async function runCliInProcess(args: string[], options: { cacheDir: string }): Promise<CliResult> {
+export async function runCliInProcess(args: string[], options: { cacheDir: string; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
-  const saved = { cache: process.env.REPONAV_CACHE_DIR, xdg: process.env.XDG_CACHE_HOME };
+  const saved = { cache: process.env.REPONAV_CACHE_DIR, xdg: process.env.XDG_CACHE_HOME, cwd: process.cwd() };
+  const savedEnv = Object.keys(options.env ?? {}).map((key) => [key, process.env[key]] as const);
+  for (const [key, value] of Object.entries(options.env ?? {})) restore(key, value);
+  if (options.cwd !== undefined) process.chdir(options.cwd);
   process.env.REPONAV_CACHE_DIR = options.cacheDir;
   process.env.XDG_CACHE_HOME = join(options.cacheDir, 'xdg');
   // As a pipe sees them (runCli's processes write to pipes), whatever this test process's streams are.
@@ -37,6 +43,8 @@ export async function runCliInProcess(args: string[], options: { cacheDir: strin
     process.stderr.isTTY = tty.err;
     restore('REPONAV_CACHE_DIR', saved.cache);
     restore('XDG_CACHE_HOME', saved.xdg);
+    process.chdir(saved.cwd);
+    for (const [key, value] of savedEnv) restore(key, value);
   }
 }
 

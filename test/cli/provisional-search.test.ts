@@ -3,7 +3,9 @@
  * partial index (the files a text scan ranks first and their imports) while
  * `reponav index` builds the rest in the background; a search while that
  * build runs answers from a provisional text scan; once the index is
- * complete, searches use it.
+ * complete, searches use it. The first search starts that build as a detached
+ * `reponav index` process of the built CLI, so it runs the built CLI; the
+ * provisional answers (the lock held by this test) run in this process.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,6 +15,7 @@ import { WriterLock } from '../../src/index/store/writer-lock.js';
 import { PROVISIONAL_MIN_FILES } from '../../src/cli/provisional-answer.js';
 import { estimateTokens } from '../../src/budget/index.js';
 import { cleanupTempDirs, copyIndexFixture, ensureBuilt, put, runCli } from './harness.js';
+import { runCliInProcess as cli } from './in-process-cli.js';
 
 beforeAll(ensureBuilt, 300_000);
 afterAll(cleanupTempDirs);
@@ -72,32 +75,32 @@ describe('reponav search on a never-indexed tree', () => {
     // This test stands for the other process: it holds the writer lock.
     const lease = await new WriterLock(indexPath).acquire();
     try {
-      const first = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
+      const first = await cli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath], { cacheDir: fixture.cacheDir });
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout.split('\n')[0]).toMatch(/^\[PROVISIONAL\]/);
       expect(first.stdout).toContain('[FILE] inventory/stock.py');
 
-      const json = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--json'], { cacheDir: fixture.cacheDir });
+      const json = await cli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--json'], { cacheDir: fixture.cacheDir });
       expect(json.code).toBe(0);
       const data = JSON.parse(json.stdout) as { provisional?: boolean; provisionalFiles?: { path: string }[] };
       expect(data.provisional).toBe(true);
       expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
 
       // Every --format keeps its own shape, labelled provisional in its first line.
-      const fileOnly = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'file-only'], { cacheDir: fixture.cacheDir });
+      const fileOnly = await cli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'file-only'], { cacheDir: fixture.cacheDir });
       expect(fileOnly.code, fileOnly.stderr).toBe(0);
       const [label, header, firstFile] = fileOnly.stdout.split('\n');
       expect(label).toMatch(/^\[PROVISIONAL\]/);
       expect(header).toMatch(/^\[FILES\] \d+ of \d+ candidate files \(text scan\)$/);
       expect(firstFile).toMatch(/^1\. inventory\/stock\.py \(matches: \d+\)$/);
       expect(fileOnly.stdout).not.toContain('[FILE] ');
-      const inline = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'inline'], { cacheDir: fixture.cacheDir });
+      const inline = await cli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'inline'], { cacheDir: fixture.cacheDir });
       expect(inline.stdout.split('\n').slice(2, 4).join('\n')).toMatch(/^1\. inventory\/stock\.py \(matches: \d+\)\n {3}- L\d+: /);
-      const snippet = runCli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'snippet'], { cacheDir: fixture.cacheDir });
+      const snippet = await cli(['search', 'reserve stock copies', '--repo', fixture.root, '--index-path', indexPath, '--format', 'snippet'], { cacheDir: fixture.cacheDir });
       expect(snippet.stdout.split('\n').slice(1, 3).join('\n')).toMatch(/^inventory\/stock\.py:\d+ \(matches: \d+\)\n {2}\d+ \| /);
 
       // The provisional answer is the search tool's, through callTool: it honours --budget-tokens.
-      const small = runCli(['search', 'reserve stock copies helper', '--repo', fixture.root, '--index-path', indexPath, '--budget-tokens', '100'], { cacheDir: fixture.cacheDir });
+      const small = await cli(['search', 'reserve stock copies helper', '--repo', fixture.root, '--index-path', indexPath, '--budget-tokens', '100'], { cacheDir: fixture.cacheDir });
       expect(small.code).toBe(0);
       expect(small.stdout).toMatch(/^\[PROVISIONAL\]/);
       expect(estimateTokens(small.stdout.trimEnd())).toBeLessThanOrEqual(100);

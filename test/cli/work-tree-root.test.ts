@@ -30,13 +30,14 @@ describe('the work tree root', () => {
     expect((await cli(['index', root, '-q'], { cacheDir })).code).toBe(0);
     expect(indexFolders(cacheDir)).toHaveLength(1);
     const cwd = join(root, 'src/pkg');
-    const symbols = runCli(['symbols', 'config.py'], { cacheDir, cwd });
+    const symbols = await cli(['symbols', 'config.py'], { cacheDir, cwd });
     expect(symbols.code, symbols.stderr).toBe(0);
     expect(symbols.stdout).toContain('Config');
+    // The built CLI once: its start-up reads the repository from the arguments (early git status).
     const search = runCli(['search', 'make app config', '-q'], { cacheDir, cwd });
     expect(search.code, search.stderr).toBe(0);
     expect(search.stdout).toContain('src/pkg/app.py');
-    const status = runCli(['status'], { cacheDir, cwd });
+    const status = await cli(['status'], { cacheDir, cwd });
     expect(status.stdout).toContain(`Repository: ${root} (worktree)`);
     expect(indexFolders(cacheDir)).toHaveLength(1);
   });

@@ -2,7 +2,6 @@
  * Opt-in dense retrieval as users reach it: the `--embedder` flags of the CLI
  * and the MCP tool context, against the fake embeddings server on 127.0.0.1.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,17 +10,15 @@ import { createEmbedder } from '../../src/retrieve/dense/create-embedder.js';
 import { createMcpService, type McpService } from '../../src/mcp-server/mcp-service.js';
 import { callTool } from '../../src/tools/tool-registry.js';
 import { RepositorySet } from '../../src/tools/repository-set.js';
-import { ensureBuilt } from '../cli/harness.js';
+import { runCliInProcess } from '../cli/in-process-cli.js';
 import { startFakeOpenAIServer, type FakeServer } from '../helpers/fake-openai-server.js';
 import { openDenseFixture, type DenseFixture } from './dense-fixture.js';
-import { tracked } from '../helpers/child-processes.js';
 
 let server: FakeServer;
 let fixture: DenseFixture;
 let cacheDir: string;
 
 beforeAll(async () => {
-  await ensureBuilt();
   server = await startFakeOpenAIServer({ embeddingMode: 'bag-of-words', embeddingDimension: 64 });
   fixture = await openDenseFixture();
   cacheDir = mkdtempSync(join(tmpdir(), 'reponav-dense-cli-'));
@@ -32,20 +29,10 @@ afterAll(async () => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-/** Runs the built CLI without blocking this process (the fake server lives here). */
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = tracked(
-      spawn(process.execPath, ['dist/cli/main.js', ...args], {
-        env: { ...process.env, REPONAV_CACHE_DIR: cacheDir, OPENAI_API_KEY: '' },
-      }),
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
+/** Runs the CLI program in this process beside the fake server (test/cli/in-process-cli.ts): nothing here is about process start-up. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const result = await runCliInProcess(args, { cacheDir, env: { OPENAI_API_KEY: '' } });
+  return { code: result.code ?? 1, stdout: result.stdout, stderr: result.stderr };
 }
 
 const embeddingRequests = () => server.requests.filter((r) => r.path.endsWith('/embeddings')).length;

@@ -2,7 +2,9 @@
  * `reponav mcp --print-config CLIENT` for every client format: the snippet
  * names this Node and the built CLI by absolute path, parses in its format,
  * and the server it describes starts and lists its tools. And a server that
- * cannot start answers the client's first request with the reason.
+ * cannot start answers the client's first request with the reason. The stdio
+ * snippets (which name the running script) and the servers run the built CLI;
+ * the HTTP snippets, usage errors and help run the program in this process.
  */
 import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -15,6 +17,10 @@ import { connectHttp, connectStdio, getDefaultEnvironment, DEFAULT_MCP_TOOLS } f
 import { startHttpServer, type RunningHttpServer } from '../../src/mcp-server/http-server.js';
 import { openMcpService, type McpService } from '../../src/mcp-server/mcp-service.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
+import { cleanupTempDirs, tempDir } from '../cli/harness.js';
+import { runCliInProcess as cli } from '../cli/in-process-cli.js';
+
+afterAll(cleanupTempDirs);
 
 interface Launch {
   command: string;
@@ -85,16 +91,16 @@ describe('reponav mcp --print-config', () => {
     });
   }
 
-  it('refuses an unknown client as a usage error (exit 2) in one sentence naming the choices', () => {
-    const r = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--print-config', 'emacs'], { encoding: 'utf8' });
-    expect(r.status).toBe(2);
+  it('refuses an unknown client as a usage error (exit 2) in one sentence naming the choices', async () => {
+    const r = await cli(['mcp', '--print-config', 'emacs'], { cacheDir: cache() });
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.split('\n')[0]).toMatch(new RegExp(`^error: Unknown MCP client 'emacs'; --print-config takes one of ${MCP_CLIENTS.join(', ')}\\.`));
   });
 
-  it('carries --structured into the stdio snippet', () => {
-    const r = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--print-config', 'cursor', '--structured', '--repo', copy.root], { encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
+  it('carries --structured into the stdio snippet', async () => {
+    const r = await cli(['mcp', '--print-config', 'cursor', '--structured', '--repo', copy.root], { cacheDir: cache() });
+    expect(r.code, r.stderr).toBe(0);
     expect(launchOf('cursor', r.stdout).args.slice(-1)).toEqual(['--structured']);
   });
 });
@@ -163,8 +169,8 @@ describe('reponav mcp --print-config CLIENT --http PORT', () => {
     it(`prints ${client}'s own HTTP form, the token read from REPONAV_MCP_TOKEN and never written, and it connects`, async () => {
       const port = new URL(http.url).port;
       const env = { REPONAV_MCP_TOKEN: token };
-      const printed = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--print-config', client, '--http', port], { encoding: 'utf8', env: { ...process.env, ...env } });
-      expect(printed.status, printed.stderr).toBe(0);
+      const printed = await cli(['mcp', '--print-config', client, '--http', port], { cacheDir: join(copy.dir, 'cache'), env });
+      expect(printed.code, printed.stderr).toBe(0);
       expect(printed.stdout).not.toContain(token);
       const launch = httpLaunchOf(client, printed.stdout.trimEnd(), env);
       expect(launch.url).toBe(http.url);
@@ -178,20 +184,20 @@ describe('reponav mcp --print-config CLIENT --http PORT', () => {
     });
   }
 
-  it('prints no header for a loopback server without a token, and refuses Claude Desktop and port 0 as usage errors', () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [builtCliPath(), 'mcp', '--print-config', ...args], { encoding: 'utf8', env: { ...process.env, REPONAV_MCP_TOKEN: '' } });
-    const plain = run('cursor', '--http', '8765');
+  it('prints no header for a loopback server without a token, and refuses Claude Desktop and port 0 as usage errors', async () => {
+    const run = (...args: string[]) => cli(['mcp', '--print-config', ...args], { cacheDir: join(copy.dir, 'cache'), env: { REPONAV_MCP_TOKEN: '' } });
+    const plain = await run('cursor', '--http', '8765');
     expect(JSON.parse(plain.stdout)).toEqual({ mcpServers: { reponav: { url: 'http://127.0.0.1:8765/mcp' } } });
-    const desktop = run('claude-desktop', '--http', '8765');
-    expect(desktop.status).toBe(2);
+    const desktop = await run('claude-desktop', '--http', '8765');
+    expect(desktop.code).toBe(2);
     expect(desktop.stderr).toMatch(/^error: Claude Desktop takes remote servers under Settings > Connectors/);
-    expect(run('cursor', '--http', '0').status).toBe(2);
+    expect((await run('cursor', '--http', '0')).code).toBe(2);
   });
 });
 
 describe('reponav mcp --help', () => {
-  it('names the default tool set the server really offers', () => {
-    const help = spawnSync(process.execPath, [builtCliPath(), 'mcp', '--help'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '400' } }).stdout.replace(/\s+/g, ' ');
+  it('names the default tool set the server really offers', async () => {
+    const help = (await cli(['mcp', '--help'], { cacheDir: tempDir(), env: { COLUMNS: '400' } })).stdout.replace(/\s+/g, ' ');
     const left = TOOL_NAMES.filter((name) => !DEFAULT_MCP_TOOLS.includes(name));
     expect(help).toContain(`else every tool but ${left.join(', ')};`);
   });

@@ -1,5 +1,5 @@
 /**
- * The model reranker through the built CLI against the scripted endpoint:
+ * The model reranker through the CLI program (run in-process) against the scripted endpoint:
  * `localize --rerank-model` (both wire formats, the trace, outages as errors,
  * the asked-for fallback saying so) and `eval locbench --mode rerank` (figures
  * in the summary, resume refusing changed settings, outages as skips).
@@ -8,7 +8,6 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFixtureRepo, type FixtureRepo } from '../agents-localize/agent-fixture.js';
-import { ensureBuilt } from '../cli/harness.js';
 import { startScriptedLlmServer, type ScriptedLlmServer, type WireProvider } from '../helpers/scripted-llm-server.js';
 import { favouring, promptCandidates, retrievalOrder, runCliAsync } from './rerank-helpers.js';
 
@@ -17,11 +16,10 @@ let server: ScriptedLlmServer;
 let cacheDir: string;
 const ISSUE = 'The cart total is wrong after checkout: tax is added to the discounted amount in the wrong region.';
 
-beforeAll(async () => {
-  await ensureBuilt();
+beforeAll(() => {
   repo = createFixtureRepo();
   cacheDir = join(repo.dir, 'cache');
-}, 300_000);
+});
 afterAll(() => repo.cleanup());
 beforeEach(async () => {
   server = await startScriptedLlmServer();

@@ -1,14 +1,10 @@
 /**
- * Test support for the model reranker's end-to-end tests: the built CLI run
- * asynchronously (the scripted endpoint lives in the test process, so a
- * synchronous child would block it), and scripted rerank models that answer
- * from the prompt's numbered candidates as real listwise rerankers do.
+ * Test support for the model reranker's end-to-end tests: the CLI program run
+ * in this process beside the scripted endpoint, and scripted rerank models that
+ * answer from the prompt's numbered candidates as real listwise rerankers do.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import type { ScriptedRequest, StyledReply } from '../helpers/scripted-llm-server.js';
-import { CLI, PROJECT_ROOT } from '../cli/harness.js';
-import { tracked } from '../helpers/child-processes.js';
+import { runCliInProcess } from '../cli/in-process-cli.js';
 
 /** The result of one CLI run. */
 export interface AsyncCliResult {
@@ -17,25 +13,18 @@ export interface AsyncCliResult {
   stderr: string;
 }
 
-/** Runs the built CLI with `env` added (and a private cache); resolves when it exits. */
+/**
+ * Runs `reponav ARGS` in this process (test/cli/in-process-cli.ts) with `env` added and a
+ * private cache, the model variables of this environment (REPONAV_LLM_*, OPENAI_*, ANTHROPIC_*)
+ * unset unless `env` gives them; resolves when the command ends. The scripted endpoint answers
+ * meanwhile: the command awaits it as a process would. Calls must not overlap.
+ */
 export function runCliAsync(args: string[], options: { cacheDir: string; env?: Record<string, string> }): Promise<AsyncCliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, REPONAV_CACHE_DIR: options.cacheDir, XDG_CACHE_HOME: join(options.cacheDir, 'xdg'), FORCE_COLOR: '0', ...options.env };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS' || key.startsWith('REPONAV_LLM_') || key.startsWith('OPENAI_') || key.startsWith('ANTHROPIC_')) {
-    if (!(options.env && key in options.env)) delete env[key];
+  const env: NodeJS.ProcessEnv = { ...options.env };
+  for (const key of Object.keys(process.env)) {
+    if ((key.startsWith('REPONAV_LLM_') || key.startsWith('OPENAI_') || key.startsWith('ANTHROPIC_')) && !(key in env)) env[key] = undefined;
   }
-  return new Promise((resolve, reject) => {
-    const child = tracked(spawn(process.execPath, [CLI, ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] }));
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCliInProcess(args, { cacheDir: options.cacheDir, env });
 }
 
 /** The window's candidates as the prompt numbered them: `[i] path:qualifiedName`, [1] first. */

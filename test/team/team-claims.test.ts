@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, cli, createDatabase, fixtureRepo, mcpClient, readyCommits, spawnCli, spawnServer, tempDir, waitFor, type Proc } from './team-harness.js';
+import { call, createDatabase, fixtureRepo, fleetCli, mcpClient, readyCommits, spawnCli, spawnServer, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-claims-');
 const env = { REPONAV_CACHE_DIR: `${temp.dir}/cache` };
@@ -52,10 +52,10 @@ async function ask(server: { mcpUrl: string }): Promise<string> {
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
-  token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url]).stdout.trim();
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
+  token = (await fleetCli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url])).stdout.trim();
   fixtureRepo(temp.dir, 'shop', { 'shop/cart.py': 'def checkout(cart):\n    return sum(cart)\n' });
-  expect(cli(['fleet', 'add', 'shop', `${temp.dir}/shop`, '--groups', 'g', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'add', 'shop', `${temp.dir}/shop`, '--groups', 'g', '--pg', db.url])).status).toBe(0);
 }, 60_000);
 
 afterAll(async () => {

@@ -15,23 +15,7 @@ import { addRepo } from '../../src/team/catalog.js';
 import { JobQueue } from '../../src/team/job-queue.js';
 import { migrate } from '../../src/team/migrations.js';
 import { TeamDatabase } from '../../src/team/pg-database.js';
-import {
-  call,
-  cli,
-  commitFiles,
-  createDatabase,
-  fixtureRepo,
-  git,
-  mcpClient,
-  pythonModules,
-  readyCommits,
-  spawnServer,
-  spawnWorker,
-  sql,
-  tempDir,
-  waitFor,
-  type Proc,
-} from './team-harness.js';
+import { call, commitFiles, createDatabase, fixtureRepo, fleetCli, git, mcpClient, pythonModules, readyCommits, spawnServer, spawnWorker, sql, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-cluster-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -93,7 +77,7 @@ describe('team server: two workers, two servers', () => {
       ['beta-secret', 'ready'],
     ]);
     for (const r of rows) expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
-    const listed = cli(['fleet', 'list', '--pg', db.url]);
+    const listed = await fleetCli(['fleet', 'list', '--pg', db.url]);
     expect(listed.stdout).toMatch(/alpha-app\s+main\s+ready\s+groups=alpha\s+served=([0-9a-f]{12})\s+head=\1\s+lag=0/);
     expect(listed.stdout).toMatch(/^worker .* \(beat/m);
     expect(listed.stdout).toMatch(/^server .* \(beat/m);

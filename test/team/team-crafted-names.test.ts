@@ -21,7 +21,7 @@ import { JobQueue } from '../../src/team/job-queue.js';
 import { migrate } from '../../src/team/migrations.js';
 import { TeamDatabase } from '../../src/team/pg-database.js';
 import { craftedNames, looksLikePath } from '../helpers/crafted-names.js';
-import { call, cli, createDatabase, fixtureRepo, git, mcpClient, readyCommits, spawnCli, spawnServer, sql, tempDir, waitFor, type Proc } from './team-harness.js';
+import { call, createDatabase, fixtureRepo, fleetCli, git, mcpClient, readyCommits, spawnCli, spawnServer, sql, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const SECRET = 'crafted-names-webhook-secret-0123456789';
 const SEED = Number(process.env.REPONAV_TEST_SEED ?? 44);
@@ -127,10 +127,10 @@ function probeNames(): string[] {
 }
 
 describe('crafted repository names', () => {
-  it('fleet add refuses a name that is a path, in one sentence, and writes no row', () => {
+  it('fleet add refuses a name that is a path, in one sentence, and writes no row', async () => {
     const names = [bare, '../beta-secret', 'a/./b', 'a%2fb', 'a\\b', ...craftedNames(SEED, 40).filter((n) => looksLikePath(n) && !n.includes('\0')).slice(0, 4)];
     for (const name of names) {
-      const added = cli(['fleet', 'add', name, bare, '--groups', 'alpha', '--no-sync', '--pg', db.url]);
+      const added = await fleetCli(['fleet', 'add', name, bare, '--groups', 'alpha', '--no-sync', '--pg', db.url]);
       expect(added.status, `seed ${SEED}: ${JSON.stringify(name)}`).toBe(1);
       expect(added.stderr.trim()).toMatch(/^error: Invalid name: a repository name is a logical name, not a path: .*\.$/);
       expect(added.stderr).not.toMatch(/\n\s+at /);
@@ -225,7 +225,7 @@ describe('crafted repository names', () => {
   it('nothing was built for the rows with path names, and the worker made no folder outside its own', async () => {
     expect([...(await readyCommits(db.url)).keys()].sort()).toEqual(['alpha-app', 'beta-secret', pathName].sort());
     expect(readdirSync(`${temp.dir}/w1/git`).sort()).toEqual(['alpha-app.git', 'beta-secret.git', `${pathName.replace(/\//g, '+')}.git`].sort());
-    const listed = JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as { name: string; state: string }[];
+    const listed = JSON.parse((await fleetCli(['fleet', 'list', '--json', '--pg', db.url])).stdout).repositories as { name: string; state: string }[];
     for (const name of legacy) expect(listed.find((r) => r.name === name)?.state).toBe('invalid-name');
   });
 });

@@ -9,23 +9,7 @@
  * `npm run stress`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  cli,
-  commitFiles,
-  createDatabase,
-  fixtureRepo,
-  git,
-  mcpClient,
-  pythonModules,
-  readyCommits,
-  spawnServer,
-  spawnWorker,
-  sql,
-  tempDir,
-  waitFor,
-  type Proc,
-} from './team-harness.js';
+import { call, commitFiles, createDatabase, fixtureRepo, fleetCli, git, mcpClient, pythonModules, readyCommits, spawnServer, spawnWorker, sql, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-faults-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -35,9 +19,9 @@ let big = '';
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
   big = fixtureRepo(temp.dir, 'big', pythonModules('pkg', 250));
-  token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url]).stdout.trim();
+  token = (await fleetCli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url])).stdout.trim();
 });
 
 afterAll(async () => {
@@ -53,7 +37,7 @@ describe('team server faults', () => {
     const first = spawnWorker(db.url, store(), `${temp.dir}/w1`, ['--poll', '0']);
     procs.push(first);
     // A 3 s lease, renewed while the build runs; expired leases are found every second (--maintenance 1).
-    expect(cli(['fleet', 'add', 'big', big, '--groups', 'g', '--lease', '3', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'add', 'big', big, '--groups', 'g', '--lease', '3', '--pg', db.url])).status).toBe(0);
     await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'active'")).length > 0, 20_000, first.log);
     first.kill9();
     // It died mid-job: no shard is registered and the store holds no finished file.
@@ -75,7 +59,7 @@ describe('team server faults', () => {
     const head = commitFiles(big, pythonModules('more', 250), 'more modules');
     const first = spawnWorker(db.url, store(), `${temp.dir}/w3`, ['--poll', '0']);
     procs.push(first);
-    expect(cli(['fleet', 'sync', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'sync', '--pg', db.url])).status).toBe(0);
     await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND state = 'active'")).length > 0, 20_000, first.log);
     first.child.kill('SIGTERM');
     // That it exits (code 0, before the test's time limit) is the check; no clock is read.

@@ -10,7 +10,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, cli, commitFiles, createDatabase, fixtureRepo, git, mcpClient, readyCommits, spawnServer, spawnWorker, sql, tempDir, waitFor, type Proc } from './team-harness.js';
+import { call, commitFiles, createDatabase, fixtureRepo, fleetCli, git, mcpClient, readyCommits, spawnServer, spawnWorker, sql, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const SECRET = 'webhook-secret-for-force-push-0123456789';
 const temp = tempDir('reponav-team-force-push-');
@@ -27,11 +27,11 @@ let c = '';
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
   repo = fixtureRepo(temp.dir, 'app', { 'app/core.py': 'def parse_config(text):\n    return text.split()\n' });
   a = git(repo, 'rev-parse', 'HEAD');
-  expect(cli(['fleet', 'add', 'app', repo, '--groups', 'g', '--pg', db.url]).status).toBe(0);
-  token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url]).stdout.trim();
+  expect((await fleetCli(['fleet', 'add', 'app', repo, '--groups', 'g', '--pg', db.url])).status).toBe(0);
+  token = (await fleetCli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url])).stdout.trim();
   worker = spawnWorker(db.url, store(), `${temp.dir}/w1`);
   await waitFor(async () => (await readyCommits(db.url)).get('app')?.includes(a), 30_000, worker.log);
   server = await spawnServer(db.url, store(), cacheDir(), [], { REPONAV_WEBHOOK_SECRET: SECRET });
@@ -57,7 +57,7 @@ function webhook(commit: string): Promise<Response> {
 describe('a commit removed by force-push', () => {
   it('B (with a secret) is built and served', async () => {
     b = commitFiles(repo, { 'app/secret.py': 'API_KEY = "sk-live-7f3a"\n\n\ndef leaked_key():\n    return API_KEY\n' }, 'B: add a key');
-    expect(cli(['fleet', 'sync', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'sync', '--pg', db.url])).status).toBe(0);
     await waitFor(async () => (await readyCommits(db.url)).get('app')?.includes(b), 30_000, worker.log);
     const answer = await ask('leaked_key');
     expect(answer.text).toContain('app/secret.py:4-5 leaked_key');
@@ -69,7 +69,7 @@ describe('a commit removed by force-push', () => {
     git(repo, 'reset', '-q', '--hard', a);
     c = commitFiles(repo, { 'app/other.py': 'def other_thing():\n    return 1\n' }, 'C');
     // Read by the CLI (no mirror here): C is recorded, its history unknown until a worker reads it.
-    expect(cli(['fleet', 'sync', '--pg', db.url]).stdout).toContain(`queued app@${c.slice(0, 12)}`);
+    expect((await fleetCli(['fleet', 'sync', '--pg', db.url])).stdout).toContain(`queued app@${c.slice(0, 12)}`);
     const blind = await ask('leaked_key');
     expect(blind.isError).toBe(true);
     expect(blind.text).toBe(`Repository 'app' has no index yet: the build of its branch head ${c.slice(0, 12)} is queued. Call index_status to follow it.`);
@@ -98,7 +98,7 @@ describe('a commit removed by force-push', () => {
     const cached = `${cacheDir()}/${createHash('sha256').update(location).digest('hex').slice(0, 32)}.db`;
     expect(existsSync(cached)).toBe(true);
 
-    const purged = cli(['fleet', 'purge', 'app', '--commit', b.slice(0, 10), '--store', store(), '--json', '--pg', db.url]);
+    const purged = await fleetCli(['fleet', 'purge', 'app', '--commit', b.slice(0, 10), '--store', store(), '--json', '--pg', db.url]);
     expect(purged.status).toBe(0);
     expect(JSON.parse(purged.stdout)).toEqual({ repo: 'app', commit: b, alreadyPurged: false, registryRows: 1, shards: 1, jobs: 0, store: `folder:${store()}` });
     expect(readdirSync(`${store()}/app`).filter((f) => f.startsWith(b))).toEqual([]);
@@ -116,18 +116,18 @@ describe('a commit removed by force-push', () => {
     expect(hook.status).toBe(409);
     expect(await hook.json()).toEqual({ error: refused });
 
-    const rebuild = cli(['fleet', 'rebuild', 'app', '--commit', b, '--pg', db.url]);
+    const rebuild = await fleetCli(['fleet', 'rebuild', 'app', '--commit', b, '--pg', db.url]);
     expect(rebuild.status).toBe(1);
     expect(rebuild.stderr).toBe(`error: ${refused}\n`);
 
     // B pushed back: the poll refuses it, nothing is queued, A still answers.
     git(repo, 'reset', '-q', '--hard', b);
-    const sync = cli(['fleet', 'sync', '--pg', db.url]);
+    const sync = await fleetCli(['fleet', 'sync', '--pg', db.url]);
     expect(sync.stdout).toBe(`could not read app: ${refused.replace(/\.$/, '')}; force-push it away\nchecked 1, queued 0\n`);
     expect((await ask('parse_config')).text).toContain(`[answered from app at commit ${a}]`);
     git(repo, 'reset', '-q', '--hard', c);
 
-    const again = cli(['fleet', 'purge', 'app', '--commit', b, '--store', store(), '--pg', db.url]);
+    const again = await fleetCli(['fleet', 'purge', 'app', '--commit', b, '--store', store(), '--pg', db.url]);
     expect(again.stdout).toBe(
       `purged app@${b.slice(0, 12)} (purged before): 0 shards deleted from folder:${store()}, 0 registry rows dropped, 0 jobs cancelled; servers drop it from their caches and refuse it from now on\n`,
     );
@@ -137,17 +137,17 @@ describe('a commit removed by force-push', () => {
     await worker.stop();
     worker = spawnWorker(db.url, store(), `${temp.dir}/w1`);
     // Only a nudge: the worker's own poll queues C too.
-    cli(['fleet', 'sync', '--pg', db.url]);
+    await fleetCli(['fleet', 'sync', '--pg', db.url]);
     await waitFor(async () => (await ask('other_thing')).text.includes(`[answered from app at commit ${c}]`), 40_000, worker.log);
 
-    const help = cli(['fleet', 'purge', '--help']);
+    const help = await fleetCli(['fleet', 'purge', '--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--commit <sha>');
-    const unknown = cli(['fleet', 'purge', 'nope', '--commit', b, '--pg', db.url]);
+    const unknown = await fleetCli(['fleet', 'purge', 'nope', '--commit', b, '--pg', db.url]);
     expect([unknown.status, unknown.stderr]).toEqual([1, "error: No repository 'nope' in the catalog; see reponav fleet list.\n"]);
-    const bad = cli(['fleet', 'purge', 'app', '--commit', 'xyz', '--pg', db.url]);
+    const bad = await fleetCli(['fleet', 'purge', 'app', '--commit', 'xyz', '--pg', db.url]);
     expect([bad.status, bad.stderr]).toEqual([1, "error: --commit must be 7 to 40 hex digits, not 'xyz'.\n"]);
-    const missing = cli(['fleet', 'purge', 'app', '--pg', db.url]);
+    const missing = await fleetCli(['fleet', 'purge', 'app', '--pg', db.url]);
     expect(missing.status).toBe(2);
   });
 });

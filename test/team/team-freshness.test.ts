@@ -10,7 +10,7 @@
 import { createHmac } from 'node:crypto';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, cli, commitFiles, createDatabase, fixtureRepo, git, mcpClient, spawnServer, spawnWorker, sql, tempDir, waitFor, type Proc } from './team-harness.js';
+import { call, commitFiles, createDatabase, fixtureRepo, fleetCli, git, mcpClient, spawnServer, spawnWorker, sql, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const SECRET = 'freshness-webhook-secret-0123456789';
 const temp = tempDir('reponav-team-fresh-');
@@ -23,10 +23,10 @@ const store = () => `${temp.dir}/store`;
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
   repo = fixtureRepo(temp.dir, 'shop', { 'shop/cart.py': 'def add_item(cart, item):\n    return cart + [item]\n' });
-  expect(cli(['fleet', 'add', 'shop', repo, '--groups', 'g', '--no-sync', '--pg', db.url]).status).toBe(0);
-  token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url]).stdout.trim();
+  expect((await fleetCli(['fleet', 'add', 'shop', repo, '--groups', 'g', '--no-sync', '--pg', db.url])).status).toBe(0);
+  token = (await fleetCli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url])).stdout.trim();
   writeFileSync(`${temp.dir}/secret`, SECRET);
   server = await spawnServer(db.url, store(), `${temp.dir}/cache`, ['--webhook-secret-file', `${temp.dir}/secret`]);
   procs.push(server);
@@ -50,7 +50,7 @@ async function push(commit: string): Promise<any> {
   return res.json();
 }
 
-const fleetList = () => JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories[0];
+const fleetList = async () => JSON.parse((await fleetCli(['fleet', 'list', '--json', '--pg', db.url])).stdout).repositories[0];
 const status = async () => (await call(await mcpClient(server.mcpUrl, token), 'index_status', {})).text;
 const served = async () => (await call(await mcpClient(server.mcpUrl, token), 'find_function', { repo: 'shop', name: 'add_item' })).text;
 
@@ -65,7 +65,7 @@ describe('freshness by git, not by arrival order', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(await served()).toContain(`at commit ${b}`);
     expect(await status()).toBe(`shop (main): served ${b.slice(0, 12)}; branch head ${b.slice(0, 12)}; up to date`);
-    expect(fleetList()).toMatchObject({ state: 'ready', servedCommit: b, headCommit: b, lagCommits: 0 });
+    expect(await fleetList()).toMatchObject({ state: 'ready', servedCommit: b, headCommit: b, lagCommits: 0 });
   });
 
   it('a force-push: the new head is built and served, the commit pushed away is never promoted', async () => {
@@ -76,7 +76,7 @@ describe('freshness by git, not by arrival order', () => {
     expect((await push(before)).notHead).toEqual([{ repo: 'shop', head: c }]);
     await waitFor(async () => (await served()).includes(`at commit ${c}`), 30_000, () => server.log());
     expect(await status()).toBe(`shop (main): served ${c.slice(0, 12)}; branch head ${c.slice(0, 12)}; up to date`);
-    expect(fleetList()).toMatchObject({ state: 'ready', servedCommit: c, headCommit: c });
+    expect(await fleetList()).toMatchObject({ state: 'ready', servedCommit: c, headCommit: c });
   });
 
   it('a failing build is shown with its error, a later poll queues it after a backoff, and fleet sync queues it now', async () => {
@@ -84,12 +84,13 @@ describe('freshness by git, not by arrival order', () => {
     rmSync(`${store()}/shop`, { recursive: true, force: true });
     writeFileSync(`${store()}/shop`, 'not a folder');
     const d = commitFiles(repo, { 'shop/d.py': 'def feature_d():\n    return 4\n' }, 'D');
-    expect(cli(['fleet', 'sync', 'shop', '--retries', '0', '--pg', db.url]).stdout).toContain(`queued shop@${d.slice(0, 12)}`);
-    await waitFor(() => fleetList().state === 'failed', 30_000, () => JSON.stringify(fleetList()));
-    const listed = fleetList();
+    expect((await fleetCli(['fleet', 'sync', 'shop', '--retries', '0', '--pg', db.url])).stdout).toContain(`queued shop@${d.slice(0, 12)}`);
+    let last: unknown;
+    await waitFor(async () => ((last = await fleetList()) as { state: string }).state === 'failed', 30_000, () => JSON.stringify(last));
+    const listed = await fleetList();
     expect(listed).toMatchObject({ servedCommit: git(repo, 'rev-parse', 'HEAD~1'), headCommit: d, retriesLeft: 0 });
     expect(listed.lastError.message).toMatch(/ENOTDIR|EEXIST|not a directory|file already exists/i);
-    const jobs = cli(['fleet', 'jobs', '--pg', db.url]).stdout;
+    const jobs = (await fleetCli(['fleet', 'jobs', '--pg', db.url])).stdout;
     expect(jobs).toMatch(new RegExp(`failed\\s+shop@${d.slice(0, 12)}.*error: `));
     // The worker's poller (a second worker, polling every second) queues it again, delayed by the backoff (1 min after one failure).
     const poller = spawnWorker(db.url, store(), `${temp.dir}/w2`, ['--poll', '1']);
@@ -104,26 +105,26 @@ describe('freshness by git, not by arrival order', () => {
     // Space is back (here: the folder); fleet sync queues the failed head now instead of after its backoff
     // (the delayed job is cancelled and queued again).
     rmSync(`${store()}/shop`, { force: true });
-    expect(cli(['fleet', 'sync', '--pg', db.url]).stdout).toContain(`queued shop@${d.slice(0, 12)}`);
+    expect((await fleetCli(['fleet', 'sync', '--pg', db.url])).stdout).toContain(`queued shop@${d.slice(0, 12)}`);
     await waitFor(async () => (await served()).includes(`at commit ${d}`), 30_000, () => server.log());
-    expect(fleetList()).toMatchObject({ state: 'ready', servedCommit: d, headCommit: d, lastError: null });
+    expect(await fleetList()).toMatchObject({ state: 'ready', servedCommit: d, headCommit: d, lastError: null });
     // D is built now: its failed job is history, listed only with --all (before, fleet jobs kept listing it).
-    expect(cli(['fleet', 'jobs', '--pg', db.url]).stdout).not.toContain(`shop@${d.slice(0, 12)}`);
-    expect(cli(['fleet', 'jobs', '--all', '--pg', db.url]).stdout).toMatch(new RegExp(`failed\\s+shop@${d.slice(0, 12)}.*error: `));
+    expect((await fleetCli(['fleet', 'jobs', '--pg', db.url])).stdout).not.toContain(`shop@${d.slice(0, 12)}`);
+    expect((await fleetCli(['fleet', 'jobs', '--all', '--pg', db.url])).stdout).toMatch(new RegExp(`failed\\s+shop@${d.slice(0, 12)}.*error: `));
   });
 
   it('fleet rebuild builds the head again (and a named commit), replacing its shard', async () => {
     const head = git(repo, 'rev-parse', 'HEAD');
     const shardFiles = () => readdirSync(`${store()}/shop`).filter((f) => f.startsWith(head));
     const [before] = shardFiles();
-    expect(cli(['fleet', 'rebuild', 'shop', '--pg', db.url]).stdout).toBe(`queued a rebuild of shop@${head.slice(0, 12)}\n`);
+    expect((await fleetCli(['fleet', 'rebuild', 'shop', '--pg', db.url])).stdout).toBe(`queued a rebuild of shop@${head.slice(0, 12)}\n`);
     await waitFor(() => shardFiles().length === 1 && shardFiles()[0] !== before, 30_000, () => server.log());
     const older = git(repo, 'rev-parse', 'HEAD~1');
-    expect(cli(['fleet', 'rebuild', 'shop', '--commit', older.slice(0, 9), '--pg', db.url]).stdout).toBe(`queued a rebuild of shop@${older.slice(0, 12)}\n`);
+    expect((await fleetCli(['fleet', 'rebuild', 'shop', '--commit', older.slice(0, 9), '--pg', db.url])).stdout).toBe(`queued a rebuild of shop@${older.slice(0, 12)}\n`);
     await waitFor(async () => (await sql(db.url, "SELECT 1 FROM reponav_queue.job WHERE name = 'reponav-build' AND singleton_key = $1 AND state = 'completed'", [`shop@${older}`])).length > 0, 30_000);
     // Still serving the head: a rebuilt older commit is not promoted.
     expect(await served()).toContain(`at commit ${head}`);
-    const bad = cli(['fleet', 'rebuild', 'shop', '--commit', 'zz12', '--pg', db.url]);
+    const bad = await fleetCli(['fleet', 'rebuild', 'shop', '--commit', 'zz12', '--pg', db.url]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });

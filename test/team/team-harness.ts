@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll } from 'vitest';
+import { runCliInProcess } from '../cli/in-process-cli.js';
 
 export const PROJECT_ROOT = join(import.meta.dirname, '..', '..');
 export const CLI = join(PROJECT_ROOT, 'dist', 'cli', 'main.js');
@@ -121,11 +122,28 @@ export function pythonModules(prefix: string, count: number): Record<string, str
   return files;
 }
 
-/** Runs the built CLI to completion. */
+/** Runs the built CLI to completion (for what needs a process: a worker's start-up, a pipe; `fleet` commands run in-process with {@link fleetCli}). */
 export function cli(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+let fleetCache: string | null = null;
+
+/**
+ * Runs a `reponav fleet …` command to completion in this process (test/cli/in-process-cli.ts's
+ * main with stdout and stderr captured): its exit code and output, as {@link cli} returns them for
+ * a process. Nothing the fleet commands do depends on process start-up. Calls must not overlap.
+ */
+export async function fleetCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  fleetCache ??= mkdtempSync(join(tmpdir(), 'reponav-team-fleet-'));
+  const result = await runCliInProcess(args, { cacheDir: fleetCache });
+  return { status: result.code, stdout: result.stdout, stderr: result.stderr };
+}
+
+afterAll(() => {
+  if (fleetCache !== null) rmSync(fleetCache, { recursive: true, force: true });
+});
 
 /** A long-running CLI process with its stderr collected. */
 export interface Proc {

@@ -12,7 +12,7 @@ import { DEAD_AFTER_SECONDS, FORGET_AFTER_SECONDS } from '../../src/team/heartbe
 import { JobQueue } from '../../src/team/job-queue.js';
 import { TeamDatabase } from '../../src/team/pg-database.js';
 import { runCliInProcess } from '../cli/in-process-cli.js';
-import { cli, createDatabase, fixtureRepo, pythonModules, readyCommits, spawnWorker, sql, tempDir, waitFor } from './team-harness.js';
+import { createDatabase, fixtureRepo, fleetCli, pythonModules, readyCommits, spawnWorker, sql, tempDir, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-beats-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -20,10 +20,10 @@ const REPOS = 4;
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
   for (let i = 0; i < REPOS; i++) {
     const path = fixtureRepo(temp.dir, `b${i}`, pythonModules(`pkg${i}`, 60));
-    expect(cli(['fleet', 'add', `b${i}`, path, '--groups', 'g', '--no-sync', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'add', `b${i}`, path, '--groups', 'g', '--no-sync', '--pg', db.url])).status).toBe(0);
   }
 }, 90_000);
 

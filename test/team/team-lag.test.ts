@@ -19,7 +19,7 @@ import { TeamDatabase } from '../../src/team/pg-database.js';
 import { recordHistory } from '../../src/team/commit-history.js';
 import { markReady, recordHead, recordHeadError } from '../../src/team/shard-registry.js';
 import { startTeamServer, type RunningTeamServer } from '../../src/team/team-server.js';
-import { cli, createDatabase, mcpClient, tempDir } from './team-harness.js';
+import { createDatabase, fleetCli, mcpClient, tempDir } from './team-harness.js';
 
 const temp = tempDir('reponav-team-lag-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -90,7 +90,7 @@ describe('lag', () => {
   it('counts from when the unserved head was first seen, the same in index_status, /api/info and fleet list, with the error', async () => {
     const status = (await client.callTool({ name: 'index_status', arguments: {} })) as { content: { text: string }[] };
     const info = (await (await fetch(`${server.url}/api/info`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { team: { repositories: any[] } };
-    const listed = JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[];
+    const listed = JSON.parse((await fleetCli(['fleet', 'list', '--json', '--pg', db.url])).stdout).repositories as any[];
     // index_status gives its numbers in its text.
     const said = /^shop \(main\): served aaaaaaaaaaaa; branch head bbbbbbbbbbbb; lag (\d+) commits?, (\d+) s \(the head is not built yet\)$/m.exec(status.content[0].text);
     expect(said, status.content[0].text).not.toBeNull();
@@ -110,7 +110,7 @@ describe('lag', () => {
   it("shows a failing head build's error, the same in index_status, /api/info and fleet list", async () => {
     const status = (await client.callTool({ name: 'index_status', arguments: {} })) as { content: { text: string }[] };
     const info = (await (await fetch(`${server.url}/api/info`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { team: { repositories: any[] } };
-    const listed = JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[];
+    const listed = JSON.parse((await fleetCli(['fleet', 'list', '--json', '--pg', db.url])).stdout).repositories as any[];
     const message = 'No space left on device while uploading to folder:/store';
     // Before, index_status said "(the head is being built)" and /api/info had no error.
     expect(status.content[0].text).toMatch(
@@ -124,7 +124,7 @@ describe('lag', () => {
   it('does not count a head force-pushed away: only the current head, from when it was first seen', async () => {
     const status = (await client.callTool({ name: 'index_status', arguments: {} })) as { content: { text: string }[] };
     const info = (await (await fetch(`${server.url}/api/info`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { team: { repositories: any[] } };
-    const listed = JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[];
+    const listed = JSON.parse((await fleetCli(['fleet', 'list', '--json', '--pg', db.url])).stdout).repositories as any[];
     const said = /^moved \(main\): served aaaaaaaaaaaa; branch head cccccccccccc; lag (\d+) commits?, (\d+) s \(the head is not built yet\)$/m.exec(status.content[0].text);
     expect(said, status.content[0].text).not.toBeNull();
     const moved = [{ lagCommits: Number(said![1]), lagSeconds: Number(said![2]) }, info.team.repositories.find((r) => r.name === 'moved'), listed.find((r) => r.name === 'moved')];

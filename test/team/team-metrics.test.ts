@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, cli, createDatabase, fixtureRepo, mcpClient, readyCommits, spawnServer, spawnWorker, tempDir, waitFor } from './team-harness.js';
+import { call, cli, createDatabase, fixtureRepo, fleetCli, mcpClient, readyCommits, spawnServer, spawnWorker, tempDir, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-metrics-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -16,14 +16,14 @@ const METRICS_TOKEN = 'metrics-secret-0123456789abcdef';
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
   for (const name of ['m0', 'm1']) {
     const path = fixtureRepo(temp.dir, name, { [`${name}.py`]: `def alpha_${name}():\n    return 1\n\n\ndef beta_${name}():\n    return alpha_${name}()\n` });
-    expect(cli(['fleet', 'add', name, path, '--groups', 'g', '--no-sync', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'add', name, path, '--groups', 'g', '--no-sync', '--pg', db.url])).status).toBe(0);
   }
   // A repository whose remote does not exist: its head stays unreadable.
-  expect(cli(['fleet', 'add', 'gone', `${temp.dir}/no-such-repo`, '--groups', 'g', '--no-sync', '--pg', db.url]).status).toBe(0);
-  token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url]).stdout.trim();
+  expect((await fleetCli(['fleet', 'add', 'gone', `${temp.dir}/no-such-repo`, '--groups', 'g', '--no-sync', '--pg', db.url])).status).toBe(0);
+  token = (await fleetCli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url])).stdout.trim();
   writeFileSync(`${temp.dir}/metrics-token`, `${METRICS_TOKEN}\n`);
 }, 60_000);
 

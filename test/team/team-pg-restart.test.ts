@@ -7,25 +7,7 @@
  * shard, no failed job), and the server answers afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  cli,
-  commitFiles,
-  createDatabase,
-  fixtureRepo,
-  havePrivatePostgres,
-  mcpClient,
-  pythonModules,
-  readyCommits,
-  sleep,
-  spawnServer,
-  spawnWorker,
-  sql,
-  startPrivatePostgres,
-  tempDir,
-  waitFor,
-  type Proc,
-} from './team-harness.js';
+import { call, commitFiles, createDatabase, fixtureRepo, fleetCli, havePrivatePostgres, mcpClient, pythonModules, readyCommits, sleep, spawnServer, spawnWorker, sql, startPrivatePostgres, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-restart-');
 let instance: Awaited<ReturnType<typeof startPrivatePostgres>> | undefined;
@@ -36,7 +18,7 @@ beforeAll(async () => {
   if (!havePrivatePostgres()) throw new Error('PostgreSQL 15 binaries are missing (/usr/lib/postgresql/15/bin); the restart test needs them.');
   instance = await startPrivatePostgres();
   url = (await createDatabase(instance.url)).url;
-  expect(cli(['fleet', 'migrate', '--pg', url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', url])).status).toBe(0);
 });
 
 afterAll(async () => {
@@ -50,9 +32,9 @@ describe('PostgreSQL restart', () => {
     const one = fixtureRepo(temp.dir, 'one', pythonModules('one', 60));
     const two = fixtureRepo(temp.dir, 'two', pythonModules('two', 60));
     for (const [name, path] of [['one', one], ['two', two]]) {
-      expect(cli(['fleet', 'add', name, path, '--groups', 'g', '--lease', '10', '--pg', url]).status).toBe(0);
+      expect((await fleetCli(['fleet', 'add', name, path, '--groups', 'g', '--lease', '10', '--pg', url])).status).toBe(0);
     }
-    const token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', url]).stdout.trim();
+    const token = (await fleetCli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', url])).stdout.trim();
     const worker = spawnWorker(url, 'postgres', `${temp.dir}/w`);
     const server = await spawnServer(url, 'postgres', `${temp.dir}/s`);
     procs.push(worker, server);

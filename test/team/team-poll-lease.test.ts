@@ -11,7 +11,7 @@
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, createDatabase, fixtureRepo, sql, tempDir, waitFor, type Proc, spawnCli } from './team-harness.js';
+import { createDatabase, fixtureRepo, fleetCli, spawnCli, sql, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-poll-lease-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -20,10 +20,10 @@ const REPOS = 12;
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
   for (let i = 0; i < REPOS; i++) {
     const path = fixtureRepo(temp.dir, `r${String(i).padStart(2, '0')}`, { 'a.py': `def a${i}():\n    return ${i}\n` });
-    expect(cli(['fleet', 'add', `r${String(i).padStart(2, '0')}`, path, '--groups', 'g', '--no-sync', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'add', `r${String(i).padStart(2, '0')}`, path, '--groups', 'g', '--no-sync', '--pg', db.url])).status).toBe(0);
   }
   const real = existsSync('/usr/bin/git') ? '/usr/bin/git' : 'git';
   // A slow remote: each ls-remote logs its repository, then takes 1.5 s (longer than --poll 1 with two rounds per pass).

@@ -6,7 +6,7 @@
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, createDatabase, fixtureRepo, spawnCli, sql, tempDir, waitFor, type Proc } from './team-harness.js';
+import { createDatabase, fixtureRepo, fleetCli, spawnCli, sql, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-poll-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -15,10 +15,10 @@ const REPOS = 4;
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
   for (let i = 0; i < REPOS; i++) {
     const path = fixtureRepo(temp.dir, `r${i}`, { 'a.py': `def a${i}():\n    return ${i}\n` });
-    expect(cli(['fleet', 'add', `r${i}`, path, '--groups', 'g', '--no-sync', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'add', `r${i}`, path, '--groups', 'g', '--no-sync', '--pg', db.url])).status).toBe(0);
   }
   const real = '/usr/bin/git';
   writeFileSync(`${temp.dir}/git`, `#!/bin/sh\n[ "$1" = ls-remote ] && echo "$3" >> ${temp.dir}/ls-remote.log\nexec ${existsSync(real) ? real : 'git'} "$@"\n`);

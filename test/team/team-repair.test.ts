@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, cli, commitFiles, createDatabase, fixtureRepo, git, mcpClient, readyCommits, spawnServer, spawnWorker, sql, tempDir, waitFor, type Proc } from './team-harness.js';
+import { call, commitFiles, createDatabase, fixtureRepo, fleetCli, git, mcpClient, readyCommits, spawnServer, spawnWorker, sql, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-repair-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -21,11 +21,11 @@ const commits: string[] = [];
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
   repo = fixtureRepo(temp.dir, 'lib', { 'lib/core.py': 'def parse_config(text):\n    return text.split()\n' });
-  expect(cli(['fleet', 'add', 'lib', repo, '--groups', 'g', '--pg', db.url]).stdout).toContain('queued lib@');
+  expect((await fleetCli(['fleet', 'add', 'lib', repo, '--groups', 'g', '--pg', db.url])).stdout).toContain('queued lib@');
   commits.push(git(repo, 'rev-parse', 'HEAD'));
-  token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url]).stdout.trim();
+  token = (await fleetCli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url])).stdout.trim();
   worker = spawnWorker(db.url, store(), `${temp.dir}/w1`, ['--keep', '2']);
   procs.push(worker);
   await waitFor(async () => (await readyCommits(db.url)).get('lib')?.length === 1, 30_000, worker.log);
@@ -40,7 +40,7 @@ afterAll(async () => {
 /** Commits a change, syncs and waits until it is ready; returns the commit. */
 async function pushAndBuild(name: string): Promise<string> {
   const commit = commitFiles(repo, { [`lib/${name}.py`]: `def ${name}():\n    return '${name}'\n` }, name);
-  cli(['fleet', 'sync', '--pg', db.url]);
+  await fleetCli(['fleet', 'sync', '--pg', db.url]);
   await waitFor(async () => (await readyCommits(db.url)).get('lib')?.includes(commit), 30_000, worker.log);
   commits.push(commit);
   return commit;
@@ -97,7 +97,7 @@ describe('lost and corrupt shards, retention, removal', () => {
 
   it('fleet remove deletes the shards, the registry rows and the worker mirror', async () => {
     expect(existsSync(`${temp.dir}/w1/git/lib.git`)).toBe(true);
-    const removed = cli(['fleet', 'remove', 'lib', '--store', store(), '--pg', db.url]);
+    const removed = await fleetCli(['fleet', 'remove', 'lib', '--store', store(), '--pg', db.url]);
     expect(removed.stdout).toBe(`removed lib: 3 shards deleted from folder:${store()}, 0 jobs cancelled\n`);
     expect(existsSync(`${store()}/lib`)).toBe(false);
     expect(await sql(db.url, "SELECT 1 FROM reponav.commits WHERE repo = 'lib'")).toEqual([]);

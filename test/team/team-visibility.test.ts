@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, CLI, cli, createDatabase, fixtureRepo, havePrivatePostgres, mcpClient, readyCommits, spawnCli, spawnServer, sql, startPrivatePostgres, tempDir, waitFor, type Proc } from './team-harness.js';
+import { call, CLI, createDatabase, fixtureRepo, fleetCli, havePrivatePostgres, mcpClient, readyCommits, spawnCli, spawnServer, sql, startPrivatePostgres, tempDir, type Proc, waitFor } from './team-harness.js';
 
 const temp = tempDir('reponav-team-vis-');
 let db: Awaited<ReturnType<typeof createDatabase>>;
@@ -22,8 +22,8 @@ const isRoot = process.getuid?.() === 0;
 
 beforeAll(async () => {
   db = await createDatabase();
-  expect(cli(['fleet', 'migrate', '--pg', db.url]).status).toBe(0);
-  token = cli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url]).stdout.trim();
+  expect((await fleetCli(['fleet', 'migrate', '--pg', db.url])).status).toBe(0);
+  token = (await fleetCli(['fleet', 'token', 'create', 't', '--groups', 'g', '--pg', db.url])).stdout.trim();
   server = await spawnServer(db.url, store(), `${temp.dir}/cache`);
   procs.push(server);
 }, 60_000);
@@ -35,22 +35,22 @@ afterAll(async () => {
   temp.remove();
 });
 
-const listed = (name: string) => (JSON.parse(cli(['fleet', 'list', '--json', '--pg', db.url]).stdout).repositories as any[]).find((r) => r.name === name);
+const listed = async (name: string) => (JSON.parse((await fleetCli(['fleet', 'list', '--json', '--pg', db.url])).stdout).repositories as any[]).find((r) => r.name === name);
 
 describe('failures are visible', () => {
-  it('an unreadable repository is error with its reason, not lag=0', () => {
-    const sync = cli(['fleet', 'add', 'ghost', `${temp.dir}/no-such-repo`, '--groups', 'g', '--pg', db.url]);
+  it('an unreadable repository is error with its reason, not lag=0', async () => {
+    const sync = await fleetCli(['fleet', 'add', 'ghost', `${temp.dir}/no-such-repo`, '--groups', 'g', '--pg', db.url]);
     expect(sync.stdout).toMatch(/could not read ghost: git ls-remote failed: .*no-such-repo/);
-    const row = listed('ghost');
+    const row = await listed('ghost');
     expect(row).toMatchObject({ state: 'error', lagCommits: null, servedCommit: null });
     expect(row.lastError.message).toMatch(/^branch head unreadable: git ls-remote failed/);
-    expect(cli(['fleet', 'list', '--pg', db.url]).stdout).toMatch(/ghost\s+main\s+error\s+.*lag=\?.*error: branch head unreadable: git ls-remote failed/);
-    expect(cli(['fleet', 'remove', 'ghost', '--store', store(), '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'list', '--pg', db.url])).stdout).toMatch(/ghost\s+main\s+error\s+.*lag=\?.*error: branch head unreadable: git ls-remote failed/);
+    expect((await fleetCli(['fleet', 'remove', 'ghost', '--store', store(), '--pg', db.url])).status).toBe(0);
   });
 
   it('says the build is queued when a repository has no index yet', async () => {
     fixtureRepo(temp.dir, 'fresh', { 'f.py': 'def f():\n    return 1\n' });
-    expect(cli(['fleet', 'add', 'fresh', `${temp.dir}/fresh`, '--groups', 'g', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'add', 'fresh', `${temp.dir}/fresh`, '--groups', 'g', '--pg', db.url])).status).toBe(0);
     const answer = await call(await mcpClient(server.mcpUrl, token), 'find_function', { repo: 'fresh', name: 'f' });
     expect(answer.isError).toBe(true);
     expect(answer.text).toMatch(/^Repository 'fresh' has no index yet: the build of its branch head [0-9a-f]{12} is queued\. Call index_status to follow it\.$/);
@@ -71,14 +71,14 @@ describe('failures are visible', () => {
     // Leave almost no space.
     spawnSync('dd', ['if=/dev/zero', `of=${small}/filler`, 'bs=4k', 'count=1000'], { stdio: 'ignore' });
     fixtureRepo(temp.dir, 'tight', { 'big.py': 'def big():\n    return 1\n' });
-    expect(cli(['fleet', 'add', 'tight', `${temp.dir}/tight`, '--groups', 'g', '--retries', '0', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'add', 'tight', `${temp.dir}/tight`, '--groups', 'g', '--retries', '0', '--pg', db.url])).status).toBe(0);
     const worker = spawnCli(['worker', '--pg', db.url, '--store', small, '--work-dir', `${temp.dir}/w2`, '--poll', '0']);
     procs.push(worker);
-    await waitFor(() => listed('tight')?.state === 'failed', 30_000, worker.log);
-    expect(listed('tight').lastError.message).toBe(`No space left on device while uploading to folder:${small}; free space there, then run reponav fleet sync.`);
+    await waitFor(async () => (await listed('tight'))?.state === 'failed', 30_000, worker.log);
+    expect((await listed('tight')).lastError.message).toBe(`No space left on device while uploading to folder:${small}; free space there, then run reponav fleet sync.`);
     rmSync(`${small}/filler`);
-    expect(cli(['fleet', 'sync', '--pg', db.url]).stdout).toContain('queued tight@');
-    await waitFor(() => listed('tight')?.state === 'ready', 30_000, worker.log);
+    expect((await fleetCli(['fleet', 'sync', '--pg', db.url])).stdout).toContain('queued tight@');
+    await waitFor(async () => (await listed('tight'))?.state === 'ready', 30_000, worker.log);
     await worker.stop();
   });
 
@@ -111,7 +111,7 @@ describe('failures are visible', () => {
     const pg = await startPrivatePostgres();
     try {
       const url = `${pg.url}/postgres`;
-      expect(cli(['fleet', 'migrate', '--pg', url]).status).toBe(0);
+      expect((await fleetCli(['fleet', 'migrate', '--pg', url])).status).toBe(0);
       const own = await spawnServer(url, store(), `${temp.dir}/cache3`);
       procs.push(own);
       expect((await fetch(`${own.base}/healthz`)).status).toBe(200);
@@ -138,15 +138,15 @@ describe('failures are visible', () => {
     expect(result.status).toBe(0);
   });
 
-  it('token names and groups are validated like the catalog, and tokens are listed', () => {
-    const badGroup = cli(['fleet', 'token', 'create', 'mallory', '--groups', "alpha'--", '--pg', db.url]);
+  it('token names and groups are validated like the catalog, and tokens are listed', async () => {
+    const badGroup = await fleetCli(['fleet', 'token', 'create', 'mallory', '--groups', "alpha'--", '--pg', db.url]);
     expect(badGroup.status).not.toBe(0);
     expect(badGroup.stderr.trim()).toMatch(/^(error: )?Invalid token groups: a group is letters, digits and \. _ - \(at most 64\)\.$/);
-    const noName = cli(['fleet', 'token', 'create', '', '--groups', 'g', '--pg', db.url]);
+    const noName = await fleetCli(['fleet', 'token', 'create', '', '--groups', 'g', '--pg', db.url]);
     expect(noName.status).not.toBe(0);
     expect(noName.stderr.trim()).toMatch(/Invalid token name: a token needs a name\.$/);
-    cli(['fleet', 'token', 'revoke', 't', '--pg', db.url]);
-    const list = cli(['fleet', 'token', 'list', '--pg', db.url]).stdout;
+    await fleetCli(['fleet', 'token', 'revoke', 't', '--pg', db.url]);
+    const list = (await fleetCli(['fleet', 'token', 'list', '--pg', db.url])).stdout;
     // Times are printed as UTC minutes, so nothing here depends on how long the run took.
     const at = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\dZ';
     expect(list).toMatch(new RegExp(`^t {2}groups=g {2}created ${at} {2}expires ${at} {2}(?:last used ${at}|never used) {2}revoked ${at}\\n0 active token\\(s\\), 0 expired, 1 revoked\\n$`));
@@ -154,16 +154,16 @@ describe('failures are visible', () => {
   });
 
   it('token names are unique among active tokens; --expires and its default; an expired token is refused; last use is listed', async () => {
-    const first = cli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'g', '--pg', db.url]);
+    const first = await fleetCli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'g', '--pg', db.url]);
     expect(first.status).toBe(0);
-    const twice = cli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'gamma', '--pg', db.url]);
+    const twice = await fleetCli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'gamma', '--pg', db.url]);
     expect(twice.status).toBe(1);
     expect(twice.stderr.trim()).toMatch(/^(error: )?A token named 'tok-alpha' exists; revoke it first \(reponav fleet token revoke\) or pick another name\.$/);
-    const badExpiry = cli(['fleet', 'token', 'create', 'tok-b', '--groups', 'g', '--expires', '5 days', '--pg', db.url]);
+    const badExpiry = await fleetCli(['fleet', 'token', 'create', 'tok-b', '--groups', 'g', '--expires', '5 days', '--pg', db.url]);
     expect(badExpiry.status).not.toBe(0);
     expect(badExpiry.stderr).toMatch(/Give a time such as 90d, 12h or 2w \(hours, days, weeks\), or 'never'\./);
-    expect(cli(['fleet', 'token', 'create', 'tok-never', '--groups', 'g', '--expires', 'never', '--pg', db.url]).status).toBe(0);
-    expect(cli(['fleet', 'token', 'create', 'tok-day', '--groups', 'g', '--expires', '1d', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'token', 'create', 'tok-never', '--groups', 'g', '--expires', 'never', '--pg', db.url])).status).toBe(0);
+    expect((await fleetCli(['fleet', 'token', 'create', 'tok-day', '--groups', 'g', '--expires', '1d', '--pg', db.url])).status).toBe(0);
     // The expiry is set by the database from its own clock: compare it with the creation time, not with this machine's.
     const rows = await sql<{ name: string; days: number | null }>(db.url, "SELECT name, extract(epoch FROM expires_at - created_at)::float8 / 86400 AS days FROM reponav.tokens WHERE name LIKE 'tok-%' AND revoked_at IS NULL ORDER BY id");
     expect(rows).toEqual([
@@ -174,16 +174,16 @@ describe('failures are visible', () => {
     const token = first.stdout.trim();
     const asked = await fetch(`${server.base}/api/repos`, { headers: { Authorization: `Bearer ${token}` } });
     expect(asked.status).toBe(200);
-    const listed = cli(['fleet', 'token', 'list', '--pg', db.url]).stdout;
+    const listed = (await fleetCli(['fleet', 'token', 'list', '--pg', db.url])).stdout;
     expect(listed).toMatch(/^tok-alpha {2}groups=g {2}created \S+ \S+ {2}expires \S+ \S+ {2}last used \S+ \S+$/m);
     expect(listed).toMatch(/^tok-never {2}groups=g {2}created \S+ \S+ {2}expires never {2}never used$/m);
     await sql(db.url, "UPDATE reponav.tokens SET expires_at = now() - interval '1 second' WHERE name = 'tok-alpha'");
     const refused = await fetch(`${server.base}/api/repos`, { headers: { Authorization: `Bearer ${token}` } });
     expect(refused.status).toBe(401);
-    expect(cli(['fleet', 'token', 'list', '--pg', db.url]).stdout).toMatch(/^tok-alpha {2}groups=g {2}created \S+ \S+ {2}expired \S+ \S+ {2}last used \S+ \S+\n(.*\n)*2 active token\(s\), 1 expired, 1 revoked\n$/m);
+    expect((await fleetCli(['fleet', 'token', 'list', '--pg', db.url])).stdout).toMatch(/^tok-alpha {2}groups=g {2}created \S+ \S+ {2}expired \S+ \S+ {2}last used \S+ \S+\n(.*\n)*2 active token\(s\), 1 expired, 1 revoked\n$/m);
     // Revoking frees the name; one revoke hits one token.
-    expect(cli(['fleet', 'token', 'revoke', 'tok-alpha', '--pg', db.url]).stdout.trim()).toBe('revoked 1 token(s)');
-    expect(cli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'gamma', '--pg', db.url]).status).toBe(0);
+    expect((await fleetCli(['fleet', 'token', 'revoke', 'tok-alpha', '--pg', db.url])).stdout.trim()).toBe('revoked 1 token(s)');
+    expect((await fleetCli(['fleet', 'token', 'create', 'tok-alpha', '--groups', 'gamma', '--pg', db.url])).status).toBe(0);
   });
 
   it('a worker waiting for its database says so every few seconds', async () => {
