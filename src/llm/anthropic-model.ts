@@ -7,6 +7,7 @@
  * switched off for `withRetry` anyway.)
  */
 import { silentLogger, type Logger } from '../logger.js';
+import { countOf } from '../plural.js';
 import type { ChatMessage, ChatModel, ChatRequest, ChatResponse } from './chat-model.js';
 import { DEFAULT_PRICES, costOf, type PriceTable } from './pricing.js';
 import { isEventStream, learningProfile, readReply, requireUsable, saysStreamOnly, sendableTurns, streamOnlyFailure, toChatResponse, type ReadReply, type WireReply } from './provider-reply.js';
@@ -146,7 +147,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       parts.push(read);
       if (read.outcome !== 'paused' || n >= MAX_PAUSE_CONTINUATIONS) {
         const calls = parts.flatMap((x) => x.toolCalls ?? []);
-        const joined = parts.length === 1 ? read : { ...read, text: parts.map((x) => x.text).filter(Boolean).join('\n'), reasoning: parts.map((x) => x.reasoning).filter(Boolean).join('\n\n'), notes: [...read.notes, `the model paused its turn ${parts.length - 1} time(s); continued as the API documents`], ...(calls.length > 0 ? { toolCalls: calls } : {}) };
+        const joined = parts.length === 1 ? read : { ...read, text: parts.map((x) => x.text).filter(Boolean).join('\n'), reasoning: parts.map((x) => x.reasoning).filter(Boolean).join('\n\n'), notes: [...read.notes, `the model paused its turn ${countOf(parts.length - 1, 'time')}; continued as the API documents`], ...(calls.length > 0 ? { toolCalls: calls } : {}) };
         // The joined text decides emptiness: a paused part may hold the whole answer.
         let outcome = read.outcome === 'empty' && joined.text !== '' ? 'complete' : read.outcome;
         // A refusal in a paused part is still a refusal once the turn is continued.

@@ -189,6 +189,9 @@ async function runOne(lane: number, role: Role, c: Combination, tag: string): Pr
   }
 }
 
+/** The roles whose actions may come as native tool calls (the localization agent, in both its entry points). */
+const READS_TOOL_CALLS: ReadonlySet<Role> = new Set<Role>(['localize', 'locbench']);
+
 /** Every way the property can fail for one run, as sentences (empty when it holds). */
 function violations(role: Role, c: Combination, run: RoleResult): string[] {
   const problems: string[] = [];
@@ -198,7 +201,8 @@ function violations(role: Role, c: Combination, run: RoleResult): string[] {
     if (c.phrase !== undefined && c.content === 'refusal-text' && run.result.includes(c.phrase)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 80))} is the refusal`);
     // A native tool call is a request for tools: never part of a result, and the answer writer's text beside one is not its answer.
     if (/"arguments"|"name"\s*:\s*"search"/.test(run.result)) problems.push(`the result ${JSON.stringify(run.result.slice(0, 120))} holds a tool call`);
-    if (role === 'answer' && c.tools !== 'none' && WHOLE_MARK[role].test(run.result)) problems.push(`the text beside native tool calls was shipped as the answer (${JSON.stringify(run.result.slice(0, 80))})`);
+    // Only the agents whose actions come as tool calls read them; for every other role (answer writer, evaluation, judge) a reply that calls tools is no result.
+    if (!READS_TOOL_CALLS.has(role) && c.tools !== 'none' && WHOLE_MARK[role].test(run.result)) problems.push(`the text beside native tool calls was taken as the ${role} role's result (${JSON.stringify(run.result.slice(0, 80))})`);
     // The judge re-asks any reply that is not an answer once (judge.ts); the other roles end.
     if (isPlainRefusal(c) && role !== 'judge') problems.push(`a refusal written as text under a normal stop ended with a result (${JSON.stringify(run.result.slice(0, 80))}), not an error`);
   } else if (!run.error || run.error.includes('\n')) {
@@ -241,8 +245,9 @@ describe('generated replies against every agent role (real clients, scripted end
     expect(failures.slice(0, 5), `${failures.length} failing combinations (rerun one with REPONAV_REPLY_SEED=${SEED})`).toEqual([]);
     // The generator must also reach the success path, or the property holds vacuously.
     expect(finishedResults).toBeGreaterThan(PER_ROLE / 4);
-    // Every role reaches it, the harness's localizer included (an index or view failure there would make every run an error).
-    for (const role of [...ROLES, 'locbench'] as const) expect(finishedBy.get(role) ?? 0, `${role}: results from finished replies`).toBeGreaterThan(role === 'locbench' ? LOCBENCH / 10 : PER_ROLE / 10);
+    // Every role reaches it, the harness's localizer included (an index or view failure there would make every run an error);
+    // a twentieth of a role's combinations: a tool call in any of them (a fifth of the tool values are none) leaves the evaluation and judge roles without a result.
+    for (const role of [...ROLES, 'locbench'] as const) expect(finishedBy.get(role) ?? 0, `${role}: results from finished replies`).toBeGreaterThan(role === 'locbench' ? LOCBENCH / 10 : PER_ROLE / 20);
     expect(refusalsRefused).toBeGreaterThan(30);
   }, 300_000);
 });

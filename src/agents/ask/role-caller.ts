@@ -54,6 +54,9 @@ export type RoleReply<T> = { ok: true; value: T; tokens: RoleTokens; raw?: strin
 /** Sent after an empty reply to a JSON role. */
 export const EMPTY_JSON_REPLY = 'Your reply was empty. Reply with the JSON object the instructions ask for, and nothing else.';
 
+/** Sent after a JSON role's reply that called tools, where none can be called. */
+export const NO_TOOLS_JSON = 'No tool can be called here, so your reply was not used. Reply with the JSON object the instructions ask for, and nothing else.';
+
 /** Sent after a reply cut at the length limit. */
 export const SHORTER_REPLY = 'Your reply was cut off at the length limit, so it could not be used. Reply again, shorter.';
 
@@ -61,20 +64,32 @@ export const SHORTER_REPLY = 'Your reply was cut off at the length limit, so it 
  * Calls a JSON role: validate with `schema`, one corrective retry on a bad
  * reply (a reply cut at the length limit is asked again shorter instead of
  * being told its JSON is malformed). When a reply holds several JSON objects
- * the first valid one is used and the record says so. `readText` may
- * rewrite the reply before it is parsed (the planner reads native tool calls
- * as its actions). Throws SearchStop on
+ * the first valid one is used and the record says so. `readToolCalls` is
+ * given by the roles whose actions may come as native tool calls (the
+ * planner, the ReAct loop): it rewrites the reply (its calls rendered as JSON
+ * lines) before it is parsed. Without it a reply that calls tools is not
+ * used, whatever its text holds (the model waits for tool results, its JSON
+ * is no verdict), and is asked once more without tools. Throws SearchStop on
  * budget exhaustion or abort, and SearchStop('llm-error') when the call
  * itself failed (after the client's own retries; `rt.llmFailure` says why).
  */
-export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req: RoleRequest, schema: S, readText: (text: string) => string = (t) => t): Promise<RoleReply<z.output<S>>> {
+export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req: RoleRequest, schema: S, readToolCalls?: (text: string) => string): Promise<RoleReply<z.output<S>>> {
   const tokens: RoleTokens = { input: 0, output: 0 };
   let messages = req.messages;
   let lastError = '';
   for (const attempt of [1, 2] as const) {
     const response = { value: await send(rt, req, messages, 'json', attempt, tokens) };
-    const parsed = parseJsonReply(readText(response.value.text), schema);
     const record = rt.records[rt.records.length - 1]!;
+    const calls = response.value.toolCalls ?? [];
+    if (calls.length > 0 && !readToolCalls) {
+      record.ok = false;
+      record.error = `the reply called tools instead of the JSON object (${calls.map((c) => c.name).join(', ')})`;
+      lastError = record.error;
+      rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${record.error}`);
+      messages = [...req.messages, { role: 'assistant', content: response.value.text }, { role: 'user', content: NO_TOOLS_JSON }];
+      continue;
+    }
+    const parsed = parseJsonReply(readToolCalls ? readToolCalls(response.value.text) : response.value.text, schema);
     const truncated = response.value.outcome === 'cut';
     // A cut reply is never read, even when what is left parses: its last value may be cut too.
     if (parsed.ok && !truncated) {

@@ -72,9 +72,10 @@ export async function judgeAnswer(judges: readonly ChatModel[], input: { questio
 export const JUDGE_MAX_TOKENS = { first: 300, retry: 800 } as const;
 
 /**
- * One judge: a reply cut at the length limit is never parsed (a fragment
- * such as `"reasoning": 1` of a cut `14` would be scored), and it or an
- * unusable reply is asked once more with a longer limit; a second failure
+ * One judge: a reply cut at the length limit or calling tools is never
+ * parsed (a fragment such as `"reasoning": 1` of a cut `14` would be scored;
+ * a tool call is not a verdict), and it or an unusable reply is asked once
+ * more with a longer limit; a second failure
  * leaves the verdict unusable (`ok: false`).
  */
 async function judgeOnce(judge: ChatModel, input: { question: string; reference: string; candidate: string }): Promise<JudgeVerdict> {
@@ -101,6 +102,14 @@ async function judgeOnce(judge: ChatModel, input: { question: string; reference:
       return { judge: judge.id, ok: false, scores: null, total: null, flags, error: message, attempts: attempt };
     }
     const text = reply.text;
+    // A judge has no tools: a reply that calls one has not given its verdict, whatever JSON it holds.
+    if ((reply.toolCalls ?? []).length > 0) {
+      lastError = `the reply called tools (${reply.toolCalls!.map((c) => c.name).join(', ')}) instead of scoring`;
+      errors.push(lastError);
+      flags = [];
+      messages = base;
+      continue;
+    }
     // One notion of a cut reply across providers (the client's `cut`): never scored, even when what is left parses.
     if (reply.outcome === 'cut') {
       lastError = 'the reply was cut off at the length limit';
