@@ -6,7 +6,7 @@
  * its text), and can bring in a file none of whose chunks made the cut.
  */
 import { compareText } from './hit-order.js';
-import { kthLargest, type IndexStore } from '../index/index.js';
+import { derivedKey, kthLargest, snapshotOf, type DerivedKey, type IndexStore } from '../index/index.js';
 import { fileDocumentIndex, fileDocumentScores, type FileDocumentIndex, type FileDocumentKind, type FileScore } from './file-documents.js';
 import type { FileCandidate } from './retrieval-types.js';
 import { fuseFiles } from './title-files.js';
@@ -144,7 +144,7 @@ export function rankFileDocuments(
     const index = fileDocumentIndex(store, document);
     const { touched, scores } = fileDocumentScores(index, terms);
     const top = bestScore(touched, scores);
-    const priors = priorTable(index, prior);
+    const priors = priorTable(store, document, index, prior);
     const files = new Int32Array(touched.length);
     const ranked = new Float64Array(touched.length);
     let count = 0;
@@ -192,19 +192,22 @@ export function rankFileDocuments(
   return head.sort(order).concat(tail);
 }
 
-/** Each prior's factor for every file of an index, by file number (dropped with the index, i.e. at any index change). */
-const priorTables = new WeakMap<FileDocumentIndex, WeakMap<(path: string) => number, Float64Array>>();
+/** Each prior's factor for every file of one document kind's index, by file number, per index state. */
+const PRIOR_TABLES: Record<FileDocumentKind, DerivedKey<WeakMap<(path: string) => number, Float64Array>>> = {
+  identity: derivedKey('file prior tables (identity)'),
+  content: derivedKey('file prior tables (content)'),
+};
 
 /**
- * `prior` of every file of `index`, computed once per index and prior
- * function: a search asks for ~10^4 matching files twice, and a path lookup
- * per file cost a sixth of a warm search on a large tree. Callers that pass
- * the same function for an index state (search-repository.ts' per-state
- * priors) hit the table; a new function builds a new one.
+ * `prior` of every file of `index` (the state's `kind` index), computed once
+ * per index state and prior function: a search asks for ~10^4 matching files
+ * twice, and a path lookup per file cost a sixth of a warm search on a large
+ * tree. Callers that pass the same function for an index state
+ * (search-repository.ts' per-state priors) hit the table; a new function
+ * builds a new one.
  */
-function priorTable(index: FileDocumentIndex, prior: (path: string) => number): Float64Array {
-  let byPrior = priorTables.get(index);
-  if (!byPrior) priorTables.set(index, (byPrior = new WeakMap()));
+function priorTable(store: IndexStore, kind: FileDocumentKind, index: FileDocumentIndex, prior: (path: string) => number): Float64Array {
+  const byPrior = snapshotOf(store).derive(PRIOR_TABLES[kind], () => new WeakMap());
   let table = byPrior.get(prior);
   if (!table) byPrior.set(prior, (table = Float64Array.from(index.paths, (path) => prior(path))));
   return table;

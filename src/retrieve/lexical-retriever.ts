@@ -1,4 +1,4 @@
-import { bm25Chunks, bm25ChunksIn, indexGeneration, termStatistics, type ChunkRow, type FieldWeights, type IndexStore, type WeightedToken } from '../index/index.js';
+import { bm25Chunks, bm25ChunksIn, derivedKey, snapshotOf, termStatistics, type ChunkRow, type FieldWeights, type IndexStore, type WeightedToken } from '../index/index.js';
 import type { ParsedQuery } from './query-parser.js';
 import type { ChunkHit, ChunkKind } from './retrieval-types.js';
 import { compareHits } from './hit-order.js';
@@ -126,10 +126,8 @@ function weightedTerms(store: IndexStore, query: ParsedQuery, options: LexicalSe
  * `store.chunksByIds` (a Map in ascending id order; hit order never depends on it).
  */
 export function chunkRowsByIds(store: IndexStore, ids: readonly number[]): Map<number, ChunkRow> {
-  const generation = indexGeneration(store);
-  let cache = chunkRowCaches.get(store);
-  if (cache?.generation !== generation || cache.rows.size > MAX_CACHED_CHUNK_ROWS) chunkRowCaches.set(store, (cache = { generation, rows: new Map() }));
-  const rows = cache.rows;
+  const rows = snapshotOf(store).derive(CHUNK_ROWS, () => new Map());
+  if (rows.size > MAX_CACHED_CHUNK_ROWS) rows.clear();
   const missing = ids.filter((id) => !rows.has(id));
   if (missing.length > 0) {
     const read = store.chunksByIds(missing);
@@ -143,8 +141,8 @@ export function chunkRowsByIds(store: IndexStore, ids: readonly number[]): Map<n
   return out;
 }
 
-/** Rows (null: no such chunk) per store and index state. */
-const chunkRowCaches = new WeakMap<IndexStore, { generation: string; rows: Map<number, ChunkRow | null> }>();
+/** Rows (null: no such chunk) read in one index state, filled as searches ask. */
+const CHUNK_ROWS = derivedKey<Map<number, ChunkRow | null>>('chunk rows');
 /** Beyond this many cached rows the cache starts afresh (a 12k-file repository has ~10^5 chunks). */
 const MAX_CACHED_CHUNK_ROWS = 50_000;
 

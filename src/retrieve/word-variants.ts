@@ -9,11 +9,10 @@
  * vocabulary and cached; a query then costs one stem and one map lookup per term. No index change: the variants are
  * index tokens already.
  */
-import { indexGeneration, indexVocabulary, termStatistics, type IndexStore, type WeightedToken } from '../index/index.js';
+import { derivedKey, indexVocabulary, snapshotOf, termStatistics, type IndexStore, type WeightedToken } from '../index/index.js';
 
 /** Tokens of one index state grouped by stem. */
 export interface VariantMap {
-  generation: string;
   /** Stem → the vocabulary tokens with that stem. */
   byStem: Map<string, string[]>;
 }
@@ -24,7 +23,8 @@ const WORD = /^[a-z]{3,}$/;
 /** Which query words get variants: every plain word, or only those no chunk holds. */
 export type WordVariantScope = 'all' | 'missing';
 
-const maps = new WeakMap<IndexStore, VariantMap>();
+/** One map per index state (index snapshot): the vocabulary changes with any write. */
+const VARIANTS = derivedKey<VariantMap>('word variants');
 
 /**
  * A conservative stem: plural and verb endings (-s, -es, -ies, -ing, -ed) and
@@ -46,11 +46,12 @@ export function lightStem(word: string): string {
   return w;
 }
 
-/** The stem → tokens map of `store`'s current index state, built on first use and cached per store. */
+/** The stem → tokens map of `store`'s current index state, built on first use and kept for that state. */
 export function variantMap(store: IndexStore): VariantMap {
-  const generation = indexGeneration(store);
-  const cached = maps.get(store);
-  if (cached?.generation === generation) return cached;
+  return snapshotOf(store).derive(VARIANTS, () => buildVariantMap(store));
+}
+
+function buildVariantMap(store: IndexStore): VariantMap {
   const vocabulary = indexVocabulary(store);
   // Every word, even the only one of its stem: the query's form of it may be in no chunk at all.
   const byStem = new Map<string, string[]>();
@@ -61,9 +62,7 @@ export function variantMap(store: IndexStore): VariantMap {
     if (list) list.push(token);
     else byStem.set(key, [token]);
   }
-  const map = { generation, byStem };
-  maps.set(store, map);
-  return map;
+  return { byStem };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { indexGeneration, type IndexStore } from '../index/index.js';
+import { derivedKey, snapshotOf, type IndexStore } from '../index/index.js';
 import type { SearchResult } from '../retrieve/index.js';
 import { renderInterface, type InterfaceMode, type InterfaceOptions } from './render-interface.js';
 import type { ScaffoldFile } from './scaffold-types.js';
@@ -20,15 +20,14 @@ export function loadScaffoldFiles(store: IndexStore, result: SearchResult, parse
 }
 
 /** Importers per store and index state: the top files recur from search to search, and a central one has a thousand importers. */
-const importerCaches = new WeakMap<IndexStore, { generation: string; importers: Map<string, readonly string[]> }>();
+const IMPORTERS = derivedKey<Map<string, readonly string[]>>('importers');
 const MAX_CACHED_IMPORTERS = 1_000;
 
 function importersOf(store: IndexStore, path: string): string[] {
-  const generation = indexGeneration(store);
-  let cache = importerCaches.get(store);
-  if (cache?.generation !== generation || cache.importers.size >= MAX_CACHED_IMPORTERS) importerCaches.set(store, (cache = { generation, importers: new Map() }));
-  let importers = cache.importers.get(path);
-  if (!importers) cache.importers.set(path, (importers = store.importedBy(path)));
+  const cache = snapshotOf(store).derive(IMPORTERS, () => new Map());
+  if (cache.size >= MAX_CACHED_IMPORTERS) cache.clear();
+  let importers = cache.get(path);
+  if (!importers) cache.set(path, (importers = store.importedBy(path)));
   return [...importers];
 }
 

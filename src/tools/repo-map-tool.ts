@@ -5,7 +5,7 @@
  * the files that do not fit summarised by folder. Deterministic; ties by path.
  */
 import * as z from '../zod-mini.js';
-import { displayPath, type MapSymbolRow } from '../index/index.js';
+import { derivedKey, displayPath, snapshotOf, type IndexStore, type MapSymbolRow } from '../index/index.js';
 import { fileGraph, mapSymbolRows, pageRank, rankedFiles, type FileGraph } from '../retrieve/index.js';
 import { lineCost } from '../budget/index.js';
 import { clipLine } from './output-budget.js';
@@ -139,11 +139,9 @@ function summaryFolder(path: string): string {
  * Every ranked file's summary folder, by file index, derived once per graph (one index state): the
  * folder summary visits every file left out, thousands per call on a large repository.
  */
-const summaryFolders = new WeakMap<FileGraph, string[]>();
-function summaryFoldersOf(graph: FileGraph): string[] {
-  let folders = summaryFolders.get(graph);
-  if (!folders) summaryFolders.set(graph, (folders = graph.paths.map(summaryFolder)));
-  return folders;
+const SUMMARY_FOLDERS = derivedKey<string[]>('summary folders');
+function summaryFoldersOf(store: IndexStore): string[] {
+  return snapshotOf(store).derive(SUMMARY_FOLDERS, () => fileGraph(store).paths.map(summaryFolder));
 }
 
 function roundScore(value: number): number {
@@ -216,7 +214,7 @@ export const repoMapTool: ToolDefinition<RepoMapInput, RepoMapData> = {
     let foldersLeftOut = 0;
     if (rest.length > 0) {
       const byFolder = new Map<string, { files: number; score: number }>();
-      const folderOf = summaryFoldersOf(graph);
+      const folderOf = summaryFoldersOf(store);
       for (const i of rest) {
         const folder = folderOf[i];
         const entry = byFolder.get(folder) ?? { files: 0, score: 0 };

@@ -17,7 +17,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { indexConnection, type IndexStore } from './index-store.js';
 import { SCHEMA_VERSION } from './index-schema.js';
-import { indexGeneration } from './index-generation.js';
+import { derivedKey, snapshotOf } from './derived-values.js';
 
 /**
  * The fingerprint of the index's current files (see the module contract): the
@@ -26,19 +26,16 @@ import { indexGeneration } from './index-generation.js';
  * one took 50-80 ms of a search process on an 11k-file index, this 20-30 ms.
  */
 export function indexFilesFingerprint(store: IndexStore): string {
-  // Remembered per index state: every derived cache of one search asks (file documents, documentation).
-  const generation = indexGeneration(store);
-  const known = fingerprints.get(store);
-  if (known && known.generation === generation) return known.fingerprint;
-  const hash = createHash('sha256');
-  hash.update(`schema ${SCHEMA_VERSION}\n`);
-  hash.update((indexConnection(store).prepare(FILES_TEXT).pluck().get() as string | null) ?? '');
-  const fingerprint = hash.digest('hex');
-  fingerprints.set(store, { generation, fingerprint });
-  return fingerprint;
+  // Derived once per index state: every derived cache of one search asks (file documents, documentation).
+  return snapshotOf(store).derive(FILES_FINGERPRINT, () => {
+    const hash = createHash('sha256');
+    hash.update(`schema ${SCHEMA_VERSION}\n`);
+    hash.update((indexConnection(store).prepare(FILES_TEXT).pluck().get() as string | null) ?? '');
+    return hash.digest('hex');
+  });
 }
 
-const fingerprints = new WeakMap<IndexStore, { generation: string; fingerprint: string }>();
+const FILES_FINGERPRINT = derivedKey<string>('files fingerprint');
 
 /**
  * The fingerprint of the index's files that no grammar parses (`language`
