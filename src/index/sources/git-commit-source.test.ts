@@ -6,6 +6,7 @@ import { cleanupTempDirs, commitAll, FIXTURE_FILES, git, gitInit, INDEX_FIXTURE,
 import { GitCommitSource } from './git-commit-source.js';
 import { RepositoryIndex } from '../repository-index.js';
 import { indexConnection } from '../store/index-store.js';
+import { indexGeneration } from '../store/index-generation.js';
 
 afterAll(cleanupTempDirs);
 
@@ -138,6 +139,37 @@ describe('GitCommitSource', () => {
     }
   });
 
+  it('a refresh of the same commit with the same settings writes nothing, in this process or another; other settings list it again', async () => {
+    const indexPath = join(tempDir(), 'commit-same.db');
+    const open = (options: { maxFileBytes?: number } = {}) => RepositoryIndex.open(work, { commit: c2, indexPath, exclude: ['vendor/'], ...options });
+    const first = await open();
+    try {
+      await first.refresh();
+      const state = indexGeneration(first.store);
+      const again = await first.refresh();
+      expect(again).toMatchObject({ commit: c2, parsed: 0, reused: 0, deleted: 0, unchanged: again.listed });
+      // No write: the index state, and every value derived from it, stays (a new state before: the marks were rewritten).
+      expect(indexGeneration(first.store)).toBe(state);
+    } finally {
+      first.close();
+    }
+    const second = await open();
+    try {
+      const before = indexConnection(second.store).prepare('SELECT value FROM meta WHERE key = ?').pluck().get('indexed');
+      await second.refresh();
+      expect(indexConnection(second.store).prepare('SELECT value FROM meta WHERE key = ?').pluck().get('indexed')).toBe(before);
+    } finally {
+      second.close();
+    }
+    const limited = await open({ maxFileBytes: 400 });
+    try {
+      const report = await limited.refresh();
+      expect(report.skipped['too-large']).toBe(blobsOver(c2, 400));
+    } finally {
+      limited.close();
+    }
+  });
+
   it('keeps --max-file-size (and other source options) when switching commits', async () => {
     const indexPath = join(tempDir(), 'commit-limit.db');
     const repository = await RepositoryIndex.open(work, { commit: c1, indexPath, maxFileBytes: 400, exclude: ['vendor/'] });
@@ -186,6 +218,8 @@ describe('GitCommitSource', () => {
     const blob = git(bare, 'rev-parse', `${c2}:inventory/stock.py`);
     const loose = join(bare, 'objects', blob.slice(0, 2), blob.slice(2));
     expect(existsSync(loose)).toBe(true);
+    const kept = join(tempDir('reponav-blob-'), 'blob');
+    cpSync(loose, kept);
     rmSync(loose);
 
     const repository = await RepositoryIndex.open(bare, { commit: c2, indexPath: join(tempDir(), 'partial.db'), exclude: ['vendor/'] });
@@ -205,6 +239,11 @@ describe('GitCommitSource', () => {
       const status = await repository.status();
       expect(status.stale).toEqual({ changed: [], added: [], deleted: [] });
       expect(status.skipped['missing-blob']).toBe(1);
+      // The blob arrives (the mirror fetched it): the next refresh of the same commit reads it.
+      cpSync(kept, loose);
+      const fetched = await repository.refresh();
+      expect(fetched.skipped['missing-blob'] ?? 0).toBe(0);
+      expect(repository.store.file('inventory/stock.py')).not.toBeNull();
     } finally {
       repository.close();
     }

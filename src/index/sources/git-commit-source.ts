@@ -8,6 +8,7 @@ import {
   excludedFolderRule,
   hasBinaryExtension,
   recordSkip,
+  type ChangeCheck,
   type RepositorySource,
   type SkipReason,
   type SourceFile,
@@ -34,6 +35,10 @@ export class GitCommitSource implements RepositorySource {
   private readonly option: IgnoreLayer | null;
   /** The commit's `.ignore`, `.rgignore` and `.reponavignore` files as layers, read on first need. */
   private layers: IgnoreLayer[] | null = null;
+  /** What a run over this source stores as its freshness token: the commit and every setting that changes its listing. */
+  private readonly token: string;
+  /** Set when a blob could not be read (a partial mirror): the next run lists the commit again, to retry it. */
+  private missedBlob = false;
 
   private constructor(
     readonly root: string,
@@ -44,6 +49,21 @@ export class GitCommitSource implements RepositorySource {
     // Every file of a commit is tracked: the default folder rules and .gitignore never leave one out.
     this.excluded = new Set(options.excludeDirectories ?? []);
     this.option = optionLayer(options.include ?? [], options.exclude ?? []);
+    this.token = JSON.stringify({ commit, maxFileBytes: this.maxFileBytes, excluded: [...this.excluded].sort(), include: options.include ?? [], exclude: options.exclude ?? [] });
+  }
+
+  /**
+   * See RepositorySource.changesSince. A commit never changes: a run that
+   * completed over the same commit with the same settings (the token it
+   * stored) leaves nothing to do, unless failed parses are to be tried again;
+   * anything else is a full listing. Without this a refresh with nothing to
+   * do rewrote the index's marks, starting a new index state that threw away
+   * every value derived from the last one. A run that met a missing blob
+   * stores no token, so the next run lists and retries it.
+   */
+  changesSince(previous: string | null, recheck: readonly string[] = []): Promise<ChangeCheck> {
+    const unchanged = previous === this.token && recheck.length === 0;
+    return Promise.resolve({ token: () => (this.missedBlob ? null : this.token), delta: unchanged ? { files: [], candidates: [] } : null });
   }
 
   /**
@@ -178,6 +198,7 @@ export class GitCommitSource implements RepositorySource {
         const header = await reader.readLine();
         if (header === null) throw new ReponavError('INTERNAL', 'git cat-file ended early');
         if (header.endsWith(' missing')) {
+          this.missedBlob = true;
           yield { file, bytes: null };
           continue;
         }
