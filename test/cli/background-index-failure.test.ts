@@ -8,8 +8,8 @@
  * that would fail the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, ensureBuilt, put, tempDir } from './harness.js';
-import { inMountNamespace, mountNamespaceUnavailable } from './mount-namespace.js';
+import { cleanupTempDirs, ensureBuilt, tempDir } from './harness.js';
+import { inMountNamespace, mountNamespaceUnavailable, putTreeLargerThanTinyDisk } from './mount-namespace.js';
 
 beforeAll(ensureBuilt, 300_000);
 afterAll(cleanupTempDirs);
@@ -18,8 +18,7 @@ describe.skipIf(mountNamespaceUnavailable !== null)('a background index build th
   it('is named, with its reason and the command that retries it, by the next search (exit 0, provisional files still listed)', () => {
     const dir = tempDir();
     const root = `${dir}/repo`;
-    // More files than the provisional threshold (300), more text than the disk holds.
-    for (let i = 0; i < 320; i++) put(root, `orders/m${i}.py`, `def compute_total_${i}(order):\n    """Compute the order total ${i} with tax."""\n    return order.amount * ${i}  # ${'x'.repeat(300)}\n`);
+    putTreeLargerThanTinyDisk(root);
     const script = `
       mkdir -p "$DIR/cache" && mount -t tmpfs -o size=160k tmpfs "$DIR/cache"
       export REPONAV_CACHE_DIR="$DIR/cache"

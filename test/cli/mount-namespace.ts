@@ -7,7 +7,7 @@
  * say why.
  */
 import { spawnSync } from 'node:child_process';
-import { CLI } from './harness.js';
+import { CLI, put } from './harness.js';
 
 const UNSHARE = process.getuid?.() === 0 ? ['-m'] : ['-r', '-m'];
 
@@ -30,4 +30,13 @@ export function inMountNamespace(script: string, env: NodeJS.ProcessEnv = {}): {
   for (const key of Object.keys(base)) if (key.startsWith('VITEST') || key === 'NODE_OPTIONS') delete base[key];
   const result = spawnSync('unshare', [...UNSHARE, 'sh', '-e', '-c', script], { encoding: 'utf8', env: base, timeout: 240_000, maxBuffer: 64 << 20 });
   return { code: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '' };
+}
+
+/**
+ * Writes 320 Python files of ~400 bytes each under `root`/orders: more files
+ * than a focused first index or the provisional threshold (300) takes, and
+ * more text than a 160 KiB tmpfs holds, for the full-disk cases.
+ */
+export function putTreeLargerThanTinyDisk(root: string): void {
+  for (let i = 0; i < 320; i++) put(root, `orders/m${i}.py`, `def compute_total_${i}(order):\n    """Compute the order total ${i} with tax."""\n    return order.amount * ${i}  # ${'x'.repeat(300)}\n`);
 }

@@ -8,8 +8,8 @@
  * answer at all exits non-zero.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, ensureBuilt, put, tempDir } from './harness.js';
-import { inMountNamespace, mountNamespaceUnavailable } from './mount-namespace.js';
+import { cleanupTempDirs, ensureBuilt, tempDir } from './harness.js';
+import { inMountNamespace, mountNamespaceUnavailable, putTreeLargerThanTinyDisk } from './mount-namespace.js';
 
 beforeAll(ensureBuilt, 300_000);
 afterAll(cleanupTempDirs);
@@ -18,8 +18,7 @@ describe.skipIf(mountNamespaceUnavailable !== null)('a first index that cannot b
   it('is said to be unbuildable (why, what to run) by the first search, the next one and status; nothing found exits 1', () => {
     const dir = tempDir();
     const root = `${dir}/repo`;
-    // More files than a focused first index takes, more text than the disk holds.
-    for (let i = 0; i < 320; i++) put(root, `orders/m${i}.py`, `def compute_total_${i}(order):\n    """Compute the order total ${i} with tax."""\n    return order.amount * ${i}  # ${'x'.repeat(300)}\n`);
+    putTreeLargerThanTinyDisk(root);
     const script = `
       mkdir -p "$DIR/cache" && mount -t tmpfs -o size=160k tmpfs "$DIR/cache"
       export REPONAV_CACHE_DIR="$DIR/cache"
