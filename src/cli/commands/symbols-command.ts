@@ -94,16 +94,34 @@ export async function runToolCommand(
       const code = TOOL_ERROR_CODES.has(result.errorCode ?? '') ? (result.errorCode as ReponavErrorCode) : 'BAD_INPUT';
       throw new ReponavError(code, result.text);
     }
-    // A lookup that finds nothing fails like grep (exit 1, one sentence on stderr); --json still prints the answer.
+    // A lookup that finds nothing fails like grep (exit 1, one sentence on stderr: the answer's summary);
+    // --json still prints the answer, and so does text when it lists more than its summary (the calls of
+    // the same name on other receivers that `references` found instead).
     if (found && !found(result.data)) {
+      const summary = summaryOf(result.text);
       if (options.json) printJson(result.data);
-      throw new ReponavError('FILE_NOT_FOUND', result.text.split('\n').join(' '));
+      else if (summary.lines < result.text.split('\n').length) process.stdout.write(`${result.text}\n`);
+      throw new ReponavError('FILE_NOT_FOUND', summary.sentence);
     }
     if (options.json) printJson(result.data);
     else process.stdout.write(`${result.text}\n`);
   } finally {
     repository.close();
   }
+}
+
+/**
+ * The summary of a tool's answer: its leading lines up to the first list (a
+ * line ending in ':', an indented or bracketed line, or a blank one), joined
+ * as one sentence, and how many lines that was.
+ */
+export function summaryOf(text: string): { sentence: string; lines: number } {
+  const lines = text.split('\n');
+  let n = 0;
+  while (n < lines.length && lines[n]!.trim() !== '' && !/^[\s[]/.test(lines[n]!) && !lines[n]!.trimEnd().endsWith(':')) n++;
+  // An answer that opens with a list still needs a sentence: its first line.
+  const taken = Math.max(1, n);
+  return { sentence: lines.slice(0, taken).join(' ').trim(), lines: taken };
 }
 
 /** Registers `reponav symbols FILE [--repo PATH] [--commit REV] [--json]`. */
