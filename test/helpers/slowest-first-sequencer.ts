@@ -11,22 +11,20 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Seconds of the slowest files in a CI run (the `Slowest 10 of N test files`
- * lines `test/helpers/slowest-files-reporter.ts` prints; team-faults scaled by
- * its measured before/after ratio, 0.45, since its default-lease case moved to
- * `npm run stress`). Only the order matters; update it from CI's log when the
- * slowest files change.
+ * lines `test/helpers/slowest-files-reporter.ts` prints). Only the order
+ * matters; update it from CI's log when the slowest files change.
  */
 export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
-  'test/reply-styles/reply-style-suite.test.ts': 58.8,
-  'test/team/team-visibility.test.ts': 38.4,
-  'test/team/team-faults.test.ts': 47,
-  'test/package/pack-install.test.ts': 27.0,
-  'test/team/team-freshness.test.ts': 17.9,
-  'test/mcp/mcp-client-config.test.ts': 17.7,
-  'test/rerank/rerank-cli.test.ts': 15.7,
-  'test/team/team-crafted-names.test.ts': 15.7,
-  'test/team/team-pg-restart.test.ts': 13.5,
-  'test/team/team-poll-schedule.test.ts': 13.1,
+  'test/reply-styles/reply-style-suite.test.ts': 32.1,
+  'test/agents-localize/agent-process-exit.test.ts': 27.1,
+  'test/team/team-faults.test.ts': 26.5,
+  'test/team/team-poll-lease.test.ts': 19.3,
+  'test/team/team-visibility.test.ts': 17.3,
+  'test/package/pack-install.test.ts': 13.7,
+  'test/reply-styles/reply-generator.test.ts': 10.2,
+  'test/cli/index-safety.test.ts': 8.8,
+  'test/team/team-freshness.test.ts': 8.7,
+  'test/team/team-claims.test.ts': 8.6,
 };
 
 /** One file to order: its path relative to the root, its last duration in ms (if cached) and its size in bytes (if known). */
