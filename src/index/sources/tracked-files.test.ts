@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, commitAll, copyIndexFixture, git, gitInit, put } from '../../../test/cli/harness.js';
+import { cleanupTempDirs, commitAll, copyIndexFixture, git, gitInit, put, tempDir } from '../../../test/cli/harness.js';
 import { RepositoryIndex } from '../repository-index.js';
 import { WorktreeSource } from './worktree-source.js';
 
@@ -53,5 +53,30 @@ describe('tracked files are repository content', () => {
     const listing = await (await WorktreeSource.open(root, { excludeDirectories: ['generated'] })).list();
     expect(listing.files.map((f) => f.path)).not.toContain('generated/tables.py');
     expect(listing.skipped.vendored).toBe(1);
+  });
+});
+
+describe('when git cannot list the tracked files', () => {
+  it('a skip that would have spared a tracked file says that it could not, and why', async () => {
+    const { root } = copyIndexFixture();
+    gitInit(root);
+    put(root, 'tools/venv/__init__.py', 'class EnvBuilder: ...\n');
+    commitAll(root, 'init');
+    const saved = process.env.PATH;
+    // A PATH without git (node is not needed: the listing runs in this process).
+    process.env.PATH = tempDir('reponav-no-git-');
+    try {
+      const source = await WorktreeSource.open(root);
+      const paths = (await source.list()).files.map((f) => f.path);
+      expect(paths).not.toContain('tools/venv/__init__.py');
+      expect(source.skipRule('tools/venv/__init__.py')).toBe(
+        "the default rule 'venv/' (git is not installed, so whether git tracks it could not be checked: a tracked file is left out by this rule too); add '!venv/' to .reponavignore to index it",
+      );
+    } finally {
+      process.env.PATH = saved;
+    }
+    // With git back, the same tree keeps the tracked file (the set is read again once git's index changes or on a new source).
+    const source = await WorktreeSource.open(root);
+    expect((await source.list()).files.map((f) => f.path)).toContain('tools/venv/__init__.py');
   });
 });

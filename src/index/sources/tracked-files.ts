@@ -15,9 +15,15 @@ import { gitDirOf } from './git-worktree-status.js';
 export interface TrackedSet {
   files: ReadonlySet<string>;
   folders: ReadonlySet<string>;
+  /**
+   * Why git's tracked files could not be read in a git working tree (git not
+   * installed, a damaged index), else null: the set is then empty although
+   * files may be tracked, and whoever explains a skip must say so.
+   */
+  unknown: string | null;
 }
 
-const EMPTY: TrackedSet = { files: new Set(), folders: new Set() };
+const EMPTY: TrackedSet = { files: new Set(), folders: new Set(), unknown: null };
 
 /** The tracked files of one working tree, re-read when git's index changes. */
 export class TrackedFiles {
@@ -25,7 +31,11 @@ export class TrackedFiles {
 
   constructor(private readonly root: string) {}
 
-  /** What git tracks now; empty when the root is not the top of a git working tree or git fails. */
+  /**
+   * What git tracks now; empty when the root is not the top of a git working
+   * tree, and empty with `unknown` set when git cannot list it (kept until
+   * git's index changes, so a missing git is not started again per file).
+   */
   current(): TrackedSet {
     const gitDir = gitDirOf(this.root);
     if (!gitDir) return EMPTY;
@@ -40,8 +50,11 @@ export class TrackedFiles {
     let out: string;
     try {
       out = execFileSync('git', ['--no-optional-locks', 'ls-files', '-z'], { cwd: this.root, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
-    } catch {
-      return EMPTY;
+    } catch (error) {
+      const unknown = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed' : 'git ls-files failed';
+      const set = { ...EMPTY, unknown };
+      this.cached = { stamp, set };
+      return set;
     }
     const files = new Set<string>();
     const folders = new Set<string>();
@@ -54,7 +67,7 @@ export class TrackedFiles {
         folders.add(folder);
       }
     }
-    const set = { files, folders };
+    const set = { files, folders, unknown: null };
     this.cached = { stamp, set };
     return set;
   }

@@ -19,7 +19,7 @@ import {
   type ListingDelta,
   type SkipReason,
 } from './source-file.js';
-import { describeRule, reincludeHint, skipReasonOf, verdictOf, type RuleVerdict } from './ignore-layers.js';
+import { describeRule, reincludeHint, skipReasonOf, sparesTracked, verdictOf, type RuleVerdict } from './ignore-layers.js';
 import { WorktreeRules, type Place } from './worktree-rules.js';
 import { TreeWatcher, type TreeWatcherOptions } from './tree-watcher.js';
 import { WorktreeChanges } from './worktree-changes.js';
@@ -297,7 +297,11 @@ export class WorktreeSource implements RepositorySource {
     const skip = this.skipOf(path);
     if (!skip) return null;
     if (typeof skip.rule === 'string') return skip.rule;
-    return skip.rule ? `${describeRule(skip.rule)}; ${reincludeHint(skip.rule)}` : null;
+    if (!skip.rule) return null;
+    // A rule that spares tracked files could not spare them when git could not say which they are.
+    const unknown = sparesTracked(skip.rule.source) ? this.rules.tracked.current().unknown : null;
+    const caveat = unknown ? ` (${unknown}, so whether git tracks it could not be checked: a tracked file is left out by this rule too)` : '';
+    return `${describeRule(skip.rule)}${caveat}; ${reincludeHint(skip.rule)}`;
   }
 
   /** Why `path` is not listed, and the verdict (or folder setting, as text) behind a rule's skip. */
