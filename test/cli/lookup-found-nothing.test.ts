@@ -28,6 +28,10 @@ describe('a lookup that finds nothing', () => {
     expect(regex.code).toBe(1);
     expect(regex.stdout).toBe('');
     expect(regex.stderr.split('\n').filter(Boolean)).toHaveLength(1);
+    // Every other lookup keeps grep's shape: nothing on stdout.
+    const search = await runCliInProcess(['search', 'zzqqxx wubbalubba', '--repo', root, '-q'], { cacheDir: join(dir, 'cache') });
+    expect(search.code).toBe(1);
+    expect(search.stdout).toBe('');
   });
 
   it('summaryOf: the lines before the first list, as one sentence (generated answers)', () => {

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { findCodeSnippetTool, findReferencesTool, regexSearchTool, type AnyToolDefinition } from '../../tools/index.js';
 import { wholeNumber } from '../option-parsers.js';
-import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
+import { addToolCommandOptions, runToolCommand, type NothingFound, type ToolCommandOptions } from './symbols-command.js';
 
 interface SearchCommandOptions extends ToolCommandOptions {
   filePattern?: string;
@@ -27,6 +27,8 @@ interface CommandSpec {
   options: Array<[string, string, ((value: string) => number)?]>;
   args(value: string, options: SearchCommandOptions): Record<string, unknown>;
   found(data: unknown): boolean;
+  /** How an answer that found nothing is printed (see runToolCommand). */
+  nothingFound: NothingFound;
 }
 
 /** `{ key: value }` when `value` was given, else nothing. */
@@ -46,6 +48,8 @@ const SPECS: Record<'references' | 'regex' | 'snippet', CommandSpec> = {
       const { references, notShown } = data as { references: unknown[]; notShown: number };
       return references.length + notShown > 0;
     },
+    // What it found instead (calls of the same name on other receivers) is worth reading: on stdout.
+    nothingFound: 'summary and list',
   },
   regex: {
     name: 'regex',
@@ -58,6 +62,7 @@ const SPECS: Record<'references' | 'regex' | 'snippet', CommandSpec> = {
     ],
     args: (pattern, o) => ({ pattern, ...given('ignore_case', o.ignoreCase), ...given('max_matches', o.max) }),
     found: (data) => (data as { totalMatches: number }).totalMatches > 0,
+    nothingFound: 'one line',
   },
   snippet: {
     name: 'snippet',
@@ -70,6 +75,7 @@ const SPECS: Record<'references' | 'regex' | 'snippet', CommandSpec> = {
     ],
     args: (text, o) => ({ text, ...given('context_lines', o.context), ...given('limit', o.limit) }),
     found: (data) => (data as { totalMatches: number }).totalMatches > 0,
+    nothingFound: 'one line',
   },
 };
 
@@ -81,7 +87,7 @@ function register(program: Command, spec: CommandSpec): Command {
     else command.option(flags, description);
   }
   addToolCommandOptions(command).action(async (value: string, options: SearchCommandOptions) => {
-    await runToolCommand(options, spec.tool, () => ({ ...spec.args(value, options), ...given('file_pattern', options.filePattern) }), undefined, undefined, spec.found);
+    await runToolCommand(options, spec.tool, () => ({ ...spec.args(value, options), ...given('file_pattern', options.filePattern) }), undefined, undefined, spec.found, spec.nothingFound);
   });
   return command;
 }

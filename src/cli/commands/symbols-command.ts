@@ -78,6 +78,7 @@ export async function runToolCommand(
   setup?: (repository: RepositoryIndex, logger: Logger) => Promise<Pick<RunToolOnceOptions, 'registry' | 'context' | 'budgets'>>,
   opened?: { repository: RepositoryIndex; refresh: boolean },
   found?: (data: unknown) => boolean,
+  nothingFound: NothingFound = 'one line',
 ): Promise<void> {
   // Not refreshed: another process builds the first index and the tool answers provisionally.
   const { repository, report, logger } =
@@ -94,13 +95,14 @@ export async function runToolCommand(
       const code = TOOL_ERROR_CODES.has(result.errorCode ?? '') ? (result.errorCode as ReponavErrorCode) : 'BAD_INPUT';
       throw new ReponavError(code, result.text);
     }
-    // A lookup that finds nothing fails like grep (exit 1, one sentence on stderr: the answer's summary);
-    // --json still prints the answer, and so does text when it lists more than its summary (the calls of
-    // the same name on other receivers that `references` found instead).
+    // A lookup that finds nothing fails like grep (exit 1, one sentence on stderr); --json still prints the
+    // answer. With 'summary and list' the sentence is the answer's summary and the answer goes to stdout
+    // when it lists more (the calls of the same name on other receivers that `references` found instead).
     if (found && !found(result.data)) {
-      const summary = summaryOf(result.text);
       if (options.json) printJson(result.data);
-      else if (summary.lines < result.text.split('\n').length) process.stdout.write(`${result.text}\n`);
+      if (nothingFound === 'one line') throw new ReponavError('FILE_NOT_FOUND', result.text.split('\n').join(' '));
+      const summary = summaryOf(result.text);
+      if (!options.json && summary.lines < result.text.split('\n').length) process.stdout.write(`${result.text}\n`);
       throw new ReponavError('FILE_NOT_FOUND', summary.sentence);
     }
     if (options.json) printJson(result.data);
@@ -109,6 +111,13 @@ export async function runToolCommand(
     repository.close();
   }
 }
+
+/**
+ * What a lookup that finds nothing prints: `one line`, its whole answer as
+ * the error sentence; `summary and list`, the answer's summary as the error
+ * sentence and the whole answer on stdout when it lists more than that.
+ */
+export type NothingFound = 'one line' | 'summary and list';
 
 /**
  * The summary of a tool's answer: its leading lines up to the first list (a
