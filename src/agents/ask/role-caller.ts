@@ -80,19 +80,12 @@ export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req
   for (const attempt of [1, 2] as const) {
     const response = { value: await send(rt, req, messages, 'json', attempt, tokens) };
     const record = rt.records[rt.records.length - 1]!;
-    const calls = response.value.toolCalls ?? [];
-    if (calls.length > 0 && !readToolCalls) {
-      record.ok = false;
-      record.error = `the reply called tools instead of the JSON object (${calls.map((c) => c.name).join(', ')})`;
-      lastError = record.error;
-      rt.logger.debug(`ask: ${req.role} reply unusable (attempt ${attempt}): ${record.error}`);
-      messages = [...req.messages, { role: 'assistant', content: response.value.text }, { role: 'user', content: NO_TOOLS_JSON }];
-      continue;
-    }
-    const parsed = parseJsonReply(readToolCalls ? readToolCalls(response.value.text) : response.value.text, schema);
+    // Tool calls the role does not read: the reply is not used, whatever its text holds.
+    const unread = readToolCalls ? [] : (response.value.toolCalls ?? []);
+    const parsed = unread.length > 0 ? null : parseJsonReply(readToolCalls ? readToolCalls(response.value.text) : response.value.text, schema);
     const truncated = response.value.outcome === 'cut';
     // A cut reply is never read, even when what is left parses: its last value may be cut too.
-    if (parsed.ok && !truncated) {
+    if (parsed?.ok && !truncated) {
       const objects = [...jsonObjectSpans(response.value.text)].length;
       if (objects > 1) record.note = [record.note, `the reply held ${objects} JSON objects; the first valid one was used`].filter(Boolean).join('; ');
       return { ok: true, value: parsed.value, tokens, raw: response.value.text };
@@ -100,7 +93,10 @@ export async function callJsonRole<S extends z.ZodMiniType>(rt: RoleRuntime, req
     record.ok = false;
     const empty = !truncated && response.value.text.trim() === '';
     let correction: ChatMessage;
-    if (truncated) {
+    if (!parsed) {
+      record.error = `the reply called tools instead of the JSON object (${unread.map((c) => c.name).join(', ')})`;
+      correction = { role: 'user', content: NO_TOOLS_JSON };
+    } else if (truncated) {
       record.error = `cut off at the length limit${parsed.ok ? '' : ` (${parsed.error.message})`}`;
       correction = { role: 'user', content: SHORTER_REPLY };
     } else if (empty) {
