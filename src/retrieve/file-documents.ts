@@ -85,8 +85,8 @@ function patchedHeld(store: IndexStore, kind: FileDocumentKind, earlier: HeldInd
   const before = earlier.states();
   if (!before) return null;
   const files = parsedFileStates(store);
-  const patched = patchFileIndex(earlier.index, before, files, (paths) => documentsOf(store, kind, paths, false), maxPatched(files.paths.length));
-  return patched && { index: { ...patched, buildMs: performance.now() - started }, states: () => files };
+  const index = patched(store, kind, earlier.index, before, files);
+  return index && { index: { ...index, buildMs: performance.now() - started }, states: () => files };
 }
 
 /**
@@ -112,7 +112,13 @@ function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): HeldIndex 
   const cached = readStaleDerivedCache(store, name);
   if (cached?.fingerprint === fingerprint) {
     const stored = parseFileIndex(cached.payload);
-    if (stored) return { index: { ...stored, buildMs: performance.now() - started }, states: () => storedStates(store, name, fingerprint, stored.paths) };
+    if (stored) {
+      const states = () => {
+        const read = storedStates(store, name, fingerprint);
+        return read && { paths: stored.paths, states: read };
+      };
+      return { index: { ...stored, buildMs: performance.now() - started }, states };
+    }
   }
   const files = parsedFileStates(store);
   const index = (cached && updatedIndex(store, kind, name, cached, files)) ?? indexDocuments(files.paths, documentsOf(store, kind, files.paths, true));
@@ -121,13 +127,22 @@ function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): HeldIndex 
   return { index: { ...index, buildMs: performance.now() - started }, states: () => files };
 }
 
-/** The states of `paths` stored beside the index file `name` for `fingerprint` (null: gone, rewritten by another process, or not one per path). */
-function storedStates(store: IndexStore, name: string, fingerprint: string, paths: readonly string[]): FileStates | null {
+/**
+ * The file states stored beside the index file `name` for `fingerprint`, in
+ * the stored index's path order (null: gone, or rewritten by another process
+ * since). Both files must come from the same write: the fingerprint line
+ * pairs them; patchFileIndex refuses states that are not one per path.
+ */
+function storedStates(store: IndexStore, name: string, fingerprint: string): string[] | null {
   const stored = readStaleDerivedCache(store, `${name}-states`);
   if (!stored || stored.fingerprint !== fingerprint) return null;
   const text = stored.payload.toString('utf8');
-  const states = text === '' ? [] : text.split('\n');
-  return states.length === paths.length ? { paths, states } : null;
+  return text === '' ? [] : text.split('\n');
+}
+
+/** `previous` (built over `before`) patched to `files`, or null (see patchFileIndex: too many changes, a mismatched pair). */
+function patched(store: IndexStore, kind: FileDocumentKind, previous: PackedFileIndex, before: FileStates, files: FileStates): PackedFileIndex | null {
+  return patchFileIndex(previous, before, files, (paths) => documentsOf(store, kind, paths, false), maxPatched(files.paths.length));
 }
 
 /** Above this share of files changed or gone, a fresh build costs about what a patch does. */
@@ -141,14 +156,9 @@ function updatedIndex(
   stale: { fingerprint: string; payload: Buffer },
   files: { paths: string[]; states: string[] },
 ): PackedFileIndex | null {
-  const staleStates = readStaleDerivedCache(store, `${name}-states`);
-  // Both files must come from the same write: the fingerprint line pairs them.
-  if (!staleStates || staleStates.fingerprint !== stale.fingerprint) return null;
-  const previous = parseFileIndex(stale.payload);
-  if (!previous) return null;
-  const text = staleStates.payload.toString('utf8');
-  const before = { paths: previous.paths, states: text === '' ? [] : text.split('\n') };
-  return patchFileIndex(previous, before, files, (paths) => documentsOf(store, kind, paths, false), maxPatched(files.paths.length));
+  const states = storedStates(store, name, stale.fingerprint);
+  const previous = states && parseFileIndex(stale.payload);
+  return previous ? patched(store, kind, previous, { paths: previous.paths, states: states! }, files) : null;
 }
 
 /** The most files changed or gone that a patch takes on for an index of `files` files. */

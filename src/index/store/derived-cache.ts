@@ -27,12 +27,7 @@ import { derivedKey, snapshotOf } from './derived-values.js';
  */
 export function indexFilesFingerprint(store: IndexStore): string {
   // Derived once per index state: every derived cache of one search asks (file documents, documentation).
-  return snapshotOf(store).derive(FILES_FINGERPRINT, () => {
-    const hash = createHash('sha256');
-    hash.update(`schema ${SCHEMA_VERSION}\n`);
-    hash.update((indexConnection(store).prepare(FILES_TEXT).pluck().get() as string | null) ?? '');
-    return hash.digest('hex');
-  });
+  return snapshotOf(store).derive(FILES_FINGERPRINT, () => fingerprintOf(store, FILES_TEXT));
 }
 
 const FILES_FINGERPRINT = derivedKey<string>('files fingerprint');
@@ -45,9 +40,14 @@ const FILES_FINGERPRINT = derivedKey<string>('files fingerprint');
  * unchanged, whatever happens to the code files.
  */
 export function unparsedFilesFingerprint(store: IndexStore): string {
+  return fingerprintOf(store, UNPARSED_FILES_TEXT);
+}
+
+/** The SHA-256 of `schema N` and the text the one-value query `sql` builds from the files rows. */
+function fingerprintOf(store: IndexStore, sql: string): string {
   const hash = createHash('sha256');
   hash.update(`schema ${SCHEMA_VERSION}\n`);
-  hash.update((indexConnection(store).prepare(UNPARSED_FILES_TEXT).pluck().get() as string | null) ?? '');
+  hash.update((indexConnection(store).prepare(sql).pluck().get() as string | null) ?? '');
   return hash.digest('hex');
 }
 
