@@ -90,16 +90,11 @@ export class GitCommitSource implements RepositorySource {
     if (result.status !== 0) {
       throw new ReponavError('UNKNOWN_REVISION', `Cannot list commit ${this.commit}: ${result.stderr.trim()}`);
     }
-    const records = result.stdout.split('\0');
-    this.layers = this.ruleLayers(records);
-    for (const record of records) {
-      if (!record) continue;
-      const tab = record.indexOf('\t');
-      const [mode, type, blobId, sizeText] = record.slice(0, tab).split(/\s+/);
-      const path = record.slice(tab + 1);
+    const entries = treeEntries(result.stdout);
+    this.layers = this.ruleLayers(entries);
+    for (const { mode, type, blobId, size, path } of entries) {
       if (type !== 'blob') continue; // submodules (commit) are not part of this repository's text
       if (mode === '120000') continue; // symlinks are never followed in commit mode
-      const size = Number(sizeText);
       const skip = this.skipOf(path, size);
       if (skip) {
         recordSkip(listing, skip, path);
@@ -134,7 +129,7 @@ export class GitCommitSource implements RepositorySource {
    * leave out tracked files count: a commit holds nothing else.
    */
   private excludingVerdict(path: string): RuleVerdict | null {
-    const layers = (this.layers ??= this.ruleLayers(git(this.root, ['ls-tree', '-r', '-l', '-z', this.commit]).stdout.split('\0')));
+    const layers = (this.layers ??= this.ruleLayers(treeEntries(git(this.root, ['ls-tree', '-r', '-l', '-z', this.commit]).stdout)));
     if (layers.length === 0) return null;
     const parts = path.split('/');
     for (let i = 1; i <= parts.length; i++) {
@@ -144,15 +139,11 @@ export class GitCommitSource implements RepositorySource {
     return null;
   }
 
-  /** The option layer and the commit's `.ignore`, `.rgignore` and `.reponavignore` files among ls-tree `records`. */
-  private ruleLayers(records: readonly string[]): IgnoreLayer[] {
+  /** The option layer and the commit's `.ignore`, `.rgignore` and `.reponavignore` files among its tree `entries`. */
+  private ruleLayers(entries: readonly TreeEntry[]): IgnoreLayer[] {
     const layers: IgnoreLayer[] = this.option ? [this.option] : [];
-    for (const record of records) {
-      const tab = record.indexOf('\t');
-      const path = record.slice(tab + 1);
-      if (tab < 0 || !isFolderIgnoreFile(path) || path.endsWith('.gitignore')) continue;
-      const [, type, blobId] = record.slice(0, tab).split(/\s+/);
-      if (type !== 'blob') continue;
+    for (const { type, blobId, path } of entries) {
+      if (type !== 'blob' || !isFolderIgnoreFile(path) || path.endsWith('.gitignore')) continue;
       const text = git(this.root, ['cat-file', 'blob', blobId]);
       if (text.status !== 0) continue;
       const slash = path.lastIndexOf('/');
@@ -168,12 +159,9 @@ export class GitCommitSource implements RepositorySource {
   /** Why the listing skips the blob at `path` (one `git ls-tree`), or null when it lists it or there is none. */
   skipReason(path: string): SkipReason | null {
     const result = git(this.root, ['ls-tree', '-l', '-z', this.commit, '--', path]);
-    const record = result.status === 0 ? result.stdout.split('\0')[0] : '';
-    const tab = record ? record.indexOf('\t') : -1;
-    if (tab < 0 || record.slice(tab + 1) !== path) return null;
-    const [mode, type, , sizeText] = record.slice(0, tab).split(/\s+/);
-    if (type !== 'blob' || mode === '120000') return null;
-    return this.skipOf(path, Number(sizeText));
+    const entry = result.status === 0 ? treeEntries(result.stdout)[0] : undefined;
+    if (!entry || entry.path !== path || entry.type !== 'blob' || entry.mode === '120000') return null;
+    return this.skipOf(path, entry.size);
   }
 
   async *readMany(files: SourceFile[]): AsyncIterable<{ file: SourceFile; bytes: Buffer | null }> {
@@ -212,6 +200,27 @@ export class GitCommitSource implements RepositorySource {
       await writer.catch(() => undefined);
     }
   }
+}
+
+/** One entry of `git ls-tree -l`: mode, object type and id, size (NaN for a tree or commit) and path. */
+interface TreeEntry {
+  mode: string;
+  type: string;
+  blobId: string;
+  size: number;
+  path: string;
+}
+
+/** The entries of `git ls-tree -l -z` output (records `<mode> <type> <id> <size>\t<path>`, NUL-terminated). */
+function treeEntries(output: string): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  for (const record of output.split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode = '', type = '', blobId = '', sizeText] = record.slice(0, tab).split(/\s+/);
+    entries.push({ mode, type, blobId, size: Number(sizeText), path: record.slice(tab + 1) });
+  }
+  return entries;
 }
 
 /** Finds the git dir for a working tree, a `.git` folder or a bare repository; null when none. */
