@@ -233,10 +233,10 @@ function ripgrepRun(root: string, files: readonly string[], terms: string[], max
   });
 }
 
-/** Occurrences of `term` in `text`, not overlapping each other (as the in-process scan counts them). */
-function occurrences(text: string, term: string): number {
+/** Occurrences of `term` in `text`, not overlapping each other, counted up to `limit`. */
+function occurrences(text: string, term: string, limit = Infinity): number {
   let found = 0;
-  for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + term.length)) found++;
+  for (let at = text.indexOf(term); at >= 0 && found < limit; at = text.indexOf(term, at + term.length)) found++;
   return found;
 }
 
@@ -251,8 +251,7 @@ function scanInProcess(root: string, files: readonly string[], terms: string[]):
       continue;
     }
     for (const term of terms) {
-      let found = 0;
-      for (let at = text.indexOf(term); at >= 0 && found < MAX_LINES_PER_FILE; at = text.indexOf(term, at + term.length)) found++;
+      const found = occurrences(text, term, MAX_LINES_PER_FILE);
       if (found === 0) continue;
       let byTerm = counts.get(path);
       if (!byTerm) counts.set(path, (byTerm = new Map()));
