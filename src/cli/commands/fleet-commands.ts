@@ -89,7 +89,7 @@ export function registerFleetCommand(program: Command): void {
       const queue = await team.JobQueue.open(db, logger);
       try {
         const removed = await team.removeRepoEverywhere(db, queue, store, name);
-        if (!removed) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
+        if (!removed) throw notInCatalog(name);
         print(`removed ${name}: ${countOf(removed.shards, 'shard')} deleted from ${store.description}, ${countOf(removed.jobs, 'job')} cancelled`);
       } finally {
         await queue.close();
@@ -124,8 +124,7 @@ export function registerFleetCommand(program: Command): void {
       .option('--retries <n>', RETRIES_HELP, count),
   ).action(async (name: string, options: CommonOptions & QueueFlags & { commit?: string }) =>
     withTeam(options, async (team, db, logger) => {
-      const repo = await team.getRepo(db, name);
-      if (!repo) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
+      const repo = await catalogRepo(team, db, name);
       const commit = await rebuildTarget(team, db, repo, options.commit);
       const purged = await team.purgedCommit(db, name, commit);
       if (purged) throw new ReponavError('BAD_INPUT', team.purgedText(name, purged));
@@ -151,8 +150,7 @@ export function registerFleetCommand(program: Command): void {
       .option('--json', 'print JSON'),
   ).action(async (name: string, options: CommonOptions & { commit: string; store?: string; json?: boolean }) =>
     withTeam(options, async (team, db, logger) => {
-      const repo = await team.getRepo(db, name);
-      if (!repo) throw new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
+      const repo = await catalogRepo(team, db, name);
       const commit = (await team.purgedCommit(db, name, options.commit.toLowerCase())) ?? (await rebuildTarget(team, db, repo, options.commit));
       const store = team.openShardStore(options.store, db);
       const queue = await team.JobQueue.open(db, logger);
@@ -196,6 +194,18 @@ export function registerFleetCommand(program: Command): void {
   common(token.command('revoke <name>').description('revoke the active token with this name')).action(async (name: string, options: CommonOptions) =>
     withTeam(options, async (team, db) => print(`revoked ${await team.revokeToken(db, name)} token(s)`)),
   );
+}
+
+/** The error of a command naming a repository the catalog does not hold. */
+function notInCatalog(name: string): ReponavError {
+  return new ReponavError('BAD_INPUT', `No repository '${name}' in the catalog; see reponav fleet list.`);
+}
+
+/** The catalog's row of `name`; throws {@link notInCatalog} when there is none. */
+async function catalogRepo(team: Team, db: TeamDb, name: string): Promise<NonNullable<Awaited<ReturnType<Team['getRepo']>>>> {
+  const repo = await team.getRepo(db, name);
+  if (!repo) throw notInCatalog(name);
+  return repo;
 }
 
 /** The text of `--from FILE`, or one sentence saying why it cannot be read. */
