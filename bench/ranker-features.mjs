@@ -12,9 +12,15 @@
 // contribution. Static features: test path, stub, path depth, log10 of the
 // function's (module's) lines or of the file's symbol count.
 //
+// --one-pass: instead, one search per instance that returns its own stages'
+// values per candidate (searchRepository's `features`, ranking-features.ts:
+// the vectors the learned ranker reads at query time), with documentation
+// search off (it ranks no code). Records then carry `names` per level.
+// --resume: instances already in --out are kept and skipped (a stopped run continues).
+//
 // Usage:
 //   node bench/ranker-features.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR --out FEATURES.jsonl
-//        [--only-repos o/n,...] [--per-repo N] [--newest] [--rolling] [--top 30]
+//        [--only-repos o/n,...] [--per-repo N] [--newest] [--rolling] [--top 30] [--one-pass] [--resume]
 // --index-dir as bench/tune-loro.mjs (`owner+name@commit.db` per instance, copied
 // from the previous one), or with --rolling one index per repository
 // (`owner+name@rolling.db`) moved from commit to commit: little disk, and an
@@ -24,12 +30,13 @@
 // choice reads commit dates only, never the gold.
 // On stderr: per instance, the seconds spent indexing and searching (CPU time
 // of this process with process.cpuUsage, and wall time), for throughput.
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RepositoryIndex } from '../dist/index/repository-index.js';
 import { searchRepository } from '../dist/retrieve/search-repository.js';
 import { LexicalMemo } from '../dist/retrieve/lexical-retriever.js';
 import { isTestPath } from '../dist/retrieve/path-prior.js';
+import { FEATURE_NAMES as ONE_PASS_NAMES } from '../dist/retrieve/ranking-features.js';
 import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
 import { commitTimestamps, findRepoGitDir } from '../dist/eval/repo-lookup.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
@@ -105,14 +112,20 @@ export async function candidateFeatures(store, query, top) {
   return out;
 }
 
+/** One search's own feature vectors (searchRepository's `features`), documentation off. */
+export async function onePassFeatures(store, query, top) {
+  const { features } = await searchRepository(store, query, { features: top, documents: 'off' });
+  return Object.fromEntries(LEVELS.map((level) => [level, { ...features[level], names: ONE_PASS_NAMES[level] }]));
+}
+
 const USAGE = `usage: node bench/ranker-features.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR --out FEATURES.jsonl
-       [--only-repos o/n,...] [--per-repo N] [--newest] [--rolling] [--top 30]
+       [--only-repos o/n,...] [--per-repo N] [--newest] [--rolling] [--top 30] [--one-pass] [--resume]
 (see the header of bench/ranker-features.mjs)`;
 
 async function main() {
   const { values: opt } = parseBenchArgs({
     usage: USAGE,
-    options: { ...Object.fromEntries(['instances', 'repos', 'index-dir', 'out', 'only-repos', 'per-repo', 'top'].map((n) => [n, { type: 'string' }])), rolling: { type: 'boolean' }, newest: { type: 'boolean' } },
+    options: { ...Object.fromEntries(['instances', 'repos', 'index-dir', 'out', 'only-repos', 'per-repo', 'top'].map((n) => [n, { type: 'string' }])), rolling: { type: 'boolean' }, newest: { type: 'boolean' }, 'one-pass': { type: 'boolean' }, resume: { type: 'boolean' } },
   });
   if (!opt.instances || !opt.repos || !opt['index-dir'] || !opt.out) {
     process.stderr.write(`${USAGE}\n`);
@@ -130,7 +143,21 @@ async function main() {
       byRepo.get(instance.repo).push(instance);
     }
   }
-  writeFileSync(opt.out, '');
+  const kept = new Set();
+  if (opt.resume && existsSync(opt.out)) {
+    for (const line of readFileSync(opt.out, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        kept.add(JSON.parse(line).instance_id);
+      } catch {
+        // A line cut by a stop is written again below.
+      }
+    }
+    // Drop a cut last line so appended records start on their own line.
+    const whole = readFileSync(opt.out, 'utf8').split('\n').filter((line) => { try { JSON.parse(line); return true; } catch { return false; } });
+    writeFileSync(opt.out, whole.length ? `${whole.join('\n')}\n` : '');
+    process.stderr.write(`resuming: ${kept.size} instances already in ${opt.out}\n`);
+  } else writeFileSync(opt.out, '');
   let done = 0;
   const started = Date.now();
   for (const [repo, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -143,6 +170,7 @@ async function main() {
     let previous = null;
     const chosen = opt.newest ? dated.slice(Math.max(0, dated.length - perRepo)) : dated.slice(0, perRepo);
     for (const { instance } of chosen) {
+      if (kept.has(instance.instance_id)) continue;
       const cpu0 = process.cpuUsage();
       const t0 = Date.now();
       const path = opt.rolling ? join(opt['index-dir'], `${stem}@rolling.db`) : join(opt['index-dir'], `${stem}@${instance.base_commit}.db`);
@@ -151,7 +179,7 @@ async function main() {
       await repository.refresh();
       const cpu1 = process.cpuUsage(cpu0);
       const t1 = Date.now();
-      const levels = await candidateFeatures(repository.store, instance.problem_statement, top);
+      const levels = opt['one-pass'] ? await onePassFeatures(repository.store, instance.problem_statement, top) : await candidateFeatures(repository.store, instance.problem_statement, top);
       repository.close();
       previous = path;
       const cpu2 = process.cpuUsage(cpu0);

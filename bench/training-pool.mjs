@@ -6,7 +6,7 @@
 //   node bench/training-pool.mjs build --repos DIR --repositories o/n,o/n,... --manifest OUT.json
 //        [--out-dir DIR] [--per-repo 150] [--seed 33] [--jobs 2]
 //   node bench/training-pool.mjs rebuild --repos DIR --manifest bench/training-pool.json --out POOL.jsonl
-//        [--only-repos o/n,...] [--jobs 2]
+//        [--only-repos o/n,...] [--window N] [--jobs 2]
 // build: for each repository (a git directory under DIR, as `eval locbench --repos`
 //   finds it), history-instances.mjs with --merges, --seed, --max --per-repo at the
 //   mirror's HEAD; the manifest records each repository's HEAD, the options and
@@ -17,6 +17,9 @@
 //   commits (--commits), so the same mirrors give the same instances; repositories
 //   whose HEAD commit is missing are reported and skipped. The pool's JSONL is
 //   in manifest order (repository, then history-instances' order: newest first).
+//   --window N: per repository only N of its recorded commits, the N consecutive
+//   ones (by committer date) spanning the least time, so featurising them moves
+//   one index by small steps (the choice reads commit dates only, never the gold).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,12 +31,12 @@ import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 const execFileAsync = promisify(execFile);
 const SCRIPT = new URL('./history-instances.mjs', import.meta.url).pathname;
 const USAGE = `usage: node bench/training-pool.mjs build --repos DIR --repositories o/n,... --manifest OUT.json [--out-dir DIR] [--per-repo 150] [--seed 33] [--jobs 2]
-       node bench/training-pool.mjs rebuild --repos DIR --manifest FILE --out POOL.jsonl [--only-repos o/n,...] [--jobs 2]
+       node bench/training-pool.mjs rebuild --repos DIR --manifest FILE --out POOL.jsonl [--only-repos o/n,...] [--window N] [--jobs 2]
 (see the header of bench/training-pool.mjs)`;
 
 const { values: opt, positionals } = parseBenchArgs({
   usage: USAGE,
-  options: Object.fromEntries(['repos', 'repositories', 'manifest', 'out-dir', 'per-repo', 'seed', 'jobs', 'out', 'only-repos'].map((n) => [n, { type: 'string' }])),
+  options: Object.fromEntries(['repos', 'repositories', 'manifest', 'out-dir', 'per-repo', 'seed', 'jobs', 'out', 'only-repos', 'window'].map((n) => [n, { type: 'string' }])),
   minPositionals: 1,
   maxPositionals: 1,
 });
@@ -43,6 +46,32 @@ if ((command !== 'build' && command !== 'rebuild') || !opt.repos || !opt.manifes
   process.exit(2);
 }
 const jobs = wholeNumber(USAGE, 'jobs', opt.jobs) ?? 2;
+const window = wholeNumber(USAGE, 'window', opt.window);
+
+/**
+ * The `size` consecutive commits (by committer date, ties by SHA) spanning the
+ * least time; all of them when there are no more than `size`. Reads dates only.
+ */
+function densestWindow(dated, size) {
+  const sorted = [...dated].sort((a, b) => a.date - b.date || (a.sha < b.sha ? -1 : a.sha > b.sha ? 1 : 0));
+  if (sorted.length <= size) return sorted;
+  let bestStart = 0;
+  for (let i = 1; i + size <= sorted.length; i++) {
+    if (sorted[i + size - 1].date - sorted[i].date < sorted[bestStart + size - 1].date - sorted[bestStart].date) bestStart = i;
+  }
+  return sorted.slice(bestStart, bestStart + size);
+}
+
+/** Committer dates (seconds) of `shas` in one git call. */
+async function commitDates(gitDir, shas) {
+  const { stdout } = await execFileAsync('git', ['--git-dir', gitDir, 'log', '--no-walk=unsorted', '--format=%H %ct', ...shas], { maxBuffer: 64 * 1024 * 1024 });
+  const dates = new Map();
+  for (const line of stdout.split('\n').filter(Boolean)) {
+    const [sha, date] = line.split(' ');
+    dates.set(sha, Number(date));
+  }
+  return shas.map((sha) => ({ sha, date: dates.get(sha) ?? 0 }));
+}
 
 /** Runs `work` over `items` with at most `jobs` at a time; results in item order. */
 async function pool(items, work) {
@@ -102,7 +131,6 @@ if (command === 'build') {
   try {
     const lists = await pool(entries, async (entry, i) => {
       const commitsFile = join(scratch, `${i}.txt`);
-      writeFileSync(commitsFile, entry.commits.map(([sha]) => sha).join('\n'));
       let gitDir;
       try {
         gitDir = gitDirOf(entry.repo);
@@ -111,9 +139,12 @@ if (command === 'build') {
         process.stderr.write(`${entry.repo}: no git directory with commit ${entry.head} under --repos; skipped\n`);
         return [];
       }
-      const args = ['--rev', entry.head, '--commits', commitsFile, '--max', String(entry.commits.length)];
+      let shas = entry.commits.map(([sha]) => sha);
+      if (window !== undefined) shas = densestWindow(await commitDates(gitDir, shas), window).map((c) => c.sha);
+      writeFileSync(commitsFile, shas.join('\n'));
+      const args = ['--rev', entry.head, '--commits', commitsFile, '--max', String(shas.length)];
       const instances = await instancesOf(gitDir, entry.repo, args);
-      if (instances.length !== entry.commits.length) process.stderr.write(`${entry.repo}: ${instances.length} of ${entry.commits.length} recorded commits rebuilt\n`);
+      if (instances.length !== shas.length) process.stderr.write(`${entry.repo}: ${instances.length} of ${shas.length} chosen recorded commits rebuilt\n`);
       return instances;
     });
     const all = lists.flat();

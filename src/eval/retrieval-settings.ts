@@ -100,6 +100,8 @@ const searchSettings = {
   fileQueryWeights: queryWeights,
   titleFileWeight: z.number(),
   filesOnly: z.boolean(),
+  /** `hand` (default) or `learned` (the shipped LambdaMART model reorders the candidates). */
+  ranker: z.enum(['hand', 'learned']),
 };
 
 /** Retrieval settings accepted in `--config-json` (all optional; defaults are the tuned ones). */
@@ -129,7 +131,7 @@ export function searchOptionsOf(settings: RetrievalSettings): SearchOptions {
 }
 
 /** SearchOptions members that are code or shared state, not settings a JSON object can give. */
-type NOT_SETTINGS = 'pathFilter' | 'lexicalMemo' | 'fuse';
+type NOT_SETTINGS = 'pathFilter' | 'lexicalMemo' | 'fuse' | 'features' | 'rankerModel';
 
 type Options<K extends keyof SearchOptions> = NonNullable<SearchOptions[K]>;
 /** `true` when the schema names exactly the keys of `Options` (a mismatch names them in the compile error). */

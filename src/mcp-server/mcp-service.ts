@@ -45,6 +45,8 @@ export interface McpServiceOptions {
   scaffold?: ToolContext['scaffold'];
   /** A model reranker: `search` then takes `rerank: true` (see ToolContext.reranker); without one it does not. */
   reranker?: ToolContext['reranker'];
+  /** What orders `search`'s candidates (ToolContext.ranker); default `hand`. */
+  ranker?: ToolContext['ranker'];
   /**
    * Advertise output schemas and send structuredContent (the budgeted
    * envelope, see ToolContext.structuredOutput). Default off: the answer is
@@ -116,6 +118,7 @@ export function createMcpService(repositories: RepositorySet, options: Omit<McpS
     embedder: options.embedder,
     scaffold: options.scaffold,
     ...(options.reranker ? { reranker: options.reranker } : {}),
+    ...(options.ranker ? { ranker: options.ranker } : {}),
     ...(options.structured ? { structuredOutput: true } : {}),
   };
   return {

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
-import { searchRepository } from './search-repository.js';
+import { searchRepository, type SearchOptions } from './search-repository.js';
+import { FEATURE_NAMES, RANKING_LEVELS, symbolKey } from './ranking-features.js';
 
 /**
  * The default ranking's scores on a fixture, compared bit for bit with the
@@ -81,10 +82,10 @@ afterAll(() => {
   fixtures.cleanUp();
 });
 
-async function rankings(): Promise<unknown[]> {
+async function rankings(options: SearchOptions = {}): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const query of QUERIES) {
-    const r = await searchRepository(repository.store, query);
+    const r = await searchRepository(repository.store, query, options);
     out.push({
       query,
       hits: r.hits.map((h) => [h.path, h.symbol, h.kind, h.startLine, h.score]),
@@ -104,6 +105,33 @@ describe('the default ranking', () => {
     expect(existsSync(RECORD)).toBe(true);
     // JSON keeps a double's shortest round-trip form: equal text is equal bits.
     expect(JSON.parse(JSON.stringify(now))).toEqual(JSON.parse(readFileSync(RECORD, 'utf8')));
+  });
+
+  it('is the same when the search also returns its feature vectors, which describe its lists', async () => {
+    expect(JSON.stringify(await rankings({ features: 30 }))).toBe(JSON.stringify(await rankings()));
+    for (const query of QUERIES) {
+      const r = await searchRepository(repository.store, query, { features: 30 });
+      const lists = { file: r.files.map((f) => f.path), module: r.modules.map(symbolKey), function: r.functions.map(symbolKey) };
+      for (const level of RANKING_LEVELS) {
+        expect(r.features![level].keys).toEqual(lists[level].slice(0, 30));
+        for (const x of r.features![level].x) {
+          expect(x).toHaveLength(FEATURE_NAMES[level].length);
+          expect(x.every(Number.isFinite)).toBe(true);
+        }
+      }
+      // The first candidate's hand score and rank features are the list's best: 1 and 1.
+      expect(r.features!.file.x[0]!.slice(0, 2)).toEqual([1, 1]);
+    }
+  });
+
+  it('with the shipped learned ranker reorders only among the hand ranking\'s candidates and keeps scores descending', async () => {
+    for (const query of QUERIES) {
+      const hand = await searchRepository(repository.store, query);
+      const learned = await searchRepository(repository.store, query, { ranker: 'learned' });
+      expect([...learned.files.map((f) => f.path)].sort()).toEqual([...hand.files.map((f) => f.path)].sort());
+      expect(learned.files.map((f) => f.score)).toEqual(hand.files.map((f) => f.score));
+      expect([...learned.functions.map(symbolKey)].sort()).toEqual([...hand.functions.map(symbolKey)].sort());
+    }
   });
 
   it('is the same on a second search of the same query (cached derived values give what computing them gave)', async () => {

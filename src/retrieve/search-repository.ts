@@ -21,6 +21,9 @@ import { titleTerms, usesTitleFiles, withTitleFiles, type TitleFileOptions } fro
 import { indexedPaths, matchIndexedPaths } from './indexed-paths.js';
 import { documentPlacement, searchDocuments } from './doc-search.js';
 import type { DocHit, DocPlacement } from './retrieval-types.js';
+import { rankingFeatures, type SearchFeatures, type SearchTrace } from './ranking-features.js';
+import { applyLearnedRanker, type RankerKind, type RankerModel } from './learned/learned-ranker.js';
+import { shippedRankerModel } from './shipped-ranker.js';
 
 export { matchIndexedPaths } from './indexed-paths.js';
 export { isTestPath } from './path-prior.js';
@@ -118,6 +121,21 @@ export interface SearchOptions extends TitleFileOptions {
   documents?: 'auto' | DocPlacement | 'off';
   /** Documentation files returned (default 5). */
   maxDocuments?: number;
+  /**
+   * Also return each level's first `features` candidates with their feature
+   * vectors (ranking-features.ts), read off this search's own stages; 0 or
+   * absent: none. Changes no ranking.
+   */
+  features?: number;
+  /**
+   * `hand` (default): the hand-tuned combination orders the candidates.
+   * `learned`: a LambdaMART model (learned/learned-ranker.ts; the package's
+   * models/ranker.json unless `rankerModel` is given) reorders each level's
+   * first candidates by their feature vectors. See docs/retrieval.md.
+   */
+  ranker?: RankerKind;
+  /** The model `ranker: 'learned'` uses instead of the shipped one (tests, `bench/`). */
+  rankerModel?: RankerModel;
   /** Extra retrievers (dense) fused with the lexical hits; see fusion.ts. */
   fuse?: (lexical: ChunkHit[], query: ParsedQuery) => Promise<ChunkHit[]> | ChunkHit[];
 }
@@ -127,6 +145,8 @@ export interface SearchResult extends RetrievalResult {
   parsedQuery: ParsedQuery;
   modules: RankedSymbol[];
   functions: RankedSymbol[];
+  /** With {@link SearchOptions.features}: the candidates' feature vectors per level. */
+  features?: SearchFeatures;
 }
 
 /**
@@ -156,13 +176,21 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     wordVariantWeight: options.wordVariantWeight,
     wordVariantScope: options.wordVariantScope,
   };
+  // Each stage's hits are kept only when features are asked for (the trace is then read once, at the end).
+  const model = options.ranker === 'learned' ? (options.rankerModel ?? shippedRankerModel()) : undefined;
+  const trace: SearchTrace | undefined = options.features || model ? { hits: {} } : undefined;
   let hits = lexicalSearch(store, parsedQuery, lexical);
   if (options.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...options.feedback }, lexical);
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
+  if (trace) trace.hits.bm25 = hits;
   hits = applyPathPriors(store, hits, options);
+  if (trace) trace.hits.priors = hits;
   hits = applyFileNameEvidence(store, hits, parsedQuery, options);
+  if (trace) trace.hits['file-name'] = hits;
   hits = applyEvidenceBoosts(store, hits, parsedQuery, options);
+  if (trace) trace.hits['path-frame'] = hits;
   hits = applyPhraseEvidence(store, hits, parsedQuery, options);
+  if (trace) trace.hits.phrase = hits;
   hits = applyDefinitionEvidence(store, hits, parsedQuery, {
     weight: options.definitionBoost ?? DEFAULT_DEFINITION_BOOST,
     maxDefinitions: options.maxDefinitions ?? 3,
@@ -181,14 +209,26 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   });
   const chunkFiles = files;
   const level = { ...DEFAULT_FILE_LEVEL, ...options.fileLevel };
+  if (trace) {
+    trace.chunkFiles = chunkFiles;
+    trace.prior = priorOf(store, options) ?? NO_PRIOR;
+  }
   if ((level.weight > 0 || level.titleWeight > 0) && files.length > 0) {
     const prior = priorOf(store, options) ?? NO_PRIOR;
     // Below the ranking's ordered head the fusions read only the listed files' scores (none, for the title's).
     const rank = (terms: QueryTerm[], keep: ReadonlySet<string>) =>
       rankFileDocuments(store, terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, prior, options.pathFilter, orderedFiles(level), keep);
-    if (level.weight > 0) files = fuseFileLevel(files, rank(parsedQuery.terms, new Set(files.map((f) => f.path))), level);
+    if (level.weight > 0) {
+      const documents = rank(parsedQuery.terms, new Set(files.map((f) => f.path)));
+      if (trace) trace.fileDocuments = documents;
+      files = fuseFileLevel(files, documents, level);
+    }
     const title = level.titleWeight > 0 ? titleTerms(queryText, queryWeights) : [];
-    if (title.length > 0) files = fuseTitleLevel(files, rank(title, new Set()), level.titleWeight);
+    if (title.length > 0) {
+      const titled = rank(title, new Set());
+      if (trace) trace.titleDocuments = titled;
+      files = fuseTitleLevel(files, titled, level.titleWeight);
+    }
   }
   const docs = documentsFor(store, queryText, parsedQuery, options);
   if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions: [], modules: [] };
@@ -206,7 +246,13 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     files,
     fileHits,
   });
-  return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions, modules };
+  const result: SearchResult = { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions, modules };
+  if (!trace) return result;
+  // The features describe the hand order's candidates (the learned model reorders those).
+  const features = rankingFeatures(store, result, trace, model?.top ?? options.features);
+  // Static features are centred over the candidates described, so another count is computed on its own.
+  if (options.features) result.features = options.features === (model?.top ?? options.features) ? features : rankingFeatures(store, result, trace, options.features);
+  return model ? { ...result, ...applyLearnedRanker(model, result, features) } : result;
 }
 
 /** Default number of documentation files in an answer. */

@@ -54,7 +54,7 @@ export async function runToolSearch(env: ToolEnvironment, query: string, filePat
   const store = env.repository.index.store;
   const pathFilter = pathFilterOf(filePattern);
   // A long issue text (logs, dumps) is reduced to what retrieval reads; a shorter one is passed as it is.
-  const result = await searchRepository(store, reduceLongQuery(query).text, { pathFilter, fuse: fusionFor(env, pathFilter) });
+  const result = await searchRepository(store, reduceLongQuery(query).text, { pathFilter, fuse: fusionFor(env, pathFilter), ranker: env.context.ranker });
   const patternMatchesFiles = !pathFilter || result.hits.length > 0 || store.files().some((f) => pathFilter(f.path));
   return { result, filePattern: pathFilter ? filePattern! : null, patternMatchesFiles };
 }

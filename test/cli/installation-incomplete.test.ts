@@ -38,5 +38,18 @@ describe('an incomplete installation', () => {
     const fixed = run(pkg, ['index', root], cacheDir);
     expect(fixed.code, fixed.stderr).toBe(0);
     expect(fixed.stdout + fixed.stderr).toMatch(/0 failed/);
+
+    // The learned ranker's model is package data too: without it `--ranker learned` names it and the way out.
+    const noModel = run(pkg, ['search', 'load the settings file', '--repo', root, '-q', '--ranker', 'learned'], cacheDir);
+    const modelLine = expectOneSentenceError(noModel, 1);
+    expect(modelLine).toMatch(/models\/ranker\.json cannot be read/);
+    expect(modelLine).toContain('--ranker hand');
+    cpSync(join(PROJECT_ROOT, 'models'), join(pkg, 'models'), { recursive: true });
+    // The CLI bundle (dist/cli/) finds the shipped model from its own folder.
+    const learned = run(pkg, ['search', 'load the settings file', '--repo', root, '-q', '--ranker', 'learned', '--json'], cacheDir);
+    expect(learned.code, learned.stderr).toBe(0);
+    const hand = run(pkg, ['search', 'load the settings file', '--repo', root, '-q', '--json'], cacheDir);
+    const paths = (out: string) => (JSON.parse(out) as { files: { path: string }[] }).files.map((f) => f.path).sort();
+    expect(paths(learned.stdout)).toEqual(paths(hand.stdout));
   }, 120_000);
 });

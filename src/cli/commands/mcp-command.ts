@@ -20,6 +20,7 @@ import { clientHttpSnippet, clientSnippet, MCP_CLIENTS, mcpClientOf, type Client
 import { addRerankOptions, rerankerFromFlags, type RerankFlags } from './rerank-localize.js';
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'>, RerankFlags {
+  ranker: 'hand' | 'learned';
   repo: string[];
   include?: string[];
   exclude?: string[];
@@ -144,6 +145,7 @@ export function registerMcpCommand(program: Command): Command {
       commaList('tool name'),
     )
     .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
+    .addOption(new Option('--ranker <kind>', 'what orders search candidates: hand (the tuned combination) or learned (the shipped LambdaMART model)').choices(['hand', 'learned']).default('hand'))
     .option('--structured', 'also send structuredContent (the answer text first, the JSON data within the same budget) and list output schemas')
     .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}), or with --http connects to it, and exit`)
     .option('-q, --quiet', 'log only errors on stderr')
@@ -181,6 +183,7 @@ export function registerMcpCommand(program: Command): Command {
           ? createEmbedder({ kind: options.embedder, model: options.embedModel, baseUrl: options.embedBaseUrl, logger })
           : undefined,
         reranker: rerankerFromFlags(options, logger),
+        ranker: options.ranker,
         structured: options.structured === true,
       }));
       const names = service.context.repositories

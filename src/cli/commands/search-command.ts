@@ -21,6 +21,7 @@ import { indexInBackground, type BackgroundIndex } from '../provisional-answer.j
 
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
+  ranker: 'hand' | 'learned';
   filePattern?: string;
   budgetTokens: number;
 }
@@ -41,6 +42,7 @@ export function registerSearchCommand(program: Command): void {
     .addOption(new Option('--format <format>', 'output interface').choices([...INTERFACE_MODES]).default('scaffold'))
     .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
     .option('--budget-tokens <n>', `output budget in o200k tokens (estimated from above; 100 to ${MAX_SEARCH_BUDGET})`, searchBudget, 1500)
+    .addOption(new Option('--ranker <kind>', 'what orders the candidates: hand (the tuned combination) or learned (the shipped LambdaMART model; docs/retrieval.md)').choices(['hand', 'learned']).default('hand'))
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
   addHiddenAlias(command, '--budget <tokens>', '--budget-tokens <n>', searchBudget);
@@ -71,6 +73,7 @@ export function registerSearchCommand(program: Command): void {
         registry: format === 'file-only' || format === 'inline' ? createToolRegistry({ tools: toolsWithSearchInterface(format) }) : undefined,
         context: {
           fuse,
+          ranker: options.ranker,
           firstIndexElsewhere: elsewhere,
           ...(continueFirstIndex ? { continueFirstIndex } : {}),
           ...(failure ? { firstIndexFailure: { reason: failure, retry: `reponav index ${shellQuoted(repository.root)}` } } : {}),

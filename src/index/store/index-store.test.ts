@@ -195,3 +195,23 @@ describe('IndexStore schema checks', () => {
     expect(existsSync(path)).toBe(true);
   });
 });
+
+describe('IndexStore symbol counts', () => {
+  it('symbolCountOf equals the number of rows symbolsOf reads, from the cache or not, and is 0 for a path not indexed', async () => {
+    const path = join(tempDir(), 'index.db');
+    await buildIndex(path);
+    const store = IndexStore.open(path, recordingLogger());
+    try {
+      const paths = store.files().map((f) => f.path);
+      // Counted before the rows are read (no cache), then after (from the cache).
+      const before = paths.map((p) => store.symbolCountOf(p));
+      const rows = paths.map((p) => store.symbolsOf(p).length);
+      expect(before).toEqual(rows);
+      expect(paths.map((p) => store.symbolCountOf(p))).toEqual(rows);
+      expect(rows.some((n) => n > 0)).toBe(true);
+      expect(store.symbolCountOf('no/such/file.py')).toBe(0);
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -97,6 +97,7 @@ export class IndexStore {
       symbolsOfFile: db.prepare(
         'SELECT s.*, f.path AS path FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC, s.id',
       ),
+      symbolCountOfFile: db.prepare('SELECT count(*) FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ?').pluck(),
       importsOfFile: db.prepare(
         'SELECT i.source, i.names, i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? ORDER BY i.line, i.rowid',
       ),
@@ -298,6 +299,14 @@ export class IndexStore {
     if (this.symbolCache.size >= 256) this.symbolCache.delete(this.symbolCache.keys().next().value!);
     this.symbolCache.set(path, rows);
     return rows;
+  }
+
+  /** How many symbols one file has (0 for a path not indexed): a count, without reading the rows (symbolsOf). */
+  symbolCountOf(path: string): number {
+    const cached = this.symbolCache.get(path);
+    // Rows cached under an older data version may be stale: only a current cache entry answers.
+    if (cached && this.statements.dataVersion.get() === this.cachedDataVersion) return cached.length;
+    return this.statements.symbolCountOfFile.get(path) as number;
   }
 
   /** Imports of one file. */
