@@ -7,7 +7,7 @@
  * being added here, or left out on purpose in {@link NOT_SETTINGS}.
  */
 import * as z from '../zod-mini.js';
-import type { SearchOptions } from '../retrieve/index.js';
+import { RANKER_KINDS, type SearchOptions } from '../retrieve/index.js';
 
 /** A strict object of optional numbers named `keys` (weights and counts). */
 function numbers<const K extends readonly string[]>(keys: K) {
@@ -101,7 +101,7 @@ const searchSettings = {
   titleFileWeight: z.number(),
   filesOnly: z.boolean(),
   /** `hand` (default) or `learned` (the shipped LambdaMART model reorders the candidates). */
-  ranker: z.enum(['hand', 'learned']),
+  ranker: z.enum(RANKER_KINDS),
 };
 
 /** Retrieval settings accepted in `--config-json` (all optional; defaults are the tuned ones). */

@@ -134,6 +134,21 @@ describe('the default ranking', () => {
     }
   });
 
+  it('refuses the learned ranker or features with the plain query mode instead of ignoring them', async () => {
+    await expect(searchRepository(repository.store, QUERIES[0]!, { queryMode: 'plain', ranker: 'learned' })).rejects.toThrow(/plain query mode/);
+    await expect(searchRepository(repository.store, QUERIES[0]!, { queryMode: 'plain', features: 30 })).rejects.toThrow(/plain query mode/);
+    await expect(searchRepository(repository.store, QUERIES[0]!, { queryMode: 'plain' })).resolves.toBeTruthy();
+  });
+
+  it('applies the learned ranker to a files-only search too (the same candidates, features describing them)', async () => {
+    for (const query of QUERIES) {
+      const hand = await searchRepository(repository.store, query, { filesOnly: true, features: 30 });
+      expect(hand.features!.file.keys).toEqual(hand.files.slice(0, 30).map((f) => f.path));
+      const learned = await searchRepository(repository.store, query, { filesOnly: true, ranker: 'learned' });
+      expect([...learned.files.map((f) => f.path)].sort()).toEqual([...hand.files.map((f) => f.path)].sort());
+    }
+  });
+
   it('is the same on a second search of the same query (cached derived values give what computing them gave)', async () => {
     const first = JSON.stringify(await rankings());
     expect(JSON.stringify(await rankings())).toBe(first);

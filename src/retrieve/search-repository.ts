@@ -1,4 +1,5 @@
 import { chunkIdOfSymbol } from '../index/index.js';
+import { ReponavError } from '../errors.js';
 import { compareHits } from './hit-order.js';
 import type { IndexStore } from '../index/index.js';
 import { aggregateFiles, DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
@@ -22,7 +23,7 @@ import { indexedPaths, matchIndexedPaths } from './indexed-paths.js';
 import { documentPlacement, searchDocuments } from './doc-search.js';
 import type { DocHit, DocPlacement } from './retrieval-types.js';
 import { rankingFeatures, type SearchFeatures, type SearchTrace } from './ranking-features.js';
-import { applyLearnedRanker, type RankerKind, type RankerModel } from './learned/learned-ranker.js';
+import { applyLearnedRanker, DEFAULT_RANKER, type RankerKind, type RankerModel } from './learned/learned-ranker.js';
 import { shippedRankerModel } from './shipped-ranker.js';
 
 export { matchIndexedPaths } from './indexed-paths.js';
@@ -128,7 +129,7 @@ export interface SearchOptions extends TitleFileOptions {
    */
   features?: number;
   /**
-   * `hand` (default): the hand-tuned combination orders the candidates.
+   * `hand` (the default, DEFAULT_RANKER): the hand-tuned combination orders the candidates.
    * `learned`: a LambdaMART model (learned/learned-ranker.ts; the package's
    * models/ranker.json unless `rankerModel` is given) reorders each level's
    * first candidates by their feature vectors. See docs/retrieval.md.
@@ -155,7 +156,11 @@ export interface SearchResult extends RetrievalResult {
  * fusion, then the paper's file aggregation and symbol ranking.
  */
 export async function searchRepository(store: IndexStore, queryText: string, options: SearchOptions = {}): Promise<SearchResult> {
-  if (options.queryMode === 'plain') return plainSearch(store, queryText, options);
+  if (options.queryMode === 'plain') {
+    // The plain baseline has none of the stages the learned model reads: asking for both is refused, not ignored.
+    if ((options.ranker ?? DEFAULT_RANKER) === 'learned' || options.features) throw new ReponavError('BAD_INPUT', 'The plain query mode has no stage values for the learned ranker or features; use the issue-aware mode or the hand ranker.');
+    return plainSearch(store, queryText, options);
+  }
   if (usesTitleFiles(options)) return withTitleFiles(store, queryText, options, searchRepository);
   const aggregation = { ...DEFAULT_AGGREGATION, ...options.aggregation };
   const context = options.unknownNames ? queryContext(store, options.unknownNames, isTestPath, matchIndexedPaths) : {};
@@ -177,7 +182,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     wordVariantScope: options.wordVariantScope,
   };
   // Each stage's hits are kept only when features are asked for (the trace is then read once, at the end).
-  const model = options.ranker === 'learned' ? (options.rankerModel ?? shippedRankerModel()) : undefined;
+  const model = (options.ranker ?? DEFAULT_RANKER) === 'learned' ? (options.rankerModel ?? shippedRankerModel()) : undefined;
   const trace: SearchTrace | undefined = options.features || model ? { hits: {} } : undefined;
   let hits = lexicalSearch(store, parsedQuery, lexical);
   if (options.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...options.feedback }, lexical);
@@ -231,7 +236,7 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     }
   }
   const docs = documentsFor(store, queryText, parsedQuery, options);
-  if (options.filesOnly) return { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions: [], modules: [] };
+  if (options.filesOnly) return finish({ query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions: [], modules: [] });
   const symbolFiles = level.rankSymbols ? files : chunkFiles;
   const symbolRanking = { ...DEFAULT_SYMBOL_RANKING, ...options.symbolRanking };
   // Off by default: no restricted query runs, and the ranking is the hit ranking's alone.
@@ -246,13 +251,17 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     files,
     fileHits,
   });
-  const result: SearchResult = { query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions, modules };
-  if (!trace) return result;
-  // The features describe the hand order's candidates (the learned model reorders those).
-  const features = rankingFeatures(store, result, trace, model?.top ?? options.features);
-  // Static features are centred over the candidates described, so another count is computed on its own.
-  if (options.features) result.features = options.features === (model?.top ?? options.features) ? features : rankingFeatures(store, result, trace, options.features);
-  return model ? { ...result, ...applyLearnedRanker(model, result, features) } : result;
+  return finish({ query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions, modules });
+
+  /** The answer with its features and, with the learned ranker, its lists reordered. */
+  function finish(result: SearchResult): SearchResult {
+    if (!trace) return result;
+    // The features describe the hand order's candidates (the learned model reorders those).
+    const features = rankingFeatures(store, result, trace, model?.top ?? options.features);
+    // Static features are centred over the candidates described, so another count is computed on its own.
+    if (options.features) result.features = options.features === (model?.top ?? options.features) ? features : rankingFeatures(store, result, trace, options.features);
+    return model ? { ...result, ...applyLearnedRanker(model, result, features) } : result;
+  }
 }
 
 /** Default number of documentation files in an answer. */

@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { DEFAULT_RANKER, RANKER_KINDS, type RankerKind } from '../../retrieve/index.js';
 import { isReponavError, ReponavError } from '../../errors.js';
 import { isLoopbackHost, MCP_PATH, startHttpServer, type RunningHttpServer } from '../../mcp-server/index.js';
 import { answerStartupFailure, DEFAULT_INDEX_WAIT_MS, DEFAULT_TOOLS_WORD, OPT_IN_TOOLS, offeredTools, openMcpService, serveStdio, type McpService, type McpServiceOptions } from '../../mcp-server/index.js';
@@ -20,7 +21,7 @@ import { clientHttpSnippet, clientSnippet, MCP_CLIENTS, mcpClientOf, type Client
 import { addRerankOptions, rerankerFromFlags, type RerankFlags } from './rerank-localize.js';
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'>, RerankFlags {
-  ranker: 'hand' | 'learned';
+  ranker: RankerKind;
   repo: string[];
   include?: string[];
   exclude?: string[];
@@ -145,7 +146,7 @@ export function registerMcpCommand(program: Command): Command {
       commaList('tool name'),
     )
     .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
-    .addOption(new Option('--ranker <kind>', 'what orders search candidates: hand (the tuned combination) or learned (the shipped LambdaMART model)').choices(['hand', 'learned']).default('hand'))
+    .addOption(new Option('--ranker <kind>', 'what orders search candidates: hand (the tuned combination) or learned (the shipped LambdaMART model)').choices(RANKER_KINDS).default(DEFAULT_RANKER))
     .option('--structured', 'also send structuredContent (the answer text first, the JSON data within the same budget) and list output schemas')
     .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}), or with --http connects to it, and exit`)
     .option('-q, --quiet', 'log only errors on stderr')

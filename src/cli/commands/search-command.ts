@@ -6,6 +6,7 @@
  * one search result shape (scaffold/search-result-json.ts).
  */
 import { type Command, Option } from 'commander';
+import { DEFAULT_RANKER, RANKER_KINDS, type RankerKind } from '../../retrieve/index.js';
 import { ReponavError } from '../../errors.js';
 import { addHiddenAlias } from '../option-aliases.js';
 import { wholeNumber } from '../option-parsers.js';
@@ -21,7 +22,7 @@ import { indexInBackground, type BackgroundIndex } from '../provisional-answer.j
 
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
-  ranker: 'hand' | 'learned';
+  ranker: RankerKind;
   filePattern?: string;
   budgetTokens: number;
 }
@@ -42,7 +43,7 @@ export function registerSearchCommand(program: Command): void {
     .addOption(new Option('--format <format>', 'output interface').choices([...INTERFACE_MODES]).default('scaffold'))
     .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
     .option('--budget-tokens <n>', `output budget in o200k tokens (estimated from above; 100 to ${MAX_SEARCH_BUDGET})`, searchBudget, 1500)
-    .addOption(new Option('--ranker <kind>', 'what orders the candidates: hand (the tuned combination) or learned (the shipped LambdaMART model; docs/retrieval.md)').choices(['hand', 'learned']).default('hand'))
+    .addOption(new Option('--ranker <kind>', 'what orders the candidates: hand (the tuned combination) or learned (the shipped LambdaMART model; docs/retrieval.md)').choices(RANKER_KINDS).default(DEFAULT_RANKER))
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
   addHiddenAlias(command, '--budget <tokens>', '--budget-tokens <n>', searchBudget);
