@@ -62,7 +62,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('the packed tarball', () => {
   it('ships the build, the sample, the licence and docs, without source maps or screenshots', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const needed of ['LICENSE', 'README.md', 'package.json', 'dist/cli/main.js', 'dist/reponav.js', 'dist/reponav.d.ts', 'dist/web-ui/index.html', 'sample/bookshop/billing/invoice.py']) {
+    for (const needed of ['LICENSE', 'README.md', 'package.json', 'dist/cli/main.js', 'dist/reponav.js', 'dist/reponav.d.ts', 'dist/web-ui/index.html', 'sample/bookshop/billing/invoice.py', 'models/ranker.json']) {
       expect(paths).toContain(needed);
     }
     expect(paths.some((p) => p.startsWith('queries/'))).toBe(true);
@@ -99,6 +99,9 @@ describe('the packed tarball', () => {
     const result = mustRun(join(app, 'node_modules/.bin/reponav'), ['search', query!, '--repo', join(installed, 'sample/bookshop')], app);
     expect(result.stdout).toContain('[FILE] billing/invoice.py');
     expect(result.stdout).toContain('parse_discount_code');
+    // The learned ranker reads the model the package ships, from the installed bin too.
+    const learned = mustRun(join(app, 'node_modules/.bin/reponav'), ['search', query!, '--repo', join(installed, 'sample/bookshop'), '--ranker', 'learned'], app);
+    expect(learned.stdout).toContain('[FILE] billing/invoice.py');
   });
 
   it("runs the README's library example against the installed package", () => {
