@@ -11,6 +11,7 @@
 import type { Logger } from '../logger.js';
 import { containedCommits, mirrorWithCommit } from './git-fetch.js';
 import type { Queryable } from './pg-database.js';
+import { countOf } from '../plural.js';
 
 /**
  * SQL condition on a ready row `c` of reponav.commits: it may answer by
@@ -86,7 +87,7 @@ export function headHistoryReader(db: Queryable, mirrorOf: (repo: string) => str
       const gitDir = mirrorOf(repo.name);
       await mirrorWithCommit(repo.url, gitDir, head);
       const n = await recordContained(db, repo.name, head, gitDir);
-      logger.debug(`${repo.name}@${head.slice(0, 12)}: history read (${n} known commit(s) in it)`);
+      logger.debug(`${repo.name}@${head.slice(0, 12)}: history read (${countOf(n, 'known commit')} in it)`);
     } catch (error) {
       const key = `${repo.name}@${head}`;
       const say = warned.has(key) ? logger.debug.bind(logger) : logger.warn.bind(logger);

@@ -49,8 +49,8 @@ describe('fleet add entries', () => {
       throw new Error('not refused');
     };
     expect(refused(['a', 'url-a', 'b'], null)).toBe("fleet add takes NAME URL pairs; 'b' (argument 3) has no URL after it.");
-    expect(refused([], 'a url-a\nlonely\n')).toBe('Line list:2 has 1 column(s); give NAME URL [BRANCH [GROUPS]] separated by spaces.');
-    expect(refused([], 'a url main g extra')).toBe('Line list:1 has 5 column(s); give NAME URL [BRANCH [GROUPS]] separated by spaces.');
+    expect(refused([], 'a url-a\nlonely\n')).toBe('Line list:2 has 1 column; give NAME URL [BRANCH [GROUPS]] separated by spaces.');
+    expect(refused([], 'a url main g extra')).toBe('Line list:1 has 5 columns; give NAME URL [BRANCH [GROUPS]] separated by spaces.');
     expect(refused(['a', 'url-a'], null, { branch: 'main' })).toBe("Repository 'a' (argument 1) has no access groups; give --groups, or a GROUPS column on its line.");
     expect(refused(['a', 'url-a'], '# list\na other-url')).toBe("Repository 'a' is given twice (argument 1 and list:2); give each name once.");
     expect(refused([], '# only a comment\n')).toMatch(/^Nothing to add: /);

@@ -7,6 +7,7 @@
  * before any is written (catalog.ts, addRepos).
  */
 import { ReponavError } from '../../errors.js';
+import { countOf } from '../../plural.js';
 
 /** One repository to add, before the catalog's validation. */
 export interface AddEntry {
@@ -44,7 +45,7 @@ export function parseAddEntries(args: readonly string[], file: { name: string; t
       const origin = `${file.name}:${index + 1}`;
       const columns = line.split(/\s+/);
       if (columns.length < 2 || columns.length > 4) {
-        throw new ReponavError('BAD_INPUT', `Line ${origin} has ${columns.length} column(s); give NAME URL [BRANCH [GROUPS]] separated by spaces.`);
+        throw new ReponavError('BAD_INPUT', `Line ${origin} has ${countOf(columns.length, 'column')}; give NAME URL [BRANCH [GROUPS]] separated by spaces.`);
       }
       entries.push(entry(columns[0], columns[1], columns[2], columns[3], origin, defaults));
     });
