@@ -107,6 +107,10 @@ describe('the default ranking', () => {
     expect(JSON.parse(JSON.stringify(now))).toEqual(JSON.parse(readFileSync(RECORD, 'utf8')));
   });
 
+  it('names every feature once per level', () => {
+    for (const level of RANKING_LEVELS) expect(new Set(FEATURE_NAMES[level]).size).toBe(FEATURE_NAMES[level].length);
+  });
+
   it('is the same when the search also returns its feature vectors, which describe its lists', async () => {
     expect(JSON.stringify(await rankings({ features: 30 }))).toBe(JSON.stringify(await rankings()));
     for (const query of QUERIES) {

@@ -41,17 +41,25 @@ export interface SearchTrace {
 }
 
 const STATIC_FILE = ['test', 'stub', 'depth', 'log-symbols'] as const;
-const STATIC_SYMBOL = ['test', 'depth', 'log-lines', 'method'] as const;
+const STATIC_MODULE = ['test', 'depth', 'log-lines'] as const;
+const STATIC_FUNCTION = [...STATIC_MODULE, 'method'] as const;
+/**
+ * The hit stages whose file aggregation is a feature: the last stage's is the
+ * chunk aggregation itself with the default settings (the stages after it are
+ * off), so it would only repeat `chunk-score`.
+ */
+const FILE_HIT_STAGES = HIT_STAGES.filter((s) => s !== 'phrase');
 
 /** Feature names per level, in vector order. */
 export const FEATURE_NAMES: { readonly [L in RankingLevel]: readonly string[] } = {
   file: [
     'hand-score', 'hand-rank', 'chunk-score', 'chunk-rank',
-    ...HIT_STAGES.flatMap((s) => [`${s}-score`, `${s}-rank`]),
+    ...FILE_HIT_STAGES.flatMap((s) => [`${s}-score`, `${s}-rank`]),
     'best-hit', 'hits', 'prior', 'doc-score', 'doc-rank', 'title-score', 'title-rank', ...STATIC_FILE,
   ],
-  module: ['hand-score', 'hand-rank', 'file-score', 'file-rank', 'best-hit', 'hits', 'named', 'in-file', ...STATIC_SYMBOL],
-  function: ['hand-score', 'hand-rank', 'file-score', 'file-rank', 'best-hit', 'hits', 'named', 'in-file', ...STATIC_SYMBOL],
+  // A module is a top-level name, never a method: it has no `method` column (it would be constant).
+  module: ['hand-score', 'hand-rank', 'file-score', 'file-rank', 'best-hit', 'hits', 'named', 'in-file', ...STATIC_MODULE],
+  function: ['hand-score', 'hand-rank', 'file-score', 'file-rank', 'best-hit', 'hits', 'named', 'in-file', ...STATIC_FUNCTION],
 };
 
 /** One level's candidates (the answer's first ones, in its order) and their vectors. */
@@ -82,7 +90,7 @@ export function rankingFeatures(store: IndexStore, answer: RankedLists, trace: S
   const files = answer.files.slice(0, top);
   const fileValues = listValues(answer.files.map((f) => [f.path, f.score]));
   const chunkValues = listValues((trace.chunkFiles ?? []).map((f) => [f.path, f.score]));
-  const stageValues = HIT_STAGES.map((stage) => {
+  const stageValues = FILE_HIT_STAGES.map((stage) => {
     const hits = trace.hits[stage];
     return listValues(hits ? aggregateFiles(hits.slice(0, DEFAULT_AGGREGATION.topChunks), DEFAULT_AGGREGATION).map((f) => [f.path, f.score]) : []);
   });
@@ -115,10 +123,10 @@ export function rankingFeatures(store: IndexStore, answer: RankedLists, trace: S
       return [
         ...values.of(symbolKey(s)), ...fileValues.of(s.path),
         (own[0]?.score ?? 0) / bestHit, own.length / 5, nameShare(s.qualifiedName, names, s.path), (perFile.get(s.path) ?? 0) / 5,
-        testPath(s.path), depth(s.path), Math.log10(lines), s.qualifiedName.includes('.') ? 1 : 0,
+        testPath(s.path), depth(s.path), Math.log10(lines), ...(level === 'function' ? [s.qualifiedName.includes('.') ? 1 : 0] : []),
       ];
     });
-    return { keys: head.map(symbolKey), x: centred(x, FEATURE_NAMES[level].length - STATIC_SYMBOL.length) };
+    return { keys: head.map(symbolKey), x: centred(x, FEATURE_NAMES[level].length - (level === 'function' ? STATIC_FUNCTION : STATIC_MODULE).length) };
   };
   return {
     file: { keys: files.map((f) => f.path), x: centred(fileX, FEATURE_NAMES.file.length - STATIC_FILE.length) },
