@@ -10,8 +10,9 @@ export { MAX_KEPT_QUERY_CHARS, reduceLongQuery, type ReducedQuery } from './long
 export type { ChunkHit, ChunkKind, DocHit, DocPlacement, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 export { isDocumentationPath, mergeWithDocs } from './doc-search.js';
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
-export { DEFAULT_RANKER, RANKER_KINDS, RankerModelError, type RankerKind, type RankerModel } from './learned/learned-ranker.js';
-export { FEATURE_NAMES, RANKING_LEVELS, type RankingLevel, type SearchFeatures } from './ranking-features.js';
+export { DEFAULT_RANKER, RANKER_KINDS, type RankerKind } from './ranker-kind.js';
+export type { RankerModel, RankerModelError } from './learned/learned-ranker.js';
+export type { RankingLevel, SearchFeatures } from './ranking-features.js';
 export { STOPWORDS } from './stopwords.js';
 export { fileGraph, mapSymbolRows, pageRank, rankedFiles, MAX_DEFINITIONS_PER_CALL, type FileGraph } from './file-centrality.js';
 /** Types only: the provisional scan itself is loaded on demand (tools/provisional-answer.ts). */

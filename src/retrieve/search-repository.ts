@@ -22,9 +22,9 @@ import { titleTerms, usesTitleFiles, withTitleFiles, type TitleFileOptions } fro
 import { indexedPaths, matchIndexedPaths } from './indexed-paths.js';
 import { documentPlacement, searchDocuments } from './doc-search.js';
 import type { DocHit, DocPlacement } from './retrieval-types.js';
-import { rankingFeatures, type SearchFeatures, type SearchTrace } from './ranking-features.js';
-import { applyLearnedRanker, DEFAULT_RANKER, type RankerKind, type RankerModel } from './learned/learned-ranker.js';
-import { shippedRankerModel } from './shipped-ranker.js';
+import type { SearchFeatures, SearchTrace } from './ranking-features.js';
+import type { RankerModel } from './learned/learned-ranker.js';
+import { DEFAULT_RANKER, type RankerKind } from './ranker-kind.js';
 
 export { matchIndexedPaths } from './indexed-paths.js';
 export { isTestPath } from './path-prior.js';
@@ -182,7 +182,8 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     wordVariantScope: options.wordVariantScope,
   };
   // Each stage's hits are kept only when features are asked for (the trace is then read once, at the end).
-  const model = (options.ranker ?? DEFAULT_RANKER) === 'learned' ? (options.rankerModel ?? shippedRankerModel()) : undefined;
+  // The learned ranker and the features load only when asked for: the default search pays nothing for them.
+  const model = (options.ranker ?? DEFAULT_RANKER) === 'learned' ? (options.rankerModel ?? (await import('./shipped-ranker.js')).shippedRankerModel()) : undefined;
   const trace: SearchTrace | undefined = options.features || model ? { hits: {} } : undefined;
   let hits = lexicalSearch(store, parsedQuery, lexical);
   if (options.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...options.feedback }, lexical);
@@ -254,13 +255,16 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   return finish({ query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions, modules });
 
   /** The answer with its features and, with the learned ranker, its lists reordered. */
-  function finish(result: SearchResult): SearchResult {
+  async function finish(result: SearchResult): Promise<SearchResult> {
     if (!trace) return result;
+    const { rankingFeatures } = await import('./ranking-features.js');
     // The features describe the hand order's candidates (the learned model reorders those).
     const features = rankingFeatures(store, result, trace, model?.top ?? options.features);
     // Static features are centred over the candidates described, so another count is computed on its own.
     if (options.features) result.features = options.features === (model?.top ?? options.features) ? features : rankingFeatures(store, result, trace, options.features);
-    return model ? { ...result, ...applyLearnedRanker(model, result, features) } : result;
+    if (!model) return result;
+    const { applyLearnedRanker } = await import('./learned/learned-ranker.js');
+    return { ...result, ...applyLearnedRanker(model, result, features) };
   }
 }
 

@@ -12,15 +12,7 @@ import { FEATURE_NAMES, RANKING_LEVELS, symbolKey, type RankingLevel, type Searc
 import { ensembleScore, type RegressionTree } from './lambdamart.js';
 import type { FileCandidate, RankedSymbol } from '../retrieval-types.js';
 
-/** Which combination orders the candidates: the hand-tuned one (default) or the learned model. */
-export type RankerKind = 'hand' | 'learned';
-export const RANKER_KINDS = ['hand', 'learned'] as const satisfies readonly RankerKind[];
-/**
- * The ranker a search uses when none is asked for: the hand combination. The
- * learned one becomes the default only when it passes the decision rule of
- * docs/retrieval.md ("Learned ranker"), which `bench/train-trees.mjs` prints.
- */
-export const DEFAULT_RANKER: RankerKind = 'hand';
+export { DEFAULT_RANKER, RANKER_KINDS, type RankerKind } from '../ranker-kind.js';
 
 const Tree = z.strictObject({
   feature: z.array(z.number().check(z.int(), z.gte(-1))),
