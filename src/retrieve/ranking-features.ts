@@ -86,7 +86,6 @@ export const symbolKey = (s: { path: string; qualifiedName: string }): string =>
  * from the stage values in `trace` (a stage the trace lacks reads as 0).
  */
 export function rankingFeatures(store: IndexStore, answer: RankedLists, trace: SearchTrace, top = 30): SearchFeatures {
-  const symbols = symbolTable(store);
   const files = answer.files.slice(0, top);
   const fileValues = listValues(answer.files.map((f) => [f.path, f.score]));
   const chunkValues = listValues((trace.chunkFiles ?? []).map((f) => [f.path, f.score]));
@@ -99,7 +98,11 @@ export function rankingFeatures(store: IndexStore, answer: RankedLists, trace: S
   const finalHits = trace.hits.phrase ?? [];
   const bestHit = finalHits[0]?.score || 1;
   const hitsOf = new Map<string, ChunkHit[]>();
-  for (const hit of finalHits.slice(0, DEFAULT_AGGREGATION.topChunks)) hitsOf.set(hit.path, [...(hitsOf.get(hit.path) ?? []), hit]);
+  for (const hit of finalHits.slice(0, DEFAULT_AGGREGATION.topChunks)) {
+    const list = hitsOf.get(hit.path);
+    if (list) list.push(hit);
+    else hitsOf.set(hit.path, [hit]);
+  }
   const fileX = files.map((f) => {
     const hits = hitsOf.get(f.path) ?? [];
     return [
@@ -118,7 +121,7 @@ export function rankingFeatures(store: IndexStore, answer: RankedLists, trace: S
     for (const s of head) perFile.set(s.path, (perFile.get(s.path) ?? 0) + 1);
     const x = head.map((s) => {
       const own = (hitsOf.get(s.path) ?? []).filter((h) => h.symbol !== null && covers(s.qualifiedName, h.symbol, level));
-      const row = symbols(s.path).find((r) => r.qualifiedName === s.qualifiedName);
+      const row = store.symbolsOf(s.path).find((r) => r.qualifiedName === s.qualifiedName);
       const lines = row ? row.endLine - row.startLine + 1 : 1;
       return [
         ...values.of(symbolKey(s)), ...fileValues.of(s.path),
@@ -158,15 +161,6 @@ function centred(x: number[][], from: number): number[][] {
   const mean = new Array<number>(width).fill(0);
   for (const row of x) for (let j = from; j < width; j++) mean[j]! += row[j]! / x.length;
   return x.map((row) => row.map((v, j) => Math.round((j >= from ? v - mean[j]! : v) * 1e6) / 1e6));
-}
-
-function symbolTable(store: IndexStore) {
-  const cache = new Map<string, ReturnType<IndexStore['symbolsOf']>>();
-  return (path: string) => {
-    let rows = cache.get(path);
-    if (!rows) cache.set(path, (rows = store.symbolsOf(path)));
-    return rows;
-  };
 }
 
 const testPath = (path: string) => (isTestPath(path) ? 1 : 0);

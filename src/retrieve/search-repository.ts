@@ -181,8 +181,8 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
     wordVariantWeight: options.wordVariantWeight,
     wordVariantScope: options.wordVariantScope,
   };
-  // Each stage's hits are kept only when features are asked for (the trace is then read once, at the end).
-  // The learned ranker and the features load only when asked for: the default search pays nothing for them.
+  // Each stage's hits are kept only for the features or the learned ranker (the trace is read once, at the end);
+  // both load only when asked for, so the default search pays nothing for them.
   const model = (options.ranker ?? DEFAULT_RANKER) === 'learned' ? (options.rankerModel ?? (await import('./shipped-ranker.js')).shippedRankerModel()) : undefined;
   const trace: SearchTrace | undefined = options.features || model ? { hits: {} } : undefined;
   let hits = lexicalSearch(store, parsedQuery, lexical);
@@ -215,12 +215,12 @@ export async function searchRepository(store: IndexStore, queryText: string, opt
   });
   const chunkFiles = files;
   const level = { ...DEFAULT_FILE_LEVEL, ...options.fileLevel };
+  const prior = priorOf(store, options) ?? NO_PRIOR;
   if (trace) {
     trace.chunkFiles = chunkFiles;
-    trace.prior = priorOf(store, options) ?? NO_PRIOR;
+    trace.prior = prior;
   }
   if ((level.weight > 0 || level.titleWeight > 0) && files.length > 0) {
-    const prior = priorOf(store, options) ?? NO_PRIOR;
     // Below the ranking's ordered head the fusions read only the listed files' scores (none, for the title's).
     const rank = (terms: QueryTerm[], keep: ReadonlySet<string>) =>
       rankFileDocuments(store, terms.slice(0, options.maxTerms ?? DEFAULT_MAX_TERMS), level.document, prior, options.pathFilter, orderedFiles(level), keep);

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/helpers/mulberry32.js';
 import { ensembleScore, trainLambdaMart, treeValue, type RankingList } from './lambdamart.js';
 
-/** A seeded generator (the failing seed is in the test name). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
 
 /**
  * Lists of 20 candidates with 4 features; one relevant per list, chosen by a
@@ -14,7 +10,7 @@ function random(seed: number) {
  * a tree can learn and a linear model cannot).
  */
 function lists(seed: number, count: number): RankingList[] {
-  const r = random(seed);
+  const r = mulberry32(seed);
   return Array.from({ length: count }, () => {
     const x = Array.from({ length: 20 }, () => [r(), r(), r(), r()]);
     const target = Math.floor(r() * 20);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../../test/helpers/mulberry32.js';
 import { FEATURE_NAMES, type SearchFeatures } from '../ranking-features.js';
 import { applyLearnedRanker, loadRankerModel, RankerModelError, validateRankerModel, type RankerModel } from './learned-ranker.js';
 
@@ -68,16 +69,10 @@ describe('the learned ranker', () => {
   });
 });
 
-/** A seeded generator (the failing seed is in the assertion message). */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
-
 describe('the learned ranker on generated lists and models', () => {
   it('returns the head reordered, the tail in place and scores descending, for 300 seeded lists and random trees', () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const r = seeded(seed);
+      const r = mulberry32(seed);
       const n = 1 + Math.floor(r() * 12);
       const top = 1 + Math.floor(r() * 10);
       const width = FEATURE_NAMES.file.length;
