@@ -332,21 +332,23 @@ function best(corpus: Corpus, count: number, limit: number, single: boolean, rep
 }
 
 /** Each term's part of the score per posting (idf × saturated frequency) under the weights it was last scored with. */
-const termScoreCache = new WeakMap<Postings, { weights: string; values: Float64Array }>();
+const termScoreCache = new WeakMap<Postings, { weights: string; generation: string; values: Float64Array }>();
 
 /**
  * idf × f(t, D)(k1 + 1) / (f(t, D) + norm(D)) for each posting of a term: FTS5's
  * per-phrase part of bm25, which depends only on the term, the chunk and the
  * weights. Cached with the postings (dropped with them), so a warm query adds
- * one number per posting; computed by the same expression, so the sums stay bitwise FTS5's.
+ * one number per posting, and keyed by the index state too (not by the corpus object, which it would keep alive): a postings list carried
+ * to the next index state (postings-corpus.ts) keeps its chunks, but N and the
+ * length norms change. Computed by the same expression, so the sums stay bitwise FTS5's.
  */
 function termScores(db: Database.Database, corpus: Corpus, postings: Postings, weights: readonly number[], weightsKey: string, integral: boolean): Float64Array {
   const cached = termScoreCache.get(postings);
-  if (cached?.weights === weightsKey) return cached.values;
+  if (cached?.weights === weightsKey && cached.generation === corpus.generation) return cached.values;
   // The loop apart from the cache lookup: compiled on-stack within this function, it was deoptimized at
   // every later cache hit (62 bailouts in 80 warm searches of a large tree).
   const values = computeTermScores(idfOf(db, corpus, postings.slots.length), corpus.norms, postings, weights, integral);
-  termScoreCache.set(postings, { weights: weightsKey, values });
+  termScoreCache.set(postings, { weights: weightsKey, generation: corpus.generation, values });
   return values;
 }
 

@@ -55,7 +55,16 @@ const NO_POSTINGS: Postings = { slots: new Int32Array(0), counts: new Uint16Arra
 /** A packed term's postings, unpacked (null: FTS5 must score it); undefined when the term is not held and the store is not complete. */
 export function unpackPostings(packed: PackedPostings, token: string): Postings | null | undefined {
   const record = packed.records.get(token);
-  if (record === undefined) return packed.complete ? { slots: NO_POSTINGS.slots.slice(), counts: NO_POSTINGS.counts.slice() } : undefined;
+  if (record === undefined) return packed.complete && !packed.pending.has(token) ? { slots: NO_POSTINGS.slots.slice(), counts: NO_POSTINGS.counts.slice() } : undefined;
+  return unpackRecord(packed, record);
+}
+
+/**
+ * The postings of record number `record` (null: FTS5 must score it), held or
+ * not: a carried store keeps a dropped record's bytes, and postings-patch.ts
+ * reads the state before an edit from them.
+ */
+export function unpackRecord(packed: PackedPostings, record: number): Postings | null {
   const n = packed.count[record]!;
   if (n < 0) return null;
   const bytes = packed.buffers[packed.buffer[record]!]!;
@@ -134,8 +143,10 @@ export function packRows(packed: PackedPostings, corpus: Corpus, rows: ReadonlyA
   written = 0;
   const buffer = packed.buffers.length;
   for (const [term, text] of rows) {
-    const record = packed.records.size;
+    // The per-record arrays' length, not records.size: a carried store has dropped records (postings-corpus.ts).
+    const record = packed.buffer.length;
     packed.records.set(term, record);
+    packed.pending.delete(term);
     packed.buffer.push(buffer);
     packed.start.push(written);
     const n = parseOccurrences(text ?? '', corpus);

@@ -18,12 +18,18 @@ export interface PackedPostings {
   buffers: Uint8Array[];
   /** Bytes held in the slice buffers. */
   bytes: number;
-  /** Whether every term of the vocabulary is packed (then a term not held occurs nowhere). */
+  /** Whether every term of the vocabulary is packed (then a term not held and not pending occurs nowhere). */
   complete: boolean;
+  /**
+   * Terms whose postings changed since they were packed (a carried corpus's
+   * edit, postings-corpus.ts): not held, and to be read from the index, not
+   * taken as absent, until packed again.
+   */
+  pending: Set<string>;
 }
 
 /** An empty store, to be filled by {@link packRows}. */
 export function emptyPacked(): PackedPostings {
-  return { records: new Map(), buffer: [], start: [], split: [], end: [], count: [], buffers: [], bytes: 0, complete: false };
+  return { records: new Map(), buffer: [], start: [], split: [], end: [], count: [], buffers: [], bytes: 0, complete: false, pending: new Set() };
 }
 

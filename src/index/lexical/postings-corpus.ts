@@ -8,8 +8,9 @@
  */
 import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind } from '../store/index.js';
-import { indexConnection, type IndexStore } from '../store/index.js';
+import { fullTextLog, indexConnection, onlyThisConnectionWrote, startFullTextLog, type FullTextLog, type IndexStore } from '../store/index.js';
 import type { PackedPostings } from './packed-store.js';
+import { parseDocsizes, readAverages } from './fts-records.js';
 
 /** BM25 constants of fts5_aux.c. */
 export const K1 = 1.2;
@@ -26,8 +27,10 @@ export interface Corpus {
   generation: string;
   /** FTS5's N. */
   rows: number;
-  /** Chunk id of each slot. */
+  /** Chunk id of each slot (−1: a slot whose chunk was removed since the corpus was read; it is in no postings). */
   ids: Float64Array;
+  /** |D| of each slot (the sum of its FTS_FIELDS token counts; 0 for a removed chunk's slot). */
+  lengths: Float64Array;
   /** Slot of each chunk id (−1: none) when the ids are dense enough for a table (the usual case)… */
   slotById: Int32Array | null;
   /** …else this map (see {@link slotOfId}). */
@@ -52,6 +55,14 @@ export interface Corpus {
   packed: PackedPostings | null;
   /** Whether a warm-up (scoring-warmup.ts) filled the pinned postings of this state. */
   warmed: boolean;
+  /**
+   * Set when this state's corpus was carried from a warmed earlier state's
+   * ({@link corpusOf}): its pinned and packed postings are that warm-up's,
+   * less the terms the edit touched (pinned terms to read again: here).
+   */
+  carried: { repin: string[] } | null;
+  /** The edit this corpus was carried over, for patching the touched terms' postings (postings-patch.ts); null when read afresh. */
+  edit: CorpusEdit | null;
   idf: Map<number, number>;
   /** Scratch accumulators, one per slot. */
   group: Float64Array;
@@ -62,12 +73,30 @@ export interface Corpus {
   inGroup: Int32Array;
 }
 
+/**
+ * What one carry changed, so that a touched term's postings can be patched
+ * from its list before the edit instead of read again (postings-patch.ts).
+ */
+export interface CorpusEdit {
+  /** 1 at each slot whose chunk the edit removed. */
+  dead: Uint8Array;
+  /** Each added chunk's slot (ascending) and its field values in FTS_FIELDS order. */
+  added: ReadonlyArray<{ slot: number; fields: readonly string[] }>;
+  /** Each touched term's postings before the edit: the list, null (FTS5 scored it), or a packed record number. Taken once. */
+  previous: Map<string, Postings | null | number>;
+  /** Terms patched so far (postings-patch.ts), for reports and tests. */
+  patched: number;
+}
+
 /** On-demand postings above this many entries are dropped wholesale (~14 bytes each; a repository of 10k chunks holds ~10^6); pinned ones are apart. */
 const MAX_CACHED_POSTINGS = 2_000_000;
 /** The on-demand postings cache's bound in entries (warm-ups pin at most a quarter of it, beside it). */
 export const POSTINGS_BOUND = MAX_CACHED_POSTINGS;
 /** Counts per posting in {@link Postings.counts}. */
 export const FIELD_COUNT = FTS_FIELDS.length;
+
+/** A term in no chunk. */
+const NO_POSTINGS: Postings = { slots: new Int32Array(0), counts: new Uint16Array(0) };
 
 /** The corpus each connection read last (one index state at a time). */
 
@@ -79,12 +108,30 @@ export function readCorpus(store: IndexStore, generation: string): Corpus | null
   return corpus?.generation === generation ? corpus : null;
 }
 
-/** Whether this index state's postings are in memory (then every query is scored from them: a short query of common words costs FTS5 as much as a long one). */
+/**
+ * Whether this index state's postings are in memory, or in a corpus that will
+ * be carried to it (then every query is scored from them: a short query of
+ * common words costs FTS5 as much as a long one).
+ */
 export function postingsRead(store: IndexStore, generation: string): boolean {
-  return corpora.get(indexConnection(store))?.generation === generation;
+  const db = indexConnection(store);
+  const corpus = corpora.get(db);
+  return corpus !== undefined && (corpus.generation === generation || carriable(db, corpus, generation));
 }
 
-/** The corpus of this generation, read now when the connection holds another (or none); its postings cache is emptied when over its bound. */
+/** Whether the full-text log covers every change between `corpus`'s state and `generation` (see {@link carriedCorpus}). */
+function carriable(db: Database.Database, corpus: Corpus, generation: string): boolean {
+  const log = fullTextLog(db, 'scoring-corpus');
+  return log !== undefined && log.whole && log.since === corpus.generation && onlyThisConnectionWrote(corpus.generation, generation);
+}
+
+/**
+ * The corpus of this generation, read now when the connection holds another
+ * (or none); its postings cache is emptied when over its bound. When this
+ * connection's own writes are all that changed since the corpus it holds
+ * (a refresh in a long-lived process), that corpus is carried over instead
+ * ({@link carriedCorpus}): the same numbers as a fresh read.
+ */
 export function corpusOf(db: Database.Database, generation: string): Corpus {
   const cached = corpora.get(db);
   if (cached && cached.generation === generation) {
@@ -94,127 +141,216 @@ export function corpusOf(db: Database.Database, generation: string): Corpus {
     }
     return cached;
   }
-  const averages = db.prepare('SELECT block FROM chunks_fts_data WHERE id = 1').pluck().get() as Buffer | undefined;
-  const totals = averages ? readVarints(averages, 1 + FIELD_COUNT) : [0];
-  const rows = totals[0]!;
-  let tokens = 0;
-  for (let c = 1; c < totals.length; c++) tokens += totals[c]!;
-  const avgdl = tokens / rows;
+  const corpus = (cached && carriedCorpus(db, cached, generation)) ?? readCorpusAfresh(db, generation);
+  corpora.set(db, corpus);
+  startFullTextLog(db, 'scoring-corpus', generation);
+  return corpus;
+}
+
+function readCorpusAfresh(db: Database.Database, generation: string): Corpus {
+  const { rows, avgdl } = readAverages(db);
   // One string for the whole table (`<id> <hex of sz>` per row): a row array with a Buffer per row cost ~15× more (10k rows: 55 vs 4 ms).
   const sizes = (db.prepare("SELECT group_concat(id || ' ' || hex(sz), ' ' ORDER BY id) FROM chunks_fts_docsize").pluck().get() as string | null) ?? '';
-  const { ids: idList, lengths } = parseDocsizes(sizes);
-  const count = idList.length;
-  const ids = Float64Array.from(idList);
-  const norms = new Float64Array(count);
-  let maxId = 0;
-  for (let slot = 0; slot < count; slot++) {
-    if (ids[slot]! > maxId) maxId = ids[slot]!;
-    norms[slot] = K1 * (1 - B + (B * lengths[slot]!) / avgdl);
-  }
-  // Chunk ids are mostly dense: a typed table turns the per-occurrence id lookup of parsePostings into an index.
-  let slotById: Int32Array | null = null;
-  let slotOf: Map<number, number> | null = null;
-  if (Number.isSafeInteger(maxId) && maxId >= 0 && maxId <= 4 * count + 1024) {
-    slotById = new Int32Array(maxId + 1).fill(-1);
-    for (let slot = 0; slot < count; slot++) slotById[ids[slot]!] = slot;
-  } else {
-    slotOf = new Map();
-    for (let slot = 0; slot < count; slot++) slotOf.set(ids[slot]!, slot);
-  }
-  const corpus: Corpus = {
+  const parsed = parseDocsizes(sizes);
+  const ids = Float64Array.from(parsed.ids);
+  const lengths = Float64Array.from(parsed.lengths);
+  const count = ids.length;
+  return {
     generation,
     rows,
     ids,
-    slotOf,
-    slotById,
-    norms,
+    lengths,
+    ...slotTables(ids),
+    norms: lengthNorms(lengths, avgdl),
     kinds: null,
     postings: new Map(),
     cachedPostings: 0,
     pinned: new Map(),
     packed: null,
     warmed: false,
+    carried: null,
+    edit: null,
     idf: new Map(),
-    group: new Float64Array(count),
-    total: new Float64Array(count),
-    mark: new Uint8Array(count),
-    touched: new Int32Array(count),
-    inGroup: new Int32Array(count),
+    ...scratch(count),
   };
-  corpora.set(db, corpus);
-  return corpus;
+}
+
+/** k1 × (1 − b + b × |D| / avgdl) of each slot, as FTS5 computes it. */
+function lengthNorms(lengths: Float64Array, avgdl: number): Float64Array {
+  const norms = new Float64Array(lengths.length);
+  for (let slot = 0; slot < lengths.length; slot++) norms[slot] = K1 * (1 - B + (B * lengths[slot]!) / avgdl);
+  return norms;
+}
+
+/** Chunk ids a slot table has room for beyond the largest (a one-file edit adds tens). */
+const ID_HEADROOM = 4096;
+
+/** The slot of each chunk id (ids below 0 are removed chunks' slots and get none). */
+function slotTables(ids: Float64Array): { slotById: Int32Array | null; slotOf: Map<number, number> | null } {
+  const count = ids.length;
+  let maxId = 0;
+  for (let slot = 0; slot < count; slot++) if (ids[slot]! > maxId) maxId = ids[slot]!;
+  // Chunk ids are mostly dense: a typed table turns the per-occurrence id lookup of parsePostings into an index.
+  if (Number.isSafeInteger(maxId) && maxId >= 0 && maxId <= 4 * count + 1024) {
+    // Room for the ids of chunks added later: a carried corpus copies the table instead of building it again.
+    const slotById = new Int32Array(maxId + 1 + ID_HEADROOM).fill(-1);
+    for (let slot = 0; slot < count; slot++) if (ids[slot]! >= 0) slotById[ids[slot]!] = slot;
+    return { slotById, slotOf: null };
+  }
+  const slotOf = new Map<number, number>();
+  for (let slot = 0; slot < count; slot++) if (ids[slot]! >= 0) slotOf.set(ids[slot]!, slot);
+  return { slotById: null, slotOf };
 }
 
 /**
- * `<id> <hex of sz>` pairs (space-separated) → each row's id and |D|, the sum
- * of its FIELD_COUNT varints (as {@link readVarints} reads them). One tight
- * pass over the string: a split and a byte array per row cost ~10× more before
- * the JIT warms up, and this runs once per process.
+ * Scratch arrays for `count` slots: `previous`'s when they are long enough (a
+ * carried corpus takes them over; every query leaves them cleared), else new
+ * ones with room for the slots a few edits add.
  */
-function parseDocsizes(text: string): { ids: number[]; lengths: number[] } {
-  const ids: number[] = [];
-  const lengths: number[] = [];
-  let i = 0;
-  const end = text.length;
-  while (i < end) {
-    let id = 0;
-    for (; i < end && text.charCodeAt(i) !== 32; i++) id = id * 10 + (text.charCodeAt(i) - 48);
-    i++;
-    let length = 0;
-    let value = 0;
-    let k = 0;
-    let read = 0;
-    for (; i < end; i += 2) {
-      const c1 = text.charCodeAt(i);
-      if (c1 === 32) break;
-      const byte = hexDigit(c1) * 16 + hexDigit(text.charCodeAt(i + 1));
-      if (read >= FIELD_COUNT) continue;
-      if (k === 8) {
-        value = value * 256 + byte;
-        k = 9;
-      } else {
-        value = value * 128 + (byte & 0x7f);
-        k = (byte & 0x80) === 0 ? 9 : k + 1;
-      }
-      if (k === 9) {
-        length += value;
-        read++;
-        value = 0;
-        k = 0;
-      }
-    }
-    // A varint cut short by the end of the blob counts as read so far (readVarints does the same).
-    if (k > 0 && read < FIELD_COUNT) length += value;
-    i++;
-    ids.push(id);
-    lengths.push(length);
+function scratch(count: number, previous?: Corpus): Pick<Corpus, 'group' | 'total' | 'mark' | 'touched' | 'inGroup'> {
+  if (previous && previous.group.length >= count) {
+    const { group, total, mark, touched, inGroup } = previous;
+    return { group, total, mark, touched, inGroup };
   }
-  return { ids, lengths };
+  const size = previous ? count + ID_HEADROOM : count;
+  return { group: new Float64Array(size), total: new Float64Array(size), mark: new Uint8Array(size), touched: new Int32Array(size), inGroup: new Int32Array(size) };
 }
 
-function hexDigit(code: number): number {
-  return code <= 57 ? code - 48 : (code | 0x20) - 87;
+/**
+ * `previous` carried to `generation`, when the full-text log proves that only
+ * this connection's logged writes happened in between (else null: read
+ * afresh). A removed chunk's slot is left empty, an added chunk gets a slot
+ * after the others (chunk ids only grow, so slots stay in id order), N and the
+ * length norms are recomputed from the new averages; every postings list that
+ * no logged row's field holds is unchanged and moves over (cached, pinned and
+ * packed), the others are read again when asked for. Checked before use: the
+ * removed rows have no docsize row, the added ones have one, and the live slots
+ * are FTS5's N. `previous` gives up its postings (it is no longer any state's).
+ */
+function carriedCorpus(db: Database.Database, previous: Corpus, generation: string): Corpus | null {
+  const log = fullTextLog(db, 'scoring-corpus');
+  if (!log || !carriable(db, previous, generation)) return null;
+  const { rows, avgdl } = readAverages(db);
+  const sizes = docsizesOf(db, log);
+  const added: number[] = [];
+  let live = previous.rows;
+  let lastLive = -1;
+  const dropped = new Set<number>();
+  for (const [id, change] of log.rows) {
+    if ((change === 'added') !== sizes.has(id)) return null;
+    if (change === 'added') added.push(id);
+    const slot = slotOfId(previous, id);
+    if (slot >= 0) {
+      dropped.add(slot);
+      live--;
+    }
+  }
+  if (live + added.length !== rows) return null;
+  const oldCount = previous.ids.length;
+  for (let slot = 0; slot < oldCount; slot++) if (!dropped.has(slot) && previous.ids[slot]! > lastLive) lastLive = previous.ids[slot]!;
+  added.sort((a, b) => a - b);
+  if (added.length > 0 && added[0]! <= lastLive) return null;
+  const count = oldCount + added.length;
+  const ids = new Float64Array(count);
+  ids.set(previous.ids);
+  const lengths = new Float64Array(count);
+  lengths.set(previous.lengths);
+  for (const slot of dropped) {
+    ids[slot] = -1;
+    lengths[slot] = 0;
+  }
+  for (let k = 0; k < added.length; k++) {
+    ids[oldCount + k] = added[k]!;
+    lengths[oldCount + k] = sizes.get(added[k]!)!;
+  }
+  const tables = carriedSlotTables(previous, ids, dropped, added, oldCount);
+  const corpus: Corpus = {
+    generation,
+    rows,
+    ids,
+    lengths,
+    ...tables,
+    norms: lengthNorms(lengths, avgdl),
+    kinds: previous.kinds && carriedKinds(db, previous.kinds, dropped, added, oldCount),
+    postings: previous.postings,
+    cachedPostings: previous.cachedPostings,
+    pinned: previous.pinned,
+    packed: previous.packed,
+    warmed: false,
+    carried: null,
+    edit: null,
+    idf: new Map(),
+    ...scratch(count, previous),
+  };
+  const repin: string[] = [];
+  const before = new Map<string, Postings | null | number>();
+  for (const token of log.tokens) {
+    let held: Postings | null | number | undefined = corpus.pinned.get(token);
+    const cached = corpus.postings.get(token);
+    if (cached !== undefined) {
+      held ??= cached;
+      corpus.postings.delete(token);
+      corpus.cachedPostings -= cached ? cached.slots.length : 0;
+    }
+    if (corpus.pinned.delete(token)) repin.push(token);
+    const packed = corpus.packed;
+    if (packed) {
+      // A complete store that neither holds the term nor waits for it: the term occurred nowhere.
+      held ??= packed.records.get(token) ?? (packed.complete && !packed.pending.has(token) ? NO_POSTINGS : undefined);
+      packed.records.delete(token);
+      packed.pending.add(token);
+    }
+    if (held !== undefined) before.set(token, held);
+  }
+  const addedFields = added.map((id, k) => ({ slot: oldCount + k, fields: log.fields.get(id) }));
+  if (addedFields.every((row) => row.fields !== undefined)) {
+    const dead = new Uint8Array(count);
+    for (const slot of dropped) dead[slot] = 1;
+    corpus.edit = { dead, added: addedFields as Array<{ slot: number; fields: readonly string[] }>, previous: before, patched: 0 };
+  }
+  // From a warmed state, or from one carried from it whose warm-up has not finished: its terms to pin again come along.
+  if (previous.warmed) corpus.carried = { repin };
+  else if (previous.carried) corpus.carried = { repin: [...new Set([...previous.carried.repin, ...repin])] };
+  previous.postings = new Map();
+  previous.cachedPostings = 0;
+  previous.pinned = new Map();
+  previous.packed = null;
+  return corpus;
 }
 
-/** SQLite varints (FTS5's record format): `count` of them from the start of `blob`. */
-function readVarints(blob: Uint8Array, count: number): number[] {
-  const out: number[] = [];
-  let i = 0;
-  while (out.length < count && i < blob.length) {
-    let value = 0;
-    for (let k = 0; k < 9 && i < blob.length; k++) {
-      const byte = blob[i++]!;
-      if (k === 8) {
-        value = value * 256 + byte;
-        break;
-      }
-      value = value * 128 + (byte & 0x7f);
-      if ((byte & 0x80) === 0) break;
-    }
-    out.push(value);
+/** {@link slotTables} of a carried corpus: the previous table copied and patched when the added ids fit in it. */
+function carriedSlotTables(previous: Corpus, ids: Float64Array, dropped: ReadonlySet<number>, added: readonly number[], oldCount: number): ReturnType<typeof slotTables> {
+  const table = previous.slotById;
+  if (!table || (added.length > 0 && added[added.length - 1]! >= table.length)) return slotTables(ids);
+  const slotById = table.slice();
+  for (const slot of dropped) slotById[previous.ids[slot]!] = -1;
+  for (let k = 0; k < added.length; k++) slotById[added[k]!] = oldCount + k;
+  return { slotById, slotOf: null };
+}
+
+/** |D| of each logged row that has a docsize row now. */
+function docsizesOf(db: Database.Database, log: FullTextLog): Map<number, number> {
+  const text =
+    (db
+      .prepare("SELECT group_concat(id || ' ' || hex(sz), ' ' ORDER BY id) FROM chunks_fts_docsize WHERE id IN (SELECT value FROM json_each(?))")
+      .pluck()
+      .get(JSON.stringify([...log.rows.keys()])) as string | null) ?? '';
+  const { ids, lengths } = parseDocsizes(text);
+  return new Map(ids.map((id, k) => [id, lengths[k]!]));
+}
+
+/** The kinds of a carried corpus: the previous slots' (none for a removed chunk's), then the added chunks', read from their rows. */
+function carriedKinds(db: Database.Database, previous: Uint8Array, dropped: ReadonlySet<number>, added: readonly number[], oldCount: number): Uint8Array {
+  const kinds = new Uint8Array(oldCount + added.length).fill(255);
+  kinds.set(previous);
+  for (const slot of dropped) kinds[slot] = 255;
+  const rows = db.prepare('SELECT id, kind FROM chunks WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify(added)) as [number, string][];
+  const slotOfAdded = new Map(added.map((id, k) => [id, oldCount + k]));
+  for (const [id, kind] of rows) {
+    const index = CHUNK_KINDS.indexOf(kind as ChunkKind);
+    if (index >= 0) kinds[slotOfAdded.get(id)!] = index;
   }
-  while (out.length < count) out.push(0);
-  return out;
+  return kinds;
 }
 
 /** The corpus slot of a chunk id, −1 when it has none. */

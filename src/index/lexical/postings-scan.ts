@@ -48,30 +48,59 @@ export async function packAllPostings(store: IndexStore, corpus: Corpus, options
   const maxBytes = options.maxBytes ?? PACKED_BOUND;
   const view = instanceView(db);
   const statements = occurrenceStatements(db, view);
-  const units = planUnits(db.prepare(`SELECT term, cnt FROM ${rowVocabularyView(db)}`).raw().all() as Array<[string, number]>, options.skip);
   const packed = corpus.packed ?? (corpus.packed = emptyPacked());
-  let next = 0;
-  let longestSliceMs = 0;
+  const timing = { longestSliceMs: 0 };
   const report = (stopped: PackReport['stopped']): PackReport => {
     releasePackScratch();
-    return { stopped, terms: packed.records.size, bytes: packed.bytes, longestSliceMs };
+    return { stopped, terms: packed.records.size, bytes: packed.bytes, longestSliceMs: timing.longestSliceMs };
   };
-  while (next < units.length) {
+  if (packed.complete) {
+    // Carried from an earlier state (postings-corpus.ts): only the terms its edits touched are read again.
+    const pending = [...packed.pending].filter((term) => !options.skip(term));
+    const stopped = await inSlices(pending.length, options, timing, (i) => {
+      const term = pending[i]!;
+      packRows(packed, corpus, (statements.term.all(term) as Array<[string, string | null]>).filter(([held]) => held === term));
+      // A term that occurs nowhere now is absent, as complete says.
+      packed.pending.delete(term);
+    });
+    return report(stopped ?? 'done');
+  }
+  const units = planUnits(db.prepare(`SELECT term, cnt FROM ${rowVocabularyView(db)}`).raw().all() as Array<[string, number]>, options.skip);
+  const stopped = await inSlices(units.length, options, timing, (i) => {
+    const [first, last] = units[i]!;
+    const rows = (first === last ? statements.term.all(first) : statements.range.all(first, last)) as Array<[string, string | null]>;
+    packRows(packed, corpus, rows.filter(([term]) => term !== null && !packed.records.has(term)));
+    return packed.bytes > maxBytes ? 'budget' : undefined;
+  });
+  if (stopped) return report(stopped);
+  packed.complete = true;
+  return report('done');
+}
+
+/**
+ * Runs `step(0)` to `step(count - 1)` in slices of `options.sliceMs`, yielding
+ * to the event loop before each; returns why it stopped early (aborted, the
+ * index state changed, or `step` said its budget is spent), else null.
+ */
+async function inSlices(
+  count: number,
+  options: PackOptions,
+  timing: { longestSliceMs: number },
+  step: (i: number) => 'budget' | undefined | void,
+): Promise<PackReport['stopped'] | null> {
+  let next = 0;
+  while (next < count) {
     await yieldToEventLoop();
-    if (options.signal?.aborted) return report('aborted');
-    if (options.changed()) return report('index-changed');
+    if (options.signal?.aborted) return 'aborted';
+    if (options.changed()) return 'index-changed';
     const started = performance.now();
     const until = started + options.sliceMs;
     do {
-      const [first, last] = units[next++]!;
-      const rows = (first === last ? statements.term.all(first) : statements.range.all(first, last)) as Array<[string, string | null]>;
-      packRows(packed, corpus, rows.filter(([term]) => term !== null && !packed.records.has(term)));
-      if (packed.bytes > maxBytes) return report('budget');
-    } while (next < units.length && performance.now() < until);
-    longestSliceMs = Math.max(longestSliceMs, performance.now() - started);
+      if (step(next++) === 'budget') return 'budget';
+    } while (next < count && performance.now() < until);
+    timing.longestSliceMs = Math.max(timing.longestSliceMs, performance.now() - started);
   }
-  packed.complete = true;
-  return report('done');
+  return null;
 }
 
 /** The vocabulary (term order, with occurrence counts) cut into `[first, last]` term ranges, none holding a skipped term. */

@@ -96,10 +96,14 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
   if (indexGeneration(store) !== generation) return { terms: 0, entries: 0, stopped: 'index-changed', warmers: 0 };
   const db = indexConnection(store);
   const corpus = corpusOf(db, generation);
+  // A state carried from a warmed one (postings-corpus.ts) holds that warm-up's postings and frequencies less the terms
+  // its edits touched: only those are pinned again, the pinned and the packed ones alike (a one-file edit: a few hundred
+  // terms, mostly patched from their lists before the edit: postings-patch.ts), not the vocabulary.
+  const touched = corpus.carried ? [...new Set([...corpus.carried.repin, ...(corpus.packed?.pending ?? [])])] : [];
+  const vocabulary: Array<[string, number]> = corpus.carried ? touched.map((term) => [term, MIN_DOCUMENTS]) : vocabularyByFrequency(store, 1);
   // Every term, those in one chunk too: their frequencies are one pass, their postings are left to on-demand reads.
-  const vocabulary = vocabularyByFrequency(store, 1);
   // Document frequencies first, all in one pass: the vocabulary read already holds them.
-  primeTermStatistics(store, generation, vocabulary.slice(0, TERM_STATISTICS_BOUND - 1));
+  if (!corpus.carried) primeTermStatistics(store, generation, vocabulary.slice(0, TERM_STATISTICS_BOUND - 1));
   let terms = 0;
   let entries = 0;
   let next = 0;
@@ -117,13 +121,17 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
         break;
       }
       if (!isPlainIndexToken(term)) continue;
-      if (entries + documents > maxEntries) {
+      // A carried state's touched terms take the place of lists the edit dropped: no budget of their own.
+      if (!corpus.carried && entries + documents > maxEntries) {
         stopped = 'budget';
         break filling;
       }
       const postings = postingsOf(db, corpus, term, true);
+      // Pinned now, so never looked up packed: no longer waiting to be packed again.
+      if (corpus.carried) corpus.packed?.pending.delete(term);
       if (!postings) continue;
-      warmBodyOffsets(store, generation, term);
+      // A touched term's body offsets are left to the phrase lookup that needs one (most never do).
+      if (!corpus.carried) warmBodyOffsets(store, generation, term);
       entries += postings.slots.length;
       terms++;
     }

@@ -10,6 +10,7 @@ import { FTS_FIELDS } from '../store/index.js';
 import { instanceView } from './fts-views.js';
 import { unpackPostings } from './packed-postings.js';
 import { FIELD_COUNT, slotOfId, type Corpus, type Postings } from './postings-corpus.js';
+import { patchedPostings } from './postings-patch.js';
 
 /** Column of each field's first letter: the instance view names columns, and a one-letter tag keeps the transfer small. */
 const COLUMN_OF_LETTER = new Map(FTS_FIELDS.map((field, i) => [field.charCodeAt(0), i]));
@@ -45,6 +46,9 @@ export function postingsOf(db: Database.Database, corpus: Corpus, token: string,
   // Held packed (a long-lived process's warm-up read every term): the same numbers, from memory.
   const unpacked = corpus.packed ? unpackPostings(corpus.packed, token) : undefined;
   if (unpacked !== undefined) return cachePostings(corpus, token, unpacked, pin);
+  // Touched by the edit this corpus was carried over: patched from the list before it when FTS5's vocabulary agrees.
+  const patched = patchedPostings(db, corpus, token);
+  if (patched !== undefined) return cachePostings(corpus, token, patched, pin);
   let statement = instanceStatements.get(db);
   if (!statement) {
     // One string per term, `<chunk id><column letter>` per occurrence, in FTS5's order (chunk, then column, then offset).

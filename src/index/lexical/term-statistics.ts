@@ -7,8 +7,9 @@
  */
 import type Database from 'better-sqlite3';
 import { indexGeneration } from '../store/index.js';
-import { indexConnection, type IndexStore } from '../store/index.js';
+import { fullTextLog, indexConnection, onlyThisConnectionWrote, startFullTextLog, type IndexStore } from '../store/index.js';
 import { rowVocabularyView } from './fts-views.js';
+import { readAverages } from './fts-records.js';
 
 /** Corpus statistics for some tokens. */
 export interface TermStatistics {
@@ -37,14 +38,13 @@ const MAX_CACHED_TERMS = 50_000;
 /** Primed entries kept at most (~80 bytes each: a 50k-file tree's vocabulary fits). */
 const MAX_PRIMED_TERMS = 400_000;
 const caches = new WeakMap<Database.Database, CacheEntry>();
-const lookups = new WeakMap<Database.Database, { rows: Database.Statement; documents: Database.Statement }>();
+const lookups = new WeakMap<Database.Database, { documents: Database.Statement }>();
 
 function statements(db: Database.Database) {
   let prepared = lookups.get(db);
   if (!prepared) {
     rowVocabularyView(db);
     prepared = {
-      rows: db.prepare('SELECT count(*) AS n FROM chunks_fts'),
       documents: db.prepare('SELECT doc FROM temp.chunks_fts_vocab WHERE term = ?').pluck(),
     };
     lookups.set(db, prepared);
@@ -52,12 +52,29 @@ function statements(db: Database.Database) {
   return prepared;
 }
 
-/** This connection's cache of the index state `generation`, made anew when it holds another state (or, `resetWhenFull`, is over its bound). */
+/**
+ * This connection's cache of the index state `generation`, made anew when it
+ * holds another state (or, `resetWhenFull`, is over its bound). When only this
+ * connection's logged full-text writes lie between the state it holds and
+ * `generation` (full-text-changes.ts), the frequencies of every token those
+ * rows do not hold are the same and move over.
+ */
 function cacheOf(db: Database.Database, generation: string, resetWhenFull: boolean): CacheEntry {
   let cache = caches.get(db);
   if (!cache || cache.generation !== generation) {
-    cache = { generation, rows: (statements(db).rows.get() as { n: number }).n, documents: new Map(), primed: new Map() };
+    const log = fullTextLog(db, 'term-statistics');
+    const carried = cache && log?.whole && log.since === cache.generation && onlyThisConnectionWrote(cache.generation, generation);
+    // FTS5's N from its averages record: what count(*) counts, without walking the table.
+    const { rows } = readAverages(db);
+    if (cache && carried) {
+      for (const token of log!.tokens) {
+        cache.documents.delete(token);
+        cache.primed.delete(token);
+      }
+      cache = { generation, rows, documents: cache.documents, primed: cache.primed };
+    } else cache = { generation, rows, documents: new Map(), primed: new Map() };
     caches.set(db, cache);
+    startFullTextLog(db, 'term-statistics', generation);
   } else if (resetWhenFull && cache.documents.size > MAX_CACHED_TERMS) cache.documents = new Map();
   return cache;
 }

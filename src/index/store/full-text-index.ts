@@ -14,6 +14,7 @@ import type { CodeSymbol } from '../../parse/index.js';
 import { buildChunks } from './build-chunks.js';
 import type { SqlValue } from './file-rows.js';
 import { FTS_FIELDS } from './index-schema.js';
+import { logFullTextCleared, logFullTextRow } from './full-text-changes.js';
 
 const COLUMNS = FTS_FIELDS.join(', ');
 const PLACEHOLDERS = FTS_FIELDS.map(() => '?').join(', ');
@@ -44,6 +45,7 @@ export class FullTextIndex {
   addValues(chunkId: number, values: readonly SqlValue[], at: number): void {
     // Named rather than spread: one row per chunk of the repository, on the writing thread.
     this.insertRow.run(chunkId, values[at], values[at + 1], values[at + 2], values[at + 3], values[at + 4]);
+    logFullTextRow(this.db, chunkId, 'added', values, at, FTS_FIELDS.length);
   }
 
   /**
@@ -60,7 +62,9 @@ export class FullTextIndex {
     for (let i = 0; i < chunks.length; i++) if (chunks[i]!.contentHash !== chunkRows[i]!.contentHash) return false;
     for (let i = 0; i < chunks.length; i++) {
       const fields = chunks[i]!.fields;
-      this.deleteRow.run(chunkRows[i]!.id, ...FTS_FIELDS.map((field) => fields[field]));
+      const values = FTS_FIELDS.map((field) => fields[field]);
+      this.deleteRow.run(chunkRows[i]!.id, ...values);
+      logFullTextRow(this.db, chunkRows[i]!.id, 'removed', values, 0, values.length);
     }
     return true;
   }
@@ -68,5 +72,6 @@ export class FullTextIndex {
   /** Empties the table; the caller re-adds every searchable chunk. */
   clear(): void {
     this.db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')").run();
+    logFullTextCleared(this.db);
   }
 }

@@ -1,0 +1,119 @@
+/**
+ * What this connection changed in the full-text table since a reader asked:
+ * the chunk rows added and removed and every token their fields hold. A
+ * long-lived reader (the scoring corpus, postings-corpus.ts) that read the
+ * table at one index state carries what it read to the next state from this
+ * log instead of reading the whole table again: after a one-file edit only the
+ * edited file's tokens and rows differ.
+ *
+ * The log is a promise about this connection's own writes only; another
+ * connection's commit changes SQLite's data_version, and the reader checks it.
+ * Nothing is logged until a reader starts the log, so a one-shot index run
+ * pays nothing. A 'delete-all' ends it: nothing carries across a rebuild.
+ */
+import type Database from 'better-sqlite3';
+
+/** The full-text changes since {@link FullTextLog.since}, as logged by {@link FullTextIndex}'s writes. */
+export interface FullTextLog {
+  /** The index generation the reader had read when it started the log. */
+  since: string;
+  /** Each chunk row written or removed since, with the last of the two done to it. */
+  rows: Map<number, 'added' | 'removed'>;
+  /** Every token (lower-cased, as FTS5's ascii tokenizer makes them) in the fields of those rows, old and new. */
+  tokens: Set<string>;
+  /** The field values (FTS_FIELDS order) of each row whose last change was `added`. */
+  fields: Map<number, readonly string[]>;
+  /** Characters held in {@link fields}; past {@link MAX_LOGGED_CHARS} the log gives up (a bulk change is read afresh). */
+  chars: number;
+  /** False once something was done that the log cannot describe (the table emptied): the reader reads afresh. */
+  whole: boolean;
+}
+
+/** The readers that carry what they read across index states, each with a log of its own (they read at different moments). */
+export type FullTextReader = 'scoring-corpus' | 'term-statistics';
+
+const logs = new WeakMap<Database.Database, Map<FullTextReader, FullTextLog>>();
+
+/**
+ * The most field characters a log holds: a one-file edit logs a few kilobytes;
+ * a refresh that rewrites a large part of the tree ends the log instead, and
+ * its readers read the next state afresh (as cheap, then, as carrying it).
+ */
+export const MAX_LOGGED_CHARS = 4_000_000;
+
+/** Starts (or restarts) `reader`'s log of `db`'s full-text writes, as of the index state `since`. */
+export function startFullTextLog(db: Database.Database, reader: FullTextReader, since: string): void {
+  let readers = logs.get(db);
+  if (!readers) logs.set(db, (readers = new Map()));
+  readers.set(reader, { since, rows: new Map(), tokens: new Set(), fields: new Map(), chars: 0, whole: true });
+}
+
+/** `reader`'s log of `db`'s full-text writes when it started one, else undefined. */
+export function fullTextLog(db: Database.Database, reader: FullTextReader): FullTextLog | undefined {
+  return logs.get(db)?.get(reader);
+}
+
+/**
+ * The tokens FTS5's `ascii` tokenizer with `tokenchars '_'` makes of `value`:
+ * runs of ASCII letters, digits, `_` and any non-ASCII character, with A-Z
+ * lower-cased (only those, as the tokenizer does).
+ * (The fields hold index tokens only, so this is a split on spaces in
+ * practice; the rule is the tokenizer's so that no token is ever missed.)
+ */
+export function asciiTokens(value: string): string[] {
+  return value
+    .split(/[^A-Za-z0-9_\u0080-\uffff]+/)
+    .filter((token) => token.length > 0)
+    .map((token) => token.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
+}
+
+/**
+ * Logs a chunk row written (`added`) or removed with the field values it had:
+ * `values[at]` to `values[at + count - 1]` (no copy is made when no log runs).
+ */
+export function logFullTextRow(db: Database.Database, id: number, change: 'added' | 'removed', values: readonly unknown[], at: number, count: number): void {
+  const readers = logs.get(db);
+  if (!readers) return;
+  let tokens: string[] | undefined;
+  let fields: string[] | undefined;
+  for (const log of readers.values()) {
+    if (!log.whole) continue;
+    log.rows.set(id, change);
+    tokens ??= fieldTokens(values, at, count);
+    for (const token of tokens) log.tokens.add(token);
+    const held = log.fields.get(id);
+    if (held) {
+      log.fields.delete(id);
+      log.chars -= held.reduce((sum, value) => sum + value.length, 0);
+    }
+    if (change === 'added') {
+      fields ??= Array.from({ length: count }, (_, i) => (typeof values[at + i] === 'string' ? (values[at + i] as string) : ''));
+      log.fields.set(id, fields);
+      log.chars += fields.reduce((sum, value) => sum + value.length, 0);
+      if (log.chars > MAX_LOGGED_CHARS) giveUp(log);
+    }
+  }
+}
+
+/** Ends a log that can no longer describe the state, and frees what it held. */
+function giveUp(log: FullTextLog): void {
+  log.whole = false;
+  log.rows.clear();
+  log.tokens.clear();
+  log.fields.clear();
+  log.chars = 0;
+}
+
+function fieldTokens(values: readonly unknown[], at: number, count: number): string[] {
+  const tokens: string[] = [];
+  for (let i = at; i < at + count; i++) {
+    const value = values[i];
+    if (typeof value === 'string') tokens.push(...asciiTokens(value));
+  }
+  return tokens;
+}
+
+/** Logs that the table was emptied: the log can no longer describe the state. */
+export function logFullTextCleared(db: Database.Database): void {
+  for (const log of logs.get(db)?.values() ?? []) giveUp(log);
+}
