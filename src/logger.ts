@@ -13,10 +13,10 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
 
-/** A logger that writes `[reponav] level: message` lines to stderr at or above `level`. */
-export function createStderrLogger(level: LogLevel = 'info'): Logger {
+/** A logger that writes `[reponav] level: message` lines to `stream` (default: stderr) at or above `level`. */
+export function createStderrLogger(level: LogLevel = 'info', stream: { write(text: string): unknown } = process.stderr): Logger {
   const emit = (at: Exclude<LogLevel, 'silent'>) => (message: string) => {
-    if (ORDER[at] >= ORDER[level]) process.stderr.write(`[reponav] ${at}: ${message}\n`);
+    if (ORDER[at] >= ORDER[level]) stream.write(`[reponav] ${at}: ${message}\n`);
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }

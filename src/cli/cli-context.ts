@@ -6,6 +6,7 @@ import { RepositoryIndex } from '../index/index.js';
 import type { IndexReport } from '../index/index.js';
 import { createProgressBar } from './progress-bar.js';
 import { keepingWorkOnInterrupt } from './interrupted-build.js';
+import type { CliIo } from './cli-io.js';
 
 /** Options every repository command shares. */
 export interface RepositoryCommandOptions {
@@ -45,9 +46,9 @@ export function addPathRuleOptions(command: Command): Command {
     );
 }
 
-/** The logger of a CLI run: warnings by default, debug with --verbose, errors only with --quiet. */
-export function cliLogger(options: { quiet?: boolean; verbose?: boolean }): Logger {
-  return createStderrLogger(options.verbose ? 'debug' : options.quiet ? 'error' : 'warn');
+/** The logger of a CLI run, on its stderr: warnings by default, debug with --verbose, errors only with --quiet. */
+export function cliLogger(options: { quiet?: boolean; verbose?: boolean }, io: CliIo): Logger {
+  return createStderrLogger(options.verbose ? 'debug' : options.quiet ? 'error' : 'warn', io.stderr);
 }
 
 /**
@@ -70,7 +71,7 @@ export function standsIn(folder: string): boolean {
 }
 
 /** Opens the repository a command names, without refreshing its index. */
-export function openRepository(options: RepositoryCommandOptions, path?: string): Promise<RepositoryIndex> {
+export function openRepository(options: RepositoryCommandOptions, io: CliIo, path?: string): Promise<RepositoryIndex> {
   const folder = path ?? options.repo ?? '.';
   return RepositoryIndex.open(folder, {
     commit: options.commit,
@@ -79,7 +80,7 @@ export function openRepository(options: RepositoryCommandOptions, path?: string)
     maxFileBytes: options.maxFileBytes,
     include: options.include,
     exclude: options.exclude,
-    logger: cliLogger(options),
+    logger: cliLogger(options, io),
   });
 }
 
@@ -92,15 +93,17 @@ export function openRepository(options: RepositoryCommandOptions, path?: string)
  */
 export async function openFreshRepository(
   options: RepositoryCommandOptions,
+  io: CliIo,
   path?: string,
   opened?: RepositoryIndex,
 ): Promise<{ repository: RepositoryIndex; report: IndexReport; logger: Logger }> {
-  const logger = cliLogger(options);
-  const repository = opened ?? (await openRepository(options, path));
-  const bar = options.quiet || options.json ? null : createProgressBar('files');
+  const logger = cliLogger(options, io);
+  const repository = opened ?? (await openRepository(options, io, path));
+  const bar = options.quiet || options.json ? null : createProgressBar('files', io.stderr);
   try {
-    const report = await keepingWorkOnInterrupt(() =>
-      repository.refresh({ workers: options.workers, check: options.check, onProgress: (p) => bar?.update(p.done, p.total) }),
+    const report = await keepingWorkOnInterrupt(
+      () => repository.refresh({ workers: options.workers, check: options.check, onProgress: (p) => bar?.update(p.done, p.total) }),
+      { write: (text) => void io.stderr.write(text), exit: (code) => process.exit(code) },
     );
     return { repository, report, logger };
   } catch (error) {
@@ -111,7 +114,7 @@ export async function openFreshRepository(
   }
 }
 
-/** Prints a value as pretty JSON on stdout. */
-export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+/** Prints a value as pretty JSON on the run's stdout. */
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }

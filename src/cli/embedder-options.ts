@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { EMBEDDER_KINDS, type EmbedderKind } from '../retrieve/dense/embedder-kinds.js';
 import type { SearchOptions } from '../retrieve/index.js';
 import { createProgressBar } from './progress-bar.js';
+import type { CliOutput } from './cli-io.js';
 
 /** The opt-in dense retrieval flags shared by `index` and `search`. */
 export interface EmbedderFlags {
@@ -39,6 +40,7 @@ export async function prepareDenseRetrieval(
   store: IndexStore,
   flags: EmbedderFlags,
   logger: Logger,
+  stderr: CliOutput,
   pathFilter?: (path: string) => boolean,
 ): Promise<{ fuse?: SearchOptions['fuse']; counts?: { embedded: number; cached: number; total: number } }> {
   if (!flags.embedder) return {};
@@ -48,7 +50,7 @@ export async function prepareDenseRetrieval(
     import('../retrieve/index.js'),
   ]);
   const embedder = createEmbedder({ kind: flags.embedder, model: flags.embedModel, baseUrl: flags.embedBaseUrl, logger });
-  const bar = flags.quiet || flags.json ? null : createProgressBar('chunks');
+  const bar = flags.quiet || flags.json ? null : createProgressBar('chunks', stderr);
   try {
     const counts = await ensureEmbeddings(store, embedder, {
       reembed: flags.reembed,

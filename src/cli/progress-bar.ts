@@ -1,3 +1,5 @@
+import type { CliOutput } from './cli-io.js';
+
 /**
  * A progress bar on stderr: redrawn in place on a TTY (with rate and ETA),
  * silent otherwise so logs and pipes stay clean.
@@ -7,8 +9,8 @@ export interface ProgressBar {
   finish(): void;
 }
 
-/** Creates a bar labelled `unit` ("files", "instances"). `stream` defaults to stderr. */
-export function createProgressBar(unit: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar {
+/** Creates a bar labelled `unit` ("files", "instances") on `stream`, a run's stderr. */
+export function createProgressBar(unit: string, stream: CliOutput): ProgressBar {
   const started = Date.now();
   let lastDraw = 0;
   let drawn = false;

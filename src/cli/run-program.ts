@@ -8,12 +8,17 @@
 import { Command, CommanderError } from 'commander';
 import { isReponavError } from '../errors.js';
 import { readPackageVersion } from './package-info.js';
+import { colorsForced, PROCESS_IO, type CliIo } from './cli-io.js';
 
-/** Adds one command (loading its module) to the program. */
-export type Registrar = (program: Command) => Promise<void>;
+/** Adds one command (loading its module) to the program; the command writes to `io`. */
+export type Registrar = (program: Command, io: CliIo) => Promise<void>;
 
-/** Builds the `reponav` program with the commands of `commands` that `argv` needs (all of them when it names none). */
-export async function buildProgramFrom(commands: Record<string, Registrar>, argv: string[]): Promise<Command> {
+/**
+ * Builds the `reponav` program with the commands of `commands` that `argv`
+ * needs (all of them when it names none), writing to `io` (commander's help,
+ * version and usage errors too).
+ */
+export async function buildProgramFrom(commands: Record<string, Registrar>, argv: string[], io: CliIo = PROCESS_IO): Promise<Command> {
   const named = argv[2];
   // package.json is read only when the version is asked for (the option and --help stay the same).
   const wantsVersion = argv.includes('--version') || argv.includes('-V');
@@ -21,12 +26,21 @@ export async function buildProgramFrom(commands: Record<string, Registrar>, argv
     .description('Navigate repositories the way LLM code agents need: index, search, scaffold, tools, MCP')
     .version(wantsVersion ? readPackageVersion() : '')
     // A usage error is one line: commander's message with the help hint on the same line.
-    .configureOutput({ outputError: (text, write) => write(`${text.trimEnd()} ${usageHint(text)}\n`) })
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(text),
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+      // commander's own rule (NO_COLOR, FORCE_COLOR, CLICOLOR_FORCE first), over the run's outputs.
+      getOutHasColors: () => colorsForced() ?? Boolean(io.stdout.isTTY && io.stdout.hasColors?.()),
+      getErrHasColors: () => colorsForced() ?? Boolean(io.stderr.isTTY && io.stderr.hasColors?.()),
+      outputError: (text, write) => write(`${text.trimEnd()} ${usageHint(text)}\n`),
+    })
     // Before any subcommand exists: commander copies these settings into subcommands as they are created.
     .exitOverride();
   const versionOnly = named === '--version' || named === '-V';
   const wanted = versionOnly ? [] : named !== undefined && Object.hasOwn(commands, named) ? [named] : Object.keys(commands);
-  for (const name of wanted) await commands[name](program);
+  for (const name of wanted) await commands[name](program, io);
   return program;
 }
 
@@ -39,9 +53,9 @@ function usageHint(text: string): string {
   return /unknown option '-[^']*\s[^']*'/.test(text) ? "(an argument that starts with '-' goes after --, e.g. reponav search -- '--flag is ignored')" : '(run with --help for usage)';
 }
 
-/** Runs the program on `argv`; maps typed errors to one sentence on stderr and returns the exit code. */
-export async function runProgram(commands: Record<string, Registrar>, argv: string[]): Promise<number> {
-  const program = await buildProgramFrom(commands, argv);
+/** Runs the program on `argv`, writing to `io`; maps typed errors to one sentence on its stderr and returns the exit code. */
+export async function runProgram(commands: Record<string, Registrar>, argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
+  const program = await buildProgramFrom(commands, argv, io);
   try {
     await program.parseAsync(argv);
     return 0;
@@ -52,11 +66,11 @@ export async function runProgram(commands: Record<string, Registrar>, argv: stri
     const error = isReponavError(caught) ? caught : (await import('../index/index.js')).describeOpenFailure(null, caught);
     if (isReponavError(error)) {
       const message = (error.details?.missing === 'model' ? noModelMessage(argv.slice(2)) : null) ?? error.message;
-      process.stderr.write(`error: ${oneLine(message)}\n`);
+      io.stderr.write(`error: ${oneLine(message)}\n`);
       return error.code === 'INTERNAL' ? 3 : 1;
     }
     const stack = error instanceof Error && error.stack ? (await import('./crash-stack.js')).sourceMappedStack(error.stack) : undefined;
-    process.stderr.write(`error: ${stack ?? (error instanceof Error ? error.message : String(error))}\n`);
+    io.stderr.write(`error: ${stack ?? (error instanceof Error ? error.message : String(error))}\n`);
     return 3;
   }
 }

@@ -1,22 +1,23 @@
 /**
  * Test support: the `reponav` program run in this process (src/cli/program.ts's
- * main), its stdout and stderr captured, for CLI behaviour that is not about
+ * main) with its stdout and stderr given as strings it writes to, for CLI behaviour that is not about
  * process start-up (output wording, exit codes, JSON shapes). Behaviour that
  * needs a process (a pipe's non-TTY output, stdin, signals, the shipped
  * bundle's start-up) stays with harness.ts's runCli.
  */
 import { join } from 'node:path';
-import { vi } from 'vitest';
 import { main } from '../../src/cli/program.js';
 import type { CliResult } from './harness.js';
+import type { CliIo } from '../../src/cli/cli-io.js';
 
 /**
  * Runs `reponav ARGS` in this process with REPONAV_CACHE_DIR (and XDG_CACHE_HOME)
  * set to `cacheDir` for the call, as harness.ts's runCli sets them for a process,
  * with the variables of `env` set for the call (undefined unsets one), and in
  * `cwd` when given (the working folder is changed for the call: vitest's forks
- * pool allows it). Calls must not overlap (they share process.stdout,
- * process.stderr, the environment and the working folder).
+ * pool allows it). Its output is captured through main's injected stdout and
+ * stderr, never by patching the process's streams. Calls must not overlap
+ * (they share the environment and the working folder).
  */
 export async function runCliInProcess(args: string[], options: { cacheDir: string; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
   let stdout = '';
@@ -27,20 +28,15 @@ export async function runCliInProcess(args: string[], options: { cacheDir: strin
   if (options.cwd !== undefined) process.chdir(options.cwd);
   process.env.REPONAV_CACHE_DIR = options.cacheDir;
   process.env.XDG_CACHE_HOME = join(options.cacheDir, 'xdg');
-  // As a pipe sees them (runCli's processes write to pipes), whatever this test process's streams are.
-  const tty = { out: process.stdout.isTTY, err: process.stderr.isTTY };
-  process.stdout.isTTY = false;
-  process.stderr.isTTY = false;
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  // Written as a pipe receives them (runCli's processes write to pipes): not a terminal.
+  const io: CliIo = {
+    stdout: { write: (text: string) => ((stdout += text), true), isTTY: false },
+    stderr: { write: (text: string) => ((stderr += text), true), isTTY: false },
+  };
   try {
-    const code = await main(['node', 'reponav', ...args]);
+    const code = await main(['node', 'reponav', ...args], io);
     return { code, signal: null, stdout, stderr };
   } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.stdout.isTTY = tty.out;
-    process.stderr.isTTY = tty.err;
     restore('REPONAV_CACHE_DIR', saved.cache);
     restore('XDG_CACHE_HOME', saved.xdg);
     process.chdir(saved.cwd);

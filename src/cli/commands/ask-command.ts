@@ -21,6 +21,7 @@ import { cliLogger, openFreshRepository, printJson } from '../cli-context.js';
 import { decimal, nonNegativeInt, positiveInt, seconds, tokenBudget } from '../option-parsers.js';
 import { addAgentRunOptions, deadlineMsFromFlags, embedderFromFlags, modelLimitsFromFlags, type AgentRunFlags } from './agent-options.js';
 import { countOf } from '../../plural.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 interface AskCommandOptions extends AgentRunFlags {
   repo: string;
@@ -83,7 +84,7 @@ export function costLine(result: AskResult): string {
 }
 
 /** Registers `reponav ask "QUESTION" [options]`. */
-export function registerAskCommand(program: Command): Command {
+export function registerAskCommand(program: Command, io: CliIo = PROCESS_IO): Command {
   const command = program
     .command('ask')
     .description('answer a question about a repository (Monte-Carlo tree search over the code tools, or a baseline), with checked file:line citations')
@@ -102,13 +103,13 @@ export function registerAskCommand(program: Command): Command {
     .option('-q, --quiet', 'only print errors on stderr (no progress)')
     .option('--verbose', 'debug logging on stderr')
     .action(async (question: string, options: AskCommandOptions) => {
-      await runAsk(question, options);
+      await runAsk(question, options, io);
     });
   return command;
 }
 
-async function runAsk(question: string, options: AskCommandOptions): Promise<void> {
-  const logger = cliLogger(options);
+async function runAsk(question: string, options: AskCommandOptions, io: CliIo): Promise<void> {
+  const logger = cliLogger(options, io);
   const model = createChatModel(
     { ...(options.model ? { model: options.model } : {}), ...(options.transcript ? { transcriptPath: options.transcript } : {}), ...modelLimitsFromFlags(options) },
     { logger },
@@ -118,7 +119,7 @@ async function runAsk(question: string, options: AskCommandOptions): Promise<voi
   let repository: RepositoryIndex | null = null;
   let repositories: RepositorySet | undefined;
   if (options.method !== 'direct') {
-    ({ repository } = await openFreshRepository({ repo: options.repo, commit: options.commit, indexPath: options.indexPath, quiet: options.quiet, json: options.json, verbose: options.verbose }));
+    ({ repository } = await openFreshRepository({ repo: options.repo, commit: options.commit, indexPath: options.indexPath, quiet: options.quiet, json: options.json, verbose: options.verbose }, io));
     repositories = RepositorySet.of([repository]);
   }
   const progress = !options.quiet && !options.json;
@@ -142,7 +143,7 @@ async function runAsk(question: string, options: AskCommandOptions): Promise<voi
       ...(embedder ? { embedder } : {}),
       logger,
       onProgress: progress
-        ? (p) => process.stderr.write(`[ask] iteration ${p.iteration}: ${countOf(p.nodes, 'node')}, best score ${p.bestScore ?? '-'}, ${countOf(p.tokens, 'token')}\n`)
+        ? (p) => io.stderr.write(`[ask] iteration ${p.iteration}: ${countOf(p.nodes, 'node')}, best score ${p.bestScore ?? '-'}, ${countOf(p.tokens, 'token')}\n`)
         : undefined,
     });
     if (options.trace) await writeAskTrace(options.trace, result.trace);
@@ -152,7 +153,7 @@ async function runAsk(question: string, options: AskCommandOptions): Promise<voi
       throw new ReponavError('LLM_ERROR', `No answer (stopped: llm-error): ${result.trace.llmError ?? 'the model failed'}.${trace}`, { stopReason: 'llm-error' });
     }
     if (options.json) {
-      printJson({
+      printJson(io, {
         answer: result.answer,
         citations: result.citations,
         dropped: result.trace.answer.dropped,
@@ -172,7 +173,7 @@ async function runAsk(question: string, options: AskCommandOptions): Promise<voi
       if (result.trace.answer.dropped.length > 0) lines.push(`Dropped citations: ${result.trace.answer.dropped.map((c) => `${c.text} (${c.reason})`).join('; ')}`);
       lines.push(costLine(result));
       if (options.trace) lines.push(`Trace: ${resolve(options.trace)}`);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      io.stdout.write(`${lines.join('\n')}\n`);
     }
     // No answer is a non-zero exit, as in `localize`: a fallback (deadline, budget, unusable reply) was printed, not an answer.
     if (result.trace.answer.fallback) {

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { findCodeSnippetTool, findReferencesTool, regexSearchTool, type AnyToolDefinition } from '../../tools/index.js';
 import { wholeNumber } from '../option-parsers.js';
 import { addToolCommandOptions, runToolCommand, type NothingFound, type ToolCommandOptions } from './symbols-command.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 interface SearchCommandOptions extends ToolCommandOptions {
   filePattern?: string;
@@ -79,7 +80,7 @@ const SPECS: Record<'references' | 'regex' | 'snippet', CommandSpec> = {
   },
 };
 
-function register(program: Command, spec: CommandSpec): Command {
+function register(program: Command, spec: CommandSpec, io: CliIo): Command {
   const command = program.command(spec.name).description(spec.description).argument(...spec.argument);
   command.option('--file-pattern <glob>', 'only files matching this glob (e.g. "*.py", "src/**/*.ts", "tests/")');
   for (const [flags, description, parse] of spec.options) {
@@ -87,22 +88,22 @@ function register(program: Command, spec: CommandSpec): Command {
     else command.option(flags, description);
   }
   addToolCommandOptions(command).action(async (value: string, options: SearchCommandOptions) => {
-    await runToolCommand(options, spec.tool, () => ({ ...spec.args(value, options), ...given('file_pattern', options.filePattern) }), undefined, undefined, spec.found, spec.nothingFound);
+    await runToolCommand(options, io, spec.tool, () => ({ ...spec.args(value, options), ...given('file_pattern', options.filePattern) }), undefined, undefined, spec.found, spec.nothingFound);
   });
   return command;
 }
 
 /** Registers `reponav references NAME` (find_references). */
-export function registerReferencesCommand(program: Command): Command {
-  return register(program, SPECS.references);
+export function registerReferencesCommand(program: Command, io: CliIo = PROCESS_IO): Command {
+  return register(program, SPECS.references, io);
 }
 
 /** Registers `reponav regex PATTERN` (regex_search). */
-export function registerRegexCommand(program: Command): Command {
-  return register(program, SPECS.regex);
+export function registerRegexCommand(program: Command, io: CliIo = PROCESS_IO): Command {
+  return register(program, SPECS.regex, io);
 }
 
 /** Registers `reponav snippet TEXT` (find_code_snippet). */
-export function registerSnippetCommand(program: Command): Command {
-  return register(program, SPECS.snippet);
+export function registerSnippetCommand(program: Command, io: CliIo = PROCESS_IO): Command {
+  return register(program, SPECS.snippet, io);
 }

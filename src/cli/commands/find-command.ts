@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { findClassTool, findFunctionTool } from '../../tools/index.js';
 import { wholeNumber } from '../option-parsers.js';
 import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 /** Words for a kind that are not `class` or `function`, and the kind each means. */
 const KIND_WORDS: Readonly<Record<string, 'class' | 'function'>> = {
@@ -19,7 +20,7 @@ interface FindCommandOptions extends ToolCommandOptions {
 }
 
 /** Registers `reponav find class NAME` and `reponav find function NAME` (options: --repo, --file-pattern, --limit, --json). */
-export function registerFindCommand(program: Command): Command {
+export function registerFindCommand(program: Command, io: CliIo = PROCESS_IO): Command {
   const find = program
     .command('find')
     .exitOverride()
@@ -44,7 +45,7 @@ export function registerFindCommand(program: Command): Command {
       .option('--file-pattern <glob>', 'only files matching this glob (e.g. "*.py", "src/**/*.ts", "tests/")')
       .option('--limit <n>', 'most matches shown (default 20, at most 100)', wholeNumber(1, 100));
     addToolCommandOptions(command).action(async (name: string, options: FindCommandOptions) => {
-      await runToolCommand(options, tool, () => ({
+      await runToolCommand(options, io, tool, () => ({
         name,
         ...(options.filePattern !== undefined ? { file_pattern: options.filePattern } : {}),
         ...(options.limit !== undefined ? { limit: options.limit } : {}),

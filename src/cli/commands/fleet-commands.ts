@@ -8,7 +8,8 @@ import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { commaList, seconds } from '../option-parsers.js';
 import { parseAddEntries } from './fleet-add-list.js';
-import { ago, PG_HELP, print, withTeam, type CommonOptions, type Team, type TeamDb } from './team-cli-support.js';
+import { ago, linePrinter, PG_HELP, withTeam, type CommonOptions, type LinePrinter, type Team, type TeamDb } from './team-cli-support.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 import { countOf } from '../../plural.js';
 
 const RETRIES_HELP = 'retries of a failed build before later polls take over (default 3)';
@@ -42,13 +43,15 @@ function utcMinute(at: Date | string): string {
 const STORE_HELP = 'shard store: postgres, or the shared folder (default: $REPONAV_SHARD_STORE)';
 
 /** Registers `reponav fleet`. */
-export function registerFleetCommand(program: Command): void {
+export function registerFleetCommand(program: Command, io: CliIo = PROCESS_IO): void {
+  const print = linePrinter(io);
   const fleet = program.command('fleet').description('manage the team server: database migrations, the repository catalog, tokens, branch sync, rebuilds, jobs');
   const common = (c: Command) => c.option('--pg <url>', PG_HELP).option('-q, --quiet', 'log only errors').option('--verbose', 'log debug messages');
 
   common(fleet.command('migrate').description("create or upgrade the team database schema (ours and the job queue's)")).action(async (options: CommonOptions) =>
     withTeam(
       options,
+      io,
       async (team, db, logger) => {
         const applied = await team.migrate(db);
         const queue = await team.JobQueue.open(db, logger, { install: true });
@@ -70,11 +73,11 @@ export function registerFleetCommand(program: Command): void {
       .option('--retries <n>', RETRIES_HELP, count)
       .option('--no-sync', "do not read the branch heads now (the workers' next poll pass reads them and queues the builds)"),
   ).action(async (pairs: string[], options: CommonOptions & QueueFlags & { from?: string; branch: string; groups?: string[]; sync: boolean }) =>
-    withTeam(options, async (team, db, logger) => {
+    withTeam(options, io, async (team, db, logger) => {
       const entries = parseAddEntries(pairs, options.from === undefined ? null : readAddFile(options.from), { branch: options.branch, groups: options.groups });
       const done = await team.addRepos(db, entries);
       entries.forEach((e, i) => print(`${done[i]} ${e.name} (${e.branch}; groups ${e.groups.join(', ')})`));
-      if (options.sync) await syncAndPrint(team, db, logger, entries.map((e) => e.name), options);
+      if (options.sync) await syncAndPrint(team, db, logger, entries.map((e) => e.name), options, print);
     }),
   );
 
@@ -84,7 +87,7 @@ export function registerFleetCommand(program: Command): void {
       .description("remove a repository: its queued builds, its shards in the store, its registry rows (workers delete their mirrors of it at their next sweep)")
       .option('--store <store>', STORE_HELP),
   ).action(async (name: string, options: CommonOptions & { store?: string }) =>
-    withTeam(options, async (team, db, logger) => {
+    withTeam(options, io, async (team, db, logger) => {
       const store = team.openShardStore(options.store, db);
       const queue = await team.JobQueue.open(db, logger);
       try {
@@ -98,11 +101,11 @@ export function registerFleetCommand(program: Command): void {
   );
 
   common(fleet.command('list').description('per repository: served commit, branch head, lag, state, last error, retries left; live workers and servers; jobs').option('--json', 'print JSON')).action(
-    async (options: CommonOptions & { json?: boolean }) => withTeam(options, async (team, db, logger) => listFleet(team, db, logger, !!options.json)),
+    async (options: CommonOptions & { json?: boolean }) => withTeam(options, io, async (team, db, logger) => listFleet(team, db, logger, !!options.json, print)),
   );
 
   common(fleet.command('jobs').description('failed, waiting and running build jobs with their worker and error').option('--json', 'print JSON').option('--all', 'also completed jobs, and failed ones of commits built since')).action(
-    async (options: CommonOptions & { json?: boolean; all?: boolean }) => withTeam(options, async (team, db, logger) => listJobs(team, db, logger, options)),
+    async (options: CommonOptions & { json?: boolean; all?: boolean }) => withTeam(options, io, async (team, db, logger) => listJobs(team, db, logger, options, print)),
   );
 
   common(
@@ -112,7 +115,7 @@ export function registerFleetCommand(program: Command): void {
       .option('--lease <seconds>', 'job lease of the queued builds', seconds)
       .option('--retries <n>', RETRIES_HELP, count),
   ).action(async (names: string[], options: CommonOptions & QueueFlags) =>
-    withTeam(options, async (team, db, logger) => syncAndPrint(team, db, logger, names.length ? names : undefined, options)),
+    withTeam(options, io, async (team, db, logger) => syncAndPrint(team, db, logger, names.length ? names : undefined, options, print)),
   );
 
   common(
@@ -123,7 +126,7 @@ export function registerFleetCommand(program: Command): void {
       .option('--lease <seconds>', 'job lease of the queued build', seconds)
       .option('--retries <n>', RETRIES_HELP, count),
   ).action(async (name: string, options: CommonOptions & QueueFlags & { commit?: string }) =>
-    withTeam(options, async (team, db, logger) => {
+    withTeam(options, io, async (team, db, logger) => {
       const repo = await catalogRepo(team, db, name);
       const commit = await rebuildTarget(team, db, repo, options.commit);
       const purged = await team.purgedCommit(db, name, commit);
@@ -149,7 +152,7 @@ export function registerFleetCommand(program: Command): void {
       .option('--store <store>', STORE_HELP)
       .option('--json', 'print JSON'),
   ).action(async (name: string, options: CommonOptions & { commit: string; store?: string; json?: boolean }) =>
-    withTeam(options, async (team, db, logger) => {
+    withTeam(options, io, async (team, db, logger) => {
       const repo = await catalogRepo(team, db, name);
       const commit = (await team.purgedCommit(db, name, options.commit.toLowerCase())) ?? (await rebuildTarget(team, db, repo, options.commit));
       const store = team.openShardStore(options.store, db);
@@ -176,10 +179,10 @@ export function registerFleetCommand(program: Command): void {
       .requiredOption('--groups <groups>', 'access groups, comma-separated', commaList('group'))
       .addOption(new Option('--expires <time>', "expire after this long: 90d, 12h, 2w, or 'never'").argParser(expiry).default(90 * 86_400, '90d')),
   ).action(async (name: string, options: CommonOptions & { groups: string[]; expires: number }) =>
-    withTeam(options, async (team, db) => print(await team.createToken(db, name, options.groups, options.expires === 0 ? null : options.expires))),
+    withTeam(options, io, async (team, db) => print(await team.createToken(db, name, options.groups, options.expires === 0 ? null : options.expires))),
   );
   common(token.command('list').description('every token by name and groups, with its creation, expiry and last use (never the token itself)').option('--json', 'print JSON')).action(async (options: CommonOptions & { json?: boolean }) =>
-    withTeam(options, async (team, db) => {
+    withTeam(options, io, async (team, db) => {
       const tokens = await team.listTokens(db);
       if (options.json) return print(JSON.stringify(tokens, null, 2));
       for (const t of tokens) {
@@ -192,7 +195,7 @@ export function registerFleetCommand(program: Command): void {
     }),
   );
   common(token.command('revoke <name>').description('revoke the active token with this name')).action(async (name: string, options: CommonOptions) =>
-    withTeam(options, async (team, db) => print(`revoked ${await team.revokeToken(db, name)} token(s)`)),
+    withTeam(options, io, async (team, db) => print(`revoked ${await team.revokeToken(db, name)} token(s)`)),
   );
 }
 
@@ -231,7 +234,7 @@ async function rebuildTarget(team: Team, db: TeamDb, repo: { name: string; headC
   throw new ReponavError('BAD_INPUT', `No commit of '${repo.name}' starts with '${commit}'; give the full 40-digit id.`);
 }
 
-async function syncAndPrint(team: Team, db: TeamDb, logger: Logger, names: string[] | undefined, flags: QueueFlags): Promise<void> {
+async function syncAndPrint(team: Team, db: TeamDb, logger: Logger, names: string[] | undefined, flags: QueueFlags, print: LinePrinter): Promise<void> {
   const queue = await team.JobQueue.open(db, logger);
   try {
     const result = await team.pollOnce(db, queue, { repos: names, logger, leaseSeconds: flags.lease, retryLimit: flags.retries, now: true });
@@ -274,7 +277,7 @@ function headJobState(state: import('../../team/index.js').JobRow['state']): str
   }
 }
 
-async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean): Promise<void> {
+async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean, print: LinePrinter): Promise<void> {
   const repos = await team.listRepos(db, undefined, { invalid: true });
   const { SCHEMA_VERSION } = await import('../../index/index.js');
   const fresh = new Map((await team.freshness(db, repos.map((r) => r.name), SCHEMA_VERSION)).map((f) => [f.repo, f]));
@@ -314,7 +317,7 @@ async function listFleet(team: Team, db: TeamDb, logger: Logger, json: boolean):
   }
 }
 
-async function listJobs(team: Team, db: TeamDb, logger: Logger, options: { json?: boolean; all?: boolean }): Promise<void> {
+async function listJobs(team: Team, db: TeamDb, logger: Logger, options: { json?: boolean; all?: boolean }, print: LinePrinter): Promise<void> {
   const queue = await team.JobQueue.open(db, logger);
   // Without --all, a failed job of a commit built since is history, not something to repair.
   const jobs = options.all

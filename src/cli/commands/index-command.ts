@@ -4,9 +4,10 @@ import { fileSize, workerCount } from '../option-parsers.js';
 import { addPathRuleOptions, openFreshRepository, printJson, repositoryArgument, type RepositoryCommandOptions } from '../cli-context.js';
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 import { countOf } from '../../plural.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 /** `reponav index [PATH] [--commit REV]`: build or refresh the index, print a summary. */
-export function registerIndexCommand(program: Command): void {
+export function registerIndexCommand(program: Command, io: CliIo = PROCESS_IO): void {
   const command = program
     .command('index')
     .description('index a working tree (or one commit with --commit) incrementally: only changed files are re-parsed')
@@ -22,14 +23,14 @@ export function registerIndexCommand(program: Command): void {
     .option('-v, --verbose', 'debug logging on stderr');
   addPathRuleOptions(command);
   addEmbedderOptions(command, { fusion: false, reembed: true }).action(async (path: string, options: RepositoryCommandOptions & EmbedderFlags & { maxFileSize?: number; check?: boolean }) => {
-      const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, repositoryArgument(path, options, command));
+      const { repository, report, logger } = await openFreshRepository({ ...options, maxFileBytes: options.maxFileSize }, io, repositoryArgument(path, options, command));
       try {
-        const { counts } = await prepareDenseRetrieval(repository.store, options, logger);
-        if (options.json) printJson({ ...report, indexPath: repository.store.path, embeddings: counts ?? null });
+        const { counts } = await prepareDenseRetrieval(repository.store, options, logger, io.stderr);
+        if (options.json) printJson(io, { ...report, indexPath: repository.store.path, embeddings: counts ?? null });
         // -q is errors only: the report is not printed (--json, asked for by name, still is).
         else if (!options.quiet) {
-          process.stdout.write(summarizeReport(report, repository.store.path) + '\n');
-          if (counts) process.stdout.write(`Embeddings: ${counts.embedded} embedded, ${counts.cached} cached, ${countOf(counts.total, 'chunk')}.\n`);
+          io.stdout.write(summarizeReport(report, repository.store.path) + '\n');
+          if (counts) io.stdout.write(`Embeddings: ${counts.embedded} embedded, ${counts.cached} cached, ${countOf(counts.total, 'chunk')}.\n`);
         }
       } finally {
         repository.close();

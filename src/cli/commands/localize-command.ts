@@ -25,14 +25,15 @@ import { decimal, positiveInt } from '../option-parsers.js';
 import { addAgentRunOptions, deadlineMsFromFlags, embedderFromFlags, modelLimitsFromFlags, type AgentRunFlags } from './agent-options.js';
 import { addRerankOptions, runRerankLocalize, type RerankFlags } from './rerank-localize.js';
 import { countOf } from '../../plural.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 /** What the command needs from its surroundings (tests inject these; the CLI uses the defaults). */
 export interface LocalizeCommandDeps {
   /** Environment for model defaults; default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Answer output; default process.stdout. */
+  /** Answer output; default the run's stdout. */
   stdout?: { write(chunk: string): unknown };
-  /** Progress output; default process.stderr. */
+  /** Progress output; default the run's stderr. */
   stderr?: { write(chunk: string): unknown };
   /** Default: the CLI's stderr logger (per --quiet/--verbose). */
   logger?: Logger;
@@ -68,7 +69,7 @@ interface LocalizeOptions extends AgentRunFlags, RerankFlags {
  * without a valid answer from the model (so the exit code is non-zero even
  * when a salvaged list was printed); exit handling is the program's.
  */
-export function registerLocalizeCommand(program: Command, deps: LocalizeCommandDeps = {}): Command {
+export function registerLocalizeCommand(program: Command, deps: LocalizeCommandDeps = {}, io: CliIo = PROCESS_IO): Command {
   const command = program
     .command('localize')
     .description('run the localization agent on an issue: it explores the repository through tools and answers with ranked files and functions')
@@ -93,9 +94,9 @@ export function registerLocalizeCommand(program: Command, deps: LocalizeCommandD
     .option('--verbose', 'debug logging');
   return addRerankOptions(addAgentRunOptions(command), 'instead of the agent')
     .action(async (options: LocalizeOptions, cmd: Command) => {
-      const logger = deps.logger ?? cliLogger(options);
-      const stdout = deps.stdout ?? process.stdout;
-      const stderr = deps.stderr ?? process.stderr;
+      const stdout = deps.stdout ?? io.stdout;
+      const stderr = deps.stderr ?? io.stderr;
+      const logger = deps.logger ?? cliLogger(options, { stdout, stderr });
       const issue = await readIssue(options);
       if (options.rerankModel !== undefined) {
         const agentOnly = ['model', 'interface', 'maxSteps', 'maxTokens', 'shellTimeout', 'maxOutputChars', 'allowAnyCommand', 'embedder'].filter((key) => cmd.getOptionValueSource(key) === 'cli');

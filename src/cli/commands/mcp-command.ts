@@ -19,6 +19,7 @@ import { addEmbedderOptions, type EmbedderFlags } from '../embedder-options.js';
 import { createEmbedder } from '../../retrieve/dense/index.js';
 import { clientHttpSnippet, clientSnippet, MCP_CLIENTS, mcpClientOf, type ClientSnippet, type McpClient } from '../mcp-client-config.js';
 import { addRerankOptions, rerankerFromFlags, type RerankFlags } from './rerank-localize.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 interface McpCommandOptions extends Pick<EmbedderFlags, 'embedder' | 'embedModel' | 'embedBaseUrl'>, RerankFlags {
   ranker: RankerKind;
@@ -77,7 +78,7 @@ async function startOrTellClient<T>(options: McpCommandOptions, start: () => Pro
  * the server this command would start, its token named by environment variable.
  * An unknown client, or a form the client does not have, is a usage error (exit 2).
  */
-function printClientConfig(options: McpCommandOptions, command: Command): void {
+function printClientConfig(options: McpCommandOptions, command: Command, io: CliIo): void {
   let snippet: ClientSnippet;
   try {
     const client = mcpClientOf(options.printConfig!);
@@ -85,8 +86,8 @@ function printClientConfig(options: McpCommandOptions, command: Command): void {
   } catch (error) {
     return command.error(`error: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 2, code: 'reponav.mcp.print-config' });
   }
-  process.stdout.write(`${snippet.text}\n`);
-  process.stderr.write(`${snippet.where}\n`);
+  io.stdout.write(`${snippet.text}\n`);
+  io.stderr.write(`${snippet.where}\n`);
 }
 
 function stdioSnippetOf(client: McpClient, options: McpCommandOptions): ClientSnippet {
@@ -119,8 +120,9 @@ function httpSnippetOf(client: McpClient, options: McpCommandOptions): ClientSni
 /**
  * Registers `reponav mcp [--repo PATH]... [--http PORT] [--host HOST] [--token TOKEN]
  * [--allow-origin ORIGIN]... [--budget-tokens N] [--max-budget-tokens N] [--index-wait SECONDS]`.
+ * Its messages go to `io`; the stdio server itself speaks on the process's own stdin and stdout.
  */
-export function registerMcpCommand(program: Command): Command {
+export function registerMcpCommand(program: Command, io: CliIo = PROCESS_IO): Command {
   const command = program.command('mcp');
   addEmbedderOptions(command, { fusion: false, reembed: false });
   command
@@ -155,7 +157,7 @@ export function registerMcpCommand(program: Command): Command {
   addPathRuleOptions(command);
   addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
   return command.action(async (options: McpCommandOptions) => {
-      if (options.printConfig !== undefined) return printClientConfig(options, command);
+      if (options.printConfig !== undefined) return printClientConfig(options, command, io);
       const tools = { include: options.tools ?? envList('REPONAV_MCP_TOOLS'), exclude: options.excludeTools ?? envList('REPONAV_MCP_EXCLUDE_TOOLS') };
       try {
         // Only whether an embedder is set matters here (it decides whether semantic_search is offered by default).
@@ -164,7 +166,7 @@ export function registerMcpCommand(program: Command): Command {
         // A tool choice that names no tool, or an unknown one, is a usage error: nothing was started.
         command.error(`error: ${error instanceof Error ? error.message : String(error)}`, { exitCode: 2, code: 'reponav.mcp.tools' });
       }
-      const logger = cliLogger(options);
+      const logger = cliLogger(options, io);
       const token = options.token ?? process.env.REPONAV_MCP_TOKEN ?? undefined;
       const paths = options.repo.length > 0 ? options.repo : ['.'];
       if (options.commit !== undefined && paths.length > 1) {
@@ -220,7 +222,7 @@ export function registerMcpCommand(program: Command): Command {
           throw error;
         }
         keepProcessAlive();
-        if (!options.quiet) process.stderr.write(`reponav MCP server listening on ${http.url} (${names})${token ? ', bearer token required' : ''}\n`);
+        if (!options.quiet) io.stderr.write(`reponav MCP server listening on ${http.url} (${names})${token ? ', bearer token required' : ''}\n`);
         return;
       }
       const connection = await serveStdio(service);

@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { listFilesTool, repoMapTool } from '../../tools/index.js';
 import { collect, nonNegativeInt, positiveInt } from '../option-parsers.js';
 import { addToolCommandOptions, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 interface LsOptions extends ToolCommandOptions {
   depth?: number;
@@ -16,7 +17,7 @@ interface LsOptions extends ToolCommandOptions {
 }
 
 /** Registers `reponav ls [PATH] [--depth N] [--pattern GLOB] [--offset N] [--limit N] [--json]`. */
-export function registerLsCommand(program: Command): Command {
+export function registerLsCommand(program: Command, io: CliIo = PROCESS_IO): Command {
   const command = program
     .command('ls')
     .description('list a folder as the index sees it: files with language, size, symbol count, and why a file is not indexed')
@@ -26,7 +27,7 @@ export function registerLsCommand(program: Command): Command {
     .option('--offset <n>', 'skip this many entries (paging)', nonNegativeInt)
     .option('--limit <n>', 'entries per page (default 200)', positiveInt);
   addToolCommandOptions(command).action(async (path: string, options: LsOptions) => {
-    await runToolCommand(options, listFilesTool, () => {
+    await runToolCommand(options, io, listFilesTool, () => {
       const args: Record<string, unknown> = {};
       if (path !== '') args.path = path;
       if (options.depth !== undefined) args.depth = options.depth;
@@ -45,14 +46,14 @@ interface MapOptions extends ToolCommandOptions {
 }
 
 /** Registers `reponav map [--focus FILE|SYMBOL]... [--pattern GLOB] [--budget-tokens N] [--json]`. */
-export function registerMapCommand(program: Command): Command {
+export function registerMapCommand(program: Command, io: CliIo = PROCESS_IO): Command {
   const command = program
     .command('map')
     .description('the repository at a glance: files ranked by import/call centrality with their key signatures, no query needed')
     .addOption(new Option('--focus <file-or-symbol>', 'centre the map on this file or symbol (repeatable)').argParser(collect).default([], 'none'))
     .option('--pattern <glob>', 'only files matching this glob');
   addToolCommandOptions(command).action(async (options: MapOptions) => {
-    await runToolCommand(options, repoMapTool, () => {
+    await runToolCommand(options, io, repoMapTool, () => {
       const args: Record<string, unknown> = {};
       if (options.focus.length > 0) args.focus = options.focus;
       if (options.pattern !== undefined) args.file_pattern = options.pattern;

@@ -19,6 +19,7 @@ import { openRepository, type RepositoryCommandOptions } from '../cli-context.js
 import { addEmbedderOptions, prepareDenseRetrieval, type EmbedderFlags } from '../embedder-options.js';
 import { runToolCommand } from './symbols-command.js';
 import { indexInBackground, type BackgroundIndex } from '../provisional-answer.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 interface SearchCommandOptions extends RepositoryCommandOptions, EmbedderFlags {
   format: InterfaceMode;
@@ -32,7 +33,7 @@ const MAX_SEARCH_BUDGET = 100_000;
 const searchBudget = wholeNumber(100, MAX_SEARCH_BUDGET, 'whole number of tokens');
 
 /** `reponav search "QUERY"`: refresh the index, then print the RepoNav scaffold (or another interface). */
-export function registerSearchCommand(program: Command): void {
+export function registerSearchCommand(program: Command, io: CliIo = PROCESS_IO): void {
   const command = program
     .command('search')
     .description('find the files and functions a query (an issue text or a question) is about; print the RepoNav scaffold')
@@ -54,7 +55,7 @@ export function registerSearchCommand(program: Command): void {
     const pathFilter = options.filePattern ? compilePathPattern(options.filePattern) : undefined;
     const format = options.json ? 'json' : options.format;
     // One open for both steps: a CLI process pays every open's schema check and statements.
-    const repository = await openRepository(options);
+    const repository = await openRepository(options, io);
     let background: BackgroundIndex = { provisional: false };
     try {
       // A never-indexed working tree answers now from a text scan while its index builds (not with dense retrieval).
@@ -68,8 +69,8 @@ export function registerSearchCommand(program: Command): void {
     // A focused first index answers this search; the whole index is then built by a detached process, not here.
     const continueFirstIndex = background.provisional ? undefined : background.continueIndex;
     const args = { query, budget_tokens: budgetTokens, ...(options.filePattern ? { file_pattern: options.filePattern } : {}) };
-    await runToolCommand({ ...options, json: format === 'json' }, format === 'snippet' ? snippetSearchTool : searchTool, () => args, async (repository, logger) => {
-      const { fuse } = elsewhere || continueFirstIndex ? { fuse: undefined } : await prepareDenseRetrieval(repository.store, options, logger, pathFilter);
+    await runToolCommand({ ...options, json: format === 'json' }, io, format === 'snippet' ? snippetSearchTool : searchTool, () => args, async (repository, logger) => {
+      const { fuse } = elsewhere || continueFirstIndex ? { fuse: undefined } : await prepareDenseRetrieval(repository.store, options, logger, io.stderr, pathFilter);
       return {
         registry: format === 'file-only' || format === 'inline' ? createToolRegistry({ tools: toolsWithSearchInterface(format) }) : undefined,
         context: {

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import { displayPath, RepositoryIndex, type IndexStatus } from '../../index/index.js';
 import { cliLogger, printJson, repositoryArgument, standsIn, type RepositoryCommandOptions } from '../cli-context.js';
 import { countOf } from '../../plural.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 import { lastBackgroundFailure } from '../provisional-answer.js';
 
 /** `reponav status [PATH]`: what is indexed and what is stale, without re-indexing. */
-export function registerStatusCommand(program: Command): void {
+export function registerStatusCommand(program: Command, io: CliIo = PROCESS_IO): void {
   program
     .command('status')
     .description('show what is indexed and which files changed since (does not re-index)')
@@ -18,10 +19,10 @@ export function registerStatusCommand(program: Command): void {
     .action(async (path: string, options: RepositoryCommandOptions, command: Command) => {
       // Read-only: status never creates, rebuilds or writes an index.
       const folder = repositoryArgument(path, options, command);
-      const repository = await RepositoryIndex.open(folder, { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options), readonly: true, findWorkTreeRoot: standsIn(folder) });
+      const repository = await RepositoryIndex.open(folder, { commit: options.commit, indexPath: options.indexPath, logger: cliLogger(options, io), readonly: true, findWorkTreeRoot: standsIn(folder) });
       try {
         const status = await repository.status();
-        if (options.json) return printJson(status);
+        if (options.json) return printJson(io, status);
         const languages = Object.entries(status.languages)
           .sort((a, b) => b[1] - a[1])
           .map(([l, n]) => `${l} ${n}`)
@@ -50,7 +51,7 @@ export function registerStatusCommand(program: Command): void {
           for (const { path, reason } of status.failures.slice(0, shown)) lines.push(`  failed: ${displayPath(path)}: ${reason}`);
           if (status.failures.length > shown) lines.push(`  … ${status.failures.length - shown} more failed (-v lists all)`);
         }
-        process.stdout.write(lines.join('\n') + '\n');
+        io.stdout.write(lines.join('\n') + '\n');
       } finally {
         repository.close();
       }

@@ -70,7 +70,10 @@ interface SweqaCliOptions {
  * Adds `sweqa` under the existing `eval` command group (pass the Command that
  * `registerEvalCommands` returns). Options: see the module comment.
  */
-export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logger; stdout?: { write(chunk: string): unknown }; signal?: AbortSignal } = {}): Command {
+export function registerSweqaCommand(
+  evalCommand: Command,
+  deps: { logger?: Logger; stdout?: { write(chunk: string): unknown }; stderr?: { write(chunk: string): unknown }; signal?: AbortSignal } = {},
+): Command {
   const command = evalCommand
     .command('sweqa')
     .description('answer SWE-QA questions with a method and score them with LLM judges (resumable; re-run the same command to continue)')
@@ -94,7 +97,9 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
     .option('-q, --quiet', 'no progress on stderr')
     .option('--verbose', 'debug logging on stderr')
     .action(async (opts: SweqaCliOptions) => {
-      const logger = deps.logger ?? cliLogger(opts);
+      const stdout = deps.stdout ?? process.stdout;
+      const stderr = deps.stderr ?? process.stderr;
+      const logger = deps.logger ?? cliLogger(opts, { stdout, stderr });
       const transcript = (name: string) => (opts.transcriptDir ? { transcriptPath: join(opts.transcriptDir, `${name}.jsonl`) } : {});
       const limits = modelLimitsFromFlags(opts);
       const answerConfig: ModelConfig = { ...(opts.model ? { model: opts.model } : {}), ...transcript('answer'), ...limits };
@@ -130,12 +135,11 @@ export function registerSweqaCommand(evalCommand: Command, deps: { logger?: Logg
           onProgress: opts.quiet
             ? undefined
             : (done, total, r) =>
-                process.stderr.write(
+                stderr.write(
                   `[sweqa] ${done}/${total} ${r.id} ${r.status}${r.total !== null ? ` total ${r.total}` : ''}${r.cost ? ` (${r.cost.totalTokens} tokens)` : ''}${r.reason ? `: ${r.reason}` : ''}\n`,
                 ),
         });
         logger.info(`wrote ${result.paths.summaryJson} (${result.answeredThisRun} answered now, ${result.resumed} resumed)`);
-        const stdout = deps.stdout ?? process.stdout;
         stdout.write(opts.format === 'json' ? `${JSON.stringify(result.summary, null, 2)}\n` : result.markdown);
         if (result.interrupted) process.exitCode = 130;
       } finally {

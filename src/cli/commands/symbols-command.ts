@@ -13,6 +13,7 @@ import type { Logger } from '../../logger.js';
 import { listSymbolsTool, runToolOnce, singleToolRegistry, type AnyToolDefinition, type RunToolOnceOptions } from '../../tools/index.js';
 import { tokenBudget } from '../option-parsers.js';
 import { cliLogger, openFreshRepository, printJson, type RepositoryCommandOptions } from '../cli-context.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 /** Options every tool-backed command accepts. */
 export interface ToolCommandOptions extends RepositoryCommandOptions {
@@ -61,7 +62,7 @@ const TOOL_ERROR_CODES = new Set<string>([
 
 /**
  * Opens and refreshes the repository, calls `tool` with the arguments
- * `buildArgs` makes for it, and prints the answer (text, or `data` as JSON
+ * `buildArgs` makes for it, and prints the answer on `io` (text, or `data` as JSON
  * with --json). A tool error is thrown as a ReponavError carrying the tool's
  * message, which the CLI entry point prints as `error: <message>` (exit 1).
  * `setup` may give the call its own registry or retrieval context (the search
@@ -73,6 +74,7 @@ const TOOL_ERROR_CODES = new Set<string>([
  */
 export async function runToolCommand(
   options: ToolCommandOptions,
+  io: CliIo,
   tool: AnyToolDefinition,
   buildArgs: (repository: RepositoryIndex) => Record<string, unknown>,
   setup?: (repository: RepositoryIndex, logger: Logger) => Promise<Pick<RunToolOnceOptions, 'registry' | 'context' | 'budgets'>>,
@@ -83,8 +85,8 @@ export async function runToolCommand(
   // Not refreshed: another process builds the first index and the tool answers provisionally.
   const { repository, report, logger } =
     opened && !opened.refresh
-      ? { repository: opened.repository, report: undefined, logger: cliLogger(options) }
-      : await openFreshRepository(options, undefined, opened?.repository);
+      ? { repository: opened.repository, report: undefined, logger: cliLogger(options, io) }
+      : await openFreshRepository(options, io, undefined, opened?.repository);
   try {
     const args = buildArgs(repository);
     if (options.budgetTokens !== undefined) args.budget_tokens = options.budgetTokens;
@@ -99,14 +101,14 @@ export async function runToolCommand(
     // answer. With 'summary and list' the sentence is the answer's summary and the answer goes to stdout
     // when it lists more (the calls of the same name on other receivers that `references` found instead).
     if (found && !found(result.data)) {
-      if (options.json) printJson(result.data);
+      if (options.json) printJson(io, result.data);
       if (nothingFound === 'one line') throw new ReponavError('FILE_NOT_FOUND', result.text.split('\n').join(' '));
       const summary = summaryOf(result.text);
-      if (!options.json && summary.lines < result.text.split('\n').length) process.stdout.write(`${result.text}\n`);
+      if (!options.json && summary.lines < result.text.split('\n').length) io.stdout.write(`${result.text}\n`);
       throw new ReponavError('FILE_NOT_FOUND', summary.sentence);
     }
-    if (options.json) printJson(result.data);
-    else process.stdout.write(`${result.text}\n`);
+    if (options.json) printJson(io, result.data);
+    else io.stdout.write(`${result.text}\n`);
   } finally {
     repository.close();
   }
@@ -134,13 +136,13 @@ export function summaryOf(text: string): { sentence: string; lines: number } {
 }
 
 /** Registers `reponav symbols FILE [--repo PATH] [--commit REV] [--json]`. */
-export function registerSymbolsCommand(program: Command): Command {
+export function registerSymbolsCommand(program: Command, io: CliIo = PROCESS_IO): Command {
   const command = program
     .command('symbols')
     .description("show a file's skeleton: imports and every class, function and method with line span, signature and doc line")
     .argument('<file>', 'file path (relative to the repository root or to the current folder)');
   addToolCommandOptions(command).action(async (file: string, options: ToolCommandOptions) => {
-    await runToolCommand(options, listSymbolsTool, (repository) => ({ file: fileArgument(repository, file) }));
+    await runToolCommand(options, io, listSymbolsTool, (repository) => ({ file: fileArgument(repository, file) }));
   });
   return command;
 }

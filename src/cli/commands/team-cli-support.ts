@@ -6,6 +6,7 @@
 import { ReponavError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { cliLogger } from '../cli-context.js';
+import type { CliIo } from '../cli-io.js';
 
 export type Team = typeof import('../../team/index.js');
 export type TeamDb = InstanceType<Team['TeamDatabase']>;
@@ -20,16 +21,25 @@ export const PG_HELP = 'PostgreSQL URL (default: $REPONAV_PG_URL)';
 
 let pipeWatched = false;
 
-/** Writes one line to stdout; a reader that went away (EPIPE) ends the process with status 0. */
-export function print(line: string): void {
-  if (!pipeWatched) {
-    pipeWatched = true;
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(0);
-      throw error;
-    });
-  }
-  process.stdout.write(`${line}\n`);
+/** Writes one line to a run's stdout. */
+export type LinePrinter = (line: string) => void;
+
+/**
+ * A printer of lines on `io`'s stdout. On the process's own stdout a reader
+ * that went away (EPIPE: `reponav fleet list | head -1`) ends the process with
+ * status 0, as for any Unix filter.
+ */
+export function linePrinter(io: CliIo): LinePrinter {
+  return (line) => {
+    if (io.stdout === process.stdout && !pipeWatched) {
+      pipeWatched = true;
+      process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EPIPE') process.exit(0);
+        throw error;
+      });
+    }
+    io.stdout.write(`${line}\n`);
+  };
 }
 
 /** The team server's PostgreSQL driver, job queue and metrics: optional peers, absent from a single-user install. */
@@ -58,9 +68,9 @@ export async function loadTeam(): Promise<Team> {
 }
 
 /** Loads the team layer, opens the database and checks its schema (unless `migrating`), runs `work`, closes. */
-export async function withTeam<T>(options: CommonOptions, work: (team: Team, db: TeamDb, logger: Logger) => Promise<T>, migrating = false): Promise<T> {
+export async function withTeam<T>(options: CommonOptions, io: CliIo, work: (team: Team, db: TeamDb, logger: Logger) => Promise<T>, migrating = false): Promise<T> {
   const team = await loadTeam();
-  const logger = cliLogger(options);
+  const logger = cliLogger(options, io);
   // A one-shot command gives up on an unreachable database after a few seconds (workers and servers wait longer).
   const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { retryMs: 3_000 });
   try {

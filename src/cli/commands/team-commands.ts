@@ -14,6 +14,7 @@ import { createStderrLogger } from '../../logger.js';
 import { readPackageVersion } from '../package-info.js';
 import { collect, fileSize, port, seconds } from '../option-parsers.js';
 import { loadTeam, PG_HELP, type CommonOptions, type Team, type TeamDb } from './team-cli-support.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 /** Retention defaults of reponav worker (DEFAULT_RETENTION in src/team/retention.ts, repeated so --help needs no team code). */
 const DEFAULT_KEEP = 5;
@@ -44,8 +45,8 @@ function keepAlive(logger: Logger): void {
 }
 
 /** Log level of the long-running processes: one line per job and per problem by default. */
-function processLogger(options: CommonOptions): Logger {
-  return createStderrLogger(options.verbose ? 'debug' : options.quiet ? 'error' : 'info');
+function processLogger(options: CommonOptions, io: CliIo): Logger {
+  return createStderrLogger(options.verbose ? 'debug' : options.quiet ? 'error' : 'info', io.stderr);
 }
 
 /** Checks the schema, saying every few seconds that it is still waiting while PostgreSQL does not answer. */
@@ -60,7 +61,7 @@ async function waitForDatabase(team: Team, db: TeamDb, logger: Logger): Promise<
 }
 
 /** Registers `reponav worker`. */
-export function registerWorkerCommand(program: Command): void {
+export function registerWorkerCommand(program: Command, io: CliIo = PROCESS_IO): void {
   program
     .command('worker')
     .description('take index jobs from the team queue: fetch, build or update the shard, upload, register (runs until stopped)')
@@ -81,7 +82,7 @@ export function registerWorkerCommand(program: Command): void {
     .action(async (options: CommonOptions & { store?: string; workDir?: string; poll: number; lease?: number; retries?: number; maintenance: number; keep: number; keepPinnedDays: number } & MetricsOptions) => {
       const team = await loadTeam();
       const { cacheDirectory } = await import('../../index/index.js');
-      const logger = processLogger(options);
+      const logger = processLogger(options, io);
       keepAlive(logger);
       const db = new team.TeamDatabase(team.resolvePgUrl(options.pg), logger, { applicationName: 'reponav-worker', max: team.WORKER_POOL_SIZE });
       await waitForDatabase(team, db, logger);
@@ -97,7 +98,7 @@ export function registerWorkerCommand(program: Command): void {
       const metrics = options.metricsPort !== undefined && metricsToken ? new team.TeamMetrics('worker', { db, queue, logger }) : undefined;
       const listener = metrics && metricsToken ? await team.startMetricsServer({ host: options.metricsHost, port: options.metricsPort!, metrics, token: metricsToken, logger }) : null;
       const worker = team.startWorker({ db, queue, store, workDir, logger, pollMs: options.poll * 1000, enqueue: { leaseSeconds: options.lease, retryLimit: options.retries }, retention, metrics });
-      process.stderr.write(`reponav worker ${worker.id} on ${team.redactUrl(db.url)}, store ${store.description}, work folder ${workDir}${listener ? `, metrics at ${listener.url}` : ''}\n`);
+      io.stderr.write(`reponav worker ${worker.id} on ${team.redactUrl(db.url)}, store ${store.description}, work folder ${workDir}${listener ? `, metrics at ${listener.url}` : ''}\n`);
       await untilSignal(async () => {
         await listener?.close();
         await worker.stop();
@@ -109,7 +110,7 @@ export function registerWorkerCommand(program: Command): void {
 }
 
 /** Registers `reponav serve`. */
-export function registerServeCommand(program: Command): void {
+export function registerServeCommand(program: Command, io: CliIo = PROCESS_IO): void {
   program
     .command('serve')
     .description('the stateless team server: MCP over Streamable HTTP (/mcp) for every catalog repository, bearer tokens from the team database')
@@ -130,7 +131,7 @@ export function registerServeCommand(program: Command): void {
     .action(async (options: CommonOptions & { store?: string; port: number; host: string; cacheDir?: string; cacheSize: number; storeMinFree: number; allowOrigin: string[]; webhookSecretFile?: string; lease?: number; metricsTokenFile?: string }) => {
       const team = await loadTeam();
       const { cacheDirectory } = await import('../../index/index.js');
-      const logger = processLogger(options);
+      const logger = processLogger(options, io);
       keepAlive(logger);
       const secret = secretFrom(options.webhookSecretFile, process.env[team.WEBHOOK_SECRET_ENV], 'webhook secret');
       const metricsToken = secretFrom(options.metricsTokenFile, process.env[team.METRICS_TOKEN_ENV], 'metrics token');
@@ -151,7 +152,7 @@ export function registerServeCommand(program: Command): void {
         version: readPackageVersion(),
         logger,
       });
-      process.stderr.write(`reponav serve ${server.id}: MCP at ${server.url}/mcp, web view at ${server.url}/, ${secret ? `webhook at ${server.url}/webhook, ` : ''}${metricsToken ? `metrics at ${server.url}/metrics, ` : ''}store ${store.description}\n`);
+      io.stderr.write(`reponav serve ${server.id}: MCP at ${server.url}/mcp, web view at ${server.url}/, ${secret ? `webhook at ${server.url}/webhook, ` : ''}${metricsToken ? `metrics at ${server.url}/metrics, ` : ''}store ${store.description}\n`);
       await untilSignal(async () => {
         await server.close();
         await db.close();

@@ -14,6 +14,7 @@ import { addHiddenAlias } from '../option-aliases.js';
 import { keepProcessAlive } from '../process-exit.js';
 import { fileSize, port } from '../option-parsers.js';
 import { readPackageVersion } from '../package-info.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 interface UiCommandOptions {
   repo: string;
@@ -52,19 +53,19 @@ export interface RunningUi {
 
 /**
  * Opens the repository, starts the web view and begins indexing in the
- * background. Warnings (non-loopback bind, missing front end) go to stderr.
+ * background. Warnings (non-loopback bind, missing front end) go to `io`'s stderr.
  */
-export async function startUi(options: StartUiOptions): Promise<RunningUi> {
-  const logger = cliLogger(options);
+export async function startUi(options: StartUiOptions, io: CliIo = PROCESS_IO): Promise<RunningUi> {
+  const logger = cliLogger(options, io);
   if (!isLoopbackHost(options.host)) {
     if (!options.explicitHost) throw new ReponavError('BAD_INPUT', `Refusing to bind ${options.host}; pass --host explicitly to serve beyond this machine.`);
-    process.stderr.write(
+    io.stderr.write(
       `warning: serving on ${options.host}: anyone who can reach this address can read the repository and any JSON file this user can read. There is no login.\n`,
     );
   }
   const assetsDir = defaultAssetsDir();
   if (!hasBuiltAssets(assetsDir)) {
-    process.stderr.write(`warning: the web front end is not built (${assetsDir} has no index.html); run \`npm run build:web\`. The page will say so.\n`);
+    io.stderr.write(`warning: the web front end is not built (${assetsDir} has no index.html); run \`npm run build:web\`. The page will say so.\n`);
   }
   const repositories = await RepositorySet.open([{ path: options.repo, indexPath: options.indexPath }], {
     logger,
@@ -90,9 +91,9 @@ export async function startUi(options: StartUiOptions): Promise<RunningUi> {
   // Index in the background so the first search does not wait for a whole build.
   repositories.all()[0]!.refresh().then(
     (report) => {
-      if (!options.quiet) process.stderr.write(`index ready: ${report.listed} file${report.listed === 1 ? '' : 's'} (${report.parsed} parsed) in ${Math.round(report.durationMs)} ms\n`);
+      if (!options.quiet) io.stderr.write(`index ready: ${report.listed} file${report.listed === 1 ? '' : 's'} (${report.parsed} parsed) in ${Math.round(report.durationMs)} ms\n`);
     },
-    (error: unknown) => process.stderr.write(`warning: indexing failed: ${error instanceof Error ? error.message : String(error)} (the page will show it)\n`),
+    (error: unknown) => io.stderr.write(`warning: indexing failed: ${error instanceof Error ? error.message : String(error)} (the page will show it)\n`),
   );
   return {
     server,
@@ -105,7 +106,7 @@ export async function startUi(options: StartUiOptions): Promise<RunningUi> {
 }
 
 /** Registers `reponav ui [--repo PATH] [--port N] [--host HOST]`. */
-export function registerUiCommand(program: Command): Command {
+export function registerUiCommand(program: Command, io: CliIo = PROCESS_IO): Command {
   const command = program
     .command('ui')
     .exitOverride()
@@ -121,9 +122,9 @@ export function registerUiCommand(program: Command): Command {
   addHiddenAlias(command, '--max-file-bytes <size>', '--max-file-size <size>', fileSize);
   return command.action(async (options: UiCommandOptions) => {
       // Only a --host typed on the command line may open the server to the network.
-      const ui = await startUi({ ...options, maxFileBytes: options.maxFileSize, explicitHost: command.getOptionValueSource('host') === 'cli' });
+      const ui = await startUi({ ...options, maxFileBytes: options.maxFileSize, explicitHost: command.getOptionValueSource('host') === 'cli' }, io);
       const handle = ui.repositories.all()[0]!;
-      process.stdout.write(`reponav ui: ${ui.server.url} (${handle.name} = ${handle.root}); press Ctrl+C to stop\n`);
+      io.stdout.write(`reponav ui: ${ui.server.url} (${handle.name} = ${handle.root}); press Ctrl+C to stop\n`);
       let stopping = false;
       const shutdown = async (code: number) => {
         if (stopping) return;

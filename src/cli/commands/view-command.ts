@@ -6,6 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { parseFileSpan, viewCodeTool } from '../../tools/index.js';
 import { positiveInt } from '../option-parsers.js';
 import { addToolCommandOptions, fileArgument, runToolCommand, type ToolCommandOptions } from './symbols-command.js';
+import { PROCESS_IO, type CliIo } from '../cli-io.js';
 
 interface ViewCommandOptions extends ToolCommandOptions {
   symbol?: string;
@@ -24,7 +25,7 @@ function lineSpan(value: string): { start: number; end: number } {
 }
 
 /** Registers `reponav view [FILE[:START-END]] [--symbol NAME] [--lines START-END] [--start N] [--end N] [--repo PATH] [--json]`. */
-export function registerViewCommand(program: Command): Command {
+export function registerViewCommand(program: Command, io: CliIo = PROCESS_IO): Command {
   const command = program
     .command('view')
     .description('print numbered source lines of a file, a line span (FILE:START-END or FILE --lines START-END) or a symbol (--symbol)')
@@ -42,7 +43,7 @@ export function registerViewCommand(program: Command): Command {
     if (file === undefined && options.symbol === undefined) {
       command.error('error: give FILE[:START-END] or --symbol NAME', { exitCode: 2, code: 'reponav.usage' });
     }
-    await runToolCommand(options, viewCodeTool, (repository) => {
+    await runToolCommand(options, io, viewCodeTool, (repository) => {
       const args: Record<string, unknown> = {};
       if (file !== undefined) {
         const span = options.start === undefined && options.end === undefined ? parseFileSpan(file) : { path: file };
