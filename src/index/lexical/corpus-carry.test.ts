@@ -6,7 +6,7 @@ import { mulberry32 } from '../../../test/helpers/mulberry32.js';
 import { RepositoryIndex } from '../repository-index.js';
 import { indexGeneration } from '../store/index-generation.js';
 import { indexConnection } from '../store/index-store.js';
-import { FTS_FIELDS } from '../store/index.js';
+import { FTS_FIELDS, fullTextLog } from '../store/index.js';
 import { bm25Chunks } from './chunk-queries.js';
 import { corpusOf, readCorpus } from './postings-corpus.js';
 import { postingsOf } from './term-postings.js';
@@ -143,6 +143,35 @@ describe('the warm-up of a carried state', () => {
       const query = [...WORDS, 'novel'].map((token) => ({ token, repeat: 1 }));
       expect(bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 40, scorer: 'postings' })).toEqual(
         bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 40, scorer: 'fts5' }),
+      );
+    } finally {
+      repository.close();
+    }
+  });
+});
+
+describe('a rolled-back write', () => {
+  it('ends the full-text log, so the next state is read afresh and still scores as FTS5 does', async () => {
+    const random = mulberry32(13);
+    const root = join(tempDir('reponav-carry-'), 'repo');
+    mkdirSync(join(root, 'pkg'), { recursive: true });
+    for (let i = 0; i < 5; i++) writeFileSync(join(root, `pkg/m${i}.py`), moduleText(random));
+    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-carry-idx-'), 'i.db') });
+    try {
+      await repository.refresh();
+      const query = WORDS.map((token) => ({ token, repeat: 1 }));
+      bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'postings' });
+      const db = indexConnection(repository.store);
+      expect(fullTextLog(db, 'scoring-corpus')?.whole).toBe(true);
+      expect(() =>
+        repository.store.transaction(() => {
+          repository.store.deleteFile('pkg/m1.py');
+          throw new Error('a write that fails half-way');
+        }),
+      ).toThrow('half-way');
+      expect(fullTextLog(db, 'scoring-corpus')?.whole).toBe(false);
+      expect(bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'postings' })).toEqual(
+        bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'fts5' }),
       );
     } finally {
       repository.close();

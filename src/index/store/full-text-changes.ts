@@ -9,7 +9,8 @@
  * The log is a promise about this connection's own writes only; another
  * connection's commit changes SQLite's data_version, and the reader checks it.
  * Nothing is logged until a reader starts the log, so a one-shot index run
- * pays nothing. A 'delete-all' ends it: nothing carries across a rebuild.
+ * pays nothing. A 'delete-all' or a rolled-back transaction ends it (see
+ * {@link abandonFullTextLogs}): nothing carries across a rebuild or a failed write.
  */
 import type Database from 'better-sqlite3';
 
@@ -113,7 +114,11 @@ function fieldTokens(values: readonly unknown[], at: number, count: number): str
   return tokens;
 }
 
-/** Logs that the table was emptied: the log can no longer describe the state. */
-export function logFullTextCleared(db: Database.Database): void {
+/**
+ * Ends every log of `db`: something happened that they cannot describe (the
+ * table emptied, or a transaction that may have written rows rolled back, so
+ * rows logged as written may not be), and their readers read the next state afresh.
+ */
+export function abandonFullTextLogs(db: Database.Database): void {
   for (const log of logs.get(db)?.values() ?? []) giveUp(log);
 }

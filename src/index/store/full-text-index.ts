@@ -14,7 +14,7 @@ import type { CodeSymbol } from '../../parse/index.js';
 import { buildChunks } from './build-chunks.js';
 import type { SqlValue } from './file-rows.js';
 import { FTS_FIELDS } from './index-schema.js';
-import { logFullTextCleared, logFullTextRow } from './full-text-changes.js';
+import { abandonFullTextLogs, logFullTextRow } from './full-text-changes.js';
 
 const COLUMNS = FTS_FIELDS.join(', ');
 const PLACEHOLDERS = FTS_FIELDS.map(() => '?').join(', ');
@@ -72,6 +72,6 @@ export class FullTextIndex {
   /** Empties the table; the caller re-adds every searchable chunk. */
   clear(): void {
     this.db.prepare("INSERT INTO chunks_fts(chunks_fts) VALUES ('delete-all')").run();
-    logFullTextCleared(this.db);
+    abandonFullTextLogs(this.db);
   }
 }

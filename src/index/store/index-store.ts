@@ -10,6 +10,7 @@ import { toFileRow, toSymbolRow, type ChunkRow, type FileRow, type RawFile, type
 import { probeDamage } from './damage-probe.js';
 import { integrityProblem, openIndexDatabase, type OpenIndexOptions } from './open-index-database.js';
 import { decodeParse, type StoredParse } from './parsed-blob.js';
+import { abandonFullTextLogs } from './full-text-changes.js';
 
 /** A file row as stored. */
 // The row shapes live beside their converters (index-rows.ts), so that file needs nothing from this one.
@@ -172,7 +173,13 @@ export class IndexStore {
    * reads first fails at once with SQLITE_BUSY when another connection wrote meanwhile.
    */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    try {
+      return this.db.transaction(work).immediate();
+    } catch (error) {
+      // Rolled back: full-text rows logged inside it may not have been written (full-text-changes.ts).
+      abandonFullTextLogs(this.db);
+      throw error;
+    }
   }
 
   /** A cheap probe for damage (damage-probe.ts): SQLite's message for damage met, else null. */
