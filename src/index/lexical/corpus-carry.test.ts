@@ -36,6 +36,14 @@ function moduleText(random: () => number): string {
   return lines.join('\n');
 }
 
+/** A repository of `files` generated modules (pkg/m0.py …) opened with an index of its own, not yet refreshed. */
+async function generatedRepository(random: () => number, files: number): Promise<{ root: string; repository: RepositoryIndex }> {
+  const root = join(tempDir('reponav-carry-'), 'repo');
+  mkdirSync(join(root, 'pkg'), { recursive: true });
+  for (let i = 0; i < files; i++) writeFileSync(join(root, `pkg/m${i}.py`), moduleText(random));
+  return { root, repository: await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-carry-idx-'), 'i.db') }) };
+}
+
 const WEIGHTS = Object.fromEntries(FTS_FIELDS.map((field, i) => [field, 1 + i])) as Record<(typeof FTS_FIELDS)[number], number>;
 
 describe('the scoring corpus carried across a refresh', () => {
@@ -91,12 +99,7 @@ describe('the scoring corpus carried across a refresh', () => {
 describe('a patched postings list', () => {
   it('is refused when FTS5 vocabulary disagrees with it: the term is read from the index instead', async () => {
     const random = mulberry32(7);
-    const root = join(tempDir('reponav-carry-'), 'repo');
-    for (let i = 0; i < 6; i++) {
-      mkdirSync(join(root, 'pkg'), { recursive: true });
-      writeFileSync(join(root, `pkg/m${i}.py`), moduleText(random));
-    }
-    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-carry-idx-'), 'i.db') });
+    const { root, repository } = await generatedRepository(random, 6);
     try {
       await repository.refresh();
       const query = WORDS.map((token) => ({ token, repeat: 1 }));
@@ -123,10 +126,7 @@ describe('a patched postings list', () => {
 describe('the warm-up of a carried state', () => {
   it('pins again only the terms the edit touched, and leaves none waiting to be packed', async () => {
     const random = mulberry32(11);
-    const root = join(tempDir('reponav-carry-'), 'repo');
-    mkdirSync(join(root, 'pkg'), { recursive: true });
-    for (let i = 0; i < 8; i++) writeFileSync(join(root, `pkg/m${i}.py`), moduleText(random));
-    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-carry-idx-'), 'i.db') });
+    const { root, repository } = await generatedRepository(random, 8);
     try {
       await repository.refresh();
       const first = await warmScoring(repository.store);
@@ -152,11 +152,7 @@ describe('the warm-up of a carried state', () => {
 
 describe('a rolled-back write', () => {
   it('ends the full-text log, so the next state is read afresh and still scores as FTS5 does', async () => {
-    const random = mulberry32(13);
-    const root = join(tempDir('reponav-carry-'), 'repo');
-    mkdirSync(join(root, 'pkg'), { recursive: true });
-    for (let i = 0; i < 5; i++) writeFileSync(join(root, `pkg/m${i}.py`), moduleText(random));
-    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-carry-idx-'), 'i.db') });
+    const { repository } = await generatedRepository(mulberry32(13), 5);
     try {
       await repository.refresh();
       const query = WORDS.map((token) => ({ token, repeat: 1 }));
