@@ -5,7 +5,8 @@
 // CPU time until the refresh's caller resumes, and until the search's answer, and the CPU of the idle-time warm-up that follows,
 // median over the edits, for this build and, with --previous DIST, for an
 // earlier build in the same run, edits interleaved, with the ratios. Between edits each build's idle-time warm-up finishes, as it does in
-// an agent's pauses. Every refresh is checked to hold the edit.
+// an agent's pauses. Every refresh is checked to hold the edit, and every warm answer against a new
+// connection's answer to the same query (which reads the index afresh): the count that differ is printed.
 //
 // Usage: node bench/warm-update-bench.mjs TREE [--previous DIST] [--edits N] [--keep]
 // TREE is copied to a temp folder first, so it is never edited. Needs `npm run build`.
@@ -40,7 +41,9 @@ cpSync(resolve(positionals[0]), root, { recursive: true });
 for (const [i, build] of builds.entries()) {
   const { RepositoryIndex } = await import(pathToFileURL(join(build.dist, 'index/repository-index.js')).href);
   build.search = (await import(pathToFileURL(join(build.dist, 'retrieve/search-repository.js')).href)).searchRepository;
+  build.RepositoryIndex = RepositoryIndex;
   const indexPath = join(work, `index-${i}.db`);
+  build.indexPath = indexPath;
   const cold = await RepositoryIndex.open(root, { indexPath });
   const report = await cold.refresh();
   cold.close();
@@ -65,6 +68,7 @@ if (!target) throw new Error('no source file to edit');
 const original = readFileSync(join(root, target), 'utf8');
 const query = [...new Set(original.match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? [])].slice(0, 8).join(' ');
 let wrong = 0;
+let differing = 0;
 for (let e = 0; e < edits; e++) {
   for (const build of e % 2 ? [...builds].reverse() : builds) {
     const marker = `warm_update_bench_${e}_${builds.indexOf(build)}`;
@@ -76,11 +80,18 @@ for (let e = 0; e < edits; e++) {
     const d = process.cpuUsage(c);
     build.wall.push(performance.now() - t);
     build.cpu.push((d.user + d.system) / 1000);
-    await build.search(build.index.store, query);
+    const answer = await build.search(build.index.store, query);
     const d2 = process.cpuUsage(c);
     build.callWall.push(performance.now() - t);
     build.callCpu.push((d2.user + d2.system) / 1000);
     if (!build.index.store.fileText(target)?.includes(marker)) wrong++;
+    // The warm answer (over what the process carried across the edit) against a new connection's, which reads everything afresh.
+    const fresh = await build.RepositoryIndex.open(root, { indexPath: build.indexPath, readonly: true });
+    try {
+      if (JSON.stringify(await build.search(fresh.store, query)) !== JSON.stringify(answer)) differing++;
+    } finally {
+      fresh.close();
+    }
     // The idle time between two calls: the warm-up of the new state finishes (its CPU is idle time's, printed apart).
     const w = process.cpuUsage();
     await build.index.warmScoring();
@@ -101,6 +112,7 @@ if (builds.length === 2) {
   console.log(`\nthis ÷ previous (medians): refresh wall ${ratio('wall')}, CPU ${ratio('cpu')}; refresh + search wall ${ratio('callWall')}, CPU ${ratio('callCpu')}; idle warm-up CPU ${ratio('warmCpu')}`);
 }
 console.log(`edits answered wrongly: ${wrong} of ${edits * builds.length}`);
+console.log(`warm answers differing from a fresh connection's: ${differing} of ${edits * builds.length}`);
 console.log(`load average at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 if (opt.keep) console.log(`kept ${work}`);
 else rmSync(work, { recursive: true, force: true });
