@@ -285,10 +285,11 @@ function carriedCorpus(db: Database.Database, previous: Corpus, generation: stri
   const repin: string[] = [];
   const before = new Map<string, Postings | null | number>();
   for (const token of log.tokens) {
+    // The list before the edit, wherever the corpus held it (null, kept as such: FTS5 scored the term).
     let held: Postings | null | number | undefined = corpus.pinned.get(token);
     const cached = corpus.postings.get(token);
     if (cached !== undefined) {
-      held ??= cached;
+      if (held === undefined) held = cached;
       corpus.postings.delete(token);
       corpus.cachedPostings -= cached ? cached.slots.length : 0;
     }
@@ -296,7 +297,7 @@ function carriedCorpus(db: Database.Database, previous: Corpus, generation: stri
     const packed = corpus.packed;
     if (packed) {
       // A complete store that neither holds the term nor waits for it: the term occurred nowhere.
-      held ??= packed.records.get(token) ?? (packed.complete && !packed.pending.has(token) ? NO_POSTINGS : undefined);
+      if (held === undefined) held = packed.records.get(token) ?? (packed.complete && !packed.pending.has(token) ? NO_POSTINGS : undefined);
       packed.records.delete(token);
       packed.pending.add(token);
     }
