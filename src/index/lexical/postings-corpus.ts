@@ -5,6 +5,8 @@
  * the scratch arrays of exact scoring (exact-bm25.ts). The numbers are FTS5's
  * own (the averages record, the docsize varints), so scores computed from them
  * equal FTS5's bitwise (docs/architecture.md, "What lexical scoring promises").
+ * After this connection's own writes the next state's corpus is carried from
+ * the last one over the full-text log ({@link corpusOf}) instead of read again.
  */
 import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind } from '../store/index.js';
