@@ -10,7 +10,7 @@
  */
 import type Database from 'better-sqlite3';
 import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind } from '../store/index.js';
-import { fullTextLog, indexConnection, onlyThisConnectionWrote, startFullTextLog, type FullTextLog, type IndexStore } from '../store/index.js';
+import { fullTextLogBetween, indexConnection, startFullTextLog, type FullTextLog, type IndexStore } from '../store/index.js';
 import type { PackedPostings } from './packed-store.js';
 import { parseDocsizes, readAverages } from './fts-records.js';
 
@@ -118,13 +118,7 @@ export function readCorpus(store: IndexStore, generation: string): Corpus | null
 export function postingsRead(store: IndexStore, generation: string): boolean {
   const db = indexConnection(store);
   const corpus = corpora.get(db);
-  return corpus !== undefined && (corpus.generation === generation || carriable(db, corpus, generation));
-}
-
-/** Whether the full-text log covers every change between `corpus`'s state and `generation` (see {@link carriedCorpus}). */
-function carriable(db: Database.Database, corpus: Corpus, generation: string): boolean {
-  const log = fullTextLog(db, 'scoring-corpus');
-  return log !== undefined && log.whole && log.since === corpus.generation && onlyThisConnectionWrote(corpus.generation, generation);
+  return corpus !== undefined && (corpus.generation === generation || fullTextLogBetween(db, 'scoring-corpus', corpus.generation, generation) !== null);
 }
 
 /**
@@ -230,8 +224,8 @@ function scratch(count: number, previous?: Corpus): Pick<Corpus, 'group' | 'tota
  * are FTS5's N. `previous` gives up its postings (it is no longer any state's).
  */
 function carriedCorpus(db: Database.Database, previous: Corpus, generation: string): Corpus | null {
-  const log = fullTextLog(db, 'scoring-corpus');
-  if (!log || !carriable(db, previous, generation)) return null;
+  const log = fullTextLogBetween(db, 'scoring-corpus', previous.generation, generation);
+  if (!log) return null;
   const { rows, avgdl } = readAverages(db);
   const sizes = docsizesOf(db, log);
   const added: number[] = [];

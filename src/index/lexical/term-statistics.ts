@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { indexGeneration } from '../store/index.js';
-import { fullTextLog, indexConnection, onlyThisConnectionWrote, startFullTextLog, type IndexStore } from '../store/index.js';
+import { fullTextLogBetween, indexConnection, startFullTextLog, type IndexStore } from '../store/index.js';
 import { rowVocabularyView } from './fts-views.js';
 import { readAverages } from './fts-records.js';
 
@@ -62,12 +62,11 @@ function statements(db: Database.Database) {
 function cacheOf(db: Database.Database, generation: string, resetWhenFull: boolean): CacheEntry {
   let cache = caches.get(db);
   if (!cache || cache.generation !== generation) {
-    const log = fullTextLog(db, 'term-statistics');
-    const carried = cache && log?.whole && log.since === cache.generation && onlyThisConnectionWrote(cache.generation, generation);
+    const log = cache && fullTextLogBetween(db, 'term-statistics', cache.generation, generation);
     // FTS5's N from its averages record: what count(*) counts, without walking the table.
     const { rows } = readAverages(db);
-    if (cache && carried) {
-      for (const token of log!.tokens) {
+    if (cache && log) {
+      for (const token of log.tokens) {
         cache.documents.delete(token);
         cache.primed.delete(token);
       }

@@ -55,6 +55,16 @@ export function fullTextLog(db: Database.Database, reader: FullTextReader): Full
 }
 
 /**
+ * `reader`'s log when it describes every full-text change between the index
+ * states `from` (what the reader holds) and `to`: started at `from`, not given
+ * up, and no other connection wrote in between. Else null: read `to` afresh.
+ */
+export function fullTextLogBetween(db: Database.Database, reader: FullTextReader, from: string, to: string): FullTextLog | null {
+  const log = logs.get(db)?.get(reader);
+  return log && log.whole && log.since === from && onlyThisConnectionWrote(from, to) ? log : null;
+}
+
+/**
  * The tokens FTS5's `ascii` tokenizer with `tokenchars '_'` makes of `value`:
  * runs of ASCII letters, digits, `_` and any non-ASCII character, with A-Z
  * lower-cased (only those, as the tokenizer does).
@@ -121,4 +131,13 @@ function fieldTokens(values: readonly unknown[], at: number, count: number): str
  */
 export function abandonFullTextLogs(db: Database.Database): void {
   for (const log of logs.get(db)?.values() ?? []) giveUp(log);
+}
+
+/**
+ * Whether every write between index generations `earlier` and `later` of one
+ * connection was that connection's own (no other connection committed: SQLite's
+ * data_version, the first part of index-generation.ts' `version:changes`, is unchanged).
+ */
+function onlyThisConnectionWrote(earlier: string, later: string): boolean {
+  return earlier.slice(0, earlier.indexOf(':')) === later.slice(0, later.indexOf(':'));
 }

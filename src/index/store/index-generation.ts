@@ -21,12 +21,3 @@ export function indexGeneration(store: IndexStore): string {
   const [version, changes] = statement.get() as [number, number];
   return `${version}:${changes}`;
 }
-
-/**
- * Whether every write between index generations `earlier` and `later` of one
- * connection was that connection's own (no other connection committed: SQLite's
- * data_version, the generation's first part, is unchanged).
- */
-export function onlyThisConnectionWrote(earlier: string, later: string): boolean {
-  return earlier.slice(0, earlier.indexOf(':')) === later.slice(0, later.indexOf(':'));
-}
