@@ -18,7 +18,7 @@
 import type Database from 'better-sqlite3';
 import { FTS_FIELDS } from '../store/index.js';
 import type { PackedPostings } from './packed-store.js';
-import { FIELD_COUNT, slotOfId, type Corpus, type Postings } from './postings-corpus.js';
+import { FIELD_COUNT, NO_POSTINGS, slotOfId, type Corpus, type Postings } from './postings-corpus.js';
 
 const BODY = FTS_FIELDS.indexOf('body');
 const COLUMN_BY_CODE = new Int8Array(128).fill(-1);
@@ -49,8 +49,6 @@ function readVarint(bytes: Uint8Array): number {
   } while (byte >= 128);
   return value;
 }
-
-const NO_POSTINGS: Postings = { slots: new Int32Array(0), counts: new Uint16Array(0) };
 
 /** A packed term's postings, unpacked (null: FTS5 must score it); undefined when the term is not held and the store is not complete. */
 export function unpackPostings(packed: PackedPostings, token: string): Postings | null | undefined {

@@ -97,8 +97,8 @@ export const POSTINGS_BOUND = MAX_CACHED_POSTINGS;
 /** Counts per posting in {@link Postings.counts}. */
 export const FIELD_COUNT = FTS_FIELDS.length;
 
-/** A term in no chunk. */
-const NO_POSTINGS: Postings = { slots: new Int32Array(0), counts: new Uint16Array(0) };
+/** A term in no chunk (shared: copy it before handing it to a caller that may cache per list). */
+export const NO_POSTINGS: Postings = { slots: new Int32Array(0), counts: new Uint16Array(0) };
 
 /** The corpus each connection read last (one index state at a time). */
 
