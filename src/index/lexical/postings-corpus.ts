@@ -82,8 +82,8 @@ export interface Corpus {
 export interface CorpusEdit {
   /** 1 at each slot whose chunk the edit removed. */
   dead: Uint8Array;
-  /** Each added chunk's slot (ascending) and its field values in FTS_FIELDS order. */
-  added: ReadonlyArray<{ slot: number; fields: readonly string[] }>;
+  /** Each added chunk's slot (ascending) and the tokens of its fields in FTS_FIELDS order (the full-text log's). */
+  added: ReadonlyArray<{ slot: number; fields: ReadonlyArray<readonly string[]> }>;
   /** Each touched term's postings before the edit: the list, null (FTS5 scored it), or a packed record number. Taken once. */
   previous: Map<string, Postings | null | number>;
   /** Terms patched so far (postings-patch.ts), for reports and tests. */
@@ -303,7 +303,7 @@ function carriedCorpus(db: Database.Database, previous: Corpus, generation: stri
   if (addedFields.every((row) => row.fields !== undefined)) {
     const dead = new Uint8Array(count);
     for (const slot of dropped) dead[slot] = 1;
-    corpus.edit = { dead, added: addedFields as Array<{ slot: number; fields: readonly string[] }>, previous: before, patched: 0 };
+    corpus.edit = { dead, added: addedFields as Array<{ slot: number; fields: ReadonlyArray<readonly string[]> }>, previous: before, patched: 0 };
   }
   // From a warmed state, or from one carried from it whose warm-up has not finished: its terms to pin again come along.
   if (previous.warmed) corpus.carried = { repin };

@@ -1,8 +1,8 @@
 /**
  * A touched term's postings in a carried corpus (postings-corpus.ts), patched
  * from its list before the edit: the removed chunks' entries left out, the
- * added chunks' counted from the field values the full-text log kept
- * (full-text-changes.ts), tokenized as FTS5's ascii tokenizer does. After a
+ * added chunks' counted from their field tokens the full-text log kept
+ * (full-text-changes.ts: tokenized as FTS5's ascii tokenizer does). After a
  * one-file edit most of the edited file's terms are common ones ('import',
  * 'self', 'return'): reading them again from FTS5's instance view was most of
  * the next search's cost on a large tree.
@@ -13,7 +13,6 @@
  * the term from the index.
  */
 import type Database from 'better-sqlite3';
-import { asciiTokens } from '../store/index.js';
 import { rowVocabularyView } from './fts-views.js';
 import { unpackRecord } from './packed-postings.js';
 import { FIELD_COUNT, type Corpus, type CorpusEdit, type Postings } from './postings-corpus.js';
@@ -67,7 +66,7 @@ function countsOf(edit: CorpusEdit): Map<string, Array<{ slot: number; counts: U
   byToken = new Map();
   for (const row of edit.added) {
     for (let c = 0; c < FIELD_COUNT; c++) {
-      for (const token of asciiTokens(row.fields[c] ?? '')) {
+      for (const token of row.fields[c] ?? []) {
         let list = byToken.get(token);
         if (!list) byToken.set(token, (list = []));
         let last = list[list.length - 1];

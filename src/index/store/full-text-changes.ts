@@ -22,9 +22,9 @@ export interface FullTextLog {
   rows: Map<number, 'added' | 'removed'>;
   /** Every token (lower-cased, as FTS5's ascii tokenizer makes them) in the fields of those rows, old and new. */
   tokens: Set<string>;
-  /** The field values (FTS_FIELDS order) of each row whose last change was `added`. */
-  fields: Map<number, readonly string[]>;
-  /** Characters held in {@link fields}; past {@link MAX_LOGGED_CHARS} the log gives up (a bulk change is read afresh). */
+  /** The tokens of each field (FTS_FIELDS order, as {@link asciiTokens} makes them) of each row whose last change was `added`. */
+  fields: Map<number, ReadonlyArray<readonly string[]>>;
+  /** Characters of the tokens held in {@link fields}; past {@link MAX_LOGGED_CHARS} the log gives up (a bulk change is read afresh). */
   chars: number;
   /** False once something was done that the log cannot describe (the table emptied): the reader reads afresh. */
   whole: boolean;
@@ -36,7 +36,7 @@ export type FullTextReader = 'scoring-corpus' | 'term-statistics';
 const logs = new WeakMap<Database.Database, Map<FullTextReader, FullTextLog>>();
 
 /**
- * The most field characters a log holds: a one-file edit logs a few kilobytes;
+ * The most characters of field tokens a log holds: a one-file edit logs a few kilobytes;
  * a refresh that rewrites a large part of the tree ends the log instead, and
  * its readers read the next state afresh (as cheap, then, as carrying it).
  */
@@ -85,22 +85,25 @@ export function asciiTokens(value: string): string[] {
 export function logFullTextRow(db: Database.Database, id: number, change: 'added' | 'removed', values: readonly unknown[], at: number, count: number): void {
   const readers = logs.get(db);
   if (!readers) return;
-  let tokens: string[] | undefined;
-  let fields: string[] | undefined;
+  // Tokenized once, for every log: the token set takes them all, an added row's patch (postings-patch.ts) counts them.
+  let fields: string[][] | undefined;
+  let chars = 0;
   for (const log of readers.values()) {
     if (!log.whole) continue;
+    if (!fields) {
+      fields = Array.from({ length: count }, (_, i) => (typeof values[at + i] === 'string' ? asciiTokens(values[at + i] as string) : []));
+      for (const field of fields) for (const token of field) chars += token.length;
+    }
     log.rows.set(id, change);
-    tokens ??= fieldTokens(values, at, count);
-    for (const token of tokens) log.tokens.add(token);
+    for (const field of fields) for (const token of field) log.tokens.add(token);
     const held = log.fields.get(id);
     if (held) {
       log.fields.delete(id);
-      log.chars -= held.reduce((sum, value) => sum + value.length, 0);
+      for (const field of held) for (const token of field) log.chars -= token.length;
     }
     if (change === 'added') {
-      fields ??= Array.from({ length: count }, (_, i) => (typeof values[at + i] === 'string' ? (values[at + i] as string) : ''));
       log.fields.set(id, fields);
-      log.chars += fields.reduce((sum, value) => sum + value.length, 0);
+      log.chars += chars;
       if (log.chars > MAX_LOGGED_CHARS) giveUp(log);
     }
   }
@@ -113,15 +116,6 @@ function giveUp(log: FullTextLog): void {
   log.tokens.clear();
   log.fields.clear();
   log.chars = 0;
-}
-
-function fieldTokens(values: readonly unknown[], at: number, count: number): string[] {
-  const tokens: string[] = [];
-  for (let i = at; i < at + count; i++) {
-    const value = values[i];
-    if (typeof value === 'string') tokens.push(...asciiTokens(value));
-  }
-  return tokens;
 }
 
 /**
