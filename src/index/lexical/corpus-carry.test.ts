@@ -7,7 +7,7 @@ import { RepositoryIndex } from '../repository-index.js';
 import { indexGeneration } from '../store/index-generation.js';
 import { indexConnection } from '../store/index-store.js';
 import { FTS_FIELDS, fullTextLog } from '../store/index.js';
-import { bm25Chunks } from './chunk-queries.js';
+import { bm25Chunks, type WeightedToken } from './chunk-queries.js';
 import { corpusOf, readCorpus } from './postings-corpus.js';
 import { postingsOf } from './term-postings.js';
 import { warmScoring } from './scoring-warmup.js';
@@ -46,6 +46,12 @@ async function generatedRepository(random: () => number, files: number): Promise
 
 const WEIGHTS = Object.fromEntries(FTS_FIELDS.map((field, i) => [field, 1 + i])) as Record<(typeof FTS_FIELDS)[number], number>;
 
+/** The postings scorer's best `limit` chunks for `query` equal FTS5's own, scores to the bit. */
+function expectScoredAsFts5(repository: RepositoryIndex, query: WeightedToken[], limit: number, message?: string): void {
+  const options = { weights: WEIGHTS, limit };
+  expect(bm25Chunks(repository.store, query, { ...options, scorer: 'postings' }), message).toEqual(bm25Chunks(repository.store, query, { ...options, scorer: 'fts5' }));
+}
+
 describe('the scoring corpus carried across a refresh', () => {
   it('scores every query as FTS5 does after random edits, warm-ups and new words (seeded; the seed is in each message)', async () => {
     let carried = 0;
@@ -65,9 +71,7 @@ describe('the scoring corpus carried across a refresh', () => {
           const message = `seed ${seed}, step ${step}`;
           // A query first: the corpus of this state is read (or carried), so the next refresh has one to carry.
           const query = Array.from({ length: 1 + Math.floor(random() * 6) }, () => ({ token: pick(random, [...WORDS, `novel${step % 3}`]), repeat: 1 + Math.floor(random() * 2) }));
-          const postings = bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'postings' });
-          const fts5 = bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'fts5' });
-          expect(postings, message).toEqual(fts5);
+          expectScoredAsFts5(repository, query, 25, message);
           const tokens = [...new Set(query.map((q) => q.token))];
           const counted = termStatistics(repository.store, tokens);
           const truth = indexConnection(repository.store).prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck();
@@ -112,9 +116,7 @@ describe('a patched postings list', () => {
       expect(touched.length).toBeGreaterThan(3);
       // A wrong state before the edit (the term in no chunk): the vocabulary check must catch it.
       for (const token of touched) corpus.edit!.previous.set(token, { slots: new Int32Array(0), counts: new Uint16Array(0) });
-      expect(bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'postings' })).toEqual(
-        bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'fts5' }),
-      );
+      expectScoredAsFts5(repository, query, 25);
       expect(corpus.edit!.patched).toBe(0);
       for (const token of touched) expect(postingsOf(db, corpus, token)!.slots.length, token).toBeGreaterThan(0);
     } finally {
@@ -141,9 +143,7 @@ describe('the warm-up of a carried state', () => {
       expect(corpus.packed!.pending.size).toBe(0);
       expect(corpus.warmed).toBe(true);
       const query = [...WORDS, 'novel'].map((token) => ({ token, repeat: 1 }));
-      expect(bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 40, scorer: 'postings' })).toEqual(
-        bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 40, scorer: 'fts5' }),
-      );
+      expectScoredAsFts5(repository, query, 40);
     } finally {
       repository.close();
     }
@@ -166,9 +166,7 @@ describe('a rolled-back write', () => {
         }),
       ).toThrow('half-way');
       expect(fullTextLog(db, 'scoring-corpus')?.whole).toBe(false);
-      expect(bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'postings' })).toEqual(
-        bm25Chunks(repository.store, query, { weights: WEIGHTS, limit: 25, scorer: 'fts5' }),
-      );
+      expectScoredAsFts5(repository, query, 25);
     } finally {
       repository.close();
     }
