@@ -1,3 +1,4 @@
+// vitest: own module graph: asserts a grammar's first load, which another file in the same graph may have done.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadGrammar } from './grammar-loader.js';
 
