@@ -34,7 +34,9 @@ const runs = wholeNumber(USAGE, 'runs', opt.runs ?? '3');
 const dist = resolve(opt.dist ?? join(PROJECT, 'dist'));
 const at = (path) => pathToFileURL(join(dist, path)).href;
 const { RepositoryIndex } = await import(at('index/repository-index.js'));
-const { searchRepository } = await import(at('retrieve/search-repository.js'));
+// Builds before the tuning knobs left searchRepository's API take them there.
+const searchModule = await import(at('retrieve/search-repository.js'));
+const searchWithTuning = searchModule.searchWithTuning ?? searchModule.searchRepository;
 const { observeScoredQueries, scoreQuery } = await import(at('index/lexical/exact-bm25.js'));
 
 const texts = opt.queries
@@ -66,7 +68,7 @@ try {
   for (const [i, text] of texts.entries()) {
     const captured = [];
     observeScoredQueries((query) => captured.push(query));
-    await searchRepository(repository.store, text, { lexicalScorer: 'postings' });
+    await searchWithTuning(repository.store, text, { lexicalScorer: 'postings' });
     observeScoredQueries(null);
     let differs = false;
     for (const q of captured) {

@@ -33,7 +33,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RepositoryIndex } from '../dist/index/repository-index.js';
-import { searchRepository } from '../dist/retrieve/search-repository.js';
+import { searchWithTuning } from '../dist/retrieve/search-repository.js';
 import { LexicalMemo } from '../dist/retrieve/lexical-retriever.js';
 import { isTestPath } from '../dist/retrieve/path-prior.js';
 import { FEATURE_NAMES as ONE_PASS_NAMES } from '../dist/retrieve/ranking-features.js';
@@ -94,7 +94,7 @@ function staticFeatures(store, level, key, symbolCache) {
 export async function candidateFeatures(store, query, top) {
   const memo = new LexicalMemo();
   const runs = [];
-  for (const [, options] of RUNS) runs.push(listsOf(await searchRepository(store, query, { ...options, lexicalMemo: memo })));
+  for (const [, options] of RUNS) runs.push(listsOf(await searchWithTuning(store, query, { ...options, lexicalMemo: memo })));
   const symbolCache = new Map();
   const out = {};
   for (const level of LEVELS) {
@@ -114,7 +114,7 @@ export async function candidateFeatures(store, query, top) {
 
 /** One search's own feature vectors (searchRepository's `features`), documentation off. */
 export async function onePassFeatures(store, query, top) {
-  const { features } = await searchRepository(store, query, { features: top, documents: 'off' });
+  const { features } = await searchWithTuning(store, query, { features: top, documents: 'off' });
   return Object.fromEntries(LEVELS.map((level) => [level, { ...features[level], names: ONE_PASS_NAMES[level] }]));
 }
 

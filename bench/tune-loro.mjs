@@ -34,7 +34,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RepositoryIndex } from '../dist/index/repository-index.js';
-import { searchRepository } from '../dist/retrieve/search-repository.js';
+import { searchWithTuning } from '../dist/retrieve/search-repository.js';
 import { LexicalMemo } from '../dist/retrieve/lexical-retriever.js';
 import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
 import { commitTimestamps, findRepoGitDir } from '../dist/eval/repo-lookup.js';
@@ -124,7 +124,7 @@ for (const [repo, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const lexicalMemo = new LexicalMemo();
     for (let c = 0; c < configs.length; c++) {
       const t0 = performance.now();
-      const result = await searchRepository(repository.store, instance.problem_statement, { ...configs[c].options, lexicalMemo });
+      const result = await searchWithTuning(repository.store, instance.problem_statement, { ...configs[c].options, lexicalMemo });
       searchMs[c].push(performance.now() - t0);
       const lists = {
         file: result.files.map((f) => f.path),
@@ -151,7 +151,7 @@ for (const [repo, list] of [...byRepo].sort(([a], [b]) => (a < b ? -1 : 1))) {
         for (let k = 0; k < configs.length; k++) {
           const c = (k + r + order.length) % configs.length;
           const t0 = performance.now();
-          await searchRepository(repository.store, instance.problem_statement, configs[c].options);
+          await searchWithTuning(repository.store, instance.problem_statement, configs[c].options);
           times[c].push(performance.now() - t0);
         }
       }

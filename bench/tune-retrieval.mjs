@@ -5,7 +5,7 @@
 // CONFIGS.json: [{"label": "...", "options": { SearchOptions }}, ...]
 import { readFileSync } from 'node:fs';
 import { RepositoryIndex } from '../dist/index/repository-index.js';
-import { searchRepository } from '../dist/retrieve/search-repository.js';
+import { searchWithTuning } from '../dist/retrieve/search-repository.js';
 import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
 import { findRepoGitDir } from '../dist/eval/repo-lookup.js';
 import { MetricAccumulator, scoreInstance } from '../dist/eval/locbench-metrics.js';
@@ -34,7 +34,7 @@ for (const [repo, list] of byRepo) {
     else await repository.switchCommit(instance.base_commit);
     await repository.refresh();
     for (let i = 0; i < configs.length; i++) {
-      const result = await searchRepository(repository.store, instance.problem_statement, configs[i].options ?? {});
+      const result = await searchWithTuning(repository.store, instance.problem_statement, configs[i].options ?? {});
       const prediction = {
         found_files: result.files.map((f) => f.path),
         found_modules: result.modules.map((m) => `${m.path}:${m.qualifiedName}`),

@@ -2,7 +2,7 @@ import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { CommitIndexPool } from '../index/index.js';
-import { DEFAULT_AGGREGATION, searchRepository, type ChunkHit, type SearchOptions, type SearchResult } from '../retrieve/index.js';
+import { DEFAULT_TUNING, searchWithTuning, type ChunkHit, type SearchResult, type TunedSearchOptions } from '../retrieve/index.js';
 import type { IndexStore } from '../index/index.js';
 import type { InstanceLocalizer, LocalizeInput, LocbenchLocalizerConfig, RawChunkHit } from './localizer.js';
 import { RetrievalSettingsSchema, searchOptionsOf } from './retrieval-settings.js';
@@ -49,7 +49,7 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
         const lease = await pool.acquire(input.gitDir, input.repo, input.commit);
         try {
           const indexed = Date.now();
-          const result = await searchRepository(lease.index.store, input.query, searchOptions);
+          const result = await searchWithTuning(lease.index.store, input.query, searchOptions);
           const searched = Date.now();
           const recorded = settings.recordHits === undefined ? undefined : await recordRawHits(lease.index.store, input.query, searchOptions, result.hits, settings.recordHits);
           return {
@@ -88,13 +88,13 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
 async function recordRawHits(
   store: IndexStore,
   query: string,
-  options: SearchOptions,
+  options: TunedSearchOptions,
   hits: readonly ChunkHit[],
   depth: number,
 ): Promise<{ raw_hits: RawChunkHit[]; raw_hits_deep?: RawChunkHit[] }> {
   const compact = (list: readonly ChunkHit[]) => list.map((hit) => ({ path: hit.path, symbol: hit.symbol, score: Number(hit.score.toPrecision(6)) }));
-  const ownDepth = options.aggregation?.topChunks ?? DEFAULT_AGGREGATION.topChunks;
+  const ownDepth = options.aggregation?.topChunks ?? DEFAULT_TUNING.aggregation.topChunks;
   if (depth <= ownDepth) return { raw_hits: compact(hits.slice(0, depth)) };
-  const deep = await searchRepository(store, query, { ...options, aggregation: { ...options.aggregation, topChunks: depth } });
+  const deep = await searchWithTuning(store, query, { ...options, aggregation: { ...options.aggregation, topChunks: depth } });
   return { raw_hits: compact(hits), raw_hits_deep: compact(deep.hits) };
 }

@@ -1,13 +1,13 @@
 /**
  * The retrieval settings `reponav eval locbench --config-json` accepts: every
- * plain `SearchOptions` setting, checked by value and by name, so a misspelt
+ * plain `TunedSearchOptions` setting (the user's choices and the tuning knobs), checked by value and by name, so a misspelt
  * or mistyped setting is a BAD_INPUT error naming it rather than a run that
  * silently used the default. The key checks at the end fail to compile when a
- * setting is added to SearchOptions (or to one of its option objects) without
+ * setting is added to TunedSearchOptions (or to one of its option objects) without
  * being added here, or left out on purpose in {@link NOT_SETTINGS}.
  */
 import * as z from '../zod-mini.js';
-import { RANKER_KINDS, type SearchOptions } from '../retrieve/index.js';
+import { RANKER_KINDS, type TunedSearchOptions } from '../retrieve/index.js';
 
 /** A strict object of optional numbers named `keys` (weights and counts). */
 function numbers<const K extends readonly string[]>(keys: K) {
@@ -67,7 +67,7 @@ const fileLevel = z.partial(z.strictObject({
 
 const unknownNames = z.partial(z.strictObject({ mode: z.enum(['definition', 'vocabulary', 'either']), weight: z.number(), paths: z.boolean() }));
 
-/** The `SearchOptions` settings, as `--config-json` gives them. */
+/** The `TunedSearchOptions` settings, as `--config-json` gives them. */
 const searchSettings = {
   queryMode: z.enum(['issue-aware', 'plain']),
   chunkKinds: z.array(z.enum(['function', 'class', 'file'])),
@@ -125,21 +125,21 @@ export const RetrievalSettingsSchema = z.partial(z.strictObject({
 export type RetrievalSettings = z.infer<typeof RetrievalSettingsSchema>;
 
 /** The search settings of `settings` (the others are the localizer's own). */
-export function searchOptionsOf(settings: RetrievalSettings): SearchOptions {
+export function searchOptionsOf(settings: RetrievalSettings): TunedSearchOptions {
   const { indexDir: _indexDir, maxPredictions: _maxPredictions, recordHits: _recordHits, ...search } = settings;
   return search;
 }
 
-/** SearchOptions members that are code or shared state, not settings a JSON object can give. */
+/** TunedSearchOptions members that are code or shared state, not settings a JSON object can give. */
 type NOT_SETTINGS = 'pathFilter' | 'lexicalMemo' | 'fuse' | 'features' | 'rankerModel';
 
-type Options<K extends keyof SearchOptions> = NonNullable<SearchOptions[K]>;
+type Options<K extends keyof TunedSearchOptions> = NonNullable<TunedSearchOptions[K]>;
 /** `true` when the schema names exactly the keys of `Options` (a mismatch names them in the compile error). */
 type SameKeys<Schema, Options> = [Exclude<keyof Options, keyof Schema>, Exclude<keyof Schema, keyof Options>] extends [never, never]
   ? true
   : { missing: Exclude<keyof Options, keyof Schema>; unknown: Exclude<keyof Schema, keyof Options> };
 const settingKeys: [
-  SameKeys<typeof searchSettings, Omit<SearchOptions, NOT_SETTINGS>>,
+  SameKeys<typeof searchSettings, Omit<TunedSearchOptions, NOT_SETTINGS>>,
   SameKeys<z.infer<typeof aggregation>, Options<'aggregation'>>,
   SameKeys<z.infer<typeof fieldWeights>, Options<'fieldWeights'>>,
   SameKeys<z.infer<typeof queryWeights>, Options<'queryWeights'>>,

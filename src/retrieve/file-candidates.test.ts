@@ -3,7 +3,7 @@ import type { RepositoryIndex } from '../index/repository-index.js';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { TYPE_KINDS } from '../parse/index.js';
 import { outermostFunction } from './function-neighbours.js';
-import { searchRepository } from './search-repository.js';
+import { searchWithTuning } from './search-repository.js';
 
 const fixtures = fixtureRepositories('file-candidates');
 let repository: RepositoryIndex;
@@ -61,15 +61,15 @@ function unitsOf(path: string): { functions: string[]; modules: string[] } {
 
 describe('symbolRanking.fileCandidates', () => {
   it('is off by default: the ranking is the one without the setting, score for score', async () => {
-    const plain = await searchRepository(repository.store, QUERY);
-    const off = await searchRepository(repository.store, QUERY, { symbolRanking: { fileCandidates: 0 } });
+    const plain = await searchWithTuning(repository.store, QUERY);
+    const off = await searchWithTuning(repository.store, QUERY, { symbolRanking: { fileCandidates: 0 } });
     expect(off.functions).toEqual(plain.functions);
     expect(off.modules).toEqual(plain.modules);
   });
 
   it('makes every function and module of the first N fused files a candidate, for every N', async () => {
     for (let n = 1; n <= 4; n++) {
-      const result = await searchRepository(repository.store, QUERY, { aggregation: { topChunks: 1 }, symbolRanking: { fileCandidates: n } });
+      const result = await searchWithTuning(repository.store, QUERY, { aggregation: { topChunks: 1 }, symbolRanking: { fileCandidates: n } });
       const functions = new Set(result.functions.map((f) => `${f.path}:${f.qualifiedName}`));
       const modules = new Set(result.modules.map((m) => `${m.path}:${m.qualifiedName}`));
       for (const file of result.files.slice(0, n)) {
@@ -83,15 +83,15 @@ describe('symbolRanking.fileCandidates', () => {
   it('reaches functions no hit reached, and keeps every hit function with at least its score', async () => {
     // One chunk among the hits: without the setting, few functions are candidates.
     const narrow = { aggregation: { topChunks: 1 } };
-    const plain = await searchRepository(repository.store, QUERY, narrow);
-    const wide = await searchRepository(repository.store, QUERY, { ...narrow, symbolRanking: { fileCandidates: 4 } });
+    const plain = await searchWithTuning(repository.store, QUERY, narrow);
+    const wide = await searchWithTuning(repository.store, QUERY, { ...narrow, symbolRanking: { fileCandidates: 4 } });
     const score = new Map(wide.functions.map((f) => [`${f.path}:${f.qualifiedName}`, f.score]));
     expect(wide.functions.length).toBeGreaterThan(plain.functions.length);
     for (const f of plain.functions) expect(score.get(`${f.path}:${f.qualifiedName}`)).toBeGreaterThanOrEqual(f.score);
   });
 
   it('counts a nested function for its outermost function (no nested name among the candidates)', async () => {
-    const wide = await searchRepository(repository.store, 'request inner jar url', { symbolRanking: { fileCandidates: 4 } });
+    const wide = await searchWithTuning(repository.store, 'request inner jar url', { symbolRanking: { fileCandidates: 4 } });
     const names = wide.functions.map((f) => f.qualifiedName);
     expect(names).toContain('request');
     expect(names.some((n) => n.includes('inner'))).toBe(false);

@@ -5,7 +5,7 @@ import { fileDocumentIndex, indexDocuments, scoreFileDocuments } from './file-do
 import { definedNamesByFile } from '../index/index.js';
 import { DEFAULT_FILE_LEVEL, fuseFileLevel, fuseTitleLevel, rankFileDocuments } from './file-level.js';
 import type { FileCandidate } from './retrieval-types.js';
-import { searchRepository } from './search-repository.js';
+import { searchWithTuning } from './search-repository.js';
 
 const file = (path: string, score: number): FileCandidate => ({ path, score, hits: [] });
 
@@ -139,18 +139,18 @@ describe('file-level documents of an index', () => {
   it('brings in a file with no chunk among the hits when candidates allow', async () => {
     const query = 'fetch url: the jar breaks';
     const narrow = { aggregation: { topChunks: 1 }, fileNameBoost: 0, fileLevel: { weight: 0 } };
-    expect((await searchRepository(repository.store, query, narrow)).files.map((f) => f.path)).toEqual(['pkg/network.py']);
-    expect((await searchRepository(repository.store, query, { ...narrow, fileLevel: {} })).files.map((f) => f.path)).toEqual(['pkg/network.py']);
-    const withLevel = await searchRepository(repository.store, query, { ...narrow, fileLevel: { candidates: 3, rankSymbols: true } });
+    expect((await searchWithTuning(repository.store, query, narrow)).files.map((f) => f.path)).toEqual(['pkg/network.py']);
+    expect((await searchWithTuning(repository.store, query, { ...narrow, fileLevel: {} })).files.map((f) => f.path)).toEqual(['pkg/network.py']);
+    const withLevel = await searchWithTuning(repository.store, query, { ...narrow, fileLevel: { candidates: 3, rankSymbols: true } });
     expect(withLevel.files.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
     expect(withLevel.files[1]!.hits).toEqual([]);
     // The fused file score reaches the functions (fileWeight) only when rankSymbols is true (default false).
-    const plain = await searchRepository(repository.store, query, narrow);
+    const plain = await searchWithTuning(repository.store, query, narrow);
     expect(withLevel.functions[0]!.score).toBeGreaterThan(plain.functions[0]!.score);
-    const filesOnly = await searchRepository(repository.store, query, { ...narrow, fileLevel: { candidates: 3, rankSymbols: false } });
+    const filesOnly = await searchWithTuning(repository.store, query, { ...narrow, fileLevel: { candidates: 3, rankSymbols: false } });
     expect(filesOnly.files.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
     expect(filesOnly.functions).toEqual(plain.functions);
-    const filtered = await searchRepository(repository.store, query, { ...narrow, fileLevel: { candidates: 3 }, pathFilter: (p) => p !== 'pkg/cookies.py' });
+    const filtered = await searchWithTuning(repository.store, query, { ...narrow, fileLevel: { candidates: 3 }, pathFilter: (p) => p !== 'pkg/cookies.py' });
     expect(filtered.files.map((f) => f.path)).toEqual(['pkg/network.py']);
   });
 
@@ -158,17 +158,17 @@ describe('file-level documents of an index', () => {
     // The body matches network.py only; the title names what cookies.py defines.
     const query = 'Jar is broken\n`fetch(url)` fails: `open_url` in `fetch` reads no url';
     const narrow = { aggregation: { topChunks: 1 }, fileNameBoost: 0 };
-    const off = await searchRepository(repository.store, query, { ...narrow, fileLevel: { titleWeight: 0 } });
+    const off = await searchWithTuning(repository.store, query, { ...narrow, fileLevel: { titleWeight: 0 } });
     expect(off.files.map((f) => f.path)).toEqual(['pkg/network.py']);
-    const on = await searchRepository(repository.store, query, narrow);
+    const on = await searchWithTuning(repository.store, query, narrow);
     expect(DEFAULT_FILE_LEVEL.titleWeight).toBeGreaterThan(0);
     expect(on.files.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
     expect(on.functions).toEqual(off.functions);
     // Without the file-identity boost of the whole query, the title ranking still applies.
-    const titleOnly = await searchRepository(repository.store, query, { ...narrow, fileLevel: { weight: 0 } });
+    const titleOnly = await searchWithTuning(repository.store, query, { ...narrow, fileLevel: { weight: 0 } });
     expect(titleOnly.files.map((f) => f.path)).toEqual(['pkg/network.py', 'pkg/cookies.py']);
     // A one-line query has no title.
-    const oneLine = await searchRepository(repository.store, query.replace('\n', ' '), { ...narrow, fileLevel: { weight: 0 } });
+    const oneLine = await searchWithTuning(repository.store, query.replace('\n', ' '), { ...narrow, fileLevel: { weight: 0 } });
     expect(oneLine.files.map((f) => f.path)).not.toContain('pkg/cookies.py');
   });
 });

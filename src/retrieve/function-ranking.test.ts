@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
-import { searchRepository } from './search-repository.js';
+import { searchWithTuning } from './search-repository.js';
 import { inheritedMethods, nameShare, queryNames } from './named-functions.js';
 
 const { indexed, cleanUp } = fixtureRepositories('function-ranking');
@@ -20,9 +20,9 @@ describe('class members as candidates (memberWeight)', () => {
     });
     try {
       const query = 'Add lora weights loading to the image pipeline';
-      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, memberWeight: 0 } });
+      const off = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, memberWeight: 0 } });
       expect(names(off)).not.toContain('pkg/flows.py:Flow.__call__');
-      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, memberWeight: 0.5 } });
+      const on = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, memberWeight: 0.5 } });
       expect(names(on).slice(0, 2)).toEqual(['pkg/flows.py:Flow.__call__', 'pkg/flows.py:Flow.short']);
       const header = on.hits.find((h) => h.kind === 'class')!.score;
       expect(on.functions[0]!.score).toBeCloseTo(0.5 * header, 6);
@@ -40,8 +40,8 @@ describe('call neighbours (callWeight)', () => {
     });
     try {
       const query = 'update thing shadow delta payload fails';
-      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0, callSources: 5, callScope: "ranked" } });
-      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0.9, callSources: 5, callScope: "ranked" } });
+      const off = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0, callSources: 5, callScope: "ranked" } });
+      const on = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, callWeight: 0.9, callSources: 5, callScope: "ranked" } });
       const score = (r: typeof on, n: string) => r.functions.find((f) => f.qualifiedName === n)?.score ?? 0;
       const source = score(off, 'Shadow.update_thing_shadow');
       expect(score(on, 'Shadow.parse_payload')).toBeCloseTo(Math.max(score(off, 'Shadow.parse_payload'), 0.9 * source), 6);
@@ -92,9 +92,9 @@ describe('names the query writes (nameWeight)', () => {
       expect(inherited('Widget.resize')).toEqual(['pkg/base.py:Base.resize']);
       expect(inherited('Frame.resize')).toEqual([]);
       const query = 'Widget broken after `Widget.resize`';
-      const score = (r: Awaited<ReturnType<typeof searchRepository>>) => r.functions.find((f) => f.qualifiedName === 'Base.resize')?.score ?? 0;
-      const off = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, nameWeight: 0 } });
-      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, nameWeight: 2 } });
+      const score = (r: Awaited<ReturnType<typeof searchWithTuning>>) => r.functions.find((f) => f.qualifiedName === 'Base.resize')?.score ?? 0;
+      const off = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, nameWeight: 0 } });
+      const on = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, nameWeight: 2 } });
       expect(score(on)).toBeGreaterThan(score(off) + on.hits[0]!.score);
     } finally {
       repository.close();
@@ -111,8 +111,8 @@ describe('test functions (testFactor)', () => {
     });
     try {
       const query = 'load cookies jar broken';
-      const off = await searchRepository(repository.store, query, { symbolRanking: { testFactor: 1 } });
-      const on = await searchRepository(repository.store, query, { symbolRanking: { testFactor: 0.2 } });
+      const off = await searchWithTuning(repository.store, query, { symbolRanking: { testFactor: 1 } });
+      const on = await searchWithTuning(repository.store, query, { symbolRanking: { testFactor: 0.2 } });
       const score = (r: typeof on) => r.functions.find((f) => f.qualifiedName === 'test_load_cookies')!.score;
       expect(score(on)).toBeCloseTo(0.2 * score(off), 6);
     } finally {

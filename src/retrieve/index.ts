@@ -10,6 +10,8 @@ export { MAX_KEPT_QUERY_CHARS, reduceLongQuery, type ReducedQuery } from './long
 export type { ChunkHit, ChunkKind, DocHit, DocPlacement, FileCandidate, RankedSymbol, RetrievalResult } from './retrieval-types.js';
 export { isDocumentationPath, mergeWithDocs } from './doc-search.js';
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
+/** For the evaluation harness only (src/eval, bench/): not re-exported by the package's entry points. */
+export { searchWithTuning, DEFAULT_TUNING, type RetrievalTuning, type TunedSearchOptions } from './search-repository.js';
 export { DEFAULT_RANKER, RANKER_KINDS, type RankerKind } from './ranker-kind.js';
 export type { RankerModel, RankerModelError } from './learned/learned-ranker.js';
 export type { RankingLevel, SearchFeatures } from './ranking-features.js';

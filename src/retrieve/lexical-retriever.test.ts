@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalMemo, lexicalSearch } from './lexical-retriever.js';
 import { parseQuery } from './query-parser.js';
-import { searchRepository } from './search-repository.js';
+import { searchWithTuning } from './search-repository.js';
 
 const { indexed, cleanUp } = fixtureRepositories('memo');
 afterAll(cleanUp);
@@ -17,8 +17,8 @@ describe('LexicalMemo', () => {
       const memo = new LexicalMemo();
       const query = 'parse_cookie splits a cookie wrongly';
       for (const options of [{}, { testFileFactor: 0.1 }, { definitionBoost: 1 }, {}]) {
-        const fresh = await searchRepository(repository.store, query, options);
-        const memoized = await searchRepository(repository.store, query, { ...options, lexicalMemo: memo });
+        const fresh = await searchWithTuning(repository.store, query, options);
+        const memoized = await searchWithTuning(repository.store, query, { ...options, lexicalMemo: memo });
         expect(memoized.hits).toEqual(fresh.hits);
         expect(memoized.functions).toEqual(fresh.functions);
         memoized.hits.forEach((hit) => (hit.score = -1));

@@ -1,5 +1,7 @@
 import { codeTokens, splitIdentifier } from '../index/index.js';
 import { STOPWORDS } from './stopwords.js';
+import { extractMessagePhrases } from './message-phrases.js';
+import { extractLinkedLines, type LinkedLines } from './linked-lines.js';
 
 /** A weighted search term (a token as the index stores it). */
 export interface QueryTerm {
@@ -17,9 +19,15 @@ export interface QueryFrame {
   line: number | null;
 }
 
-/** What the query parser understood. */
+/**
+ * What the query parser understood: everything a search's stages read of the
+ * query, parsed once (a stage reads these fields, not the text again).
+ */
 export interface ParsedQuery {
+  /** The query as given. */
   text: string;
+  /** The first line of a multi-line query after boilerplate is stripped (an issue's title); '' for a one-line query. */
+  title: string;
   terms: QueryTerm[];
   /** Identifiers that look like code (backticks, CamelCase, snake_case, dotted, calls), as written. */
   identifiers: string[];
@@ -28,6 +36,10 @@ export interface ParsedQuery {
   frames: QueryFrame[];
   /** Lower-cased tokens (whole and split) for anchor matching in the scaffold. */
   anchorTokens: string[];
+  /** Messages the query quotes (error texts, log lines; message-phrases.ts), searched as phrases. */
+  phrases: string[];
+  /** Line-anchored permalinks to the repository's code (linked-lines.ts). */
+  links: LinkedLines[];
 }
 
 /** Weights of each kind of evidence; exposed so evaluation can tune them. */
@@ -261,10 +273,13 @@ export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUER
   for (const id of identifiers) for (const part of splitIdentifier(id)) if (part.length > 2) anchorTokens.add(part);
   return {
     text: rawText,
+    title: titleOf(text),
     terms,
     identifiers: [...identifiers],
     paths: [...paths],
     frames,
     anchorTokens: [...anchorTokens].filter((t) => t.length > 2 && !STOPWORDS.has(t)),
+    phrases: extractMessagePhrases(rawText),
+    links: extractLinkedLines(rawText),
   };
 }

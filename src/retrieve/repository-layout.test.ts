@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { fileStem, isOutsideLibrary, repositoryLayout } from './repository-layout.js';
-import { searchRepository } from './search-repository.js';
+import { searchWithTuning } from './search-repository.js';
 
 const { indexed, cleanUp } = fixtureRepositories('layout');
 afterAll(cleanUp);
@@ -24,11 +24,11 @@ describe('repositoryLayout', () => {
       expect(isOutsideLibrary(layout, 'devscripts/make_thumbnail_docs.py')).toBe(true);
       expect(isOutsideLibrary(layout, 'thumb_kit/render.py')).toBe(false);
       // Code outside the library scores that factor of what it scored (default 0.7; 1 turns it off).
-      const ratio = (result: Awaited<ReturnType<typeof searchRepository>>, path: string) =>
+      const ratio = (result: Awaited<ReturnType<typeof searchWithTuning>>, path: string) =>
         result.files.find((f) => f.path === path)!.score / result.files.find((f) => f.path === 'thumb_kit/render.py')!.score;
       // The file-level boost (additive) is off here so the factor shows alone.
-      const plain = await searchRepository(repository.store, 'render thumbnail image', { nonLibraryFactor: 1, fileLevel: { weight: 0 } });
-      const damped = await searchRepository(repository.store, 'render thumbnail image', { nonLibraryFactor: 0.25, fileLevel: { weight: 0 } });
+      const plain = await searchWithTuning(repository.store, 'render thumbnail image', { nonLibraryFactor: 1, fileLevel: { weight: 0 } });
+      const damped = await searchWithTuning(repository.store, 'render thumbnail image', { nonLibraryFactor: 0.25, fileLevel: { weight: 0 } });
       for (const path of ['devscripts/make_thumbnail_docs.py', 'examples/thumbnail_demo.py']) {
         expect(ratio(damped, path)).toBeCloseTo(ratio(plain, path) * 0.25, 9);
       }
@@ -84,10 +84,10 @@ describe('repositoryLayout', () => {
       const query = 'Dropbox video download fails\nthe url download of the video fails';
       // The file-level ranking (on by default) also reads file names; off here to see this boost alone.
       const alone = { fileLevel: { weight: 0 } };
-      expect((await searchRepository(repository.store, query, { ...alone, fileNameBoost: 0 })).files[0]!.path).toBe('kit/core.py');
-      expect((await searchRepository(repository.store, query, { ...alone, fileNameBoost: 1 })).files[0]!.path).toBe('kit/dropbox.py');
+      expect((await searchWithTuning(repository.store, query, { ...alone, fileNameBoost: 0 })).files[0]!.path).toBe('kit/core.py');
+      expect((await searchWithTuning(repository.store, query, { ...alone, fileNameBoost: 1 })).files[0]!.path).toBe('kit/dropbox.py');
       // On by default (0.3 × the best raw score).
-      const dropbox = async (options: object) => (await searchRepository(repository.store, query, { ...alone, ...options })).files.find((f) => f.path === 'kit/dropbox.py')!.score;
+      const dropbox = async (options: object) => (await searchWithTuning(repository.store, query, { ...alone, ...options })).files.find((f) => f.path === 'kit/dropbox.py')!.score;
       expect(await dropbox({})).toBeGreaterThan(await dropbox({ fileNameBoost: 0 }));
     } finally {
       repository.close();

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../index/repository-index.js';
 import { findPhraseMatches } from './message-phrases.js';
-import { isTestPath, matchIndexedPaths, searchRepository } from './search-repository.js';
+import { isTestPath, matchIndexedPaths, searchRepository, searchWithTuning, type SearchOptions } from './search-repository.js';
+import { mulberry32 } from '../../test/helpers/mulberry32.js';
 
 let dir: string;
 let repository: RepositoryIndex;
@@ -62,7 +63,7 @@ describe('searchRepository', () => {
     expect(result.hits[0]).toMatchObject({ path: 'pkg/loader.py', symbol: 'load_config' });
     expect(result.functions[0]).toMatchObject({ path: 'pkg/loader.py', qualifiedName: 'load_config' });
     // Without the frame evidence the words alone point elsewhere: the frame is what moved it.
-    const wordsOnly = await searchRepository(repository.store, issue, { frameBoost: 0, pathMentionBoost: 0 });
+    const wordsOnly = await searchWithTuning(repository.store, issue, { frameBoost: 0, pathMentionBoost: 0 });
     expect(wordsOnly.hits[0].symbol).not.toBe('load_config');
   });
 
@@ -93,6 +94,24 @@ describe('searchRepository', () => {
     const result = await searchRepository(repository.store, 'download settings retries', { queryMode: 'plain' });
     expect(result.hits.every((h) => h.kind === 'function')).toBe(true);
     expect(result.files[0].path).toBe('pkg/network.py');
+  });
+
+  it('refuses any key that is not a user\'s choice (a tuning knob or a misspelling), naming it, and never ranks with it', async () => {
+    // Every tuning knob the evaluation harness accepts, and made-up keys, alone or beside a public one.
+    const tuning = ['aggregation', 'fieldWeights', 'symbolRanking', 'fileNameBoost', 'testFileFactor', 'feedback', 'unknownNames', 'wordVariantWeight', 'lexicalScorer', 'titleFileWeight', 'rankerModel'];
+    const made = ['pathfilter', 'rankr', 'topChunks', '__proto__x'];
+    const random = mulberry32(42);
+    for (let seed = 0; seed < 40; seed++) {
+      const pool = random() < 0.7 ? tuning : made;
+      const key = pool[Math.floor(random() * pool.length)]!;
+      const options: Record<string, unknown> = { [key]: 1 };
+      if (random() < 0.5) options.documents = 'off';
+      const call = searchRepository(repository.store, 'load config settings file', options as SearchOptions);
+      await expect(call, `seed ${seed}: ${key}`).rejects.toThrow(new RegExp(`Unknown search option '${key}'`));
+    }
+    // The same knob through the harness's entry point is honoured.
+    const tuned = await searchWithTuning(repository.store, 'load config settings file', { aggregation: { topChunks: 1 } });
+    expect(tuned.hits).toHaveLength(1);
   });
 });
 

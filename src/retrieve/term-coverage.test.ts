@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
-import { searchRepository } from './search-repository.js';
+import { searchWithTuning } from './search-repository.js';
 
 const { indexed, cleanUp } = fixtureRepositories('term-coverage');
 afterAll(cleanUp);
@@ -30,8 +30,8 @@ describe('within-file term coverage (symbolRanking.coverage)', () => {
   it('the best-covered function of the first file gains weight × the best hit score; a settled top 5 is left alone', async () => {
     const repository = await indexed(files);
     try {
-      const off = await searchRepository(repository.store, query, { symbolRanking: ISOLATED });
-      const on = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 1, minSpread: 1 } } });
+      const off = await searchWithTuning(repository.store, query, { symbolRanking: ISOLATED });
+      const on = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 1, minSpread: 1 } } });
       const top = on.files[0]!.path;
       const best = Math.max(...on.hits.map((h) => h.score));
       const first = on.functions.find((f) => f.path === top)!;
@@ -42,10 +42,10 @@ describe('within-file term coverage (symbolRanking.coverage)', () => {
       // A function holding no query term does not join.
       expect(names(on)).not.toContain('pkg/local.py:unrelated');
       // The top 5 spans 3 files here: asking for 4 keeps the ranking as it was.
-      const settled = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 1, minSpread: 4 } } });
+      const settled = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 1, minSpread: 4 } } });
       expect(settled.functions).toEqual(off.functions);
       // The first file already has a function in the top 5: maxInTop 1 leaves it alone.
-      const represented = await searchRepository(repository.store, query, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 1, minSpread: 1, maxInTop: 1 } } });
+      const represented = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 1, minSpread: 1, maxInTop: 1 } } });
       expect(represented.functions).toEqual(off.functions);
     } finally {
       repository.close();
@@ -56,8 +56,8 @@ describe('within-file term coverage (symbolRanking.coverage)', () => {
     const repository = await indexed(files);
     try {
       const short = 'memory cache';
-      const off = await searchRepository(repository.store, short, { symbolRanking: ISOLATED });
-      const on = await searchRepository(repository.store, short, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 3, minSpread: 1 } } });
+      const off = await searchWithTuning(repository.store, short, { symbolRanking: ISOLATED });
+      const on = await searchWithTuning(repository.store, short, { symbolRanking: { ...ISOLATED, coverage: { weight: 1, files: 3, minSpread: 1 } } });
       expect(on.functions).toEqual(off.functions);
     } finally {
       repository.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withTitleFiles, fuseFiles } from './title-files.js';
-import type { SearchOptions } from './search-repository.js';
+import type { TunedSearchOptions } from './search-repository.js';
 import type { IndexStore } from '../index/index.js';
 import type { FileCandidate } from './retrieval-types.js';
 
@@ -22,8 +22,8 @@ describe('fuseFiles', () => {
 
 describe('withTitleFiles', () => {
   it('keeps the first search’s functions and fuses the title search’s files, run files-only without common words', async () => {
-    const calls: { text: string; options: SearchOptions }[] = [];
-    const search = async (_store: IndexStore, text: string, options: SearchOptions) => {
+    const calls: { text: string; options: TunedSearchOptions }[] = [];
+    const search = async (_store: IndexStore, text: string, options: TunedSearchOptions) => {
       calls.push({ text, options });
       const title = text === 'Crash in cookies';
       return { files: title ? [file('pkg/cookies.py', 2)] : [file('pkg/a.py', 10), file('pkg/cookies.py', 7)], functions: [{ path: 'pkg/a.py', qualifiedName: 'f', score: 1 }] };

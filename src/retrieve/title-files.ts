@@ -13,7 +13,7 @@
  * document against the title instead (file-level.ts, `fileLevel.titleWeight`),
  * which costs no second search and keeps the instance the title search loses.
  */
-import { issueTitle, parseQuery, type QueryTerm, type QueryWeights } from './query-parser.js';
+import { issueTitle, parseQuery, type ParsedQuery, type QueryTerm, type QueryWeights } from './query-parser.js';
 import type { FileCandidate } from './retrieval-types.js';
 import type { IndexStore } from '../index/index.js';
 
@@ -75,10 +75,9 @@ export async function withTitleFiles<O extends SearchSettings, R extends { files
   return { ...result, files };
 }
 
-/** The weighted terms of a multi-line query's title (first line) parsed on its own; none for a one-line query. */
-export function titleTerms(queryText: string, weights: QueryWeights): QueryTerm[] {
-  const title = issueTitle(queryText);
-  return title ? parseQuery(title, weights).terms : [];
+/** The weighted terms of a multi-line query's title (its parse's `title`) parsed on its own; none for a one-line query. */
+export function titleTerms(query: ParsedQuery, weights: QueryWeights): QueryTerm[] {
+  return query.title ? parseQuery(query.title, weights).terms : [];
 }
 
 /**

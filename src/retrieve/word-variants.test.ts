@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { lightStem, variantMap, withWordVariants } from './word-variants.js';
-import { searchRepository } from './search-repository.js';
+import { searchWithTuning } from './search-repository.js';
 
 const fixtures = fixtureRepositories('word-variants');
 afterAll(() => fixtures.cleanUp());
@@ -72,9 +72,9 @@ describe('scope missing', () => {
 describe('searchRepository wordVariantWeight', () => {
   it('finds code written in another form of the query’s word only when on', async () => {
     const repository = await fixtures.indexed(files);
-    const off = await searchRepository(repository.store, 'caches', {});
+    const off = await searchWithTuning(repository.store, 'caches', {});
     expect(off.files).toEqual([]);
-    const on = await searchRepository(repository.store, 'caches', { wordVariantWeight: 0.5 });
+    const on = await searchWithTuning(repository.store, 'caches', { wordVariantWeight: 0.5 });
     expect(on.files[0]?.path).toBe('pkg/store.py');
     repository.close();
   });
