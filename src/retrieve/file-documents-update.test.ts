@@ -73,6 +73,25 @@ describe('patchFileIndex', () => {
     }
   });
 
+  it('gives the index a fresh build gives after edits that keep every path (seeded random trials: terms dropped, new, merged)', () => {
+    const words = [...VOCABULARY, 'alpha', 'beta', 'gamma', 'delta', 'omega', 'zeta'];
+    for (let trial = 0; trial < 120; trial++) {
+      const next = random(1000 + trial);
+      const doc = () => Array.from({ length: 1 + Math.floor(next() * 10) }, () => words[Math.floor(next() * (trial % 2 ? words.length : VOCABULARY.length))]!);
+      const paths = Array.from({ length: 1 + Math.floor(next() * 40) }, (_, i) => `pkg/m${i.toString().padStart(3, '0')}.py`);
+      const before = paths.map(() => doc());
+      // Each file edited with some chance (none at all in some trials); an edited document may be empty.
+      const share = [0, 0.05, 0.3, 1][trial % 4]!;
+      const edited = before.map((tokens) => (next() < share ? (next() < 0.1 ? [] : doc()) : tokens));
+      const states = (docs: string[][], tag: (i: number) => string) => ({ paths, states: docs.map((_, i) => tag(i)) });
+      const beforeStates = states(before, () => 's0');
+      const afterStates = states(edited, (i) => (edited[i] === before[i] ? 's0' : 's1'));
+      const patched = patchFileIndex(indexDocuments(paths, before), beforeStates, afterStates, (asked) => asked.map((p) => edited[paths.indexOf(p)]!), Infinity);
+      expect(patched, `trial ${trial}`).not.toBeNull();
+      expect(canonical(patched!), `trial ${trial}`).toEqual(canonical(indexDocuments(paths, edited)));
+    }
+  });
+
   it('declines when more files changed than allowed, or when the stored states do not match the stored index', () => {
     const index = indexDocuments(['a.py', 'b.py'], [['cart'], ['tax']]);
     const before = { paths: ['a.py', 'b.py'], states: ['1', '1'] };

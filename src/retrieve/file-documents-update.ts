@@ -37,6 +37,8 @@ export function patchFileIndex(
   maxChanged: number,
 ): PackedFileIndex | null {
   if (before.paths.length !== previous.paths.length || before.states.length !== previous.paths.length) return null;
+  // An edit (the commonest change) keeps every path, so every file keeps its id.
+  if (samePaths(previous.paths, after.paths)) return patchEdited(previous, before, after, documents, maxChanged);
   const oldIds = new Map<string, number>();
   previous.paths.forEach((path, i) => oldIds.set(path, i));
   // Old file id → new file id, -1 for a file gone or changed. Both lists are in path order, so
@@ -56,16 +58,7 @@ export function patchFileIndex(
 
   const lengths = new Float64Array(after.paths.length);
   for (let old = 0; old < oldToNew.length; old++) if (oldToNew[old]! >= 0) lengths[oldToNew[old]!] = previous.lengths[old]!;
-  // The changed files' postings, per term, in ascending new file id (changed is ascending).
-  const added = new Map<string, { files: number[]; counts: number[] }>();
-  const changedDocuments = documents(changed.map((i) => after.paths[i]!));
-  changed.forEach((file, k) => {
-    const tokens = changedDocuments[k]!;
-    lengths[file] = tokens.length;
-    addDocument(added, file, tokens);
-  });
-  let total = 0;
-  for (let i = 0; i < lengths.length; i++) total += lengths[i]!;
+  const { added, total } = changedDocuments(changed, after.paths, documents, lengths);
 
   const old = previous.postings.packed();
   let capacity = old.files.length;
@@ -92,22 +85,7 @@ export function patchFileIndex(
     while (next < addedTerms.length && addedTerms[next]! < term) pushAdded(addedTerms[next++]!);
     const extra = next < addedTerms.length && addedTerms[next] === term ? added.get(addedTerms[next++]!) : undefined;
     const start = end;
-    let e = 0;
-    for (let p = old.starts[t]!; p < old.starts[t + 1]!; p++) {
-      const file = oldToNew[old.files[p]!]!;
-      if (file < 0) continue;
-      // Merge the changed files' postings in, keeping the list ascending.
-      while (extra && e < extra.files.length && extra.files[e]! < file) {
-        files[end] = extra.files[e]!;
-        counts[end++] = extra.counts[e++]!;
-      }
-      files[end] = file;
-      counts[end++] = old.counts[p]!;
-    }
-    while (extra && e < extra.files.length) {
-      files[end] = extra.files[e]!;
-      counts[end++] = extra.counts[e++]!;
-    }
+    end = mergeTerm(old, t, (file) => oldToNew[file]!, extra, files, counts, end);
     // A term no file holds any longer is dropped, as a fresh build would not have it.
     if (end > start) {
       terms.push(term);
@@ -122,4 +100,160 @@ export function patchFileIndex(
     averageLength: after.paths.length ? total / after.paths.length : 0,
     postings: new FilePostings(terms, Uint32Array.from(starts), files.subarray(0, end), counts.subarray(0, end)),
   };
+}
+
+/** True when `a` and `b` list the same paths in the same order. */
+function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** {@link patchFileIndex} when `after` lists the same paths as `previous`: only states differ. */
+function patchEdited(previous: PackedFileIndex, before: FileStates, after: FileStates, documents: (paths: string[]) => string[][], maxChanged: number): PackedFileIndex | null {
+  const changed: number[] = [];
+  for (let i = 0; i < after.paths.length; i++) if (before.states[i] !== after.states[i]) changed.push(i);
+  if (changed.length > maxChanged) return null;
+  const lengths = Float64Array.from(previous.lengths);
+  const { added, total } = changedDocuments(changed, after.paths, documents, lengths);
+  const postings = changed.length === 0 ? previous.postings : editedPostings(previous.postings.packed(), changed, added);
+  return { paths: [...after.paths], lengths, averageLength: after.paths.length ? total / after.paths.length : 0, postings };
+}
+
+/**
+ * The documents of the files `changed` (ascending new ids into `paths`) as
+ * per-term postings lists (ascending ids), their lengths written into
+ * `lengths`, and the sum of all `lengths` after that.
+ */
+function changedDocuments(changed: readonly number[], paths: readonly string[], documents: (paths: string[]) => string[][], lengths: Float64Array) {
+  const added = new Map<string, { files: number[]; counts: number[] }>();
+  const tokensOf = documents(changed.map((i) => paths[i]!));
+  changed.forEach((file, k) => {
+    const tokens = tokensOf[k]!;
+    lengths[file] = tokens.length;
+    addDocument(added, file, tokens);
+  });
+  let total = 0;
+  for (let i = 0; i < lengths.length; i++) total += lengths[i]!;
+  return { added, total };
+}
+
+type Packed = ReturnType<FilePostings['packed']>;
+
+/**
+ * Writes old term `t`'s postings at `end` of `files`/`counts`, each file
+ * through `toNew` (its new id, or -1 to leave it out; ascending ids stay
+ * ascending), merged with `extra` (the changed files' postings of the term,
+ * ascending new ids) so the list stays ascending. Returns the new end.
+ */
+function mergeTerm(
+  old: Packed,
+  t: number,
+  toNew: (file: number) => number,
+  extra: { files: number[]; counts: number[] } | undefined,
+  files: Uint32Array,
+  counts: Uint32Array,
+  end: number,
+): number {
+  let e = 0;
+  for (let p = old.starts[t]!; p < old.starts[t + 1]!; p++) {
+    const file = toNew(old.files[p]!);
+    if (file < 0) continue;
+    while (extra && e < extra.files.length && extra.files[e]! < file) {
+      files[end] = extra.files[e]!;
+      counts[end++] = extra.counts[e++]!;
+    }
+    files[end] = file;
+    counts[end++] = old.counts[p]!;
+  }
+  while (extra && e < extra.files.length) {
+    files[end] = extra.files[e]!;
+    counts[end++] = extra.counts[e++]!;
+  }
+  return end;
+}
+
+/**
+ * The postings after the files `changed` (ascending ids, kept by every file)
+ * got the new lists `added`: the same result as the general merge above, but
+ * an untouched stretch of terms — most of them — is copied as one block and
+ * its starts shifted, instead of remapping every posting one by one. Which
+ * terms a changed file's old document held is found by one pass over the
+ * file ids.
+ */
+function editedPostings(old: Packed, changed: readonly number[], added: Map<string, { files: number[]; counts: number[] }>): FilePostings {
+  const isChanged = new Uint8Array(changed.length > 0 ? changed[changed.length - 1]! + 1 : 0);
+  for (const file of changed) isChanged[file] = 1;
+  const termCount = old.terms.length;
+  // Terms whose list holds a changed file (its old document), ascending.
+  const touched: number[] = [];
+  for (let t = 0, p = 0; t < termCount; t++) {
+    const end = old.starts[t + 1]!;
+    for (; p < end; p++) {
+      const file = old.files[p]!;
+      if (file < isChanged.length && isChanged[file]) {
+        touched.push(t);
+        p = end;
+        break;
+      }
+    }
+  }
+  const addedTerms = [...added.keys()].sort();
+  let capacity = old.files.length;
+  for (const list of added.values()) capacity += list.files.length;
+  const files = new Uint32Array(capacity);
+  const counts = new Uint32Array(capacity);
+  // Written by index, not pushed: most of the work is carrying ~every term's entry over.
+  const terms = new Array<string>(termCount + addedTerms.length);
+  const starts = new Uint32Array(termCount + addedTerms.length + 1);
+  let kept = 0;
+  let end = 0;
+  let next = 0;
+  const pushAdded = (term: string) => {
+    const list = added.get(term)!;
+    terms[kept] = term;
+    starts[kept++] = end;
+    files.set(list.files, end);
+    counts.set(list.counts, end);
+    end += list.files.length;
+  };
+  /** Old terms `from`..`to` (exclusive), none touched or added to: one block copy. */
+  const copyBlock = (from: number, to: number) => {
+    if (from >= to) return;
+    const a = old.starts[from]!;
+    const b = old.starts[to]!;
+    files.set(old.files.subarray(a, b), end);
+    counts.set(old.counts.subarray(a, b), end);
+    const shift = end - a;
+    for (let t = from; t < to; t++) {
+      terms[kept] = old.terms[t]!;
+      starts[kept++] = old.starts[t]! + shift;
+    }
+    end += b - a;
+  };
+  let blockStart = 0;
+  let k = 0;
+  for (let t = 0; t < termCount; t++) {
+    const term = old.terms[t]!;
+    const isTouched = k < touched.length && touched[k] === t;
+    if (!isTouched && !(next < addedTerms.length && addedTerms[next]! <= term)) continue;
+    copyBlock(blockStart, t);
+    blockStart = t + 1;
+    while (next < addedTerms.length && addedTerms[next]! < term) pushAdded(addedTerms[next++]!);
+    const list = next < addedTerms.length && addedTerms[next] === term ? added.get(addedTerms[next++]!) : undefined;
+    if (isTouched) k++;
+    // The old list without the changed files, and the changed files' new postings.
+    const start = end;
+    end = mergeTerm(old, t, (file) => (file < isChanged.length && isChanged[file] ? -1 : file), list, files, counts, end);
+    // A term no file holds any longer is dropped, as a fresh build would not have it.
+    if (end > start) {
+      terms[kept] = term;
+      starts[kept++] = start;
+    }
+  }
+  copyBlock(blockStart, termCount);
+  while (next < addedTerms.length) pushAdded(addedTerms[next++]!);
+  starts[kept] = end;
+  terms.length = kept;
+  return new FilePostings(terms, starts.slice(0, kept + 1), files.subarray(0, end), counts.subarray(0, end));
 }
