@@ -7,7 +7,7 @@
 import { derivedKey, snapshotOf, type IndexStore } from '../index/index.js';
 
 /** Indexed paths that a written path refers to: exact, or the longest common suffix of two or more segments. */
-export function matchIndexedPaths(written: string, indexed: string[]): string[] {
+export function matchIndexedPaths(written: string, indexed: readonly string[]): string[] {
   const clean = written.replace(/\\/g, '/').replace(/^\.\//, '');
   const lookup = pathLookup(indexed);
   if (lookup.paths.has(clean)) return [clean];
@@ -31,9 +31,9 @@ interface PathLookup {
 }
 
 /** Built once per path list: an issue text's paths and frames were each matched by scanning every indexed path up to six times. */
-const pathLookups = new WeakMap<string[], PathLookup>();
+const pathLookups = new WeakMap<readonly string[], PathLookup>();
 
-function pathLookup(indexed: string[]): PathLookup {
+function pathLookup(indexed: readonly string[]): PathLookup {
   let lookup = pathLookups.get(indexed);
   if (lookup) return lookup;
   lookup = { paths: new Set(indexed), bySuffix: new Map() };
@@ -57,9 +57,13 @@ function pathLookup(indexed: string[]): PathLookup {
   return lookup;
 }
 
-/** The indexed paths, read once per index state (they are the same array while it lasts, so its lookup is built once). */
-const PATHS = derivedKey<string[]>('indexed paths');
+/**
+ * The indexed paths, asked of the store once per index state; the store keeps
+ * the same array while no path is added or removed (IndexStore.filePaths), so
+ * its lookup is built once for as long as the path set lasts, edits included.
+ */
+const PATHS = derivedKey<readonly string[]>('indexed paths');
 
-export function indexedPaths(store: IndexStore): string[] {
+export function indexedPaths(store: IndexStore): readonly string[] {
   return snapshotOf(store).derive(PATHS, () => store.filePaths());
 }

@@ -84,12 +84,12 @@ export function queryContext(
   store: IndexStore,
   options: Partial<UnknownNameOptions>,
   isTest: (path: string) => boolean,
-  matchPaths: (written: string, indexed: string[]) => string[],
+  matchPaths: (written: string, indexed: readonly string[]) => string[],
 ): QueryContext {
   const settings = { ...DEFAULT_UNKNOWN_NAMES, ...options };
   const context: QueryContext = { isKnownName: knownNameTest(store, settings.mode, isTest), unknownNameWeight: settings.weight };
   if (settings.paths) {
-    let indexed: string[] | null = null;
+    let indexed: readonly string[] | null = null;
     context.isKnownPath = (written) => matchPaths(written, (indexed ??= store.filePaths())).length > 0;
   }
   return context;

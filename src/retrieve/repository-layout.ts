@@ -15,6 +15,7 @@
  * When nothing matches, the layout says "unknown" and no prior applies.
  */
 import { derivedKey, snapshotOf, type IndexStore } from '../index/index.js';
+import { indexedPaths } from './indexed-paths.js';
 
 /** The repository's shipped code and file-name statistics. */
 export interface RepositoryLayout {
@@ -26,11 +27,26 @@ export interface RepositoryLayout {
   pathsByStem: Map<string, string[]>;
 }
 
-const LAYOUT = derivedKey<RepositoryLayout>('repository layout');
+/** A layout with what it was computed from: the paths version and the blob of each packaging file it read (null: absent). */
+interface HeldLayout {
+  version: string | null;
+  packaging: Map<string, string | null>;
+  layout: RepositoryLayout;
+}
 
-/** The layout of the indexed repository, recomputed only when the index changed. */
+const LAYOUT = derivedKey<HeldLayout>('repository layout', { carried: true });
+
+/**
+ * The layout of the indexed repository, computed once per index state and
+ * carried over a write that changed neither the path set (same paths
+ * version) nor any packaging file the layout read (same blob).
+ */
 export function repositoryLayout(store: IndexStore): RepositoryLayout {
-  return snapshotOf(store).derive(LAYOUT, () => computeLayout(store));
+  return snapshotOf(store).derive(LAYOUT, (earlier) => {
+    const version = store.pathsVersion();
+    const holds = earlier && version !== null && earlier.version === version && [...earlier.packaging].every(([name, blob]) => (store.file(name)?.blobId ?? null) === blob);
+    return holds ? earlier : computeLayout(store, version);
+  }).layout;
 }
 
 /** True when the layout knows the library and `path` is outside it; false when inside or unknown. */
@@ -64,8 +80,9 @@ export function libraryRoots(view: PackagingView): string[] {
   return [...pythonRoots(view), ...javascriptRoots(view)].sort();
 }
 
-function computeLayout(store: IndexStore): RepositoryLayout {
-  const paths = store.filePaths();
+function computeLayout(store: IndexStore, version: string | null): HeldLayout {
+  // Read after the version (derive above): a path list newer than its version only ever fails the next comparison.
+  const paths = indexedPaths(store);
   const stemCounts = new Map<string, number>();
   const pathsByStem = new Map<string, string[]>();
   for (const path of paths) {
@@ -75,12 +92,16 @@ function computeLayout(store: IndexStore): RepositoryLayout {
     if (list) list.push(path);
     else pathsByStem.set(stem, [path]);
   }
+  const packaging = new Map<string, string | null>();
   const view: PackagingView = {
-    text: (name) => store.fileText(name),
+    text: (name) => {
+      packaging.set(name, store.file(name)?.blobId ?? null);
+      return store.fileText(name);
+    },
     packageInits: () => paths,
     holdsFiles: (folder) => paths.some((p) => p.startsWith(folder)),
   };
-  return { libraryRoots: libraryRoots(view), stemCounts, pathsByStem };
+  return { version, packaging, layout: { libraryRoots: libraryRoots(view), stemCounts, pathsByStem } };
 }
 
 function pythonRoots(view: PackagingView): string[] {

@@ -6,6 +6,7 @@
  * its chunks from what the index keeps (see full-text-index.ts), and a
  * mismatch repairs the whole table.
  */
+import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CodeSymbol } from '../../parse/index.js';
 import type { Logger } from '../../logger.js';
@@ -13,6 +14,9 @@ import { buildChunks } from './build-chunks.js';
 import { CHUNK_WIDTH, chunkRowValues, IMPORT_WIDTH, SYMBOL_WIDTH, type FileRows, type SqlValue } from './file-rows.js';
 import { FullTextIndex } from './full-text-index.js';
 import { toSymbolRow, type RawFile, type RawSymbol } from './index-rows.js';
+
+/** The meta key of the paths version (see `FileContentWriter.pathsChanged`). */
+export const PATHS_VERSION_KEY = 'paths_version';
 
 /** A file's identity and cheap change signals, as `putFileRows` stores them. */
 export interface FileMeta {
@@ -48,6 +52,7 @@ export class FileContentWriter {
       deleteChunksOfFile: db.prepare('DELETE FROM chunks WHERE file_id = ?'),
       symbolsOfFileId: db.prepare('SELECT * FROM symbols WHERE file_id = ? ORDER BY id'),
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
+      setPathsVersion: db.prepare(`INSERT INTO meta(key, value) VALUES ('${PATHS_VERSION_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
       insertFile: db.prepare(
         `INSERT INTO files(path, blob_id, size, mtime_ms, language, status, error_count, decoded_with_replacement, line_count, indexed_at)
          VALUES (@path, @blobId, @size, @mtimeMs, @language, @status, @errorCount, @decodedWithReplacement, @lineCount, @indexedAt)`,
@@ -66,14 +71,29 @@ export class FileContentWriter {
 
   /** Removes a file and everything derived from it (a no-op for a path not indexed). */
   deleteFile(path: string): void {
+    if (this.removeFile(path)) this.pathsChanged();
+  }
+
+  /** Removes a file's rows; false when the path was not indexed. */
+  private removeFile(path: string): boolean {
     const file = this.statements.fileByPath.get(path) as RawFile | undefined;
-    if (!file) return;
+    if (!file) return false;
     const removed = file.language === 'unknown' || this.fullText.remove(this.storedContent(file), this.chunkRowsOf(file.id));
     this.statements.deleteFile.run(file.id);
     if (!removed) {
       this.logger.warn(`the full-text rows of ${path} do not match its stored chunks; rebuilding the full-text index`);
       this.rebuildFullText();
     }
+    return true;
+  }
+
+  /**
+   * The set of indexed paths changed (a path added or removed; an edit keeps
+   * it): a new paths version, in the same transaction, so a reader can keep
+   * what it derived from the path list alone (IndexStore.pathsVersion).
+   */
+  private pathsChanged(): void {
+    this.statements.setPathsVersion.run(randomUUID());
   }
 
   private chunkRowsOf(fileId: number): { id: number; contentHash: string }[] {
@@ -93,6 +113,7 @@ export class FileContentWriter {
       const content = this.storedContent(file);
       if (content.text === null) {
         this.statements.deleteFile.run(file.id);
+        this.pathsChanged();
         continue;
       }
       this.statements.deleteChunksOfFile.run(file.id);
@@ -110,7 +131,7 @@ export class FileContentWriter {
 
   /** Replaces a file's rows with `rows` (see `IndexStore.putFileRows`). */
   putFileRows(meta: FileMeta, rows: FileRows): void {
-    this.deleteFile(meta.path);
+    if (!this.removeFile(meta.path)) this.pathsChanged();
     const s = this.statements;
     const fileId = Number(
       s.insertFile.run({

@@ -3,7 +3,7 @@ import type { ImportRecord, ParsedFile } from '../../parse/index.js';
 import type { Logger } from '../../logger.js';
 import { silentLogger } from '../../logger.js';
 import type { BuiltChunk } from './build-chunks.js';
-import { FileContentWriter, type FileMeta } from './file-content-writer.js';
+import { FileContentWriter, PATHS_VERSION_KEY, type FileMeta } from './file-content-writer.js';
 import { toFileRows, type FileRows } from './file-rows.js';
 import { describeOpenFailure } from './index-errors.js';
 import { toFileRow, toSymbolRow, type ChunkRow, type FileRow, type RawFile, type RawSymbol, type SkippedFile, type SymbolRow } from './index-rows.js';
@@ -46,6 +46,8 @@ export class IndexStore {
    */
   private readonly symbolCache = new Map<string, SymbolRow[]>();
   private cachedDataVersion = -1;
+  /** The last path list read and the paths version it was read at (see filePaths). */
+  private heldPaths: { version: string; paths: readonly string[] } | null = null;
 
   private constructor(
     readonly path: string,
@@ -123,9 +125,29 @@ export class IndexStore {
     return (this.statements.allFiles.all() as RawFile[]).map(toFileRow);
   }
 
-  /** Every indexed path, no other column (import resolution needs only the set). */
-  filePaths(): string[] {
-    return this.statements.allPaths.all() as string[];
+  /**
+   * A token that changes whenever a path is added to or removed from the
+   * index (in the same transaction), and not when a file is only edited: what
+   * a reader derived from the path list alone still holds while it is the
+   * same. Null for an index written before it was kept (derive afresh then).
+   */
+  pathsVersion(): string | null {
+    return this.getMeta(PATHS_VERSION_KEY);
+  }
+
+  /**
+   * Every indexed path, no other column (import resolution needs only the
+   * set), ascending. The same array while the paths version lasts (an edit
+   * keeps it), so what callers build from it can be kept by its identity; do
+   * not change it.
+   */
+  filePaths(): readonly string[] {
+    // The version is read first: a list newer than its version only fails the next comparison.
+    const version = this.pathsVersion();
+    if (version !== null && this.heldPaths?.version === version) return this.heldPaths.paths;
+    const paths = this.statements.allPaths.all() as string[];
+    this.heldPaths = version === null ? null : { version, paths };
+    return paths;
   }
 
   /** The rows at each of `paths` or below it (a path may name a folder), without reading the others. */
