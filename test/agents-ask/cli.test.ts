@@ -12,6 +12,7 @@ import { registerAskCommand } from '../../src/cli/commands/ask-command.js';
 import { registerSweqaCommand } from '../../src/cli/commands/sweqa-command.js';
 import { createFixtureGitRepo, writeFixtureFiles } from './helpers/fixture-repo.js';
 import { evalReply, planReply, startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
+import { restoreEnv } from '../helpers/process-env.js';
 
 let dir: string;
 let llm: ScriptedLlm;
@@ -31,7 +32,7 @@ beforeEach(async () => {
   delete process.env.REPONAV_LLM_MODEL;
 });
 afterEach(async () => {
-  process.env = { ...savedEnv };
+  restoreEnv(savedEnv);
   vi.restoreAllMocks();
   await llm.close();
 });

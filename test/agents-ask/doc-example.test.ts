@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerAskCommand } from '../../src/cli/commands/ask-command.js';
 import { writeFixtureFiles } from './helpers/fixture-repo.js';
 import { evalReply, planReply, startScriptedLlm, type ScriptedLlm } from './helpers/scripted-llm.js';
+import { restoreEnv } from '../helpers/process-env.js';
 
 const DOC = new URL('../../docs/question-answering.md', import.meta.url);
 const QUESTION = 'How does the cart compute its total with tax and discounts?';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   process.env.REPONAV_LLM_BASE_URL = llm.server.openaiBaseUrl;
 });
 afterAll(async () => {
-  process.env = { ...savedEnv };
+  restoreEnv(savedEnv);
   await llm.close();
   rmSync(dir, { recursive: true, force: true });
 });

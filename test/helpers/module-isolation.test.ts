@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from './mulberry32.js';
-import { needsOwnModules, OWN_MODULES_MARKER, testFilesNeedingOwnModules } from './module-isolation.js';
+import { needsOwnModules, OWN_MODULES_MARKER, replacesProcessEnv, testFilesNeedingOwnModules, testFilesWhere } from './module-isolation.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,5 +29,25 @@ describe('needsOwnModules', () => {
     const found = testFilesNeedingOwnModules(ROOT, ['src', 'test']);
     for (const path of ['src/index/failed-retry.test.ts', 'src/retrieve/file-documents-update.test.ts', 'test/cli/failed-parse.test.ts', 'src/parse/grammar-loader.test.ts']) expect(found).toContain(path);
     expect(found).not.toContain('test/helpers/module-isolation.test.ts');
+  });
+});
+
+describe('replacesProcessEnv', () => {
+  it('finds an assignment of the object however it is spaced, and not a key set, a comparison or a copy', () => {
+    const random = mulberry32(7);
+    // Built from parts, so this file's own text holds no assignment for the rule below to find.
+    const env = ['process', 'env'].join('.');
+    const replacing = [`${env} = { ...saved }`, `${env}={}`, `${env.replace('.', ' .')}  =  saved`, `${env} =\n  copy`];
+    const harmless = [`${env}.HOME = "/x"`, `${env} === saved`, `const copy = { ...${env} }`, `${env}['A'] = 'b'`, `delete ${env}.A`, `${env} == x`];
+    for (let seed = 0; seed < 100; seed++) {
+      const replaces = random() < 0.5;
+      const pool = replaces ? replacing : harmless;
+      const line = pool[Math.floor(random() * pool.length)]!;
+      expect(replacesProcessEnv(`afterEach(() => {\n  ${line};\n});\n`), `seed ${seed}: ${line}`).toBe(replaces);
+    }
+  });
+
+  it('no test file replaces process.env (restoreEnv keeps the object other files\' modules hold)', () => {
+    expect(testFilesWhere(ROOT, ['src', 'test'], replacesProcessEnv)).toEqual([]);
   });
 });

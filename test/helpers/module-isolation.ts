@@ -25,15 +25,32 @@ export function needsOwnModules(source: string): boolean {
   return MODULE_REPLACEMENT.test(source) || source.includes(OWN_MODULES_MARKER);
 }
 
+const ENV_REPLACEMENT = /\bprocess\s*\.\s*env\s*=(?!=)/;
+
+/**
+ * True when a test file's text replaces the `process.env` object (`process.env =
+ * {...}`) instead of setting and deleting its keys: in a shared module graph
+ * a module that kept the object at import (env-paths does) would no longer
+ * see another file's changes. Use test/helpers/process-env.ts' `restoreEnv`.
+ */
+export function replacesProcessEnv(source: string): boolean {
+  return ENV_REPLACEMENT.test(source);
+}
+
 /** `*.test.ts` files under `folders` of `root` (relative, `/`-separated, sorted) whose text {@link needsOwnModules}. */
 export function testFilesNeedingOwnModules(root: string, folders: readonly string[]): string[] {
+  return testFilesWhere(root, folders, needsOwnModules);
+}
+
+/** `*.test.ts` files under `folders` of `root` (relative, `/`-separated, sorted) whose text passes `test`. */
+export function testFilesWhere(root: string, folders: readonly string[], test: (source: string) => boolean): string[] {
   const found: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.test.ts') && needsOwnModules(readFileSync(path, 'utf8'))) found.push(relative(root, path).split('\\').join('/'));
+      else if (entry.name.endsWith('.test.ts') && test(readFileSync(path, 'utf8'))) found.push(relative(root, path).split('\\').join('/'));
     }
   };
   for (const folder of folders) walk(join(root, folder));

@@ -26,6 +26,7 @@ import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedRequest, t
 import { stylesFor, type Observation, type RunState, type Style } from './styles.js';
 import { checkDocTables } from './doc-tables.js';
 import { askSaved, count, exitOf, localizeSaved, modelArgs, readTrace, type Run, SHORT_TIMEOUT, stopOfTimings } from './run-words.js';
+import { restoreEnv } from '../helpers/process-env.js';
 
 const PROVIDERS: WireProvider[] = ['openai', 'anthropic'];
 
@@ -62,7 +63,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(async () => {
-  process.env = { ...savedEnv };
+  restoreEnv(savedEnv);
   vi.restoreAllMocks();
   await server?.close();
 });

@@ -21,6 +21,7 @@ import { silentLogger } from '../../src/logger.js';
 import { createFixtureGitRepo } from '../agents-ask/helpers/fixture-repo.js';
 import { createFixtureRepo, writeLocbenchSet, type FixtureRepo } from '../agents-localize/agent-fixture.js';
 import { startScriptedLlmServer, type ScriptedLlmServer, type ScriptedRequest, type StyledReply, type WireProvider } from '../helpers/scripted-llm-server.js';
+import { restoreEnv } from '../helpers/process-env.js';
 
 /** The outcome each instance's replies have in the first run. */
 const OUTCOMES = ['complete', 'cut', 'refused', 'filtered', 'empty', 'unknown', 'http-500'] as const;
@@ -59,7 +60,7 @@ beforeAll(() => {
   process.env.REPONAV_CACHE_DIR = join(dir, 'cache');
 });
 afterAll(() => {
-  process.env = { ...savedEnv };
+  restoreEnv(savedEnv);
   rmSync(dir, { recursive: true, force: true });
 });
 afterEach(async () => server?.close());
