@@ -6,7 +6,6 @@
  * its chunks from what the index keeps (see full-text-index.ts), and a
  * mismatch repairs the whole table.
  */
-import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CodeSymbol } from '../../parse/index.js';
 import type { Logger } from '../../logger.js';
@@ -14,9 +13,6 @@ import { buildChunks } from './build-chunks.js';
 import { CHUNK_WIDTH, chunkRowValues, IMPORT_WIDTH, SYMBOL_WIDTH, type FileRows, type SqlValue } from './file-rows.js';
 import { FullTextIndex } from './full-text-index.js';
 import { toSymbolRow, type RawFile, type RawSymbol } from './index-rows.js';
-
-/** The meta key of the paths version (see `FileContentWriter.pathsChanged`). */
-export const PATHS_VERSION_KEY = 'paths_version';
 
 /** A file's identity and cheap change signals, as `putFileRows` stores them. */
 export interface FileMeta {
@@ -37,6 +33,11 @@ export class FileContentWriter {
   constructor(
     private readonly db: Database.Database,
     private readonly logger: Logger,
+    /**
+     * Called, inside the write, whenever a path is added or removed (an edit
+     * keeps the path set): the store gives its paths version a new value.
+     */
+    private readonly pathsChanged: () => void,
   ) {
     this.statements = this.prepare();
     this.fullText = new FullTextIndex(db);
@@ -52,7 +53,6 @@ export class FileContentWriter {
       deleteChunksOfFile: db.prepare('DELETE FROM chunks WHERE file_id = ?'),
       symbolsOfFileId: db.prepare('SELECT * FROM symbols WHERE file_id = ? ORDER BY id'),
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
-      setPathsVersion: db.prepare(`INSERT INTO meta(key, value) VALUES ('${PATHS_VERSION_KEY}', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
       insertFile: db.prepare(
         `INSERT INTO files(path, blob_id, size, mtime_ms, language, status, error_count, decoded_with_replacement, line_count, indexed_at)
          VALUES (@path, @blobId, @size, @mtimeMs, @language, @status, @errorCount, @decodedWithReplacement, @lineCount, @indexedAt)`,
@@ -85,15 +85,6 @@ export class FileContentWriter {
       this.rebuildFullText();
     }
     return true;
-  }
-
-  /**
-   * The set of indexed paths changed (a path added or removed; an edit keeps
-   * it): a new paths version, in the same transaction, so a reader can keep
-   * what it derived from the path list alone (IndexStore.pathsVersion).
-   */
-  private pathsChanged(): void {
-    this.statements.setPathsVersion.run(randomUUID());
   }
 
   private chunkRowsOf(fileId: number): { id: number; contentHash: string }[] {

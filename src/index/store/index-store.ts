@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { ImportRecord, ParsedFile } from '../../parse/index.js';
 import type { Logger } from '../../logger.js';
 import { silentLogger } from '../../logger.js';
 import type { BuiltChunk } from './build-chunks.js';
-import { FileContentWriter, PATHS_VERSION_KEY, type FileMeta } from './file-content-writer.js';
+import { FileContentWriter, type FileMeta } from './file-content-writer.js';
 import { toFileRows, type FileRows } from './file-rows.js';
 import { describeOpenFailure } from './index-errors.js';
 import { toFileRow, toSymbolRow, type ChunkRow, type FileRow, type RawFile, type RawSymbol, type SkippedFile, type SymbolRow } from './index-rows.js';
@@ -18,6 +19,9 @@ export type { ChunkRow, FileRow, SkippedFile, SymbolRow } from './index-rows.js'
 
 /** Each open store's connection, for the query modules of src/index/ (see {@link indexConnection}). */
 const connections = new WeakMap<IndexStore, Database.Database>();
+
+/** The meta key of the paths version (see IndexStore.pathsVersion). */
+const PATHS_VERSION_KEY = 'paths_version';
 
 /**
  * The SQLite connection behind `store`. Only for the query modules in
@@ -57,7 +61,8 @@ export class IndexStore {
     this.db = db;
     connections.set(this, db);
     this.statements = this.prepare();
-    this.writer = new FileContentWriter(db, logger);
+    // A new paths version in the same transaction as the write that added or removed a path.
+    this.writer = new FileContentWriter(db, logger, () => this.setMeta(PATHS_VERSION_KEY, randomUUID()));
   }
 
   /**
