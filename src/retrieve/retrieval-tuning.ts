@@ -4,8 +4,12 @@
  * measure other rankings, and the product never sets. They are not part of the
  * package's API: `searchRepository` takes {@link SearchOptions} (the choices a
  * user makes: mode, filter, documentation, ranker), and the harness calls
- * `searchWithTuning` with {@link TunedSearchOptions}. Each knob's default is in
- * {@link DEFAULT_TUNING}, the one place a search reads it from.
+ * `searchWithTuning` with {@link TunedSearchOptions}. The defaults the search
+ * fills in itself are in {@link DEFAULT_TUNING} (read through
+ * {@link resolveTuning}); the opt-in signals are off when absent, and the few
+ * knobs handed to one stage as given (`commonTermFraction`,
+ * `minInformativeTerms`, `lexicalScorer`, `wordVariantScope`,
+ * `titleFileWeight`) take that stage's default.
  */
 import { DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
 import { DEFAULT_FILE_LEVEL, type FileLevelOptions } from './file-level.js';
@@ -18,7 +22,6 @@ import { DEFAULT_SYMBOL_RANKING, type SymbolRankingOptions } from './rank-symbol
 import type { RankerModel } from './learned/learned-ranker.js';
 import type { ChunkHit, ChunkKind, DocPlacement } from './retrieval-types.js';
 import type { RankerKind } from './ranker-kind.js';
-import { DEFAULT_TITLE_FILE_WEIGHT } from './title-files.js';
 
 /** What a user of the library chooses for one search; everything else is the tuned default. */
 export interface SearchOptions {
@@ -158,9 +161,10 @@ export const DEFAULT_FEEDBACK: FeedbackOptions = { documents: 5, terms: 5, weigh
 export const DEFAULT_FILE_NAME_BOOST = 0.3;
 
 /**
- * Every tuning knob's default: the ranking the product ships. The nested
- * objects are their stages' own defaults; the opt-in signals (`feedback`,
- * `unknownNames`, `fileQueryWeights`) are off, so they have none here.
+ * The defaults the search fills in (resolveTuning): the ranking the product
+ * ships. The nested objects are their stages' own defaults; the opt-in
+ * signals (`feedback`, `unknownNames`, `fileQueryWeights`, `wordVariantWeight`)
+ * are off when absent, so they have none here.
  */
 export const DEFAULT_TUNING = {
   aggregation: DEFAULT_AGGREGATION,
@@ -180,8 +184,6 @@ export const DEFAULT_TUNING = {
   maxDefinitions: 3,
   testedCodeWeight: 0,
   maxTerms: DEFAULT_MAX_TERMS,
-  titleFileWeight: DEFAULT_TITLE_FILE_WEIGHT,
-  wordVariantWeight: 0,
 } as const;
 
 /** The tuning of one search with every default filled in (the nested objects merged field by field). */
