@@ -137,3 +137,40 @@ describe('file-level documents after a change to the index', () => {
     repository.close();
   });
 });
+
+
+describe('patchFileIndex over successive edits (the postings overlay)', () => {
+  it('after every one of a chain of edits scores, lists, counts and serializes as a fresh build (seeded random trials)', () => {
+    const words = [...VOCABULARY, 'alpha', 'beta', 'gamma', 'delta'];
+    for (let trial = 0; trial < 60; trial++) {
+      const next = random(5000 + trial);
+      const doc = () => Array.from({ length: Math.floor(next() * 10) }, () => words[Math.floor(next() * words.length)]!);
+      const paths = Array.from({ length: 1 + Math.floor(next() * 30) }, (_, i) => `pkg/m${i.toString().padStart(3, '0')}.py`);
+      let docs = paths.map(() => doc());
+      let index: PackedFileIndex = indexDocuments(paths, docs);
+      let states = paths.map(() => 's0');
+      for (let step = 1; step <= 8; step++) {
+        // Mostly the same few files again (an agent's edits), sometimes others.
+        const edited = docs.map((tokens, i) => (next() < (i < 3 ? 0.6 : 0.05) ? doc() : tokens));
+        const after = edited.map((tokens, i) => (tokens === docs[i] ? states[i]! : `s${step}`));
+        const patched = patchFileIndex(index, { paths, states }, { paths, states: after }, (asked) => asked.map((p) => edited[paths.indexOf(p)]!), Infinity);
+        const fresh = indexDocuments(paths, edited);
+        const where = `trial ${trial}, edit ${step}`;
+        expect(patched, where).not.toBeNull();
+        expect(canonical(patched!), where).toEqual(canonical(fresh));
+        expect(patched!.postings.size, where).toBe(fresh.postings.size);
+        for (const word of [...words, 'absent']) {
+          const list = patched!.postings.get(word);
+          const want = fresh.postings.get(word);
+          expect(list && [[...list.files], [...list.counts]], `${where}: ${word}`).toEqual(want && [[...want.files], [...want.counts]]);
+        }
+        const packed = patched!.postings.packed();
+        const freshPacked = fresh.postings.packed();
+        expect([[...packed.terms], [...packed.starts], [...packed.files], [...packed.counts]], where).toEqual([[...freshPacked.terms], [...freshPacked.starts], [...freshPacked.files], [...freshPacked.counts]]);
+        index = patched!;
+        docs = edited;
+        states = after;
+      }
+    }
+  });
+});

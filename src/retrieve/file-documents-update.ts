@@ -13,7 +13,7 @@
  * postings (ascending files, their counts) and the terms' order are equal to a
  * fresh build's.
  */
-import { addDocument, FilePostings, type PackedFileIndex } from './file-postings.js';
+import { addDocument, FilePostings, type PackedFileIndex, type TermPostings } from './file-postings.js';
 
 /** The files an index covers: paths in index order (ascending, as stored) and each file's state string. */
 export interface FileStates {
@@ -85,7 +85,7 @@ export function patchFileIndex(
     while (next < addedTerms.length && addedTerms[next]! < term) pushAdded(addedTerms[next++]!);
     const extra = next < addedTerms.length && addedTerms[next] === term ? added.get(addedTerms[next++]!) : undefined;
     const start = end;
-    end = mergeTerm(old, t, (file) => oldToNew[file]!, extra, files, counts, end);
+    end = mergeTerm(old, old.starts[t]!, old.starts[t + 1]!, (file) => oldToNew[file]!, extra, files, counts, end);
     // A term no file holds any longer is dropped, as a fresh build would not have it.
     if (end > start) {
       terms.push(term);
@@ -103,7 +103,8 @@ export function patchFileIndex(
 }
 
 /** True when `a` and `b` list the same paths in the same order. */
-function samePaths(a: readonly string[], b: readonly string[]): boolean {
+export function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -116,7 +117,7 @@ function patchEdited(previous: PackedFileIndex, before: FileStates, after: FileS
   if (changed.length > maxChanged) return null;
   const lengths = Float64Array.from(previous.lengths);
   const { added, total } = changedDocuments(changed, after.paths, documents, lengths);
-  const postings = changed.length === 0 ? previous.postings : editedPostings(previous.postings.packed(), changed, added);
+  const postings = changed.length === 0 ? previous.postings : editedPostings(previous.postings, changed, added);
   return { paths: [...after.paths], lengths, averageLength: after.paths.length ? total / after.paths.length : 0, postings };
 }
 
@@ -138,17 +139,17 @@ function changedDocuments(changed: readonly number[], paths: readonly string[], 
   return { added, total };
 }
 
-type Packed = ReturnType<FilePostings['packed']>;
-
 /**
- * Writes old term `t`'s postings at `end` of `files`/`counts`, each file
- * through `toNew` (its new id, or -1 to leave it out; ascending ids stay
- * ascending), merged with `extra` (the changed files' postings of the term,
- * ascending new ids) so the list stays ascending. Returns the new end.
+ * Writes the old postings `old.files/counts[from..to)` (one term's list) at
+ * `end` of `files`/`counts`, each file through `toNew` (its new id, or -1 to
+ * leave it out; ascending ids stay ascending), merged with `extra` (the
+ * changed files' postings of the term, ascending new ids) so the list stays
+ * ascending. Returns the new end.
  */
 function mergeTerm(
-  old: Packed,
-  t: number,
+  old: { readonly files: Uint32Array; readonly counts: Uint32Array },
+  from: number,
+  to: number,
   toNew: (file: number) => number,
   extra: { files: number[]; counts: number[] } | undefined,
   files: Uint32Array,
@@ -156,7 +157,7 @@ function mergeTerm(
   end: number,
 ): number {
   let e = 0;
-  for (let p = old.starts[t]!; p < old.starts[t + 1]!; p++) {
+  for (let p = from; p < to; p++) {
     const file = toNew(old.files[p]!);
     if (file < 0) continue;
     while (extra && e < extra.files.length && extra.files[e]! < file) {
@@ -175,85 +176,25 @@ function mergeTerm(
 
 /**
  * The postings after the files `changed` (ascending ids, kept by every file)
- * got the new lists `added`: the same result as the general merge above, but
- * an untouched stretch of terms — most of them — is copied as one block and
- * its starts shifted, instead of remapping every posting one by one. Which
- * terms a changed file's old document held is found by one pass over the
- * file ids.
+ * got the new lists `added`: the same lists as the general merge above, but
+ * only the terms a changed file's old or new document holds get a new list
+ * (in the postings' overlay); every other term's list is left where it is.
  */
-function editedPostings(old: Packed, changed: readonly number[], added: Map<string, { files: number[]; counts: number[] }>): FilePostings {
+function editedPostings(old: FilePostings, changed: readonly number[], added: Map<string, { files: number[]; counts: number[] }>): FilePostings {
   const isChanged = new Uint8Array(changed.length > 0 ? changed[changed.length - 1]! + 1 : 0);
   for (const file of changed) isChanged[file] = 1;
-  const termCount = old.terms.length;
-  // Terms whose list holds a changed file (its old document), ascending.
-  const touched: number[] = [];
-  for (let t = 0, p = 0; t < termCount; t++) {
-    const end = old.starts[t + 1]!;
-    for (; p < end; p++) {
-      const file = old.files[p]!;
-      if (file < isChanged.length && isChanged[file]) {
-        touched.push(t);
-        p = end;
-        break;
-      }
-    }
+  const lists = new Map<string, TermPostings>();
+  for (const term of new Set([...old.termsHolding(changed), ...added.keys()])) {
+    const current = old.get(term);
+    const extra = added.get(term);
+    const capacity = (current?.files.length ?? 0) + (extra?.files.length ?? 0);
+    const files = new Uint32Array(capacity);
+    const counts = new Uint32Array(capacity);
+    // The old list without the changed files, and the changed files' new postings, ascending.
+    const source = current ?? { files: new Uint32Array(0), counts: new Uint32Array(0) };
+    const end = mergeTerm(source, 0, source.files.length, (file) => (file < isChanged.length && isChanged[file] ? -1 : file), extra, files, counts, 0);
+    // An empty list drops the term, as a fresh build would not have it.
+    lists.set(term, { files: files.subarray(0, end), counts: counts.subarray(0, end) });
   }
-  const addedTerms = [...added.keys()].sort();
-  let capacity = old.files.length;
-  for (const list of added.values()) capacity += list.files.length;
-  const files = new Uint32Array(capacity);
-  const counts = new Uint32Array(capacity);
-  // Written by index, not pushed: most of the work is carrying ~every term's entry over.
-  const terms = new Array<string>(termCount + addedTerms.length);
-  const starts = new Uint32Array(termCount + addedTerms.length + 1);
-  let kept = 0;
-  let end = 0;
-  let next = 0;
-  const pushAdded = (term: string) => {
-    const list = added.get(term)!;
-    terms[kept] = term;
-    starts[kept++] = end;
-    files.set(list.files, end);
-    counts.set(list.counts, end);
-    end += list.files.length;
-  };
-  /** Old terms `from`..`to` (exclusive), none touched or added to: one block copy. */
-  const copyBlock = (from: number, to: number) => {
-    if (from >= to) return;
-    const a = old.starts[from]!;
-    const b = old.starts[to]!;
-    files.set(old.files.subarray(a, b), end);
-    counts.set(old.counts.subarray(a, b), end);
-    const shift = end - a;
-    for (let t = from; t < to; t++) {
-      terms[kept] = old.terms[t]!;
-      starts[kept++] = old.starts[t]! + shift;
-    }
-    end += b - a;
-  };
-  let blockStart = 0;
-  let k = 0;
-  for (let t = 0; t < termCount; t++) {
-    const term = old.terms[t]!;
-    const isTouched = k < touched.length && touched[k] === t;
-    if (!isTouched && !(next < addedTerms.length && addedTerms[next]! <= term)) continue;
-    copyBlock(blockStart, t);
-    blockStart = t + 1;
-    while (next < addedTerms.length && addedTerms[next]! < term) pushAdded(addedTerms[next++]!);
-    const list = next < addedTerms.length && addedTerms[next] === term ? added.get(addedTerms[next++]!) : undefined;
-    if (isTouched) k++;
-    // The old list without the changed files, and the changed files' new postings.
-    const start = end;
-    end = mergeTerm(old, t, (file) => (file < isChanged.length && isChanged[file] ? -1 : file), list, files, counts, end);
-    // A term no file holds any longer is dropped, as a fresh build would not have it.
-    if (end > start) {
-      terms[kept] = term;
-      starts[kept++] = start;
-    }
-  }
-  copyBlock(blockStart, termCount);
-  while (next < addedTerms.length) pushAdded(addedTerms[next++]!);
-  starts[kept] = end;
-  terms.length = kept;
-  return new FilePostings(terms, starts.slice(0, kept + 1), files.subarray(0, end), counts.subarray(0, end));
+  return old.withLists(lists);
 }

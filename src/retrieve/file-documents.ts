@@ -121,7 +121,7 @@ function loadOrBuildIndex(store: IndexStore, kind: FileDocumentKind): HeldIndex 
     }
   }
   const files = parsedFileStates(store);
-  const index = (cached && updatedIndex(store, kind, name, cached, files)) ?? indexDocuments(files.paths, documentsOf(store, kind, files.paths, true));
+  const index = (cached && updatedIndex(store, kind, name, cached, files)) ?? indexDocuments([...files.paths], documentsOf(store, kind, files.paths, true));
   writeDerivedCache(store, name, fingerprint, serializeFileIndex(index));
   writeDerivedCache(store, `${name}-states`, fingerprint, files.states.join('\n'));
   return { index: { ...index, buildMs: performance.now() - started }, states: () => files };
@@ -154,7 +154,7 @@ function updatedIndex(
   kind: FileDocumentKind,
   name: string,
   stale: { fingerprint: string; payload: Buffer },
-  files: { paths: string[]; states: string[] },
+  files: FileStates,
 ): PackedFileIndex | null {
   const states = storedStates(store, name, stale.fingerprint);
   const previous = states && parseFileIndex(stale.payload);
@@ -172,7 +172,7 @@ function maxPatched(files: number): number {
  * for `content` the path parts and every token of the file. `all` says the
  * paths are every parsed file (one query for all names instead of a filtered one).
  */
-function documentsOf(store: IndexStore, kind: FileDocumentKind, paths: string[], all: boolean): string[][] {
+function documentsOf(store: IndexStore, kind: FileDocumentKind, paths: readonly string[], all: boolean): string[][] {
   const names = kind === 'identity' ? (all ? definedNamesByFile(store, 1) : definedNamesOfFiles(store, paths, 1)) : null;
   return paths.map((path) => {
     const pathTokens = codeTokens(path.replace(/\.[A-Za-z0-9]+$/, ''));

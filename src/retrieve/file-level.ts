@@ -8,6 +8,7 @@
 import { compareText } from './hit-order.js';
 import { derivedKey, kthLargest, snapshotOf, type DerivedKey, type IndexStore } from '../index/index.js';
 import { fileDocumentIndex, fileDocumentScores, type FileDocumentIndex, type FileDocumentKind, type FileScore } from './file-documents.js';
+import { samePaths } from './file-documents-update.js';
 import type { FileCandidate } from './retrieval-types.js';
 import { fuseFiles } from './title-files.js';
 
@@ -192,10 +193,16 @@ export function rankFileDocuments(
   return head.sort(order).concat(tail);
 }
 
-/** Each prior's factor for every file of one document kind's index, by file number, per index state. */
-const PRIOR_TABLES: Record<FileDocumentKind, DerivedKey<WeakMap<(path: string) => number, Float64Array>>> = {
-  identity: derivedKey('file prior tables (identity)'),
-  content: derivedKey('file prior tables (content)'),
+/**
+ * Each prior's factor for every file of one document kind's index, by file
+ * number, per index state, with the paths they were computed over. Carried:
+ * after an edit that keeps every path a table still holds for the same prior
+ * function (path-prior.ts keeps it while the layout lasts).
+ */
+type PriorTables = { paths: readonly string[]; byPrior: WeakMap<(path: string) => number, Float64Array> };
+const PRIOR_TABLES: Record<FileDocumentKind, DerivedKey<PriorTables>> = {
+  identity: derivedKey('file prior tables (identity)', { carried: true }),
+  content: derivedKey('file prior tables (content)', { carried: true }),
 };
 
 /**
@@ -207,7 +214,9 @@ const PRIOR_TABLES: Record<FileDocumentKind, DerivedKey<WeakMap<(path: string) =
  * builds a new one.
  */
 function priorTable(store: IndexStore, kind: FileDocumentKind, index: FileDocumentIndex, prior: (path: string) => number): Float64Array {
-  const byPrior = snapshotOf(store).derive(PRIOR_TABLES[kind], () => new WeakMap());
+  const { byPrior } = snapshotOf(store).derive(PRIOR_TABLES[kind], (earlier) =>
+    earlier && samePaths(earlier.paths, index.paths) ? { paths: index.paths, byPrior: earlier.byPrior } : { paths: index.paths, byPrior: new WeakMap() },
+  );
   let table = byPrior.get(prior);
   if (!table) byPrior.set(prior, (table = Float64Array.from(index.paths, (path) => prior(path))));
   return table;

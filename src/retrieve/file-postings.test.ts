@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexDocuments } from './file-documents.js';
-import { parseFileIndex, serializeFileIndex, type PackedFileIndex } from './file-postings.js';
+import { parseFileIndex, serializeFileIndex, touchedTerms, type PackedFileIndex } from './file-postings.js';
 
 const plain = (index: PackedFileIndex) => ({
   paths: index.paths,
@@ -58,5 +58,31 @@ describe('packed file-level postings', () => {
     expect(parseFileIndex(Buffer.concat([bytes, Buffer.from('z')]))).toBeNull();
     expect(parseFileIndex(Buffer.from('{"paths":[],"lengths":[],"postings":[]}'))).toBeNull();
     expect(parseFileIndex(Buffer.alloc(3))).toBeNull();
+  });
+});
+
+/** A seeded pseudo-random source (tests must be repeatable). */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+describe('touchedTerms', () => {
+  it('finds exactly the terms whose list holds a changed file, searched (few changes) or by one pass (many) (seeded random postings)', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const next = random(seed);
+      const files = 1 + Math.floor(next() * 60);
+      const lists = Array.from({ length: Math.floor(next() * 50) }, () => {
+        const density = next();
+        return Array.from({ length: files }, (_, f) => f).filter(() => next() < density);
+      });
+      const starts = Uint32Array.from([0, ...lists.map((_, t) => lists.slice(0, t + 1).reduce((n, l) => n + l.length, 0))]);
+      const packed = { starts, files: Uint32Array.from(lists.flat()) };
+      const changed = Array.from({ length: files }, (_, f) => f).filter(() => next() < (seed % 3 === 0 ? 0.5 : 0.08));
+      const isChanged = new Uint8Array(files);
+      for (const f of changed) isChanged[f] = 1;
+      const expected = lists.flatMap((list, t) => (list.some((f) => isChanged[f]) ? [t] : []));
+      expect(touchedTerms(packed, changed, isChanged), `seed ${seed} (${changed.length} changed)`).toEqual(expected);
+    }
   });
 });

@@ -6,7 +6,7 @@
  * setting's prior is built once per index state and remembers its answers.
  */
 import { derivedKey, snapshotOf, type IndexStore } from '../index/index.js';
-import { isOutsideLibrary, repositoryLayout } from './repository-layout.js';
+import { isOutsideLibrary, repositoryLayout, type RepositoryLayout } from './repository-layout.js';
 
 /** The factors of one prior; 1 turns a factor off. */
 export interface PathPriorFactors {
@@ -61,19 +61,28 @@ const testPaths = new Map<string, boolean>();
 /** A repository of 100k files may ask about all of them; beyond this the memory starts afresh. */
 const MAX_REMEMBERED_PATHS = 100_000;
 
-/** Per index state: the prior of each setting of the factors. */
-const PRIORS = derivedKey<Map<string, PathPrior>>('path priors');
+/**
+ * Per index state: the prior of each setting of the factors, with the layout
+ * they were built from. Carried: an edit that keeps the layout (the same
+ * object while no path and no packaging file changed, repository-layout.ts)
+ * keeps the priors, so the tables keyed by them (file-level.ts) may be too.
+ */
+const PRIORS = derivedKey<{ layout: RepositoryLayout; priors: Map<string, PathPrior> }>('path priors', { carried: true });
 
 /**
  * The prior of `factors` for the store's current index state (null when every
  * factor is 1): test files × `test`, stubs × `stub`, other files outside the
  * library × `library`. The same function object for every search of one index
- * state and setting (so callers can key their own tables by it); a new one
- * after any index change, since the library roots come from the indexed files.
+ * state and setting (so callers can key their own tables by it), and across
+ * index states while the repository layout is the same object; a new one when
+ * the layout changes, since the library roots come from the indexed files.
  */
 export function pathPrior(store: IndexStore, factors: PathPriorFactors): PathPrior | null {
   if (factors.test === 1 && factors.stub === 1 && factors.library === 1) return null;
-  const priors = snapshotOf(store).derive(PRIORS, () => new Map<string, PathPrior>());
+  const { priors } = snapshotOf(store).derive(PRIORS, (earlier) => {
+    const layout = repositoryLayout(store);
+    return earlier?.layout === layout ? earlier : { layout, priors: new Map<string, PathPrior>() };
+  });
   const key = `${factors.test} ${factors.stub} ${factors.library}`;
   let prior = priors.get(key);
   if (!prior) priors.set(key, (prior = buildPrior(store, factors)));

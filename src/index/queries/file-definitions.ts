@@ -4,7 +4,7 @@
  * retrieve/file-documents.ts). One pass over the symbols table instead of one
  * lookup per file: a repository has thousands of files.
  */
-import { indexConnection, type IndexStore } from '../store/index.js';
+import { derivedKey, indexConnection, snapshotOf, type IndexStore } from '../store/index.js';
 
 /**
  * Simple names of the symbols each indexed file defines at most `maxDepth`
@@ -37,8 +37,16 @@ export function definedNamesOfFiles(store: IndexStore, paths: readonly string[],
  * string that changes whenever anything derived from the file may change
  * (its blob, language, parse status or the time it was last written): what a
  * derived file-level index compares to tell changed files from unchanged ones.
+ * The same object for every call within one index state (read once).
  */
-export function parsedFileStates(store: IndexStore): { paths: string[]; states: string[] } {
+export function parsedFileStates(store: IndexStore): { readonly paths: readonly string[]; readonly states: readonly string[] } {
+  // One read per index state: both file-level document kinds compare against it after every edit.
+  return snapshotOf(store).derive(FILE_STATES, () => readFileStates(store));
+}
+
+const FILE_STATES = derivedKey<{ paths: string[]; states: string[] }>('parsed file states');
+
+function readFileStates(store: IndexStore): { paths: string[]; states: string[] } {
   const rows = indexConnection(store)
     .prepare(`SELECT path, blob_id || ' ' || language || ' ' || status || ' ' || indexed_at FROM files WHERE language != 'unknown' ORDER BY path`)
     .raw()
