@@ -72,10 +72,10 @@ export function fullTextLogBetween(db: Database.Database, reader: FullTextReader
  * practice; the rule is the tokenizer's so that no token is ever missed.)
  */
 export function asciiTokens(value: string): string[] {
-  return value
-    .split(/[^A-Za-z0-9_\u0080-\uffff]+/)
-    .filter((token) => token.length > 0)
-    .map((token) => token.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()));
+  // A-Z lower-cased before the split, not per token: both cases are token characters, so the
+  // boundaries are the same, and a refresh tokenizes every field of every row it writes.
+  const lowered = /[A-Z]/.test(value) ? value.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : value;
+  return lowered.split(/[^a-z0-9_\u0080-\uffff]+/).filter((token) => token.length > 0);
 }
 
 /**
