@@ -42,6 +42,10 @@ export class IndexStore {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<IndexStore['prepare']>;
   private readonly writer: FileContentWriter;
+  /** How many of this store's transactions are running (nested ones included). */
+  private transactionDepth = 0;
+  /** A path was added or removed in the running transaction and no new paths version written for it yet. */
+  private pathsChangedInTransaction = false;
   /**
    * Parsed symbol rows of recently read files. Every search reads the symbols of
    * its top files, and big files (thousands of symbols) dominate warm query
@@ -61,8 +65,12 @@ export class IndexStore {
     this.db = db;
     connections.set(this, db);
     this.statements = this.prepare();
-    // A new paths version in the same transaction as the write that added or removed a path.
-    this.writer = new FileContentWriter(db, logger, () => this.setMeta(PATHS_VERSION_KEY, randomUUID()));
+    // A new paths version in the same transaction as the write that added or removed a path: once, as the
+    // transaction ends (a cold index adds every path), or at once outside this store's transactions.
+    this.writer = new FileContentWriter(db, logger, () => {
+      if (this.transactionDepth > 0) this.pathsChangedInTransaction = true;
+      else this.setMeta(PATHS_VERSION_KEY, randomUUID());
+    });
   }
 
   /**
@@ -201,7 +209,25 @@ export class IndexStore {
    */
   transaction<T>(work: () => T): T {
     try {
-      return this.db.transaction(work).immediate();
+      return this.db
+        .transaction(() => {
+          this.transactionDepth++;
+          try {
+            const result = work();
+            if (this.pathsChangedInTransaction) {
+              this.setMeta(PATHS_VERSION_KEY, randomUUID());
+              this.pathsChangedInTransaction = false;
+            }
+            return result;
+          } catch (error) {
+            // The whole transaction rolls back, so no path changed; a failed nested one may leave the outer's changes.
+            if (this.transactionDepth === 1) this.pathsChangedInTransaction = false;
+            throw error;
+          } finally {
+            this.transactionDepth--;
+          }
+        })
+        .immediate();
     } catch (error) {
       // Rolled back: full-text rows logged inside it may not have been written (full-text-changes.ts).
       abandonFullTextLogs(this.db);
