@@ -18,6 +18,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { indexConnection, type IndexStore } from './index-store.js';
 import { SCHEMA_VERSION } from './index-schema.js';
 import { derivedKey, snapshotOf } from './derived-values.js';
+import { fileRowLogBetween, startFileRowLog } from './file-row-changes.js';
 
 /**
  * The fingerprint of the index's current files (see the module contract): the
@@ -40,8 +41,18 @@ const FILES_FINGERPRINT = derivedKey<string>('files fingerprint');
  * unchanged, whatever happens to the code files.
  */
 export function unparsedFilesFingerprint(store: IndexStore): string {
-  return fingerprintOf(store, UNPARSED_FILES_TEXT);
+  // Carried: over writes of this connection's that touched no unparsed file's row (a code edit), the same.
+  const snapshot = snapshotOf(store);
+  return snapshot.derive(UNPARSED_FINGERPRINT, (earlier) => {
+    const db = indexConnection(store);
+    const log = earlier && fileRowLogBetween(db, 'unparsed-fingerprint', earlier.generation, snapshot.generation);
+    const fingerprint = log && !log.unparsed ? earlier.fingerprint : fingerprintOf(store, UNPARSED_FILES_TEXT);
+    startFileRowLog(db, 'unparsed-fingerprint', snapshot.generation);
+    return { fingerprint, generation: snapshot.generation };
+  }).fingerprint;
 }
+
+const UNPARSED_FINGERPRINT = derivedKey<{ fingerprint: string; generation: string }>('unparsed files fingerprint', { carried: true });
 
 /** The SHA-256 of `schema N` and the text the one-value query `sql` builds from the files rows. */
 function fingerprintOf(store: IndexStore, sql: string): string {

@@ -11,6 +11,7 @@ import type { CodeSymbol } from '../../parse/index.js';
 import type { Logger } from '../../logger.js';
 import { buildChunks } from './build-chunks.js';
 import { CHUNK_WIDTH, chunkRowValues, IMPORT_WIDTH, SYMBOL_WIDTH, type FileRows, type SqlValue } from './file-rows.js';
+import { logFileRow } from './file-row-changes.js';
 import { FullTextIndex } from './full-text-index.js';
 import { toSymbolRow, type RawFile, type RawSymbol } from './index-rows.js';
 
@@ -79,12 +80,18 @@ export class FileContentWriter {
     const file = this.statements.fileByPath.get(path) as RawFile | undefined;
     if (!file) return false;
     const removed = file.language === 'unknown' || this.fullText.remove(this.storedContent(file), this.chunkRowsOf(file.id));
-    this.statements.deleteFile.run(file.id);
+    this.deleteFileRow(file);
     if (!removed) {
       this.logger.warn(`the full-text rows of ${path} do not match its stored chunks; rebuilding the full-text index`);
       this.rebuildFullText();
     }
     return true;
+  }
+
+  /** Deletes a files row (its symbols and chunks go with it), logged for the readers that carry what they read of the rows (file-row-changes.ts). */
+  private deleteFileRow(file: RawFile): void {
+    this.statements.deleteFile.run(file.id);
+    logFileRow(this.db, file.path, file.language);
   }
 
   private chunkRowsOf(fileId: number): { id: number; contentHash: string }[] {
@@ -103,7 +110,7 @@ export class FileContentWriter {
     for (const file of this.statements.allFiles.all() as RawFile[]) {
       const content = this.storedContent(file);
       if (content.text === null) {
-        this.statements.deleteFile.run(file.id);
+        this.deleteFileRow(file);
         this.pathsChanged();
         continue;
       }
@@ -135,6 +142,7 @@ export class FileContentWriter {
         indexedAt: Date.now(),
       }).lastInsertRowid,
     );
+    logFileRow(this.db, meta.path, rows.language);
     const sym = rows.symbols;
     for (let i = 0; i < sym.length; i += SYMBOL_WIDTH) {
       s.insertSymbol.run(fileId, sym[i], sym[i + 1], sym[i + 2], sym[i + 3], sym[i + 4], sym[i + 5], sym[i + 6], sym[i + 7], sym[i + 8], sym[i + 9], sym[i + 10]);

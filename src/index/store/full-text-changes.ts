@@ -132,6 +132,6 @@ export function abandonFullTextLogs(db: Database.Database): void {
  * connection was that connection's own (no other connection committed: SQLite's
  * data_version, the first part of index-generation.ts' `version:changes`, is unchanged).
  */
-function onlyThisConnectionWrote(earlier: string, later: string): boolean {
+export function onlyThisConnectionWrote(earlier: string, later: string): boolean {
   return earlier.slice(0, earlier.indexOf(':')) === later.slice(0, later.indexOf(':'));
 }

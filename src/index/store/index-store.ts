@@ -12,6 +12,7 @@ import { probeDamage } from './damage-probe.js';
 import { integrityProblem, openIndexDatabase, type OpenIndexOptions } from './open-index-database.js';
 import { decodeParse, type StoredParse } from './parsed-blob.js';
 import { abandonFullTextLogs } from './full-text-changes.js';
+import { abandonFileRowLogs } from './file-row-changes.js';
 
 /** A file row as stored. */
 // The row shapes live beside their converters (index-rows.ts), so that file needs nothing from this one.
@@ -231,6 +232,7 @@ export class IndexStore {
     } catch (error) {
       // Rolled back: full-text rows logged inside it may not have been written (full-text-changes.ts).
       abandonFullTextLogs(this.db);
+      abandonFileRowLogs(this.db);
       throw error;
     }
   }

@@ -14,6 +14,7 @@ export { derivedKey, type DerivedKey, IndexSnapshot, snapshotOf } from './derive
 export { indexFilesFingerprint, readDerivedCache, readStaleDerivedCache, unparsedFilesFingerprint, writeDerivedCache } from './derived-cache.js';
 export { describeOpenFailure, isCorruption } from './index-errors.js';
 export { indexGeneration } from './index-generation.js';
+export { fileRowLogBetween, type FileRowLog, type FileRowReader, startFileRowLog } from './file-row-changes.js';
 export { fullTextLog, fullTextLogBetween, type FullTextLog, type FullTextReader, startFullTextLog } from './full-text-changes.js';
 export { type RawSymbol, toSymbolRow } from './index-rows.js';
 export { CHUNK_KINDS, type ChunkKind, type FieldWeights, FTS_FIELDS, type FtsField, SCHEMA_VERSION } from './index-schema.js';
