@@ -4,7 +4,8 @@ import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
 import { classCoverage } from './class-match.js';
 import { extractLinkedLines } from './linked-lines.js';
 import { searchWithTuning } from './search-repository.js';
-import { titleWordPairs } from './module-names.js';
+import { queryTitle, titleWordPairs } from './module-names.js';
+import { parseQuery } from './query-parser.js';
 
 const { indexed, cleanUp } = fixtureRepositories('function-evidence');
 afterAll(cleanUp);
@@ -125,9 +126,11 @@ describe('a function the title names by its module (eponymWeight, titleModulePai
     }
   });
 
-  it('reads consecutive title words (space, dot, slash, colon) and nothing after the first line', () => {
-    expect(titleWordPairs('Fix saving_lib.load_model for zip\nbody words here')).toEqual([['fix', 'saving_lib'], ['saving_lib', 'load_model'], ['load_model', 'for'], ['for', 'zip']]);
-    expect(titleWordPairs('deployment build')).toEqual([['deployment', 'build']]);
-    expect(titleWordPairs('order order')).toEqual([]);
+  it("reads consecutive title words (space, dot, slash, colon) and nothing after the first line; a one-line query is its own title", () => {
+    const pairs = (text: string) => titleWordPairs(queryTitle(parseQuery(text)));
+    expect(pairs('Fix saving_lib.load_model for zip\nbody words here')).toEqual([['fix', 'saving_lib'], ['saving_lib', 'load_model'], ['load_model', 'for'], ['for', 'zip']]);
+    expect(pairs('<!-- template -->\nFix saving_lib.load_model\nbody')).toEqual([['fix', 'saving_lib'], ['saving_lib', 'load_model']]);
+    expect(pairs('deployment build')).toEqual([['deployment', 'build']]);
+    expect(pairs('order order')).toEqual([]);
   });
 });

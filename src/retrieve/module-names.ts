@@ -11,7 +11,6 @@
 import type { IndexStore } from '../index/index.js';
 import { TYPE_KINDS } from '../parse/index.js';
 import type { FileSymbols } from './function-neighbours.js';
-import { issueTitle } from './query-parser.js';
 import { fileStem, repositoryLayout } from './repository-layout.js';
 
 /** Most word pairs read from one title. */
@@ -27,8 +26,8 @@ export interface ModuleNameQuery {
   terms: readonly { token: string }[];
   /** Function names of the query's traceback frames: a traceback names every module on its way. */
   frameNames: readonly string[];
-  /** The query text; its first line is an issue's title. */
-  text?: string;
+  /** The query's title (see {@link queryTitle}); absent or '' for none. */
+  title?: string;
   isTest: (path: string) => boolean;
 }
 
@@ -40,10 +39,17 @@ export interface ModuleNamedFunction {
   words: number;
 }
 
-/** Consecutive word pairs of the title (`a b`, `a.b`, `a/b`, `a: b`), lower-cased, each word at least 3 characters. */
-export function titleWordPairs(text: string): [string, string][] {
-  // A one-line query (a request, not an issue) is its own title.
-  const title = issueTitle(text) || (text.includes('\n') ? '' : text);
+/**
+ * The title module naming reads, from the query's parse (ParsedQuery's
+ * `title` and boilerplate-stripped `text`): a multi-line query's first line,
+ * and a one-line query (a request, not an issue) is its own title.
+ */
+export function queryTitle(parsed: { title: string; text: string }): string {
+  return parsed.title || (parsed.text.includes('\n') ? '' : parsed.text);
+}
+
+/** Consecutive word pairs of `title` (`a b`, `a.b`, `a/b`, `a: b`), lower-cased, each word at least 3 characters. */
+export function titleWordPairs(title: string): [string, string][] {
   const pairs: [string, string][] = [];
   for (const m of title.matchAll(/([A-Za-z_][A-Za-z0-9_]{2,})(?=[\s./:]+([A-Za-z_][A-Za-z0-9_]{2,}))/g)) {
     if (pairs.length >= MAX_PAIRS) break;
@@ -74,9 +80,9 @@ export function moduleNamedFunctions(store: IndexStore, ranked: readonly FileSym
     const eponym = file.symbols.find((s) => !TYPE_KINDS.has(s.kind) && !s.parent && s.name.toLowerCase() === stem);
     if (eponym) add(file.path, eponym.qualifiedName, 1);
   }
-  if (query.text) {
+  if (query.title) {
     const layout = repositoryLayout(store);
-    for (const [module, name] of titleWordPairs(query.text)) {
+    for (const [module, name] of titleWordPairs(query.title)) {
       const paths = (layout.pathsByStem.get(module) ?? []).filter((p) => !query.isTest(p));
       if (paths.length > MAX_MODULE_FILES) continue;
       const found = paths.flatMap((path) => store.symbolsOf(path).filter((s) => !TYPE_KINDS.has(s.kind) && !s.parent && s.name.toLowerCase() === name));

@@ -121,8 +121,8 @@ export interface SymbolQuery {
   isTest: (path: string) => boolean;
   /** Functions containing the lines the query links to (linked-lines.ts). */
   linked?: readonly SymbolRow[];
-  /** The query text (boilerplate stripped); its first line is an issue's title (module-names.ts). */
-  text?: string;
+  /** The query's title for module naming (module-names.ts' queryTitle of the parse). */
+  title?: string;
   /** The fused file list, best first (term coverage and `fileCandidates` read its first files); the ranked files when absent. */
   files?: readonly FileCandidate[];
   /** With `fileCandidates`: the query's hits among the chunks of the fused list's first files (file-candidates.ts). */
@@ -234,7 +234,7 @@ export function rankSymbols(
     }
   }
   if (options.eponymWeight > 0 && query) {
-    for (const f of moduleNamedFunctions(store, ranked, { ...query, text: options.titleModulePairs ? query.text : undefined })) {
+    for (const f of moduleNamedFunctions(store, ranked, { ...query, title: options.titleModulePairs ? query.title : undefined })) {
       keep(functionScores, f.path, f.qualifiedName, options.fileWeight * (fileScore.get(f.path) ?? 0));
       const key = `${f.path}:${f.qualifiedName}`;
       functionScores.set(key, { ...functionScores.get(key)!, score: functionScores.get(key)!.score + options.eponymWeight * f.words * best });

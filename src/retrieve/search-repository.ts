@@ -22,6 +22,7 @@ import type { SearchFeatures, SearchTrace } from './ranking-features.js';
 import { DEFAULT_RANKER } from './ranker-kind.js';
 import { DEFAULT_FEEDBACK, DEFAULT_TUNING, resolveTuning, type SearchOptions, type TunedSearchOptions } from './retrieval-tuning.js';
 import { applyEvidenceBoosts, applyFileNameEvidence, applyPathPriors, applyPhraseEvidence, NO_PRIOR } from './hit-evidence.js';
+import { queryTitle } from './module-names.js';
 
 export type { RetrievalTuning, SearchOptions, TunedSearchOptions } from './retrieval-tuning.js';
 export { DEFAULT_FEEDBACK, DEFAULT_FILE_NAME_BOOST, DEFAULT_TUNING } from './retrieval-tuning.js';
@@ -155,7 +156,7 @@ export async function searchWithTuning(store: IndexStore, queryText: string, opt
     frameNames: parsedQuery.frames.flatMap((f) => (f.functionName ? [f.functionName] : [])),
     isTest: isTestPath,
     linked: linkedFunctions(store, parsedQuery.links, (p) => matchIndexedPaths(p, indexedPaths(store))),
-    text: parsedQuery.text,
+    title: queryTitle(parsedQuery),
     files,
     fileHits,
   });
