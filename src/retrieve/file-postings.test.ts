@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexDocuments } from './file-documents.js';
-import { parseFileIndex, serializeFileIndex, touchedTerms, type PackedFileIndex } from './file-postings.js';
+import { FilePostings, parseFileIndex, parsePostings, serializeFileIndex, serializePostings, touchedTerms, type PackedFileIndex } from './file-postings.js';
 
 const plain = (index: PackedFileIndex) => ({
   paths: index.paths,
@@ -84,5 +84,25 @@ describe('touchedTerms', () => {
       const expected = lists.flatMap((list, t) => (list.some((f) => isChanged[f]) ? [t] : []));
       expect(touchedTerms(packed, changed, isChanged), `seed ${seed} (${changed.length} changed)`).toEqual(expected);
     }
+  });
+});
+
+describe('serializePostings', () => {
+  it('round-trips any postings, and any cut or foreign payload is refused (seeded random postings)', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const next = random(seed);
+      const lists = new Map<string, { files: number[]; counts: number[] }>();
+      for (let t = 0; t < Math.floor(next() * 30); t++) {
+        const files = Array.from({ length: 40 }, (_, f) => f).filter(() => next() < 0.3);
+        if (files.length > 0) lists.set(['é', 'x', 'tok', '_a', '日本'][t % 5]! + t, { files, counts: files.map(() => 1 + Math.floor(next() * 9)) });
+      }
+      const postings = FilePostings.fromLists(lists);
+      const bytes = serializePostings(postings);
+      const back = parsePostings(bytes);
+      const plainOf = (p: FilePostings) => [...p.entries()].map(([term, list]) => [term, [...list.files], [...list.counts]]);
+      expect(back && plainOf(back), `seed ${seed}`).toEqual(plainOf(postings));
+      expect(parsePostings(bytes.subarray(0, bytes.length - 1 - Math.floor(next() * 8))), `seed ${seed}: cut`).toBeNull();
+    }
+    expect(parsePostings(Buffer.from('not postings at all'))).toBeNull();
   });
 });

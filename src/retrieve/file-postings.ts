@@ -331,3 +331,35 @@ export function parseFileIndex(payload: Uint8Array): PackedFileIndex | null {
   if (paths.length !== pathCount || terms.length !== termCount || starts[termCount!] !== postingCount) return null;
   return { paths, lengths, averageLength, postings: new FilePostings(terms, starts, files, counts) };
 }
+
+const POSTINGS_MAGIC = 0x50534f50; // "POSP" little-endian
+
+/**
+ * Postings alone as bytes (for a corpus whose documents are described apart,
+ * as the documentation sections are): magic, term count, posting count, term
+ * text length, then starts, files and counts as Uint32 and the terms joined by
+ * newlines.
+ */
+export function serializePostings(postings: FilePostings): Buffer {
+  const { terms, starts, files, counts } = postings.packed();
+  const termText = Buffer.from(terms.join('\n'), 'utf8');
+  const header = Uint32Array.from([POSTINGS_MAGIC, terms.length, files.length, termText.length]);
+  const view = (array: Uint32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  return Buffer.concat([view(header), view(starts), view(files), view(counts), termText]);
+}
+
+/** Postings written by {@link serializePostings}, or null when the bytes are not that (a damaged or foreign payload is a miss). */
+export function parsePostings(payload: Uint8Array): FilePostings | null {
+  if (payload.byteLength < 16) return null;
+  // One aligned copy: the typed-array views need 4-byte alignment.
+  const bytes = Uint8Array.from(payload);
+  const [magic, termCount, postingCount, termBytes] = new Uint32Array(bytes.buffer, 0, 4) as unknown as number[];
+  if (magic !== POSTINGS_MAGIC || bytes.byteLength !== 16 + 4 * (termCount! + 1 + 2 * postingCount!) + termBytes!) return null;
+  const starts = new Uint32Array(bytes.buffer, 16, termCount! + 1);
+  const files = new Uint32Array(bytes.buffer, 16 + 4 * (termCount! + 1), postingCount!);
+  const counts = new Uint32Array(bytes.buffer, 16 + 4 * (termCount! + 1 + postingCount!), postingCount!);
+  const text = new TextDecoder().decode(bytes.subarray(16 + 4 * (termCount! + 1 + 2 * postingCount!)));
+  const terms = termCount === 0 ? [] : text.split('\n');
+  if (terms.length !== termCount || starts[termCount!] !== postingCount) return null;
+  return new FilePostings(terms, starts, files, counts);
+}
