@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../index/repository-index.js';
 import { indexConnection } from '../index/store/index-store.js';
@@ -34,7 +34,9 @@ describe('the documentation corpus over index changes', () => {
     write(root, 'docs/guide.md', '# Guide\n\nThe session cookie.\n');
     const repository = await RepositoryIndex.open(root, { indexPath: join(dir, 'index.db') });
     await repository.refresh();
-    const cacheFile = `${indexConnection(repository.store).name}.docs-v2.cache`;
+    const indexFile = indexConnection(repository.store).name;
+    // The documentation corpus's cache file beside the index, whatever its format version.
+    const cacheFiles = () => readdirSync(dir).filter((name) => name.startsWith(`${basename(indexFile)}.docs-v`) && name.endsWith('.cache')).map((name) => join(dir, name));
     await docsOf(repository);
     let rebuilt = 0;
     let carried = 0;
@@ -45,12 +47,13 @@ describe('the documentation corpus over index changes', () => {
       if (prose) write(root, `docs/page${n}.md`, `# ${pick()} ${pick()}\n\n${text} (${step})\n`);
       else write(root, `app/mod${n}.py`, `def ${pick()}_${step}():\n    return "${text}"\n`);
       await repository.refresh();
-      rmSync(cacheFile, { force: true });
+      for (const file of cacheFiles()) rmSync(file, { force: true });
       const docs = await docsOf(repository);
       // Built means written back beside the index; taken over means not.
-      if (existsSync(cacheFile)) rebuilt++;
+      const written = cacheFiles().length > 0;
+      if (written) rebuilt++;
       else carried++;
-      expect(existsSync(cacheFile), `seed ${seed}, step ${step}: ${prose ? 'a prose edit rebuilds' : 'a code edit carries'} the corpus`).toBe(prose);
+      expect(written, `seed ${seed}, step ${step}: ${prose ? 'a prose edit rebuilds' : 'a code edit carries'} the corpus`).toBe(prose);
       const fresh = await RepositoryIndex.open(root, { indexPath: join(dir, `fresh-${step}.db`) });
       await fresh.refresh();
       try {
