@@ -7,7 +7,8 @@ import { indexConnection } from '../store/index-store.js';
 import { corpusOf, POSTINGS_BOUND, readCorpus } from './postings-corpus.js';
 import { RepositoryIndex } from '../repository-index.js';
 import { scoringWarm, warmScoring } from './scoring-warmup.js';
-import { vocabularyByFrequency } from './term-statistics.js';
+import { byFrequency, vocabularyByFrequency, vocabularyInSteps } from './term-statistics.js';
+import { rowVocabularyView } from './fts-views.js';
 
 afterAll(cleanupTempDirs);
 
@@ -25,6 +26,33 @@ function sourceTree(): string {
 let root: string;
 beforeAll(() => {
   root = sourceTree();
+});
+
+describe('vocabularyInSteps', () => {
+  it('lists what the one-query read lists, in its order, whatever the page size, and stops when asked', async () => {
+    const repository = await RepositoryIndex.open(root, { indexPath: join(tempDir('reponav-warmup-idx-'), 'v.db') });
+    try {
+      await repository.refresh();
+      const db = indexConnection(repository.store);
+      const everyRow = db.prepare(`SELECT term, doc, cnt FROM ${rowVocabularyView(db)}`).raw().all();
+      for (const minDocuments of [1, 2, 5]) {
+        const whole = vocabularyByFrequency(repository.store, minDocuments);
+        expect(whole.length).toBeGreaterThan(1000);
+        for (const pageSize of [1, 7, 333, 2000]) {
+          let steps = 0;
+          const rows = await vocabularyInSteps(repository.store, async () => (steps++, true), pageSize);
+          expect(rows && byFrequency(rows, minDocuments), `min ${minDocuments}, page ${pageSize}`).toEqual(whole);
+          if (minDocuments === 1) expect(rows, `page ${pageSize}: every row, in term order`).toEqual(everyRow);
+          if (pageSize < 2000) expect(steps).toBeGreaterThan(1);
+        }
+      }
+      let calls = 0;
+      expect(await vocabularyInSteps(repository.store, async () => ++calls < 3, 100)).toBeNull();
+      expect(calls).toBe(3);
+    } finally {
+      repository.close();
+    }
+  });
 });
 
 describe('warmScoring', () => {

@@ -98,6 +98,48 @@ export function vocabularyByFrequency(store: IndexStore, minDocuments: number): 
   return db.prepare('SELECT term, doc FROM temp.chunks_fts_vocab WHERE doc >= ? ORDER BY doc DESC, term').raw().all(minDocuments) as Array<[string, number]>;
 }
 
+/** Terms read per step by {@link vocabularyInSteps}: ~3-6 ms of FTS5's vocabulary walk on an 11k-file tree. */
+const VOCABULARY_PAGE = 2_000;
+
+/** A vocabulary row: the term, the chunks holding it, its occurrences. */
+export type VocabularyRow = [term: string, documents: number, occurrences: number];
+
+/**
+ * Every term of the index state with its document and occurrence counts, in
+ * term order (FTS5's own, bytewise), read in pages with `between()` awaited
+ * after each, so a caller in idle time lets queries run between them instead
+ * of blocking for the whole walk (~0.4 s on an 11k-file tree). Null when
+ * `between()` resolves false (stop: aborted, or the index changed).
+ */
+export async function vocabularyInSteps(store: IndexStore, between: () => Promise<boolean>, pageSize = VOCABULARY_PAGE): Promise<VocabularyRow[] | null> {
+  const db = indexConnection(store);
+  const page = db.prepare(`SELECT term, doc, cnt FROM ${rowVocabularyView(db)} WHERE term > ? ORDER BY term LIMIT ?`).raw();
+  const rows: VocabularyRow[] = [];
+  for (let after = ''; ; ) {
+    const read = page.all(after, pageSize) as VocabularyRow[];
+    if (read.length === 0) return rows;
+    for (const row of read) rows.push(row);
+    after = read[read.length - 1]![0];
+    if (!(await between())) return null;
+  }
+}
+
+/**
+ * {@link vocabularyByFrequency}'s list from {@link vocabularyInSteps}' rows:
+ * by document frequency, each bucket in term order, concatenated from the most
+ * frequent, which is `ORDER BY doc DESC, term` without a sort.
+ */
+export function byFrequency(rows: readonly VocabularyRow[], minDocuments: number): Array<[string, number]> {
+  const buckets = new Map<number, Array<[string, number]>>();
+  for (const [term, documents] of rows) {
+    if (documents < minDocuments) continue;
+    const bucket = buckets.get(documents);
+    if (bucket) bucket.push([term, documents]);
+    else buckets.set(documents, [[term, documents]]);
+  }
+  return [...buckets.keys()].sort((a, b) => b - a).flatMap((documents) => buckets.get(documents)!);
+}
+
 /** The most terms primeTermStatistics keeps (beside the on-demand cache, which never drops them). */
 export const TERM_STATISTICS_BOUND = MAX_PRIMED_TERMS;
 
