@@ -14,9 +14,8 @@ import { unpackBodyOffsets, unpackPostings } from './packed-postings.js';
 import { planUnits } from './postings-scan.js';
 import { corpusOf, readCorpus } from './postings-corpus.js';
 import { warmScoring } from './scoring-warmup.js';
-import { instanceView } from './fts-views.js';
+import { instanceView, rowVocabularyView } from './fts-views.js';
 import { isPlainIndexToken, postingsOf } from './term-postings.js';
-import { vocabularyByFrequency } from './term-statistics.js';
 
 afterAll(cleanupTempDirs);
 
@@ -84,7 +83,8 @@ describe('packed postings', () => {
     expect(plainCorpus.packed).toBeNull();
     const offsetsOf = plainDb.prepare(`SELECT group_concat(doc || ' ' || offset, ' ') FROM ${instanceView(plainDb)} WHERE term = ? AND col = 'body'`).pluck();
     let checked = 0;
-    for (const [term] of vocabularyByFrequency(packed.store, 1)) {
+    const packedDb = indexConnection(packed.store);
+    for (const term of packedDb.prepare(`SELECT term FROM ${rowVocabularyView(packedDb)}`).pluck().all() as string[]) {
       const fromSql = postingsOf(plainDb, plainCorpus, term);
       if (corpus.pinned.has(term)) continue;
       const unpacked = unpackPostings(corpus.packed!, term);

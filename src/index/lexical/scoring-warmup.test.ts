@@ -7,10 +7,16 @@ import { indexConnection } from '../store/index-store.js';
 import { corpusOf, POSTINGS_BOUND, readCorpus } from './postings-corpus.js';
 import { RepositoryIndex } from '../repository-index.js';
 import { scoringWarm, warmScoring } from './scoring-warmup.js';
-import { byFrequency, vocabularyByFrequency, vocabularyInSteps } from './term-statistics.js';
+import { byFrequency, vocabularyInSteps } from './term-statistics.js';
 import { rowVocabularyView } from './fts-views.js';
 
 afterAll(cleanupTempDirs);
+
+/** The reference: FTS5's vocabulary by document frequency in one query (what the warm-up read whole before it read in pages). */
+function vocabularyByFrequency(store: RepositoryIndex['store'], minDocuments: number): Array<[string, number]> {
+  const db = indexConnection(store);
+  return db.prepare(`SELECT term, doc FROM ${rowVocabularyView(db)} WHERE doc >= ? ORDER BY doc DESC, term`).raw().all(minDocuments) as Array<[string, number]>;
+}
 
 /** A realistic corpus: the index layer's own sources (a vocabulary of thousands of tokens). */
 function sourceTree(): string {

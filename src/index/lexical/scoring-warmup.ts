@@ -107,7 +107,8 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
   // The vocabulary in pages, the event loop running between them: read whole it blocked a call for ~0.4 s on an 11k-file tree.
   const between = async () => (await yieldToEventLoop(), !options.signal?.aborted && indexGeneration(store) === generation);
   const rows = corpus.carried ? null : await vocabularyInSteps(store, between);
-  if (!corpus.carried && !rows) return { terms: 0, entries: 0, stopped: options.signal?.aborted ? 'aborted' : 'index-changed', warmers: 0 };
+  const halted = (): WarmScoringReport => ({ terms: 0, entries: 0, stopped: options.signal?.aborted ? 'aborted' : 'index-changed', warmers: 0 });
+  if (!corpus.carried && !rows) return halted();
   const vocabulary = rows ? byFrequency(rows, 1) : touched.map((term): [string, number] => [term, MIN_DOCUMENTS]);
   // Every term, those in one chunk too: their frequencies are one pass, their postings are left to on-demand reads.
   // Document frequencies first, all in one pass: the vocabulary read already holds them.
@@ -116,7 +117,7 @@ export async function warmScoring(store: IndexStore, options: WarmScoringOptions
     const primed = vocabulary.slice(0, TERM_STATISTICS_BOUND - 1);
     for (let from = 0; from < primed.length; from += PRIME_STEP) {
       primeTermStatistics(store, generation, primed.slice(from, from + PRIME_STEP));
-      if (!(await between())) return { terms: 0, entries: 0, stopped: options.signal?.aborted ? 'aborted' : 'index-changed', warmers: 0 };
+      if (!(await between())) return halted();
     }
   }
   let terms = 0;

@@ -91,13 +91,6 @@ export function primeTermStatistics(store: IndexStore, generation: string, docum
   }
 }
 
-/** The vocabulary's terms with their document frequencies, most frequent first, those in fewer than `minDocuments` chunks left out. */
-export function vocabularyByFrequency(store: IndexStore, minDocuments: number): Array<[string, number]> {
-  const db = indexConnection(store);
-  statements(db);
-  return db.prepare('SELECT term, doc FROM temp.chunks_fts_vocab WHERE doc >= ? ORDER BY doc DESC, term').raw().all(minDocuments) as Array<[string, number]>;
-}
-
 /** Terms read per step by {@link vocabularyInSteps}: ~3-6 ms of FTS5's vocabulary walk on an 11k-file tree. */
 const VOCABULARY_PAGE = 2_000;
 
@@ -125,9 +118,10 @@ export async function vocabularyInSteps(store: IndexStore, between: () => Promis
 }
 
 /**
- * {@link vocabularyByFrequency}'s list from {@link vocabularyInSteps}' rows:
- * by document frequency, each bucket in term order, concatenated from the most
- * frequent, which is `ORDER BY doc DESC, term` without a sort.
+ * The terms of {@link vocabularyInSteps}' rows held by at least `minDocuments`
+ * chunks, most frequent first: by document frequency, each bucket in term
+ * order, concatenated from the most frequent, which is FTS5's vocabulary
+ * `ORDER BY doc DESC, term` without a sort.
  */
 export function byFrequency(rows: readonly VocabularyRow[], minDocuments: number): Array<[string, number]> {
   const buckets = new Map<number, Array<[string, number]>>();
