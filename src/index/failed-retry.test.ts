@@ -8,22 +8,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanupTempDirs, commitAll, copyIndexFixture, gitInit, put } from '../../test/cli/harness.js';
+import { brokenGrammars } from '../../test/helpers/broken-grammars.js';
 import { RepositoryIndex } from './repository-index.js';
 import { WorktreeSource } from './sources/worktree-source.js';
 
-const broken = vi.hoisted(() => ({ typescript: false }));
-
-vi.mock('../parse/grammar-loader.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../parse/grammar-loader.js')>();
-  return {
-    ...real,
-    loadGrammar: (id: string) => (broken.typescript && id === 'typescript' ? Promise.reject(new Error('grammar failed to load')) : real.loadGrammar(id)),
-  };
-});
+vi.mock('../parse/grammar-loader.js', async (original) => (await import('../../test/helpers/broken-grammars.js')).withBrokenGrammars(original));
 
 afterAll(cleanupTempDirs);
 afterEach(() => {
-  broken.typescript = false;
+  brokenGrammars.clear();
 });
 
 /** A git repository made from the fixture whose TypeScript files failed to parse at the first index. */
@@ -31,7 +24,7 @@ async function repositoryWithFailures(watch: boolean) {
   const fixture = copyIndexFixture();
   gitInit(fixture.root);
   commitAll(fixture.root, 'init');
-  broken.typescript = true;
+  brokenGrammars.add('typescript');
   const repository = await RepositoryIndex.open(fixture.root, { indexPath: fixture.indexPath, watch });
   const first = await repository.refresh({ workers: 0 });
   expect(first.failed).toBe(2);
@@ -53,7 +46,7 @@ describe.each([false, true])('failed parses and the freshness fast path (watch: 
       expect(repository.store.symbolsOf('inventory/stock.py').map((s) => s.name)).toContain('restock');
 
       // Mended: the failed files parse and the next refresh has nothing to do.
-      broken.typescript = false;
+      brokenGrammars.clear();
       report = await repository.refresh({ workers: 0 });
       expect(report).toMatchObject({ parsed: 2, failed: 0 });
       expect(repository.store.symbolsOf('web/cart.ts').map((s) => s.name)).toContain('Cart');

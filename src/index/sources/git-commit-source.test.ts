@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanupTempDirs, commitAll, FIXTURE_FILES, git, gitInit, INDEX_FIXTURE, put, tempDir } from '../../../test/cli/harness.js';
 import { GitCommitSource } from './git-commit-source.js';
 import { RepositoryIndex } from '../repository-index.js';
@@ -244,6 +244,11 @@ describe('GitCommitSource', () => {
       const fetched = await repository.refresh();
       expect(fetched.skipped['missing-blob'] ?? 0).toBe(0);
       expect(repository.store.file('inventory/stock.py')).not.toBeNull();
+      // Whole again: the next refresh of this process has nothing to do and lists nothing.
+      const listings = vi.spyOn(repository.source, 'list');
+      const settled = await repository.refresh();
+      expect(settled).toMatchObject({ parsed: 0, deleted: 0 });
+      expect(listings).not.toHaveBeenCalled();
     } finally {
       repository.close();
     }

@@ -37,7 +37,7 @@ export class GitCommitSource implements RepositorySource {
   private layers: IgnoreLayer[] | null = null;
   /** What a run over this source stores as its freshness token: the commit and every setting that changes its listing. */
   private readonly token: string;
-  /** Set when a blob could not be read (a partial mirror): the next run lists the commit again, to retry it. */
+  /** Set when a blob could not be read in this run (a partial mirror): the next run lists the commit again, to retry it. */
   private missedBlob = false;
 
   private constructor(
@@ -62,6 +62,8 @@ export class GitCommitSource implements RepositorySource {
    * stores no token, so the next run lists and retries it.
    */
   changesSince(previous: string | null, recheck: readonly string[] = []): Promise<ChangeCheck> {
+    // A run begins here: a blob an earlier run missed and this one reads (the mirror fetched it) is no longer missing.
+    this.missedBlob = false;
     const unchanged = previous === this.token && recheck.length === 0;
     return Promise.resolve({ token: () => (this.missedBlob ? null : this.token), delta: unchanged ? { files: [], candidates: [] } : null });
   }

@@ -63,8 +63,13 @@ export interface ListingDelta {
 
 /** What a source can tell cheaply about changes since the run that stored `previous`. */
 export interface ChangeCheck {
-  /** The state to store once this run has succeeded (evaluated after the listing); null: nothing to store. */
-  token: () => string | null;
+  /**
+   * The state to store once this run has succeeded (evaluated after the
+   * listing); null: nothing to store. `wrote`: whether the run wrote anything;
+   * a run that wrote nothing is given back the stored token when the state it
+   * saw is the one that token records, so storing it writes nothing.
+   */
+  token: (wrote: boolean) => string | null;
   /** The changes since `previous`, or null when only a full listing can tell. */
   delta: ListingDelta | null;
 }

@@ -93,7 +93,7 @@ export class WorktreeChanges {
       const paths = [...seen.paths];
       if (trusted && paths.length === 0 && recheck.length === 0) return { token: () => previousText, delta: { files: [], candidates: [] } };
       if (trusted && paths.length <= MAX_CANDIDATES && !this.rulesChanged(paths, previous)) {
-        return this.delta([...paths, ...previous.links, ...recheck], previous, previous.git, [...previous.paths, ...paths]);
+        return this.delta([...paths, ...previous.links, ...recheck], previousText!, previous, previous.git, [...previous.paths, ...paths]);
       }
       this.excludeStamp = excludeStamp;
       untrustedEvents = { paths, overflow: seen.overflow };
@@ -107,12 +107,13 @@ export class WorktreeChanges {
         this.issued = previousText;
         return { token: () => previousText, delta: { files: [], candidates: [] } };
       }
-      return this.delta([...candidates, ...untrustedEvents.paths], previous, gitPart, dirty);
+      return this.delta([...candidates, ...untrustedEvents.paths], previousText!, previous, gitPart, dirty);
     }
     const rules = this.ruleStamps(dirty);
     return {
       delta: null,
-      token: () => this.issue({ v: 1, settings: this.settings, git: gitPart, paths: dirty, links: this.source.listedLinks, rules, nonce: '' }),
+      token: (wrote) =>
+        this.issue({ v: 1, settings: this.settings, git: gitPart, paths: dirty, links: this.source.listedLinks, rules, nonce: '' }, wrote, previousText, previous),
     };
   }
 
@@ -177,7 +178,7 @@ export class WorktreeChanges {
   }
 
   /** Lists the candidates; the token keeps `recheck` for the next run. */
-  private delta(candidates: string[], previous: FreshnessToken, git: FreshnessToken['git'], recheck: string[]): ChangeCheck {
+  private delta(candidates: string[], previousText: string, previous: FreshnessToken, git: FreshnessToken['git'], recheck: string[]): ChangeCheck {
     const unique = [...new Set(candidates)];
     const watcher = this.source.watcher;
     // A candidate folder is walked afresh (and watched again); one renamed away must not keep its old watches.
@@ -190,17 +191,22 @@ export class WorktreeChanges {
     const rules = this.ruleStamps(kept);
     return {
       delta: { files, candidates: unique },
-      token: () =>
-        this.issue({
-          v: 1,
-          settings: this.settings,
-          // Too much to carry: the next run without a watcher lists everything instead.
-          git: kept.length <= MAX_CANDIDATES ? git : null,
-          paths: kept.length <= MAX_CANDIDATES ? kept : [],
-          links: [...linkSet].sort(),
-          rules,
-          nonce: '',
-        }),
+      token: (wrote) =>
+        this.issue(
+          {
+            v: 1,
+            settings: this.settings,
+            // Too much to carry: the next run without a watcher lists everything instead.
+            git: kept.length <= MAX_CANDIDATES ? git : null,
+            paths: kept.length <= MAX_CANDIDATES ? kept : [],
+            links: [...linkSet].sort(),
+            rules,
+            nonce: '',
+          },
+          wrote,
+          previousText,
+          previous,
+        ),
     };
   }
 
@@ -228,9 +234,19 @@ export class WorktreeChanges {
     }
   }
 
-  private issue(token: FreshnessToken): string {
-    token.nonce = randomUUID();
+  /**
+   * The token a run stores. A run that wrote nothing, over the same state as the
+   * stored token's (all but its nonce), keeps the stored one: a new nonce would
+   * be a write, and so a new index state, for nothing. The watcher's events
+   * were taken when the run began, so it vouches for that token from now on.
+   */
+  private issue(token: FreshnessToken, wrote: boolean, previousText: string | null, previous: FreshnessToken | null): string {
     token.paths.sort();
+    if (!wrote && previousText !== null && previous !== null && JSON.stringify({ ...token, nonce: previous.nonce }) === JSON.stringify(previous)) {
+      this.issued = previousText;
+      return previousText;
+    }
+    token.nonce = randomUUID();
     this.issued = JSON.stringify(token);
     return this.issued;
   }

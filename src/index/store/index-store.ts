@@ -92,7 +92,8 @@ export class IndexStore {
     const db = this.db;
     return {
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
-      setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      // An equal value is left as it is: no row is written, so the index state (its generation) is kept.
+      setMeta: db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value'),
       allFiles: db.prepare('SELECT * FROM files ORDER BY path'),
       allPaths: db.prepare('SELECT path FROM files ORDER BY path').pluck(),
       fileByPath: db.prepare('SELECT * FROM files WHERE path = ?'),
@@ -129,7 +130,7 @@ export class IndexStore {
     return (this.statements.getMeta.get(key) as { value: string } | undefined)?.value ?? null;
   }
 
-  /** Writes a meta value. */
+  /** Writes a meta value (nothing is written when it already holds `value`). */
   setMeta(key: string, value: string): void {
     this.statements.setMeta.run(key, value);
   }
@@ -190,6 +191,12 @@ export class IndexStore {
   parsedBlob(blobId: string): ParsedFile | null {
     const row = this.statements.blobParsed.get(blobId) as { parsed: Uint8Array } | undefined;
     return row ? decodeParse(row.parsed) : null;
+  }
+
+  /** True when the blob's stored parse is exactly `parse` (the same bytes and failure). */
+  holdsParse(blobId: string, parse: StoredParse): boolean {
+    const row = this.statements.blobParsed.get(blobId) as { parsed: Uint8Array } | undefined;
+    return row !== undefined && Buffer.compare(row.parsed, parse.parsed) === 0;
   }
 
   /** The stored text for a blob, or null. */

@@ -99,7 +99,15 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     throw new ReponavError('EMPTY_REPOSITORY', `No source files to index in ${where}${describeSkips(listing)}.`);
   }
   store.setMeta('target', JSON.stringify({ mode: source.mode, root: source.root, commit: source.commit }));
-  store.setMeta('complete', '0');
+  // The index is marked incomplete before its first row is written, and only then: a run that finds
+  // everything as the index records it (a blob the mirror still lacks, a parse failing the same way
+  // again) writes nothing, so its state and every value derived from it are kept.
+  let writing = false;
+  const beginWriting = () => {
+    if (writing) return;
+    writing = true;
+    store.setMeta('complete', '0');
+  };
 
   // Only the rows a delta's candidates can touch are read; a full listing compares every row.
   const existing = new Map((delta ? store.filesAt(delta.candidates) : store.files()).map((f) => [f.path, f]));
@@ -107,7 +115,10 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const removedPaths = new Set<string>();
   const listed = new Set(listing.files.map((f) => f.path));
   const deleted = focus ? [] : [...existing.keys()].filter((p) => !listed.has(p));
-  store.transaction(() => deleted.forEach((p) => store.deleteFile(p)));
+  if (deleted.length > 0) {
+    beginWriting();
+    store.transaction(() => deleted.forEach((p) => store.deleteFile(p)));
+  }
 
   const changed: SourceFile[] = [];
   let unchanged = 0;
@@ -147,6 +158,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   let done = 0;
   const progress = () => options.onProgress?.({ done, total, elapsedMs: Date.now() - started });
   for (let i = 0; i < reuseBatch.length; i += batchSize) {
+    beginWriting();
     store.transaction(() => {
       for (const { file, parsed, text } of reuseBatch.slice(i, i + batchSize)) {
         store.putFile({ path: file.path, blobId: file.blobId!, size: file.size, mtimeMs: file.mtimeMs }, parsed, buildChunks(parsed, text));
@@ -186,6 +198,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   let parsedCount = 0;
   type Outcome =
     | { file: SourceFile; blobId: string; touch: number }
+    | { file: SourceFile; blobId: string; failedAgain: true }
     | { file: SourceFile; blobId: string; bytes: Uint8Array; analysis: FileAnalysis };
   const analyze = async (file: SourceFile, bytes: Buffer): Promise<Outcome> => {
     const previous = existing.get(file.path);
@@ -194,6 +207,11 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     const blobId = file.blobId ?? (previous ? gitBlobId(bytes) : null);
     if (previous && previous.blobId === blobId && previous.status !== 'failed') return { file, blobId, touch: previous.id };
     const analysis = await pool.analyze(file.path, bytes);
+    // A parse that failed before and fails again the same way (the stored parse byte for byte): the rows
+    // written then stand. Rewriting them would start a new index state on every run that retries it.
+    if (previous?.status === 'failed' && previous.blobId === analysis.blobId && sameIdentity(file, previous) && store.holdsParse(analysis.blobId, analysis.parse)) {
+      return { file, blobId: analysis.blobId, failedAgain: true };
+    }
     return { file, blobId: blobId ?? analysis.blobId, bytes, analysis };
   };
   // Files are handed to the workers as soon as they are read; batches are written
@@ -202,9 +220,12 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const inFlight: Promise<Outcome>[] = [];
   const writeBatch = async () => {
     const outcomes = await Promise.all(inFlight.splice(0, batchSize));
+    if (outcomes.some((outcome) => !('failedAgain' in outcome))) beginWriting();
     store.transaction(() => {
       for (const outcome of outcomes) {
-        if ('touch' in outcome) {
+        if ('failedAgain' in outcome) {
+          parsedCount++;
+        } else if ('touch' in outcome) {
           // Same content under a new timestamp: unchanged, and recorded so a stat check agrees next time.
           store.touchFile(outcome.touch, outcome.file.mtimeMs, outcome.file.size);
           unchanged++;
@@ -229,8 +250,11 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
         const reason = bytes === null ? (source.mode === 'commit' ? 'missing-blob' : 'unreadable') : 'binary';
         recordSkip(listing, reason, file.path);
         readSkips.push({ path: file.path, reason, blobId: file.blobId ?? (bytes ? gitBlobId(bytes) : null), size: Number.isFinite(file.size) ? file.size : null, mtimeMs: file.mtimeMs });
-        store.transaction(() => store.deleteFile(file.path));
-        if (existing.has(file.path)) removedPaths.add(file.path);
+        if (existing.has(file.path)) {
+          beginWriting();
+          store.transaction(() => store.deleteFile(file.path));
+          removedPaths.add(file.path);
+        }
         done++;
         continue;
       }
@@ -246,10 +270,12 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     throw new ReponavError('INTERNAL', `Indexing was interrupted after ${done} of ${total} changed files; run it again to continue.`);
   }
 
-  const added = changed.filter((f) => !existing.has(f.path)).length;
   for (const file of reuseBatch) changedPaths.add(file.file.path);
+  // Paths the index now holds and did not before: a listed file still unreadable (a blob the mirror lacks) is not one.
+  const added = [...changedPaths].filter((path) => !existing.has(path)).length;
   if (store.getMeta('edges') !== 'current' || added > 0 || deleted.length > 0 || removedPaths.size > 0) {
     // The set of paths changed: any import anywhere may now resolve differently.
+    beginWriting();
     store.transaction(() => {
       rebuildImportEdges(store);
       store.setMeta('edges', 'current');
@@ -268,12 +294,17 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   if (focus) return { ...unchangedReport(store, source, listing, started, null), listed: listing.files.length, unchanged, parsed: parsedCount, reused };
   // A delta leaves the skips of paths it did not look at as they were.
   const keptSkips = delta ? [...skippedBefore.values()].filter((s) => !coveredBy(s.path, delta.candidates)) : [];
-  const token = check?.token() ?? null;
+  const token = check?.token(writing) ?? null;
   const failedAll = store.failedFiles();
   const counts = store.fileCounts();
+  const skips = [...keptSkips, ...readSkips];
+  const indexedBefore = JSON.parse(store.getMeta('indexed') ?? 'null') as { mode: string; root: string; commit: string | null } | null;
+  const sameTarget = indexedBefore !== null && indexedBefore.mode === source.mode && indexedBefore.root === source.root && indexedBefore.commit === source.commit;
+  // Every mark is written only where it differs (setMeta keeps an equal value without a write), and the
+  // time of the last indexing only when this run wrote something: an unchanged run leaves no trace.
   store.transaction(() => {
-    store.replaceSkipped([...keptSkips, ...readSkips]);
-    store.setMeta('indexed', JSON.stringify({ mode: source.mode, root: source.root, commit: source.commit, at: Date.now() }));
+    if (!sameSkips(skippedBefore, skips)) store.replaceSkipped(skips);
+    if (writing || !sameTarget) store.setMeta('indexed', JSON.stringify({ mode: source.mode, root: source.root, commit: source.commit, at: Date.now() }));
     if (!delta) store.setMeta('listing', JSON.stringify({ skipped: listing.skipped, skippedExamples: listing.skippedExamples }));
     store.setMeta('freshness', token ?? '');
     store.setMeta('summary', JSON.stringify({ counts, failures: failedAll.slice(0, 10), failedPaths: failedAll.map((f) => f.path) } satisfies RunSummary));
@@ -299,6 +330,15 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   };
   logger.debug(`indexed ${countOf(report.listed, 'file')} (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
   return report;
+}
+
+/** True when `after` holds exactly the skips of `before` (same paths, reasons and identities). */
+function sameSkips(before: ReadonlyMap<string, SkippedFile>, after: readonly SkippedFile[]): boolean {
+  if (before.size !== after.length) return false;
+  return after.every((s) => {
+    const b = before.get(s.path);
+    return b !== undefined && b.reason === s.reason && b.blobId === s.blobId && b.size === s.size && b.mtimeMs === s.mtimeMs;
+  });
 }
 
 /** The pool of a run with nothing to read. */
