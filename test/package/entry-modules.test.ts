@@ -59,9 +59,9 @@ describe('library entries', () => {
     // the long-query reduction, the path rules and the plural helper; 322 when the root entry also exported the MCP
     // server, agents and dense retrieval), 291 with the carried scoring corpus's three small modules (the full-text
     // log, FTS5's records, the postings patch), 293 with the search's tuning and hit-evidence modules split out of
-    // search-repository.ts, 294 with the files-row log (file-row-changes.ts): a rise past this bound means a heavy
-    // import reached the root entry.
-    expect(modules.length).toBeLessThanOrEqual(294);
+    // search-repository.ts, 294 with the files-row log (file-row-changes.ts), 295 with the scoring corpus's tables
+    // split out of postings-corpus.ts (corpus-tables.ts): a rise past this bound means a heavy import reached the root entry.
+    expect(modules.length).toBeLessThanOrEqual(295);
   });
 
   it('`reponav/mcp` adds the MCP server, not the agents, model clients or PostgreSQL', () => {

@@ -13,10 +13,9 @@ import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind } from '../store/index.js';
 import { fullTextLogBetween, indexConnection, startFullTextLog, type FullTextLog, type IndexStore } from '../store/index.js';
 import type { PackedPostings } from './packed-store.js';
 import { parseDocsizes, readAverages } from './fts-records.js';
+import { lengthNorms, scratch, slotTables } from './corpus-tables.js';
 
-/** BM25 constants of fts5_aux.c. */
-export const K1 = 1.2;
-export const B = 0.75;
+export { B, K1 } from './corpus-tables.js';
 
 /** One term's postings: the corpus slot of each chunk it occurs in (ascending) and its count per FTS field (FTS_FIELDS order). */
 export interface Postings {
@@ -148,8 +147,54 @@ function readCorpusAfresh(db: Database.Database, generation: string): Corpus {
   // One string for the whole table (`<id> <hex of sz>` per row): a row array with a Buffer per row cost ~15× more (10k rows: 55 vs 4 ms).
   const sizes = (db.prepare("SELECT group_concat(id || ' ' || hex(sz), ' ' ORDER BY id) FROM chunks_fts_docsize").pluck().get() as string | null) ?? '';
   const parsed = parseDocsizes(sizes);
-  const ids = Float64Array.from(parsed.ids);
-  const lengths = Float64Array.from(parsed.lengths);
+  return corpusFrom(generation, rows, avgdl, Float64Array.from(parsed.ids), Float64Array.from(parsed.lengths));
+}
+
+/** Rows of the docsize table a page of {@link corpusInSteps} reads (~5 ms each on this machine). */
+const CORPUS_PAGE = 8_192;
+
+/**
+ * The corpus of `generation`, as {@link corpusOf} gives it, but a fresh read
+ * is made in pages of `pageSize` docsize rows with the event loop running
+ * between them (`between` answers whether to go on): read whole, it held a
+ * call for ~70 ms on an 11k-file tree during the idle-time warm-up. Null when
+ * `between` said stop. A corpus this connection holds for the state, or can
+ * carry to it, is taken from corpusOf at once; so is one a search read while
+ * the pages were read.
+ */
+export async function corpusInSteps(
+  db: Database.Database,
+  generation: string,
+  between: () => Promise<boolean>,
+  pageSize = CORPUS_PAGE,
+): Promise<Corpus | null> {
+  const cached = corpora.get(db);
+  if (cached && (cached.generation === generation || fullTextLogBetween(db, 'scoring-corpus', cached.generation, generation))) return corpusOf(db, generation);
+  const { rows, avgdl } = readAverages(db);
+  const page = db
+    .prepare("SELECT group_concat(id || ' ' || hex(sz), ' ') FROM (SELECT id, sz FROM chunks_fts_docsize WHERE id > ? ORDER BY id LIMIT ?)")
+    .pluck();
+  const ids: number[] = [];
+  const lengths: number[] = [];
+  for (let after = -Infinity; ; ) {
+    const parsed = parseDocsizes((page.get(after, pageSize) as string | null) ?? '');
+    for (let i = 0; i < parsed.ids.length; i++) {
+      ids.push(parsed.ids[i]!);
+      lengths.push(parsed.lengths[i]!);
+    }
+    if (!(await between())) return null;
+    if (parsed.ids.length < pageSize) break;
+    after = parsed.ids[parsed.ids.length - 1]!;
+  }
+  if (corpora.get(db)?.generation === generation) return corpusOf(db, generation);
+  const corpus = corpusFrom(generation, rows, avgdl, Float64Array.from(ids), Float64Array.from(lengths));
+  corpora.set(db, corpus);
+  startFullTextLog(db, 'scoring-corpus', generation);
+  return corpus;
+}
+
+/** A corpus of freshly read docsizes (`ids` ascending, `lengths` beside them): nothing cached yet. */
+function corpusFrom(generation: string, rows: number, avgdl: number, ids: Float64Array, lengths: Float64Array): Corpus {
   const count = ids.length;
   return {
     generation,
@@ -169,47 +214,6 @@ function readCorpusAfresh(db: Database.Database, generation: string): Corpus {
     idf: new Map(),
     ...scratch(count),
   };
-}
-
-/** k1 × (1 − b + b × |D| / avgdl) of each slot, as FTS5 computes it. */
-function lengthNorms(lengths: Float64Array, avgdl: number): Float64Array {
-  const norms = new Float64Array(lengths.length);
-  for (let slot = 0; slot < lengths.length; slot++) norms[slot] = K1 * (1 - B + (B * lengths[slot]!) / avgdl);
-  return norms;
-}
-
-/** Chunk ids a slot table has room for beyond the largest (a one-file edit adds tens). */
-const ID_HEADROOM = 4096;
-
-/** The slot of each chunk id (ids below 0 are removed chunks' slots and get none). */
-function slotTables(ids: Float64Array): { slotById: Int32Array | null; slotOf: Map<number, number> | null } {
-  const count = ids.length;
-  let maxId = 0;
-  for (let slot = 0; slot < count; slot++) if (ids[slot]! > maxId) maxId = ids[slot]!;
-  // Chunk ids are mostly dense: a typed table turns the per-occurrence id lookup of parsePostings into an index.
-  if (Number.isSafeInteger(maxId) && maxId >= 0 && maxId <= 4 * count + 1024) {
-    // Room for the ids of chunks added later: a carried corpus copies the table instead of building it again.
-    const slotById = new Int32Array(maxId + 1 + ID_HEADROOM).fill(-1);
-    for (let slot = 0; slot < count; slot++) if (ids[slot]! >= 0) slotById[ids[slot]!] = slot;
-    return { slotById, slotOf: null };
-  }
-  const slotOf = new Map<number, number>();
-  for (let slot = 0; slot < count; slot++) if (ids[slot]! >= 0) slotOf.set(ids[slot]!, slot);
-  return { slotById: null, slotOf };
-}
-
-/**
- * Scratch arrays for `count` slots: `previous`'s when they are long enough (a
- * carried corpus takes them over; every query leaves them cleared), else new
- * ones with room for the slots a few edits add.
- */
-function scratch(count: number, previous?: Corpus): Pick<Corpus, 'group' | 'total' | 'mark' | 'touched' | 'inGroup'> {
-  if (previous && previous.group.length >= count) {
-    const { group, total, mark, touched, inGroup } = previous;
-    return { group, total, mark, touched, inGroup };
-  }
-  const size = previous ? count + ID_HEADROOM : count;
-  return { group: new Float64Array(size), total: new Float64Array(size), mark: new Uint8Array(size), touched: new Int32Array(size), inGroup: new Int32Array(size) };
 }
 
 /**
