@@ -3,7 +3,16 @@
  * BM25's constants, each slot's length norm, the chunk id → slot table and
  * the scratch arrays its queries reuse. Pure functions of their arguments.
  */
-import type { Corpus } from './postings-corpus.js';
+/** The arrays a corpus's queries reuse (a query leaves them cleared). */
+export interface CorpusScratch {
+  /** Scratch accumulators, one per slot. */
+  group: Float64Array;
+  total: Float64Array;
+  mark: Uint8Array;
+  /** Scratch lists of slots: every slot a query touched, and those of the group being summed. */
+  touched: Int32Array;
+  inGroup: Int32Array;
+}
 
 /** BM25 constants of fts5_aux.c. */
 export const K1 = 1.2;
@@ -41,7 +50,7 @@ export function slotTables(ids: Float64Array): { slotById: Int32Array | null; sl
  * carried corpus takes them over; every query leaves them cleared), else new
  * ones with room for the slots a few edits add.
  */
-export function scratch(count: number, previous?: Corpus): Pick<Corpus, 'group' | 'total' | 'mark' | 'touched' | 'inGroup'> {
+export function scratch(count: number, previous?: CorpusScratch): CorpusScratch {
   if (previous && previous.group.length >= count) {
     const { group, total, mark, touched, inGroup } = previous;
     return { group, total, mark, touched, inGroup };

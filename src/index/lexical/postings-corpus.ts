@@ -13,7 +13,7 @@ import { CHUNK_KINDS, FTS_FIELDS, type ChunkKind } from '../store/index.js';
 import { fullTextLogBetween, indexConnection, startFullTextLog, type FullTextLog, type IndexStore } from '../store/index.js';
 import type { PackedPostings } from './packed-store.js';
 import { parseDocsizes, readAverages } from './fts-records.js';
-import { lengthNorms, scratch, slotTables } from './corpus-tables.js';
+import { lengthNorms, scratch, slotTables, type CorpusScratch } from './corpus-tables.js';
 
 export { B, K1 } from './corpus-tables.js';
 
@@ -24,7 +24,7 @@ export interface Postings {
 }
 
 /** What one index generation's scoring needs, read once. */
-export interface Corpus {
+export interface Corpus extends CorpusScratch {
   generation: string;
   /** FTS5's N. */
   rows: number;
@@ -65,13 +65,6 @@ export interface Corpus {
   /** The edit this corpus was carried over, for patching the touched terms' postings (postings-patch.ts); null when read afresh. */
   edit: CorpusEdit | null;
   idf: Map<number, number>;
-  /** Scratch accumulators, one per slot. */
-  group: Float64Array;
-  total: Float64Array;
-  mark: Uint8Array;
-  /** Scratch lists of slots: every slot a query touched, and those of the group being summed. */
-  touched: Int32Array;
-  inGroup: Int32Array;
 }
 
 /**
