@@ -10,7 +10,7 @@
  *
  * Generated cases (seeded, the seed in every assertion's message): small trees
  * with random files, binary files, missing blobs (commit mode) or failing
- * parses (work-tree mode); refreshed twice with nothing changed, then changed
+ * parses (work trees with git and without); refreshed twice with nothing changed, then changed
  * and compared with a fresh index of the same source.
  */
 import { existsSync, rmSync } from 'node:fs';
@@ -58,9 +58,9 @@ function looseObject(root: string, blob: string): string {
   return join(root, '.git', 'objects', blob.slice(0, 2), blob.slice(2));
 }
 
-const SEEDS = Array.from({ length: 12 }, (_, i) => 101 + i);
+const SEEDS = Array.from({ length: 24 }, (_, i) => 101 + i);
 /** How many generated cases met each condition: the last test checks the seeds cover them all. */
-const covered = { missingBlobs: 0, failedParses: 0, binary: 0, workTreeChanges: 0, blobArrivals: 0, wholeAgain: 0 };
+const covered = { missingBlobs: 0, failedParses: 0, binary: 0, workTreeChanges: 0, blobArrivals: 0, wholeAgain: 0, plainFolders: 0, plainFailures: 0 };
 
 describe('a refresh that finds nothing to change writes nothing (generated trees)', () => {
   it.each(SEEDS)('seed %i', async (seed) => {
@@ -86,6 +86,13 @@ describe('a refresh that finds nothing to change writes nothing (generated trees
       }
     }
     if (!commitMode && random() < 0.6) brokenGrammars.add('typescript');
+    // A work tree without git (a downloaded archive): only a full listing can tell what changed.
+    const plain = !commitMode && random() < 0.5;
+    if (plain) {
+      rmSync(join(work, '.git'), { recursive: true, force: true });
+      covered.plainFolders++;
+      if (brokenGrammars.size > 0) covered.plainFailures++;
+    }
     // The object files are read-only; the blob comes back below by hashing its bytes again.
     for (const m of missing) rmSync(m.object, { force: true });
 
