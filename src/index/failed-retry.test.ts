@@ -1,8 +1,11 @@
 /**
- * Files whose parse failed are parsed again by every run, but they must not
- * cost the cheap freshness check: git status and the watcher still answer, and
- * only the failed paths are added to what they name. (Before, one failed file
- * made every later refresh list and stat the whole tree.)
+ * Files whose parse failed are tried again, but they must not cost every call:
+ * git status and the watcher still answer the cheap freshness check, only the
+ * failed paths are added to what they name (before, one failed file made every
+ * later refresh list and stat the whole tree), and a parse a process has seen
+ * fail the same way twice is not tried again by its later calls until its file
+ * changes (before, every call took the writer lock to parse it again). A
+ * failure seen once (a worker that crashed under load) gets its second try.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,26 +36,46 @@ async function repositoryWithFailures(watch: boolean) {
 }
 
 describe.each([false, true])('failed parses and the freshness fast path (watch: %s)', (watch) => {
-  it('a refresh re-parses only the failed files, sees an edit elsewhere, and lists nothing', async () => {
-    const { root, repository, fullListings } = await repositoryWithFailures(watch);
+  it('a refresh tries the failed files once more, then leaves them be until something changes, and lists nothing', async () => {
+    const { root, indexPath, repository, fullListings } = await repositoryWithFailures(watch);
     try {
       // Still broken: the two failed files are tried again, nothing else is read.
       let report = await repository.refresh({ workers: 0 });
       expect(report).toMatchObject({ parsed: 2, failed: 2, deleted: 0 });
+      // Failed the same way twice: this process's next calls do not parse them again.
+      report = await repository.refresh({ workers: 0 });
+      expect(report).toMatchObject({ parsed: 0, failed: 2, deleted: 0 });
 
       put(root, 'inventory/stock.py', readFileSync(join(root, 'inventory/stock.py'), 'utf8') + '\ndef restock():\n    return 1\n');
       report = await repository.refresh({ workers: 0 });
       expect(report).toMatchObject({ parsed: 3, failed: 2 });
       expect(repository.store.symbolsOf('inventory/stock.py').map((s) => s.name)).toContain('restock');
+      expect(fullListings).not.toHaveBeenCalled();
 
-      // Mended: the failed files parse and the next refresh has nothing to do.
+      // Mended (a reinstall): the next process tries them again, they parse, and then it has nothing to do.
       brokenGrammars.clear();
-      report = await repository.refresh({ workers: 0 });
+      const next = await RepositoryIndex.open(root, { indexPath, watch });
+      try {
+        report = await next.refresh({ workers: 0 });
+        expect(report).toMatchObject({ parsed: 2, failed: 0 });
+        expect(next.store.symbolsOf('web/cart.ts').map((s) => s.name)).toContain('Cart');
+        report = await next.refresh({ workers: 0 });
+        expect(report).toMatchObject({ parsed: 0, failed: 0 });
+      } finally {
+        next.close();
+      }
+    } finally {
+      repository.close();
+    }
+  });
+
+  it('a failure seen once gets its second try in the same process', async () => {
+    const { repository } = await repositoryWithFailures(watch);
+    try {
+      brokenGrammars.clear();
+      const report = await repository.refresh({ workers: 0 });
       expect(report).toMatchObject({ parsed: 2, failed: 0 });
       expect(repository.store.symbolsOf('web/cart.ts').map((s) => s.name)).toContain('Cart');
-      report = await repository.refresh({ workers: 0 });
-      expect(report).toMatchObject({ parsed: 0, failed: 0 });
-      expect(fullListings).not.toHaveBeenCalled();
     } finally {
       repository.close();
     }

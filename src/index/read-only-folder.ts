@@ -54,7 +54,7 @@ export async function checkReadOnly(
   index: { store: IndexStore; source: RepositorySource; lock: WriterLock; settings: IndexSettings; root: string },
   unwritable: UnwritableIndex,
 ): Promise<IndexReport> {
-  const expected = () => ({ writtenBy: writtenBy(index.store), settings: JSON.stringify(index.settings) });
+  const expected = () => ({ writtenBy: writtenBy(index.store), settings: JSON.stringify(index.settings), retriedFailures: null });
   const unchanged = await readOnlyUnchanged(index.store, index.source, index.lock, expected).catch(() => null);
   if (unchanged) return unchanged;
   throw new ReponavError(

@@ -14,7 +14,7 @@ import { displayPath, quotedPath as quoted } from './sources/index.js';
 import { describeOpenFailure, isCorruption } from './store/index.js';
 import { IndexStore, type FileRow } from './store/index.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './write/index.js';
-import { readOnlyUnchanged } from './write/index.js';
+import { readOnlyUnchanged, storedSummary } from './write/index.js';
 import { closestPaths, toRepositoryPath } from './sources/index.js';
 import { DEFAULT_MAX_FILE_BYTES, explainSkip, explainSkipOnDisk, type RepositorySource, type SkipReason } from './sources/index.js';
 import { StoredSource } from './queries/index.js';
@@ -100,6 +100,8 @@ export class RepositoryIndex {
   private unwritable: UnwritableIndex | null = null;
   /** What SQLite said when a read met damage (markDamaged): the next refresh rebuilds instead of trusting the file. */
   private damage: string | null = null;
+  /** The failed parses this process's last whole locked run saw fail again the same way (see ExpectedMeta.retriedFailures). */
+  private retriedFailures: string | null = null;
 
   private constructor(
     readonly source: RepositorySource,
@@ -254,7 +256,7 @@ export class RepositoryIndex {
   /** Nothing changed: answered from reads alone (no-change-check.ts); else the locked run. */
   private async refreshOnce(options: RefreshOptions): Promise<IndexReport> {
     if (!options.check && this.damage === null) {
-      const expected = () => ({ writtenBy: writtenBy(this.store), settings: JSON.stringify(this.sourceOptions) });
+      const expected = () => ({ writtenBy: writtenBy(this.store), settings: JSON.stringify(this.sourceOptions), retriedFailures: this.retriedFailures });
       const unchanged = await readOnlyUnchanged(this.store, this.source, this.lock, expected).catch((error: unknown) => {
         // Whatever it is (a damaged page, say), the locked run meets it again and handles it.
         this.logger.debug(`read-only freshness check: ${(error as Error).message}`);
@@ -282,22 +284,32 @@ export class RepositoryIndex {
     });
     try {
       await this.verify(lease, options);
+      const failedAgain = new Set<string>();
       const run = () =>
         updateIndex(this.store, this.source, {
           logger: this.logger,
           ...options,
+          onFailedAgain: (path) => failedAgain.add(path),
           onProgress: (p) => {
             lease.progress(p.done, p.total);
             options.onProgress?.(p);
           },
         });
+      let report: IndexReport;
       try {
-        return await run();
+        report = await run();
       } catch (error) {
         if (!isCorruption(error)) throw error;
         this.rebuild(lease, `is damaged (SQLite: ${(error as Error).message})`);
-        return await run();
+        report = await run();
       }
+      // A whole run tries every failed parse again. When each still failing one failed the same way again (not
+      // only for the first time: a worker that crashed under load gets its second try), later calls leave them be.
+      if (!options.only) {
+        const failedPaths = storedSummary(this.store)?.failedPaths ?? [];
+        this.retriedFailures = failedPaths.every((path) => failedAgain.has(path)) ? JSON.stringify(failedPaths) : null;
+      }
+      return report;
     } catch (error) {
       // A full disk, a lock or a permission met while writing: one sentence with what to do.
       throw describeOpenFailure(this.store.path, error);

@@ -7,17 +7,23 @@
  * and when it starts a warm-up (one per start, naming the state).
  *
  * The tree is a clean git work tree indexed by an earlier process, the usual
- * state an agent's server starts in.
+ * state an agent's server starts in; and the same tree with files whose parse
+ * fails (every TypeScript file, its grammar broken): a session tries them once
+ * more, then its calls leave them be.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { IndexStore } from '../../src/index/store/index.js';
 import type { Logger } from '../../src/logger.js';
 import { openMcpService } from '../../src/mcp-server/mcp-service.js';
 import { TOOL_NAMES, type ToolName } from '../../src/tools/tool-types.js';
 import { call, connectInMemory } from './mcp-client.js';
 import { copyFixture, type FixtureCopy } from './fixture-repo.js';
 import { fixtureGit } from './git-fixture.js';
+import { brokenGrammars } from '../helpers/broken-grammars.js';
+
+vi.mock('../../src/parse/grammar-loader.js', async (original) => (await import('../helpers/broken-grammars.js')).withBrokenGrammars(original));
 
 /** Valid arguments for every tool (a tool added without an entry fails to compile). */
 const FIRST_CALLS: Record<ToolName, Record<string, unknown>> = {
@@ -111,11 +117,15 @@ async function session(copy: FixtureCopy, first: ToolName): Promise<Upkeep> {
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
-describe('the first call of an MCP session leaves later calls on the normal path', () => {
+describe.each([
+  ['a clean tree', false],
+  ['a tree whose TypeScript files fail to parse', true],
+])('the first call of an MCP session leaves later calls on the normal path: %s', (_, failing) => {
   let copy: FixtureCopy;
   let normal: Upkeep;
 
   beforeAll(async () => {
+    if (failing) brokenGrammars.add('typescript');
     copy = copyFixture();
     fixtureGit(copy.root, 'init', '-q');
     fixtureGit(copy.root, 'add', '.');
@@ -129,9 +139,16 @@ describe('the first call of an MCP session leaves later calls on the normal path
     expect((await call(connection.client, 'search', { query: 'tax' })).isError).toBe(false);
     await connection.close();
     await earlier.close();
+    const store = IndexStore.open(copy.indexPath);
+    // The condition this case is about: TypeScript files indexed as failed parses (none on the clean tree).
+    expect(store.failedFiles().length > 0).toBe(failing);
+    store.close();
     normal = await session(copy, 'find_function');
   });
-  afterAll(() => copy?.cleanup());
+  afterAll(() => {
+    brokenGrammars.clear();
+    copy?.cleanup();
+  });
 
   it('on the normal path, the calls after the first cost no upkeep', () => {
     expect(sum(normal.locked.slice(SETTLING_CALLS))).toBe(0);

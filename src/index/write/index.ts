@@ -3,6 +3,6 @@
  * are stale, the read-only no-change check) and parsing changed files in a
  * pool of worker threads.
  */
-export { type IndexOptions, type IndexProgress, type IndexReport, updateIndex } from './indexer.js';
+export { type IndexOptions, type IndexProgress, type IndexReport, storedSummary, updateIndex } from './indexer.js';
 export { readOnlyUnchanged } from './no-change-check.js';
 export { staleFiles } from './stale-files.js';

@@ -43,6 +43,8 @@ export interface IndexOptions {
   only?: readonly string[];
   /** With `only`: the tree's listing, just made by the caller, used instead of listing it again. */
   listing?: SourceListing;
+  /** Told of each file whose parse failed before and, tried again by this run, failed the same way. */
+  onFailedAgain?: (path: string) => void;
 }
 
 /** What one indexing run did. */
@@ -225,6 +227,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
       for (const outcome of outcomes) {
         if ('failedAgain' in outcome) {
           parsedCount++;
+          options.onFailedAgain?.(outcome.file.path);
         } else if ('touch' in outcome) {
           // Same content under a new timestamp: unchanged, and recorded so a stat check agrees next time.
           store.touchFile(outcome.touch, outcome.file.mtimeMs, outcome.file.size);

@@ -25,6 +25,13 @@ import type { WriterLock } from '../store/index.js';
 export interface ExpectedMeta {
   writtenBy: string;
   settings: string;
+  /**
+   * The failed parses (the stored summary's `failedPaths`, as JSON) that this
+   * process's last locked run tried again and saw fail the same way, or null.
+   * Those are not tried again on every call: a parse that fails is tried once
+   * per process (and whenever its file changes, which the change check sees).
+   */
+  retriedFailures: string | null;
 }
 
 /**
@@ -55,8 +62,9 @@ export async function readOnlyUnchanged(
   if (before.complete !== '1' || !before.token || before.edges !== 'current') return null;
   if (before.writtenBy !== want.writtenBy || before.settings !== want.settings) return null;
   const summary = storedSummary(store);
-  // Failed parses are retried by every run: that is a write.
-  if (!summary || summary.failedPaths.length > 0) return null;
+  if (!summary) return null;
+  // Failed parses are tried again by the locked run, once per process: after that, only a change to them counts.
+  if (summary.failedPaths.length > 0 && JSON.stringify(summary.failedPaths) !== want.retriedFailures) return null;
   const peeked = await source.peekChanges(before.token, []);
   // Only a full listing can tell (no git): worth it on a small tree, where listing costs less than
   // the writes it saves; on a large one a change would pay the listing twice (here and in the run).
