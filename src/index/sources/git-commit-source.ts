@@ -37,8 +37,8 @@ export class GitCommitSource implements RepositorySource {
   private layers: IgnoreLayer[] | null = null;
   /** What a run over this source stores as its freshness token: the commit and every setting that changes its listing. */
   private readonly token: string;
-  /** Set when a blob could not be read in this run (a partial mirror): the next run lists the commit again, to retry it. */
-  private missedBlob = false;
+  /** The files whose blob this run could not read (a partial mirror): the next run reads them again, to retry them. */
+  private missed: SourceFile[] = [];
 
   private constructor(
     readonly root: string,
@@ -58,14 +58,38 @@ export class GitCommitSource implements RepositorySource {
    * stored) leaves nothing to do, unless failed parses are to be tried again;
    * anything else is a full listing. Without this a refresh with nothing to
    * do rewrote the index's marks, starting a new index state that threw away
-   * every value derived from the last one. A run that met a missing blob
-   * stores no token, so the next run lists and retries it.
+   * every value derived from the last one. A run that met missing blobs
+   * stores them in its token, so the next run reads those files again (the
+   * mirror may have fetched them since) and nothing else.
    */
   changesSince(previous: string | null, recheck: readonly string[] = []): Promise<ChangeCheck> {
-    // A run begins here: a blob an earlier run missed and this one reads (the mirror fetched it) is no longer missing.
-    this.missedBlob = false;
-    const unchanged = previous === this.token && recheck.length === 0;
-    return Promise.resolve({ token: () => (this.missedBlob ? null : this.token), delta: unchanged ? { files: [], candidates: [] } : null });
+    // A run begins here: what an earlier run missed and this one reads (the mirror fetched it) is no longer missing.
+    this.missed = [];
+    const token = () => (this.missed.length === 0 ? this.token : JSON.stringify({ ...(JSON.parse(this.token) as object), missing: missingEntries(this.missed) }));
+    if (recheck.length > 0) return Promise.resolve({ token, delta: null });
+    if (previous === this.token) return Promise.resolve({ token, delta: { files: [], candidates: [] } });
+    const missing = this.missingSince(previous);
+    return Promise.resolve({ token, delta: missing && { files: missing, candidates: missing.map((file) => file.path) } });
+  }
+
+  /** The files a run over this commit and settings stored as missing in `previous`, or null when it is no such token. */
+  private missingSince(previous: string | null): SourceFile[] | null {
+    if (!previous) return null;
+    try {
+      const { missing, ...rest } = JSON.parse(previous) as { missing?: unknown };
+      if (JSON.stringify(rest) !== this.token || !Array.isArray(missing) || missing.length === 0) return null;
+      const files: SourceFile[] = [];
+      for (const entry of missing as unknown[]) {
+        if (!Array.isArray(entry) || entry.length !== 3) return null;
+        const [path, blobId, size] = entry as unknown[];
+        // A size git could not tell (a missing blob's, NaN) is stored as null.
+        if (typeof path !== 'string' || typeof blobId !== 'string' || (typeof size !== 'number' && size !== null)) return null;
+        files.push({ path, blobId, size: size ?? NaN, mtimeMs: null });
+      }
+      return files;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -188,13 +212,14 @@ export class GitCommitSource implements RepositorySource {
         const header = await reader.readLine();
         if (header === null) throw new ReponavError('INTERNAL', 'git cat-file ended early');
         if (header.endsWith(' missing')) {
-          this.missedBlob = true;
+          this.missed.push(file);
           yield { file, bytes: null };
           continue;
         }
         const size = Number(header.split(' ')[2]);
         const bytes = await reader.readBytes(size + 1); // content + trailing LF
-        yield { file, bytes: bytes.subarray(0, size) };
+        // A blob missing when the commit was listed has no size there (the mirror fetched it since): git's is used.
+        yield { file: Number.isFinite(file.size) ? file : { ...file, size }, bytes: bytes.subarray(0, size) };
       }
     } finally {
       child.stdin.destroy();
@@ -202,6 +227,13 @@ export class GitCommitSource implements RepositorySource {
       await writer.catch(() => undefined);
     }
   }
+}
+
+/** The stored form of missed files: `[path, blob id, size or null]`, by path. */
+function missingEntries(files: readonly SourceFile[]): [string, string, number | null][] {
+  return files
+    .map((f): [string, string, number | null] => [f.path, f.blobId!, Number.isFinite(f.size) ? f.size : null])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 /** One entry of `git ls-tree -l`: mode, object type and id, size (NaN for a tree or commit) and path. */

@@ -11,7 +11,7 @@ import type { ParsePool, ParsePoolOptions } from './parse-pool.js';
 import type { FileAnalysis } from './analyze-file.js';
 import { gitBlobId } from '../store/index.js';
 import { decodeFileText } from '../sources/index.js';
-import { looksBinary, recordSkip, sameIdentity, type RepositorySource, type SourceFile, type SourceListing } from '../sources/index.js';
+import { looksBinary, recordSkip, sameIdentity, type RepositorySource, type SkipReason, type SourceFile, type SourceListing } from '../sources/index.js';
 import { countOf } from '../../plural.js';
 
 /** Progress of one indexing run, reported as files are written. */
@@ -92,7 +92,11 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const storedListing = () =>
     JSON.parse(store.getMeta('listing') ?? '{"skipped":{},"skippedExamples":{}}') as Pick<SourceListing, 'skipped' | 'skippedExamples'>;
   if (delta && delta.candidates.length === 0) return unchangedReport(store, source, storedListing(), started, summary);
-  const whole: SourceListing = delta ? { files: delta.files, ...storedListing() } : ((focus ? options.listing : undefined) ?? (await source.list()));
+  const skippedBefore = store.skippedFiles();
+  // A delta's candidates are read again, and what reading skips is counted again: their earlier skips leave the counts first.
+  const whole: SourceListing = delta
+    ? { files: delta.files, ...withoutSkipsAt(storedListing(), skippedBefore, delta.candidates) }
+    : ((focus ? options.listing : undefined) ?? (await source.list()));
   const listing: SourceListing = focus
     ? { files: whole.files.filter((f) => focus.has(f.path)), skipped: { ...whole.skipped }, skippedExamples: { ...whole.skippedExamples } }
     : whole;
@@ -126,7 +130,6 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   let unchanged = 0;
   // Skips found on reading, with the identity the file had; written at the end for status and the next run.
   const readSkips: SkippedFile[] = [];
-  const skippedBefore = store.skippedFiles();
   for (const file of listing.files) {
     const previous = existing.get(file.path);
     // A failed parse is never "unchanged": the next run tries again.
@@ -333,6 +336,27 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   };
   logger.debug(`indexed ${countOf(report.listed, 'file')} (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
   return report;
+}
+
+/** `listing`'s skip counts and examples without the read skips (`skips`) of paths at or below `candidates`. */
+function withoutSkipsAt(
+  listing: Pick<SourceListing, 'skipped' | 'skippedExamples'>,
+  skips: ReadonlyMap<string, SkippedFile>,
+  candidates: readonly string[],
+): Pick<SourceListing, 'skipped' | 'skippedExamples'> {
+  const skipped = { ...listing.skipped };
+  const skippedExamples = Object.fromEntries(Object.entries(listing.skippedExamples).map(([reason, paths]) => [reason, [...paths]])) as SourceListing['skippedExamples'];
+  for (const skip of skips.values()) {
+    if (!coveredBy(skip.path, candidates)) continue;
+    const reason = skip.reason as SkipReason;
+    const count = (skipped[reason] ?? 0) - 1;
+    if (count > 0) skipped[reason] = count;
+    else delete skipped[reason];
+    const examples = skippedExamples[reason]?.filter((path) => path !== skip.path);
+    if (examples && examples.length > 0) skippedExamples[reason] = examples;
+    else delete skippedExamples[reason];
+  }
+  return { skipped, skippedExamples };
 }
 
 /** True when `after` holds exactly the skips of `before` (same paths, reasons and identities). */
