@@ -244,6 +244,7 @@ describe('GitCommitSource', () => {
       const fetched = await repository.refresh();
       expect(fetched.skipped['missing-blob'] ?? 0).toBe(0);
       expect(repository.store.file('inventory/stock.py')).not.toBeNull();
+      expect((await repository.status()).skipped['missing-blob'] ?? 0).toBe(0);
       // Whole again: the next refresh of this process has nothing to do and lists nothing.
       const listings = vi.spyOn(repository.source, 'list');
       const settled = await repository.refresh();

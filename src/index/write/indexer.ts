@@ -311,7 +311,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   store.transaction(() => {
     if (!sameSkips(skippedBefore, skips)) store.replaceSkipped(skips);
     if (writing || !sameTarget) store.setMeta('indexed', JSON.stringify({ mode: source.mode, root: source.root, commit: source.commit, at: Date.now() }));
-    if (!delta) store.setMeta('listing', JSON.stringify({ skipped: listing.skipped, skippedExamples: listing.skippedExamples }));
+    // A delta's listing is the stored one with its candidates' read skips counted afresh (withoutSkipsAt).
+    store.setMeta('listing', listingJson(listing));
     store.setMeta('freshness', token ?? '');
     store.setMeta('summary', JSON.stringify({ counts, failures: failedAll.slice(0, 10), failedPaths: failedAll.map((f) => f.path) } satisfies RunSummary));
     store.setMeta('complete', '1');
@@ -336,6 +337,18 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   };
   logger.debug(`indexed ${countOf(report.listed, 'file')} (${report.parsed} parsed, ${report.reused} reused) in ${report.durationMs} ms`);
   return report;
+}
+
+/**
+ * The stored form of a listing's skips, in one order whatever order they were
+ * counted in (reasons and examples sorted), so an unchanged listing is an equal
+ * value and storing it writes nothing.
+ */
+export function listingJson(listing: Pick<SourceListing, 'skipped' | 'skippedExamples'>): string {
+  const byReason = <T>(record: Partial<Record<string, T>>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const examples = byReason(listing.skippedExamples) as Record<string, string[]>;
+  for (const reason of Object.keys(examples)) examples[reason] = [...examples[reason]!].sort();
+  return JSON.stringify({ skipped: byReason(listing.skipped), skippedExamples: examples });
 }
 
 /** `listing`'s skip counts and examples without the read skips (`skips`) of paths at or below `candidates`. */

@@ -17,7 +17,7 @@
  * against that token still finds every change made after it.
  */
 import { indexConnection, type FileRow, type IndexStore, type SkippedFile } from '../store/index.js';
-import { storedSummary, unchangedReport, type IndexReport } from './indexer.js';
+import { listingJson, storedSummary, unchangedReport, type IndexReport } from './indexer.js';
 import { recordSkip, sameIdentity, type ListingDelta, type RepositorySource, type SourceFile, type SourceListing } from '../sources/index.js';
 import type { WriterLock } from '../store/index.js';
 
@@ -94,7 +94,7 @@ const FULL_LISTING_MAX_FILES = 2000;
 function matchesListing(store: IndexStore, listing: SourceListing, stored: string): boolean {
   if (!matchesRows(store.files(), store.skippedFiles(), () => true, listing.files, listing)) return false;
   // The run stores the listing's skip counts with the binary files it kept skipped (counted as it does).
-  return JSON.stringify({ skipped: listing.skipped, skippedExamples: listing.skippedExamples }) === stored;
+  return listingJson(listing) === stored;
 }
 
 /**
