@@ -69,7 +69,17 @@ export class GitCommitSource implements RepositorySource {
     if (recheck.length > 0) return Promise.resolve({ token, delta: null });
     if (previous === this.token) return Promise.resolve({ token, delta: { files: [], candidates: [] } });
     const missing = this.missingSince(previous);
-    return Promise.resolve({ token, delta: missing && { files: missing, candidates: missing.map((file) => file.path) } });
+    // Still all missing: only they are read again. One arrived: the listing applies its rules (the size limit) to it.
+    const stillMissing = missing !== null && this.allMissing(missing.map((file) => file.blobId!));
+    return Promise.resolve({ token, delta: stillMissing ? { files: missing, candidates: missing.map((file) => file.path) } : null });
+  }
+
+  /** True when the repository lacks every one of these blobs (one `git cat-file --batch-check`). */
+  private allMissing(blobIds: readonly string[]): boolean {
+    const result = spawnSync('git', ['--git-dir', this.root, 'cat-file', '--batch-check'], { input: blobIds.join('\n') + '\n', encoding: 'utf8' });
+    if (result.status !== 0) return false;
+    const lines = result.stdout.split('\n').filter(Boolean);
+    return lines.length === blobIds.length && lines.every((line) => line.endsWith(' missing'));
   }
 
   /** The files a run over this commit and settings stored as missing in `previous`, or null when it is no such token. */
@@ -218,8 +228,7 @@ export class GitCommitSource implements RepositorySource {
         }
         const size = Number(header.split(' ')[2]);
         const bytes = await reader.readBytes(size + 1); // content + trailing LF
-        // A blob missing when the commit was listed has no size there (the mirror fetched it since): git's is used.
-        yield { file: Number.isFinite(file.size) ? file : { ...file, size }, bytes: bytes.subarray(0, size) };
+        yield { file, bytes: bytes.subarray(0, size) };
       }
     } finally {
       child.stdin.destroy();
