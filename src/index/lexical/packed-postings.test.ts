@@ -12,6 +12,7 @@ import { bodyPhraseChunks } from './body-phrases.js';
 import { bm25Chunks, indexGeneration, type ChunkScore, type WeightedToken } from './chunk-queries.js';
 import { unpackBodyOffsets, unpackPostings } from './packed-postings.js';
 import { planUnits } from './postings-scan.js';
+import type { VocabularyRow } from './term-statistics.js';
 import { corpusOf, readCorpus } from './postings-corpus.js';
 import { warmScoring } from './scoring-warmup.js';
 import { instanceView, rowVocabularyView } from './fts-views.js';
@@ -151,14 +152,14 @@ describe('packed postings', () => {
   });
 
   it('plan ranges that never hold a skipped term, and big terms alone', () => {
-    const vocabulary: Array<[string, number]> = [
-      ['a', 5],
-      ['b', 19_999],
-      ['c', 3],
-      ['d', 40_000],
-      ['e', 1],
-      ['f', 2],
-      ['g', 7],
+    const vocabulary: VocabularyRow[] = [
+      ['a', 1, 5],
+      ['b', 1, 19_999],
+      ['c', 1, 3],
+      ['d', 1, 40_000],
+      ['e', 1, 1],
+      ['f', 1, 2],
+      ['g', 1, 7],
     ];
     expect(planUnits(vocabulary, (term) => term === 'f')).toEqual([
       ['a', 'b'],
