@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../test/helpers/mulberry32.js';
 import { sameFileCallGraph } from './call-graph.js';
 import type { CallRef, CodeSymbol, SymbolKind } from './symbol-model.js';
 
@@ -106,4 +107,30 @@ describe('sameFileCallGraph', () => {
       expect(graph.get('Meter.tick')!.invokedBy.length === 1, `seed ${seed}: receiver ${receiver}, in class ${inClass}`).toBe(expected);
     }
   });
+
+  it('with `only`, gives exactly the full graph’s entries of those symbols (seeded random files; the seed is in each message)', () => {
+    const names = ['get', 'tick', 'run', 'load', 'save', 'close'];
+    const receivers = ['self', 'this', 'cls', 'Meter', 'Gauge', 'other', 'super()', 'Meter()', null];
+    let compared = 0;
+    for (let seed = 1; seed <= 150; seed++) {
+      const random = mulberry32(seed);
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+      const calls = (): CallRef[] => Array.from({ length: Math.floor(random() * 5) }, (): CallRef => [pick(names), pick(receivers)]);
+      const symbols: CodeSymbol[] = [];
+      for (const owner of ['Meter', 'Gauge']) {
+        symbols.push(sym('class', owner, calls()));
+        for (let i = 0; i < 1 + Math.floor(random() * 4); i++) symbols.push(sym('method', `${owner}.${pick(names)}`, calls()));
+      }
+      for (let i = 0; i < Math.floor(random() * 4); i++) symbols.push(sym('function', pick(names), calls()));
+      const file = random() < 0.5 ? python : java;
+      const full = sameFileCallGraph(symbols, file);
+      const only = new Set(symbols.filter(() => random() < 0.3).map((s) => s.qualifiedName));
+      const part = sameFileCallGraph(symbols, file, only);
+      expect([...part.keys()].sort(), `seed ${seed}`).toEqual([...only].sort());
+      for (const name of only) expect(part.get(name), `seed ${seed}: ${name}`).toEqual(full.get(name));
+      compared += only.size;
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
 });
+

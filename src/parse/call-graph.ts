@@ -24,13 +24,20 @@ export interface CallGraphFile {
  * of the same file it calls and is called by. Self-calls (recursion) are kept when
  * the call resolves. Order: `invokes` follows the caller's call order, `invokedBy`
  * follows symbol order; both are de-duplicated. Every symbol has an entry,
- * possibly with empty lists.
+ * possibly with empty lists; with `only`, only the symbols named there have one,
+ * with the same lists, and only the calls that can leave or reach them are
+ * resolved (a scaffold wants two symbols' neighbours in a file of thousands).
  */
-export function sameFileCallGraph(symbols: readonly CodeSymbol[], file: CallGraphFile): Map<string, CallEdges> {
+export function sameFileCallGraph(symbols: readonly CodeSymbol[], file: CallGraphFile, only?: ReadonlySet<string>): Map<string, CallEdges> {
   const graph = new Map<string, CallEdges>();
   const byName = new Map<string, CodeSymbol[]>();
+  // A call reaches a symbol of its own name only (sameFileTargets picks among byName's list), so with `only` a call of
+  // any other name, from a symbol not asked for, is not resolved.
+  const wantedNames = only ? new Set<string>() : null;
   for (const symbol of symbols) {
-    if (!graph.has(symbol.qualifiedName)) graph.set(symbol.qualifiedName, { invokes: [], invokedBy: [] });
+    const wanted = !only || only.has(symbol.qualifiedName);
+    if (wanted && !graph.has(symbol.qualifiedName)) graph.set(symbol.qualifiedName, { invokes: [], invokedBy: [] });
+    if (wanted) wantedNames?.add(symbol.name);
     let list = byName.get(symbol.name);
     if (!list) byName.set(symbol.name, (list = []));
     list.push(symbol);
@@ -39,12 +46,14 @@ export function sameFileCallGraph(symbols: readonly CodeSymbol[], file: CallGrap
 
   const invokedBy = new Map<string, Set<string>>();
   for (const caller of symbols) {
-    const edges = graph.get(caller.qualifiedName)!;
+    const edges = graph.get(caller.qualifiedName);
     for (const call of callsOf(caller)) {
+      if (!edges && !wantedNames!.has(call[0])) continue;
       const candidates = byName.get(call[0]);
       if (!candidates) continue;
       for (const target of sameFileTargets(call, caller, candidates, scope)) {
-        if (!edges.invokes.includes(target)) edges.invokes.push(target);
+        if (edges && !edges.invokes.includes(target)) edges.invokes.push(target);
+        if (!graph.has(target)) continue;
         let callers = invokedBy.get(target);
         if (!callers) invokedBy.set(target, (callers = new Set()));
         callers.add(caller.qualifiedName);

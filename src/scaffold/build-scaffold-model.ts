@@ -96,8 +96,11 @@ export function buildScaffoldModel(
 
     const symbols = scaffoldFile.symbols;
     const hitScores = symbolHitScores(fileHits(result, candidate, candidate.path));
-    const graph = sameFileCalls(symbols, { language: scaffoldFile.language ?? '', text: scaffoldFile.text ?? null });
-    block.anchors = selectAnchors(symbols, queryTokens, hitScores, resolved.maxAnchors).map(
+    const anchors = selectAnchors(symbols, queryTokens, hitScores, resolved.maxAnchors);
+    // Only the anchors show call neighbours: the rest of the file's calls are not resolved.
+    const only = new Set(anchors.map((a) => a.symbol.qualifiedName));
+    const graph = sameFileCalls(symbols, { language: scaffoldFile.language ?? '', text: scaffoldFile.text ?? null }, only);
+    block.anchors = anchors.map(
       (a): ScaffoldAnchor => ({
         ...refOf(a.symbol, a.hitScore),
         matchedTokens: a.matchedTokens,

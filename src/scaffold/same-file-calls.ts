@@ -18,28 +18,21 @@ export interface CallNeighbours {
 
 /**
  * qualifiedName → same-file neighbours, for every symbol (overloads sharing a
- * qualified name are merged). `file` gives the language and text the receivers
- * are resolved with; without it no plain call reaches a method and no receiver
- * variable resolves.
+ * qualified name are merged), or with `only` for those symbols alone (the
+ * calls that cannot leave or reach them are not resolved: a scaffold shows two
+ * anchors' neighbours in a file of thousands of symbols). `file` gives the
+ * language and text the receivers are resolved with; without it no plain call
+ * reaches a method and no receiver variable resolves.
  */
-export function sameFileCalls(symbols: readonly CodeSymbol[], file: CallGraphFile = { language: '', text: null }): Map<string, CallNeighbours> {
-  const cached = graphs.get(symbols);
-  if (cached && cached.file.language === file.language && cached.file.text === file.text) return cached.graph;
-  const graph = buildGraph(symbols, file);
-  graphs.set(symbols, { file, graph });
-  return graph;
-}
-
-// The index hands out one cached, never-mutated symbol array per file and index
-// state, and the top files of an issue hold thousands of symbols: their graph
-// is built once per array. Callers copy the lists they keep.
-const graphs = new WeakMap<readonly CodeSymbol[], { file: CallGraphFile; graph: Map<string, CallNeighbours> }>();
-
-function buildGraph(symbols: readonly CodeSymbol[], file: CallGraphFile): Map<string, CallNeighbours> {
+export function sameFileCalls(
+  symbols: readonly CodeSymbol[],
+  file: CallGraphFile = { language: '', text: null },
+  only?: ReadonlySet<string>,
+): Map<string, CallNeighbours> {
   const firstLine = new Map<string, number>();
   for (const s of symbols) firstLine.set(s.qualifiedName, Math.min(firstLine.get(s.qualifiedName) ?? s.startLine, s.startLine));
   const graph = new Map<string, CallNeighbours>();
-  for (const [name, edges] of sameFileCallGraph(symbols, file)) {
+  for (const [name, edges] of sameFileCallGraph(symbols, file, only)) {
     graph.set(name, {
       invokes: edges.invokes.filter((t) => t !== name),
       invokedBy: edges.invokedBy
