@@ -5,7 +5,7 @@ import { ReponavError } from '../errors.js';
 import { writtenBy, type IndexSettings } from './index-settings.js';
 import { displayPath, type RepositorySource } from './sources/index.js';
 import { unwritableFolder, type IndexStore, type WriterLock } from './store/index.js';
-import { readOnlyUnchanged, type IndexReport } from './write/index.js';
+import { readOnlyUnchanged, storedSummary, type IndexReport } from './write/index.js';
 
 /** An index in a folder that cannot be written: why, the index's own path, and the private copy it is read from. */
 export interface UnwritableIndex {
@@ -54,7 +54,9 @@ export async function checkReadOnly(
   index: { store: IndexStore; source: RepositorySource; lock: WriterLock; settings: IndexSettings; root: string },
   unwritable: UnwritableIndex,
 ): Promise<IndexReport> {
-  const expected = () => ({ writtenBy: writtenBy(index.store), settings: JSON.stringify(index.settings), retriedFailures: null });
+  // Failed parses cannot be tried again without a write: they are what this index holds, not a change.
+  const failures = JSON.stringify(storedSummary(index.store)?.failedPaths ?? []);
+  const expected = () => ({ writtenBy: writtenBy(index.store), settings: JSON.stringify(index.settings), retriedFailures: failures });
   const unchanged = await readOnlyUnchanged(index.store, index.source, index.lock, expected).catch(() => null);
   if (unchanged) return unchanged;
   throw new ReponavError(
