@@ -184,7 +184,7 @@ function editedPostings(old: FilePostings, changed: readonly number[], added: Ma
   const isChanged = new Uint8Array(changed.length > 0 ? changed[changed.length - 1]! + 1 : 0);
   for (const file of changed) isChanged[file] = 1;
   const lists = new Map<string, TermPostings>();
-  for (const term of new Set([...old.termsHolding(changed), ...added.keys()])) {
+  for (const term of new Set([...old.termsHolding(changed, isChanged), ...added.keys()])) {
     const current = old.get(term);
     const extra = added.get(term);
     const capacity = (current?.files.length ?? 0) + (extra?.files.length ?? 0);

@@ -108,10 +108,8 @@ export class FilePostings {
     return new FilePostings(terms, starts, files, counts);
   }
 
-  /** The terms whose list holds a file of `files` (ascending ids), in no promised order. */
-  termsHolding(files: readonly number[]): string[] {
-    const marked = new Uint8Array(files.length > 0 ? files[files.length - 1]! + 1 : 0);
-    for (const file of files) marked[file] = 1;
+  /** The terms whose list holds a file of `files` (ascending ids; `marked[id]` is 1 for each, as touchedTerms takes them), in no promised order. */
+  termsHolding(files: readonly number[], marked: Uint8Array): string[] {
     const out: string[] = [];
     for (const t of touchedTerms({ starts: this.starts, files: this.files }, files, marked)) if (!this.overlay.has(this.terms[t]!)) out.push(this.terms[t]!);
     for (const [term, list] of this.overlay) if (list && list.files.some((file) => file < marked.length && marked[file] === 1)) out.push(term);
@@ -269,76 +267,52 @@ export interface PackedFileIndex {
 }
 
 const MAGIC = 0x44464e52; // "RNFD" little-endian
-// 2: terms stored in ascending order (1 kept them in the order first met).
-const VERSION = 2;
-const HEADER_WORDS = 8;
+// 3: the postings are serializePostings' block (2 had its own copy of that layout; 1 kept terms in the order first met).
+const VERSION = 3;
+const HEADER_WORDS = 4;
 
 /**
- * The index as bytes: a header, then four 4-byte-aligned Uint32 sections
- * (document lengths, term starts, files, counts), then the paths joined by NUL
- * (a path cannot hold one) and the terms joined by newlines (a token cannot).
+ * The index as bytes: a header (magic, version, path count, path text
+ * length), the average length as a Float64, the document lengths as Uint32,
+ * the postings as {@link serializePostings} writes them (4-byte aligned here),
+ * then the paths joined by NUL (a path cannot hold one).
  */
 export function serializeFileIndex(index: PackedFileIndex): Buffer {
-  const { terms, starts, files, counts } = index.postings.packed();
   const paths = Buffer.from(index.paths.join('\0'), 'utf8');
-  const termText = Buffer.from(terms.join('\n'), 'utf8');
-  const lengths = Uint32Array.from(index.lengths);
-  const header = new Uint32Array(HEADER_WORDS);
+  const header = Uint32Array.from([MAGIC, VERSION, index.paths.length, paths.length]);
   const average = new Float64Array([index.averageLength]);
-  header.set([MAGIC, VERSION, index.paths.length, terms.length, files.length, paths.length, termText.length, 0]);
-  return Buffer.concat([
-    Buffer.from(header.buffer),
-    Buffer.from(average.buffer),
-    Buffer.from(lengths.buffer),
-    Buffer.from(starts.buffer, starts.byteOffset, starts.byteLength),
-    Buffer.from(files.buffer, files.byteOffset, files.byteLength),
-    Buffer.from(counts.buffer, counts.byteOffset, counts.byteLength),
-    paths,
-    termText,
-  ]);
+  const lengths = Uint32Array.from(index.lengths);
+  return Buffer.concat([Buffer.from(header.buffer), Buffer.from(average.buffer), Buffer.from(lengths.buffer), serializePostings(index.postings), paths]);
 }
 
 /** A serialized index, or null when the bytes are not one (a damaged or foreign file is a cache miss). */
 export function parseFileIndex(payload: Uint8Array): PackedFileIndex | null {
   if (payload.byteLength < HEADER_WORDS * 4 + 8) return null;
-  // One copy into a fresh buffer: typed-array views need 4-byte alignment, which the cache's payload lacks.
-  const bytes = new Uint8Array(payload.byteLength);
-  bytes.set(payload);
-  const buffer = bytes.buffer;
-  const header = new Uint32Array(buffer, 0, HEADER_WORDS);
-  const [magic, version, pathCount, termCount, postingCount, pathBytes, termBytes] = header as unknown as number[];
+  const bytes = aligned(payload);
+  const [magic, version, pathCount, pathBytes] = new Uint32Array(bytes.buffer, 0, HEADER_WORDS) as unknown as number[];
   if (magic !== MAGIC || version !== VERSION) return null;
   let offset = HEADER_WORDS * 4;
-  const averageLength = new Float64Array(buffer, offset, 1)[0]!;
+  const averageLength = new Float64Array(bytes.buffer, offset, 1)[0]!;
   offset += 8;
-  const expected = offset + 4 * (pathCount! + termCount! + 1 + 2 * postingCount!) + pathBytes! + termBytes!;
-  if (expected !== bytes.byteLength) return null;
-  const section = (length: number) => {
-    const view = new Uint32Array(buffer, offset, length);
-    offset += 4 * length;
-    return view;
-  };
-  const lengths = Float64Array.from(section(pathCount!));
-  const starts = section(termCount! + 1);
-  const files = section(postingCount!);
-  const counts = section(postingCount!);
-  const decoder = new TextDecoder();
-  const pathText = decoder.decode(bytes.subarray(offset, offset + pathBytes!));
-  offset += pathBytes!;
-  const termText = decoder.decode(bytes.subarray(offset, offset + termBytes!));
+  if (bytes.byteLength < offset + 4 * pathCount!) return null;
+  const lengths = Float64Array.from(new Uint32Array(bytes.buffer, offset, pathCount!));
+  offset += 4 * pathCount!;
+  const read = readPostings(bytes, offset);
+  if (!read || read.end + pathBytes! !== bytes.byteLength) return null;
+  const pathText = new TextDecoder().decode(bytes.subarray(read.end));
   const paths = pathCount === 0 ? [] : pathText.split('\0');
-  const terms = termCount === 0 ? [] : termText.split('\n');
-  if (paths.length !== pathCount || terms.length !== termCount || starts[termCount!] !== postingCount) return null;
-  return { paths, lengths, averageLength, postings: new FilePostings(terms, starts, files, counts) };
+  if (paths.length !== pathCount) return null;
+  return { paths, lengths, averageLength, postings: read.postings };
 }
 
 const POSTINGS_MAGIC = 0x50534f50; // "POSP" little-endian
+const POSTINGS_HEADER_BYTES = 16;
 
 /**
  * Postings alone as bytes (for a corpus whose documents are described apart,
- * as the documentation sections are): magic, term count, posting count, term
- * text length, then starts, files and counts as Uint32 and the terms joined by
- * newlines.
+ * as the documentation sections are, and inside a serialized file index):
+ * magic, term count, posting count, term text length, then starts, files and
+ * counts as Uint32 and the terms joined by newlines (a token cannot hold one).
  */
 export function serializePostings(postings: FilePostings): Buffer {
   const { terms, starts, files, counts } = postings.packed();
@@ -350,16 +324,26 @@ export function serializePostings(postings: FilePostings): Buffer {
 
 /** Postings written by {@link serializePostings}, or null when the bytes are not that (a damaged or foreign payload is a miss). */
 export function parsePostings(payload: Uint8Array): FilePostings | null {
-  if (payload.byteLength < 16) return null;
-  // One aligned copy: the typed-array views need 4-byte alignment.
-  const bytes = Uint8Array.from(payload);
-  const [magic, termCount, postingCount, termBytes] = new Uint32Array(bytes.buffer, 0, 4) as unknown as number[];
-  if (magic !== POSTINGS_MAGIC || bytes.byteLength !== 16 + 4 * (termCount! + 1 + 2 * postingCount!) + termBytes!) return null;
-  const starts = new Uint32Array(bytes.buffer, 16, termCount! + 1);
-  const files = new Uint32Array(bytes.buffer, 16 + 4 * (termCount! + 1), postingCount!);
-  const counts = new Uint32Array(bytes.buffer, 16 + 4 * (termCount! + 1 + postingCount!), postingCount!);
-  const text = new TextDecoder().decode(bytes.subarray(16 + 4 * (termCount! + 1 + 2 * postingCount!)));
+  const read = readPostings(aligned(payload), 0);
+  return read && read.end === payload.byteLength ? read.postings : null;
+}
+
+/** A copy of `payload` at offset 0 of its own buffer: typed-array views need 4-byte alignment, which a cache's payload lacks. */
+function aligned(payload: Uint8Array): Uint8Array {
+  return Uint8Array.from(payload);
+}
+
+/** The postings block that starts at `offset` (4-byte aligned) of `bytes`, and where it ends; null when it is not one. */
+function readPostings(bytes: Uint8Array, offset: number): { postings: FilePostings; end: number } | null {
+  if (bytes.byteLength < offset + POSTINGS_HEADER_BYTES) return null;
+  const [magic, termCount, postingCount, termBytes] = new Uint32Array(bytes.buffer, offset, 4) as unknown as number[];
+  const textAt = offset + POSTINGS_HEADER_BYTES + 4 * (termCount! + 1 + 2 * postingCount!);
+  if (magic !== POSTINGS_MAGIC || bytes.byteLength < textAt + termBytes!) return null;
+  const starts = new Uint32Array(bytes.buffer, offset + POSTINGS_HEADER_BYTES, termCount! + 1);
+  const files = new Uint32Array(bytes.buffer, offset + POSTINGS_HEADER_BYTES + 4 * (termCount! + 1), postingCount!);
+  const counts = new Uint32Array(bytes.buffer, offset + POSTINGS_HEADER_BYTES + 4 * (termCount! + 1 + postingCount!), postingCount!);
+  const text = new TextDecoder().decode(bytes.subarray(textAt, textAt + termBytes!));
   const terms = termCount === 0 ? [] : text.split('\n');
   if (terms.length !== termCount || starts[termCount!] !== postingCount) return null;
-  return new FilePostings(terms, starts, files, counts);
+  return { postings: new FilePostings(terms, starts, files, counts), end: textAt + termBytes! };
 }
