@@ -94,7 +94,7 @@ function staticFeatures(store, level, key, symbolCache) {
 export async function candidateFeatures(store, query, top) {
   const memo = new LexicalMemo();
   const runs = [];
-  for (const [, options] of RUNS) runs.push(listsOf(await searchWithTuning(store, query, { ...options, lexicalMemo: memo })));
+  for (const [, options] of RUNS) runs.push(listsOf(await searchWithTuning(store, query, { ...options, ranker: 'hand', lexicalMemo: memo })));
   const symbolCache = new Map();
   const out = {};
   for (const level of LEVELS) {
@@ -114,7 +114,7 @@ export async function candidateFeatures(store, query, top) {
 
 /** One search's own feature vectors (searchRepository's `features`), documentation off. */
 export async function onePassFeatures(store, query, top) {
-  const { features } = await searchWithTuning(store, query, { features: top, documents: 'off' });
+  const { features } = await searchWithTuning(store, query, { features: top, documents: 'off', ranker: 'hand' });
   return Object.fromEntries(LEVELS.map((level) => [level, { ...features[level], names: ONE_PASS_NAMES[level] }]));
 }
 

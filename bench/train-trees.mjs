@@ -13,8 +13,9 @@
 // a target metric.
 // --base-scale: boosting starts from scale × ln(hand-rank), the hand order
 // (0 trees keep it exactly); a larger scale makes the trees' corrections smaller.
-// --texts: the instance files the features came from; their problem statements
-// give each query's length for the short / long breakdown.
+// --texts (required): the instance files the features came from; their problem
+// statements class each query as inside the model's query domain or not
+// (≤ 150 words, no stack trace: learned/query-domain.ts, the search's own test).
 // How:
 // - The number of trees per level is chosen by repository-grouped --inner-fold
 //   cross-validation over the training repositories alone (every --step trees,
@@ -30,8 +31,13 @@
 //   splits no level loses more than 2 points. Printed with the per-metric
 //   table (instance bootstrap too), per repository, per query length (short:
 //   ≤ 150 words, no stack trace), and miss types.
-// - --out: the model trained on the whole pool (whatever the rule says: the
-//   rule decides the default, `--ranker learned` can always be asked for).
+// - The default ranker `auto` uses the model only inside the query domain, and
+//   only at the levels where that passes the same rule (each level's model is
+//   independent, so each level is judged alone; at least one chosen level must
+//   gain on the pool). Printed as a second table and a per-level verdict.
+// - --out: the model trained on the whole pool, with `use` (the levels `auto`
+//   applies it to, and the query domain) set from that verdict; `--ranker
+//   learned` can always ask for every level.
 // Deterministic: LambdaMART here samples nothing; the bootstrap is seeded.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { scoreInstance, goldAtLevel } from '../dist/eval/locbench-metrics.js';
@@ -39,6 +45,7 @@ import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
 import { trainLambdaMart, treeValue } from '../dist/retrieve/learned/lambdamart.js';
 import { baseScore, validateRankerModel } from '../dist/retrieve/learned/learned-ranker.js';
 import { FEATURE_NAMES, RANKING_LEVELS } from '../dist/retrieve/ranking-features.js';
+import { textInQueryDomain } from '../dist/retrieve/learned/query-domain.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 import { readFeatureFiles } from './ranker-model.mjs';
 
@@ -161,8 +168,32 @@ function score(model, records) {
       const base = baseOf(record, level);
       learned[PREDICTION_KEY[level]] = ordered(record, level, x.map((v, i) => model[level].reduce((s, tree) => s + treeValue(tree, v), base[i])));
     }
-    return { record, before: scoreInstance(record.gold, hand), after: scoreInstance(record.gold, learned) };
+    const after = scoreInstance(record.gold, learned);
+    // `auto`: the model only for queries of its training data's kind (QUERY_DOMAIN), the hand order for the rest.
+    return { record, before: scoreInstance(record.gold, hand), after, auto: record.inDomain ? after : scoreInstance(record.gold, hand) };
   });
+}
+
+/** The same instances judged as the default ranker `auto` orders them (the model inside QUERY_DOMAIN only). */
+const asAuto = (scored) => scored.map((s) => ({ ...s, after: s.auto }));
+
+// The queries `auto` applies the model to: the kind the pool holds (2,744 of its 2,807 queries), never tuned on the
+// development splits. Every record is classed by the search's own test (learned/query-domain.ts), so its text is needed.
+const QUERY_DOMAIN = { maxWords: 150, traces: false };
+const texts = new Map();
+for (const file of opt.texts?.split(',') ?? []) {
+  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+    const i = JSON.parse(line);
+    texts.set(i.instance_id, i.problem_statement);
+  }
+}
+for (const r of [...pool, ...dev, ...sets.flatMap((set) => set.records)]) {
+  const text = texts.get(r.instance_id);
+  if (text === undefined) {
+    process.stderr.write(`train-trees: no query text for ${r.instance_id}; give every instance file the features came from in --texts\n`);
+    process.exit(2);
+  }
+  r.inDomain = textInQueryDomain(text, QUERY_DOMAIN);
 }
 
 const cpu0 = process.cpuUsage();
@@ -246,26 +277,12 @@ function misses(title, scored) {
   console.log(`\n${title} misses of the learned order: ${out.join('; ')}`);
 }
 
-const SHORT_WORDS = 150;
-const TRACE = /Traceback \(most recent call last\)|File "[^"]+", line \d+/;
-const texts = new Map();
-for (const file of opt.texts?.split(',') ?? []) {
-  for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
-    const i = JSON.parse(line);
-    texts.set(i.instance_id, i.problem_statement);
-  }
-}
-for (const r of [...pool, ...dev]) {
-  const text = texts.get(r.instance_id);
-  if (text !== undefined) Object.assign(r, { query_words: text.split(/\s+/).filter(Boolean).length, stack_trace: TRACE.test(text) });
-}
-const lengthOf = (record) => record.query_words ?? null;
 const poolRows = table("pool's held-out repositories (repository-grouped slices, no model saw its repository)", poolScored);
 const devRows = table('development splits (model trained on the pool only)', devScored);
 breakdown('pool held-out per repository', poolScored, (r) => r.repo);
 breakdown('development per repository', devScored, (r) => r.repo);
 breakdown('pool held-out per query source', poolScored, (r) => r.query_source);
-const lengthClass = (r) => (lengthOf(r) === null ? 'unknown (no --texts)' : lengthOf(r) <= SHORT_WORDS && !r.stack_trace ? `short (≤ ${SHORT_WORDS} words, no trace)` : 'long or traced');
+const lengthClass = (r) => (r.inDomain ? `short (≤ ${QUERY_DOMAIN.maxWords} words, no trace)` : 'long or traced');
 breakdown('pool held-out per query length', poolScored, lengthClass);
 breakdown('development per query length', devScored, lengthClass);
 misses('pool held-out', poolScored);
@@ -279,7 +296,27 @@ const devWorst = Math.min(...RANKING_LEVELS.map((l) => targetRow(devRows, l).dif
 const devWorstAny = devRows.reduce((a, b) => (b.difference < a.difference ? b : a));
 const devHolds = devWorst >= -0.02;
 const losingSets = setRows.filter(({ rows }) => RANKING_LEVELS.some((l) => targetRow(rows, l).difference < 0)).map(({ name }) => name);
-console.log(`\ndecision rule: pool held-out repository-grouped low ends ${RANKING_LEVELS.map((l) => `${l} ${TARGET[l]} ${f3(targetRow(poolRows, l).groupLow)}`).join(', ')} → ${poolHolds ? 'holds' : 'fails'}; development worst target-metric difference ${f3(devWorst)} (≥ −0.020 needed) → ${devHolds ? 'holds' : 'fails'} (worst of all six: ${devWorstAny.metric} ${f3(devWorstAny.difference)}); ${setRows.length ? `sets losing at a target metric: ${losingSets.length ? losingSets.join(', ') : 'none'}; ` : ''}${poolHolds && devHolds && losingSets.length === 0 ? 'PASSES: the learned ranker may be the default' : 'does not pass: the hand combination stays the default'}`);
+console.log(`\ndecision rule, the model at every level for every query (--ranker learned): pool held-out repository-grouped low ends ${RANKING_LEVELS.map((l) => `${l} ${TARGET[l]} ${f3(targetRow(poolRows, l).groupLow)}`).join(', ')} → ${poolHolds ? 'holds' : 'fails'}; development worst target-metric difference ${f3(devWorst)} (≥ −0.020 needed) → ${devHolds ? 'holds' : 'fails'} (worst of all six: ${devWorstAny.metric} ${f3(devWorstAny.difference)}); ${setRows.length ? `sets losing at a target metric: ${losingSets.length ? losingSets.join(', ') : 'none'}; ` : ''}${poolHolds && devHolds && losingSets.length === 0 ? 'passes' : 'does not pass'}`);
+
+// The default ranker `auto`: per level, the model inside QUERY_DOMAIN. The levels' models are independent (each reorders
+// its own list from the hand search's features), so the rule is judged per level; `auto` uses the levels that pass.
+const autoPool = table(`auto: pool's held-out repositories (the model for queries of ≤ ${QUERY_DOMAIN.maxWords} words with no trace)`, asAuto(poolScored));
+const autoDev = table('auto: development splits', asAuto(devScored));
+breakdown('auto: development per query length', asAuto(devScored), lengthClass);
+const autoSets = setScored.map(({ name, scored }) => ({ name, rows: table(`auto: ${name}`, asAuto(scored)) }));
+const verdicts = RANKING_LEVELS.map((level) => {
+  const pool = targetRow(autoPool, level);
+  const dev = targetRow(autoDev, level);
+  const losing = autoSets.filter(({ rows }) => targetRow(rows, level).difference < 0).map(({ name }) => name);
+  const passes = pool.groupLow >= 0 && dev.difference >= -0.02 && losing.length === 0;
+  console.log(`auto ${level} ${TARGET[level]}: pool held-out repository-grouped low end ${f3(pool.groupLow)} (≥ 0), development ${f3(dev.difference)} (≥ −0.020), sets losing: ${losing.length ? losing.join(', ') : 'none'} → ${passes ? 'passes' : 'fails'}`);
+  // A level whose model has no trees is the hand order: nothing to apply.
+  return { level, passes: passes && finalModel[level].length > 0, gains: pool.groupLow > 0 };
+});
+const chosen = verdicts.filter((v) => v.passes);
+// The rule also asks for a gain somewhere: levels that only hold, with none gaining, leave the hand order everywhere.
+const useLevels = chosen.some((v) => v.gains) ? chosen.map((v) => v.level) : [];
+console.log(`decision rule, auto: ${useLevels.length ? `the model orders ${useLevels.join(', ')} for queries of ≤ ${QUERY_DOMAIN.maxWords} words with no trace; the hand order elsewhere` : 'no level passes: auto keeps the hand order everywhere'}`);
 console.log(`training + scoring CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (${SLICES + 1} models × 3 levels, each with ${INNER}-fold tree-count selection; ${pool.length} pool instances of ${poolRepos.length} repositories, ${dev.length} development instances)`);
 
 if (opt.out) {
@@ -288,14 +325,15 @@ if (opt.out) {
       format: 'reponav-ranker/1',
       top: Math.max(...pool.map((r) => r.levels.file.keys.length)),
       levels: Object.fromEntries(RANKING_LEVELS.map((l) => [l, { features: FEATURE_NAMES[l], base: { feature: 'hand-rank', scale: BASE_SCALE }, trees: finalModel[l].map(roundTree) }])),
-      provenance: { baseScale: BASE_SCALE, trainedOn: `${pool.length} fix-commit instances of ${poolRepos.length} repositories (bench/training-pool.json)`, options: TRAINING, treesChosenBy: `${INNER}-fold repository-grouped cross-validation`, passes: poolHolds && devHolds && losingSets.length === 0 },
+      use: { levels: useLevels, query: QUERY_DOMAIN },
+      provenance: { baseScale: BASE_SCALE, trainedOn: `${pool.length} fix-commit instances of ${poolRepos.length} repositories (bench/training-pool.json)`, options: TRAINING, treesChosenBy: `${INNER}-fold repository-grouped cross-validation`, passesEverywhere: poolHolds && devHolds && losingSets.length === 0 },
     },
     opt.out,
   );
   writeFileSync(opt.out, `${JSON.stringify(model)}\n`);
   process.stderr.write(`model → ${opt.out}\n`);
 }
-if (opt.json) writeFileSync(opt.json, JSON.stringify({ training: TRAINING, pool: poolRows, dev: devRows, sets: setRows, passes: poolHolds && devHolds && losingSets.length === 0 }, null, 1));
+if (opt.json) writeFileSync(opt.json, JSON.stringify({ training: TRAINING, pool: poolRows, dev: devRows, sets: setRows, passes: poolHolds && devHolds && losingSets.length === 0, auto: { pool: autoPool, dev: autoDev, sets: autoSets, levels: useLevels, query: QUERY_DOMAIN } }, null, 1));
 
 /** A tree with its leaf values rounded to 6 significant digits (a smaller file); thresholds stay exact. */
 function roundTree(tree) {

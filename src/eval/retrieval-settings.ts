@@ -100,7 +100,7 @@ const searchSettings = {
   fileQueryWeights: queryWeights,
   titleFileWeight: z.number(),
   filesOnly: z.boolean(),
-  /** `hand` (default) or `learned` (the shipped LambdaMART model reorders the candidates). */
+  /** `auto` (default: the shipped LambdaMART model where its file's `use` says), `hand` or `learned` (the model at every level, every query). */
   ranker: z.enum(RANKER_KINDS),
 };
 

@@ -3,14 +3,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepositoryIndex } from '../index/repository-index.js';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
-import { searchRepository, type SearchOptions } from './search-repository.js';
+import { searchRepository, searchWithTuning, type SearchOptions } from './search-repository.js';
+import type { RankerModel } from './learned/learned-ranker.js';
+import { shippedRankerModel } from './shipped-ranker.js';
 import { FEATURE_NAMES, RANKING_LEVELS, symbolKey } from './ranking-features.js';
 
 /**
- * The default ranking's scores on a fixture, compared bit for bit with the
- * ones recorded in __fixtures__/default-ranking-scores.json: a change that
- * only restructures retrieval (caches, parsing once) must leave every score
- * of every level as it was. Re-record only for a change meant to move the
+ * The hand ranking's scores on a fixture (the default ranker `auto` starts
+ * from them and reorders only what its model's `use` names; tested below),
+ * compared bit for bit with the ones recorded in
+ * __fixtures__/default-ranking-scores.json: a change that only restructures
+ * retrieval (caches, parsing once) must leave every score of every level as it was. Re-record only for a change meant to move the
  * ranking: REPONAV_RECORD_RANKING=1 npx vitest run src/retrieve/default-ranking.test.ts
  */
 const RECORD = join(import.meta.dirname, '__fixtures__', 'default-ranking-scores.json');
@@ -85,7 +88,7 @@ afterAll(() => {
 async function rankings(options: SearchOptions = {}): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const query of QUERIES) {
-    const r = await searchRepository(repository.store, query, options);
+    const r = await searchRepository(repository.store, query, { ranker: 'hand', ...options });
     out.push({
       query,
       hits: r.hits.map((h) => [h.path, h.symbol, h.kind, h.startLine, h.score]),
@@ -98,7 +101,7 @@ async function rankings(options: SearchOptions = {}): Promise<unknown[]> {
   return out;
 }
 
-describe('the default ranking', () => {
+describe('the hand ranking', () => {
   it('gives every hit, file, module, function and document the recorded score, bit for bit', async () => {
     const now = await rankings();
     if (process.env.REPONAV_RECORD_RANKING === '1') writeFileSync(RECORD, `${JSON.stringify(now, null, 1)}\n`);
@@ -114,7 +117,7 @@ describe('the default ranking', () => {
   it('is the same when the search also returns its feature vectors, which describe its lists', async () => {
     expect(JSON.stringify(await rankings({ features: 30 }))).toBe(JSON.stringify(await rankings()));
     for (const query of QUERIES) {
-      const r = await searchRepository(repository.store, query, { features: 30 });
+      const r = await searchRepository(repository.store, query, { features: 30, ranker: 'hand' });
       const lists = { file: r.files.map((f) => f.path), module: r.modules.map(symbolKey), function: r.functions.map(symbolKey) };
       for (const level of RANKING_LEVELS) {
         expect(r.features![level].keys).toEqual(lists[level].slice(0, 30));
@@ -130,7 +133,7 @@ describe('the default ranking', () => {
 
   it('with the shipped learned ranker reorders only among the hand ranking\'s candidates and keeps scores descending', async () => {
     for (const query of QUERIES) {
-      const hand = await searchRepository(repository.store, query);
+      const hand = await searchRepository(repository.store, query, { ranker: 'hand' });
       const learned = await searchRepository(repository.store, query, { ranker: 'learned' });
       expect([...learned.files.map((f) => f.path)].sort()).toEqual([...hand.files.map((f) => f.path)].sort());
       expect(learned.files.map((f) => f.score)).toEqual(hand.files.map((f) => f.score));
@@ -156,5 +159,79 @@ describe('the default ranking', () => {
   it('is the same on a second search of the same query (cached derived values give what computing them gave)', async () => {
     const first = JSON.stringify(await rankings());
     expect(JSON.stringify(await rankings())).toBe(first);
+  });
+});
+
+/**
+ * A model whose every level reverses the hand order of its first `top`
+ * candidates (one tree: +10 for a hand rank of 1/(1+r) below 1, growing with r
+ * through the base), with `use` as given.
+ */
+function reversingModel(use?: RankerModel['use']): RankerModel {
+  const level = (names: readonly string[]) => {
+    const at = names.indexOf('hand-rank');
+    // Scores -ln(1+r) + 3·(1 - 1/(1+r))·… would need many trees; a threshold per rank is enough for the first five.
+    const cuts = [0.9, 0.45, 0.3, 0.22, 0.18];
+    return {
+      features: [...names],
+      base: { feature: 'hand-rank' as const, scale: 1 },
+      trees: cuts.map((cut) => ({ feature: [at, -1, -1], threshold: [cut, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 10, 0] })),
+    };
+  };
+  return { format: 'reponav-ranker/1', top: 5, levels: { file: level(FEATURE_NAMES.file), module: level(FEATURE_NAMES.module), function: level(FEATURE_NAMES.function) }, ...(use ? { use } : {}), provenance: {} };
+}
+
+describe('the default ranker (auto)', () => {
+  const lists = (r: Awaited<ReturnType<typeof searchRepository>>) => ({
+    files: r.files.map((f) => [f.path, f.score]),
+    modules: r.modules.map((m) => [symbolKey(m), m.score]),
+    functions: r.functions.map((f) => [symbolKey(f), f.score]),
+  });
+  const SHORT = QUERIES[0]!;
+  const TRACED = QUERIES[1]!;
+
+  it('applies the model at the levels its file names, to a query inside its domain, and the hand order elsewhere', async () => {
+    const use = { levels: ['function' as const], query: { maxWords: 150, traces: false } };
+    const hand = lists(await searchWithTuning(repository.store, SHORT, { ranker: 'hand' }));
+    const everywhere = lists(await searchWithTuning(repository.store, SHORT, { ranker: 'learned', rankerModel: reversingModel(use) }));
+    const auto = lists(await searchWithTuning(repository.store, SHORT, { ranker: 'auto', rankerModel: reversingModel(use) }));
+    // The fixture's model does move the function list (else this test could not fail).
+    expect(everywhere.functions.map(([k]) => k)).not.toEqual(hand.functions.map(([k]) => k));
+    expect(auto).toEqual({ files: hand.files, modules: hand.modules, functions: everywhere.functions });
+  });
+
+  it('keeps the hand order for a traced query, a query longer than the domain, and a model with no `use`', async () => {
+    const traced = { levels: ['file' as const, 'module' as const, 'function' as const], query: { maxWords: 150, traces: false } };
+    expect(lists(await searchWithTuning(repository.store, TRACED, { ranker: 'auto', rankerModel: reversingModel(traced) }))).toEqual(lists(await searchWithTuning(repository.store, TRACED, { ranker: 'hand' })));
+    // The same query is inside a domain that takes traces.
+    const withTraces = { ...traced, query: { maxWords: 150, traces: true } };
+    expect(lists(await searchWithTuning(repository.store, TRACED, { ranker: 'auto', rankerModel: reversingModel(withTraces) }))).toEqual(lists(await searchWithTuning(repository.store, TRACED, { ranker: 'learned', rankerModel: reversingModel(withTraces) })));
+    const words = SHORT.split(' ').length;
+    const tooShort = { ...traced, query: { maxWords: words - 1, traces: false } };
+    const exact = { ...traced, query: { maxWords: words, traces: false } };
+    const handShort = lists(await searchWithTuning(repository.store, SHORT, { ranker: 'hand' }));
+    expect(lists(await searchWithTuning(repository.store, SHORT, { ranker: 'auto', rankerModel: reversingModel(tooShort) }))).toEqual(handShort);
+    expect(lists(await searchWithTuning(repository.store, SHORT, { ranker: 'auto', rankerModel: reversingModel(exact) }))).not.toEqual(handShort);
+    expect(lists(await searchWithTuning(repository.store, SHORT, { ranker: 'auto', rankerModel: reversingModel() }))).toEqual(handShort);
+  });
+
+  it('with the shipped model: its `use` levels come from the model, the others from the hand order, for every fixture query', async () => {
+    const use = shippedRankerModel().use;
+    expect(use, 'models/ranker.json has no `use` (bench/train-trees.mjs writes it)').toBeDefined();
+    const { textInQueryDomain } = await import('./learned/query-domain.js');
+    for (const query of QUERIES) {
+      const hand = lists(await searchRepository(repository.store, query, { ranker: 'hand' }));
+      const learned = lists(await searchRepository(repository.store, query, { ranker: 'learned' }));
+      const auto = lists(await searchRepository(repository.store, query));
+      const inside = textInQueryDomain(query, use!.query);
+      expect(auto.files).toEqual(inside && use!.levels.includes('file') ? learned.files : hand.files);
+      expect(auto.modules).toEqual(inside && use!.levels.includes('module') ? learned.modules : hand.modules);
+      expect(auto.functions).toEqual(inside && use!.levels.includes('function') ? learned.functions : hand.functions);
+    }
+  });
+
+  it('is what a search with no ranker named does, and runs the plain query mode as the hand order', async () => {
+    expect(lists(await searchRepository(repository.store, SHORT))).toEqual(lists(await searchRepository(repository.store, SHORT, { ranker: 'auto' })));
+    expect(lists(await searchWithTuning(repository.store, SHORT, { queryMode: 'plain', ranker: 'auto' }))).toEqual(lists(await searchWithTuning(repository.store, SHORT, { queryMode: 'plain', ranker: 'hand' })));
   });
 });

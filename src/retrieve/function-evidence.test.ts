@@ -38,9 +38,9 @@ describe('linked lines (linkWeight)', () => {
     });
     try {
       const query = 'nth value slow search\nhttps://github.com/o/r/blob/abc123/pkg/generate.py#L7';
-      const off = await searchWithTuning(repository.store, query, { symbolRanking: ISOLATED });
+      const off = await searchWithTuning(repository.store, query, { ranker: 'hand', symbolRanking: ISOLATED });
       expect(names(off)[0]).toBe('pkg/generate.py:slow_search');
-      const on = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, linkWeight: 1 } });
+      const on = await searchWithTuning(repository.store, query, { ranker: 'hand', symbolRanking: { ...ISOLATED, linkWeight: 1 } });
       expect(names(on)[0]).toBe('pkg/generate.py:prime');
       expect(on.functions[0]!.score).toBeGreaterThanOrEqual(on.hits[0]!.score);
     } finally {
@@ -73,9 +73,9 @@ describe('the class the query names (classWeight)', () => {
     });
     try {
       const query = '[Tube] video page formats missing from extract';
-      const off = await searchWithTuning(repository.store, query, { symbolRanking: ISOLATED });
+      const off = await searchWithTuning(repository.store, query, { ranker: 'hand', symbolRanking: ISOLATED });
       expect(names(off).slice(0, 2)).toEqual(['pkg/sites.py:SpaceVideoSite.extract', 'pkg/sites.py:TubeSite.extract']);
-      const on = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, classWeight: 1 } });
+      const on = await searchWithTuning(repository.store, query, { ranker: 'hand', symbolRanking: { ...ISOLATED, classWeight: 1 } });
       expect(names(on).slice(0, 2)).toEqual(['pkg/sites.py:TubeSite.extract', 'pkg/sites.py:SpaceVideoSite.extract']);
       expect(on.functions.map((f) => f.score).sort()).toEqual(off.functions.map((f) => f.score).sort());
     } finally {
@@ -92,12 +92,12 @@ describe('a module\'s eponymous function (eponymWeight)', () => {
     });
     try {
       const query = 'order: suboptimal ordering of the graph';
-      const off = await searchWithTuning(repository.store, query, { symbolRanking: ISOLATED });
+      const off = await searchWithTuning(repository.store, query, { ranker: 'hand', symbolRanking: ISOLATED });
       expect(names(off)[0]).toBe('pkg/order.py:ordering_helper');
-      const on = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, eponymWeight: 1 } });
+      const on = await searchWithTuning(repository.store, query, { ranker: 'hand', symbolRanking: { ...ISOLATED, eponymWeight: 1 } });
       expect(names(on)[0]).toBe('pkg/order.py:order');
       const framedQuery = `${query}\n  File "pkg/order.py", line 3, in order`;
-      const score = async (weight: number) => (await searchWithTuning(repository.store, framedQuery, { symbolRanking: { ...ISOLATED, eponymWeight: weight } })).functions.find((f) => f.qualifiedName === 'order')?.score;
+      const score = async (weight: number) => (await searchWithTuning(repository.store, framedQuery, { ranker: 'hand', symbolRanking: { ...ISOLATED, eponymWeight: weight } })).functions.find((f) => f.qualifiedName === 'order')?.score;
       expect(await score(1)).toBe(await score(0));
     } finally {
       repository.close();
@@ -116,9 +116,9 @@ describe('a function the title names by its module (eponymWeight, titleModulePai
     });
     try {
       const query = 'Remove `prefect deployment build` CLI from the main branch\nThe build command is deprecated.';
-      const pairsOff = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, eponymWeight: 1, titleModulePairs: false } });
+      const pairsOff = await searchWithTuning(repository.store, query, { ranker: 'hand', symbolRanking: { ...ISOLATED, eponymWeight: 1, titleModulePairs: false } });
       expect(names(pairsOff)[0]).toBe('pkg/images.py:build_image');
-      const on = await searchWithTuning(repository.store, query, { symbolRanking: { ...ISOLATED, eponymWeight: 1 } });
+      const on = await searchWithTuning(repository.store, query, { ranker: 'hand', symbolRanking: { ...ISOLATED, eponymWeight: 1 } });
       // Two non-test files define a top-level `build` in a `deployment` module: both are named (the test file's is not lifted).
       expect(names(on).slice(0, 2).sort()).toEqual(['pkg/cli/deployment.py:build', 'pkg/server/deployment.py:build']);
     } finally {

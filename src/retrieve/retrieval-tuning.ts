@@ -51,10 +51,12 @@ export interface SearchOptions {
    */
   features?: number;
   /**
-   * `hand` (the default, DEFAULT_RANKER): the hand-tuned combination orders the candidates.
-   * `learned`: a LambdaMART model (learned/learned-ranker.ts; the package's
-   * models/ranker.json) reorders each level's first candidates by their
-   * feature vectors. See docs/retrieval.md.
+   * `auto` (the default, DEFAULT_RANKER): the package's LambdaMART model
+   * (models/ranker.json) reorders the levels its `use` names, for queries
+   * inside its query domain (learned/query-domain.ts); the hand order elsewhere.
+   * `hand`: the hand-tuned combination orders every level.
+   * `learned`: the model (learned/learned-ranker.ts) reorders each level's
+   * first candidates by their feature vectors, for every query. See docs/retrieval.md.
    */
   ranker?: RankerKind;
   /** Extra retrievers (dense) fused with the lexical hits; see fusion.ts. */

@@ -18,8 +18,9 @@ import { titleTerms, usesTitleFiles, withTitleFiles } from './title-files.js';
 import { indexedPaths, matchIndexedPaths } from './indexed-paths.js';
 import { documentPlacement, searchDocuments } from './doc-search.js';
 import type { DocHit, DocPlacement } from './retrieval-types.js';
-import type { SearchFeatures, SearchTrace } from './ranking-features.js';
-import { DEFAULT_RANKER } from './ranker-kind.js';
+import type { RankingLevel, SearchFeatures, SearchTrace } from './ranking-features.js';
+import { DEFAULT_RANKER, RANKER_KINDS } from './ranker-kind.js';
+import type { RankerModel } from './learned/learned-ranker.js';
 import { DEFAULT_FEEDBACK, DEFAULT_TUNING, resolveTuning, type SearchOptions, type TunedSearchOptions } from './retrieval-tuning.js';
 import { applyEvidenceBoosts, applyFileNameEvidence, applyPathPriors, applyPhraseEvidence, NO_PRIOR } from './hit-evidence.js';
 import { queryTitle } from './module-names.js';
@@ -90,8 +91,9 @@ export async function searchWithTuning(store: IndexStore, queryText: string, opt
     wordVariantScope: options.wordVariantScope,
   };
   // Each stage's hits are kept only for the features or the learned ranker (the trace is read once, at the end);
-  // both load only when asked for, so the default search pays nothing for them.
-  const model = (options.ranker ?? DEFAULT_RANKER) === 'learned' ? (options.rankerModel ?? (await import('./shipped-ranker.js')).shippedRankerModel()) : undefined;
+  // both load only when a search needs them, so a search the model does not apply to pays nothing for them.
+  const learned = await learnedRanking(options, queryText, parsedQuery.frames.length);
+  const model = learned?.model;
   const trace: SearchTrace | undefined = options.features || model ? { hits: {} } : undefined;
   let hits = lexicalSearch(store, parsedQuery, lexical);
   if (options.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...options.feedback }, lexical);
@@ -172,7 +174,34 @@ export async function searchWithTuning(store: IndexStore, queryText: string, opt
     if (options.features) result.features = options.features === (model?.top ?? options.features) ? features : rankingFeatures(store, result, trace, options.features);
     if (!model) return result;
     const { applyLearnedRanker } = await import('./learned/learned-ranker.js');
-    return { ...result, ...applyLearnedRanker(model, result, features) };
+    return { ...result, ...applyLearnedRanker(model, result, features, learned!.levels) };
+  }
+}
+
+/**
+ * The model and the levels it reorders for this query (absent: all), or undefined when the
+ * hand order stands at every level (`hand`; `auto` for a query outside the
+ * model's domain, or a model that names no level).
+ */
+async function learnedRanking(options: TunedSearchOptions, queryText: string, frameCount: number): Promise<{ model: RankerModel; levels?: readonly RankingLevel[] } | undefined> {
+  const kind = options.ranker ?? DEFAULT_RANKER;
+  const load = async () => options.rankerModel ?? (await import('./shipped-ranker.js')).shippedRankerModel();
+  switch (kind) {
+    case 'hand':
+      return undefined;
+    case 'learned':
+      return { model: await load() };
+    case 'auto': {
+      const model = await load();
+      const use = model.use;
+      if (!use || use.levels.length === 0) return undefined;
+      const { inQueryDomain } = await import('./learned/query-domain.js');
+      return inQueryDomain(queryText, frameCount, use.query) ? { model, levels: use.levels } : undefined;
+    }
+    default: {
+      const unknown: never = kind;
+      throw new ReponavError('BAD_INPUT', `Unknown ranker '${String(unknown)}'; use one of ${RANKER_KINDS.join(', ')}.`);
+    }
   }
 }
 

@@ -84,7 +84,7 @@ export interface ToolContext {
    * its top functions. Absent: no reranking is offered.
    */
   reranker?: FunctionReranker;
-  /** Which combination orders `search`'s candidates: `hand` (default) or `learned` (SearchOptions.ranker). */
+  /** Which combination orders `search`'s candidates: `auto` (default), `hand` or `learned` (SearchOptions.ranker). */
   ranker?: SearchOptions['ranker'];
   /** Scaffold knobs for `search` (ablations); its budget always comes from the call's budget. */
   scaffold?: Omit<ScaffoldOptions, 'budgetTokens'>;

@@ -44,11 +44,16 @@ describe('an incomplete installation', () => {
     const modelLine = expectOneSentenceError(noModel, 1);
     expect(modelLine).toMatch(/models\/ranker\.json cannot be read/);
     expect(modelLine).toContain('--ranker hand');
+    // The default ranker (auto) reads the model's own `use` too, so it fails the same way; only the hand order needs no model.
+    const noModelDefault = run(pkg, ['search', 'load the settings file', '--repo', root, '-q'], cacheDir);
+    expect(expectOneSentenceError(noModelDefault, 1)).toMatch(/models\/ranker\.json cannot be read/);
+    const handOnly = run(pkg, ['search', 'load the settings file', '--repo', root, '-q', '--ranker', 'hand'], cacheDir);
+    expect(handOnly.code, handOnly.stderr).toBe(0);
     cpSync(join(PROJECT_ROOT, 'models'), join(pkg, 'models'), { recursive: true });
     // The CLI bundle (dist/cli/) finds the shipped model from its own folder.
     const learned = run(pkg, ['search', 'load the settings file', '--repo', root, '-q', '--ranker', 'learned', '--json'], cacheDir);
     expect(learned.code, learned.stderr).toBe(0);
-    const hand = run(pkg, ['search', 'load the settings file', '--repo', root, '-q', '--json'], cacheDir);
+    const hand = run(pkg, ['search', 'load the settings file', '--repo', root, '-q', '--ranker', 'hand', '--json'], cacheDir);
     const paths = (out: string) => (JSON.parse(out) as { files: { path: string }[] }).files.map((f) => f.path).sort();
     expect(paths(learned.stdout)).toEqual(paths(hand.stdout));
   }, 120_000);

@@ -148,7 +148,7 @@ export function registerMcpCommand(program: Command, io: CliIo = PROCESS_IO): Co
       commaList('tool name'),
     )
     .option('--exclude-tools <names>', 'do not offer these tools, comma-separated (default: $REPONAV_MCP_EXCLUDE_TOOLS)', commaList('tool name'))
-    .addOption(new Option('--ranker <kind>', 'what orders search candidates: hand (the tuned combination) or learned (the shipped LambdaMART model)').choices(RANKER_KINDS).default(DEFAULT_RANKER))
+    .addOption(new Option('--ranker <kind>', 'what orders search candidates: auto (the shipped LambdaMART model where it passed its evaluation, the tuned combination elsewhere), hand (the tuned combination) or learned (the model at every level, for every query)').choices(RANKER_KINDS).default(DEFAULT_RANKER))
     .option('--structured', 'also send structuredContent (the answer text first, the JSON data within the same budget) and list output schemas')
     .option('--print-config <client>', `print a ready snippet that starts this server from an MCP client (${MCP_CLIENTS.join(', ')}), or with --http connects to it, and exit`)
     .option('-q, --quiet', 'log only errors on stderr')

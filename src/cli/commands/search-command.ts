@@ -44,7 +44,7 @@ export function registerSearchCommand(program: Command, io: CliIo = PROCESS_IO):
     .addOption(new Option('--format <format>', 'output interface').choices([...INTERFACE_MODES]).default('scaffold'))
     .option('--file-pattern <glob>', 'only files matching this glob (e.g. "src/**/*.py")')
     .option('--budget-tokens <n>', `output budget in o200k tokens (estimated from above; 100 to ${MAX_SEARCH_BUDGET})`, searchBudget, 1500)
-    .addOption(new Option('--ranker <kind>', 'what orders the candidates: hand (the tuned combination) or learned (the shipped LambdaMART model; docs/retrieval.md)').choices(RANKER_KINDS).default(DEFAULT_RANKER))
+    .addOption(new Option('--ranker <kind>', 'what orders the candidates: auto (the shipped LambdaMART model at the levels and for the queries where it passed its evaluation, the tuned combination elsewhere), hand (the tuned combination) or learned (the model at every level, for every query); docs/retrieval.md').choices(RANKER_KINDS).default(DEFAULT_RANKER))
     .option('--json', 'same as --format json')
     .option('-q, --quiet', 'no progress bar');
   addHiddenAlias(command, '--budget <tokens>', '--budget-tokens <n>', searchBudget);

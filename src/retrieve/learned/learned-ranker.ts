@@ -34,12 +34,25 @@ const Level = z.strictObject({
   trees: z.array(Tree),
 });
 
+/**
+ * Where the default ranker (`auto`) applies the model: the levels at which it
+ * passed the decision rule of docs/retrieval.md, for queries of the kind it
+ * was trained and judged on (query-domain.ts). Written by
+ * `bench/train-trees.mjs` from the rule it prints.
+ */
+const Use = z.strictObject({
+  levels: z.array(z.enum(['file', 'module', 'function'])),
+  query: z.strictObject({ maxWords: z.number().check(z.int(), z.positive()), traces: z.boolean() }),
+});
+
 /** The model file's schema. */
 export const RankerModelSchema = z.strictObject({
   format: z.literal('reponav-ranker/1'),
   /** How many of each level's first candidates the model reorders. */
   top: z.number().check(z.int(), z.positive()),
   levels: z.strictObject({ file: Level, module: Level, function: Level }),
+  /** Absent: the model is used only when asked for (`ranker: 'learned'`), never by `auto`. */
+  use: z.optional(Use),
   /** How the model was made (training set, options, the command); not read at query time. */
   provenance: z.record(z.string(), z.unknown()),
 });
@@ -111,14 +124,15 @@ export interface RankableLists {
 }
 
 /**
- * `lists` with each level's first `model.top` candidates reordered by the
+ * `lists` with each of `levels`' first `model.top` candidates reordered by the
  * model's score of their feature vectors (ties keep the hand order); the
  * reordered candidates take the hand ranking's scores in order, so scores stay
  * descending and their spread is the hand ranking's. Candidates after the first
- * `top` keep their places.
+ * `top`, and every level not in `levels`, keep their places.
  */
-export function applyLearnedRanker(model: RankerModel, lists: RankableLists, features: SearchFeatures): RankableLists {
+export function applyLearnedRanker(model: RankerModel, lists: RankableLists, features: SearchFeatures, levels: readonly RankingLevel[] = RANKING_LEVELS): RankableLists {
   const reorder = <T extends { score: number }>(level: RankingLevel, list: T[], keyOf: (item: T) => string): T[] => {
+    if (!levels.includes(level)) return list;
     const { trees, base } = model.levels[level];
     const baseAt = FEATURE_NAMES[level].indexOf(base.feature);
     const { keys, x } = features[level];
