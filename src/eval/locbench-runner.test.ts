@@ -212,6 +212,13 @@ describe('runLocbench', () => {
     await expect(runLocbench({ ...options, localizerConfig: { settings: { alpha: 0.5 } }, reponavRevision: 'other' }, new FakeLocalizer())).rejects.toThrow(/reponav: .* → "other"/);
   });
 
+  it('refuses to resume into an output whose localizer facts differ (another ranker model under equal settings)', async () => {
+    const withFacts = (runFacts: Record<string, unknown>) => Object.assign(new FakeLocalizer(), { runFacts });
+    await runLocbench({ ...options, only: ['i-old'] }, withFacts({ ranker: 'auto', rankerModel: 'a'.repeat(64) }));
+    await expect(runLocbench(options, withFacts({ ranker: 'auto', rankerModel: 'b'.repeat(64) }))).rejects.toThrow(/facts\.rankerModel: "a+" → "b+"/);
+    await expect(runLocbench(options, withFacts({ ranker: 'hand' }))).rejects.toThrow(/facts\.ranker: "auto" → "hand"/);
+  });
+
   it('reports progress', async () => {
     const lines: string[] = [];
     const progress = createProgressReporter({ stream: { write: (s: string) => lines.push(s) }, tty: false, intervalMs: 0 });

@@ -6,10 +6,13 @@ import type { RerankTrace } from '../retrieve/rerank/index.js';
 const ENV = { REPONAV_LLM_BASE_URL: 'http://127.0.0.1:9/v1' };
 
 describe('createRerankLocalizer', () => {
-  it('records the model used and the effective rerank settings as run facts', async () => {
+  it('records the retrieval\'s ranker, the model used and the effective rerank settings as run facts', async () => {
     const localizer = await createRerankLocalizer({ mode: 'rerank', settings: { model: 'openai-compatible:m', window: 4, step: 2 } }, { env: ENV });
     try {
       expect(localizer.runFacts).toEqual({
+        // The retrieval it reranks: the default ranker and the shipped model's sha256.
+        ranker: 'auto',
+        rankerModel: expect.stringMatching(/^[0-9a-f]{64}$/),
         model: 'openai-compatible:m',
         provider: 'openai-compatible',
         baseUrlHost: '127.0.0.1:9',

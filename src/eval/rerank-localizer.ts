@@ -96,7 +96,8 @@ export async function createRerankLocalizer(config: LocbenchLocalizerConfig, dep
       };
     },
   });
-  return { localize: inner.localize, close: () => inner.close?.() ?? Promise.resolve(), meter, model, runFacts };
+  // The retrieval the reranker starts from is recorded too (its ranker and model), so a resume cannot mix two retrievals.
+  return { localize: inner.localize, close: () => inner.close?.() ?? Promise.resolve(), meter, model, runFacts: { ...inner.runFacts, ...runFacts } };
 }
 
 /** The reranker's own keys and the retrieval settings, apart. */

@@ -2,7 +2,7 @@ import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { CommitIndexPool } from '../index/index.js';
-import { DEFAULT_TUNING, searchWithTuning, type ChunkHit, type SearchResult, type TunedSearchOptions } from '../retrieve/index.js';
+import { DEFAULT_TUNING, rankerIdentity, searchWithTuning, type ChunkHit, type SearchResult, type TunedSearchOptions } from '../retrieve/index.js';
 import type { IndexStore } from '../index/index.js';
 import type { InstanceLocalizer, LocalizeInput, LocbenchLocalizerConfig, RawChunkHit } from './localizer.js';
 import { RetrievalSettingsSchema, searchOptionsOf } from './retrieval-settings.js';
@@ -20,7 +20,8 @@ export interface AfterRetrieval {
 /**
  * The retrieval-only localizer: one commit-mode index per repository, moved
  * from commit to commit (re-parsing only files whose blobs differ), then the
- * default search; files, modules and functions are written best first.
+ * default search; files, modules and functions are written best first. Its
+ * `runFacts` name the ranker and its model's sha256 (the plain mode has none).
  * With `after`, its step may reorder the functions (see {@link AfterRetrieval}).
  */
 export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, logger: Logger = silentLogger, after?: AfterRetrieval): Promise<InstanceLocalizer> {
@@ -31,6 +32,8 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
   const settings = parsed.data;
   const searchOptions = searchOptionsOf(settings);
   const limit = settings.maxPredictions ?? 50;
+  // Recorded in run.json: a resume under another ranker or model file is refused (the settings can be equal, `{}`, across both).
+  const runFacts = settings.queryMode === 'plain' ? {} : await rankerIdentity(searchOptions.ranker, searchOptions.rankerModel);
   // One index open at a time (memory stays flat across a long run), moved from
   // commit to commit by the pool; calls take turns, since the index follows one
   // commit at a time (a runner with --concurrency > 1 stays correct; retrieval
@@ -76,6 +79,7 @@ export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, 
       };
     },
     close: () => pool.close(),
+    runFacts,
   };
 }
 

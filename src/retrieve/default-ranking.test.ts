@@ -230,6 +230,16 @@ describe('the default ranker (auto)', () => {
     }
   });
 
+  it('reorders a files-only search only when the model names the file level', async () => {
+    const use = { levels: ['function' as const], query: { maxWords: 150, traces: false } };
+    const auto = await searchWithTuning(repository.store, SHORT, { ranker: 'auto', rankerModel: reversingModel(use), filesOnly: true });
+    const hand = await searchWithTuning(repository.store, SHORT, { ranker: 'hand', filesOnly: true });
+    expect(auto.files).toEqual(hand.files);
+    const fileUse = { ...use, levels: ['file' as const, 'function' as const] };
+    const reordered = await searchWithTuning(repository.store, SHORT, { ranker: 'auto', rankerModel: reversingModel(fileUse), filesOnly: true });
+    expect(reordered.files.map((f) => f.path)).not.toEqual(hand.files.map((f) => f.path));
+  });
+
   it('is what a search with no ranker named does, and runs the plain query mode as the hand order', async () => {
     expect(lists(await searchRepository(repository.store, SHORT))).toEqual(lists(await searchRepository(repository.store, SHORT, { ranker: 'auto' })));
     expect(lists(await searchWithTuning(repository.store, SHORT, { queryMode: 'plain', ranker: 'auto' }))).toEqual(lists(await searchWithTuning(repository.store, SHORT, { queryMode: 'plain', ranker: 'hand' })));

@@ -13,6 +13,7 @@ export { searchRepository, type SearchOptions, type SearchResult } from './searc
 /** For the evaluation harness only (src/eval, bench/): not re-exported by the package's entry points. */
 export { searchWithTuning, DEFAULT_TUNING, type RetrievalTuning, type TunedSearchOptions } from './search-repository.js';
 export { DEFAULT_RANKER, RANKER_KINDS, type RankerKind } from './ranker-kind.js';
+export { rankerIdentity } from './ranker-identity.js';
 export type { RankerModel, RankerModelError } from './learned/learned-ranker.js';
 export type { RankingLevel, SearchFeatures } from './ranking-features.js';
 export { STOPWORDS } from './stopwords.js';

@@ -194,9 +194,11 @@ async function learnedRanking(options: TunedSearchOptions, queryText: string, fr
     case 'auto': {
       const model = await load();
       const use = model.use;
-      if (!use || use.levels.length === 0) return undefined;
+      // A files-only search has no modules or functions to reorder: it needs the model only at file level.
+      const levels = (use?.levels ?? []).filter((level) => !options.filesOnly || level === 'file');
+      if (!use || levels.length === 0) return undefined;
       const { inQueryDomain } = await import('./learned/query-domain.js');
-      return inQueryDomain(queryText, frameCount, use.query) ? { model, levels: use.levels } : undefined;
+      return inQueryDomain(queryText, frameCount, use.query) ? { model, levels } : undefined;
     }
     default: {
       const unknown: never = kind;

@@ -60,8 +60,9 @@ describe('library entries', () => {
     // server, agents and dense retrieval), 291 with the carried scoring corpus's three small modules (the full-text
     // log, FTS5's records, the postings patch), 293 with the search's tuning and hit-evidence modules split out of
     // search-repository.ts, 294 with the files-row log (file-row-changes.ts), 295 with the scoring corpus's tables
-    // split out of postings-corpus.ts (corpus-tables.ts): a rise past this bound means a heavy import reached the root entry.
-    expect(modules.length).toBeLessThanOrEqual(295);
+    // split out of postings-corpus.ts (corpus-tables.ts), 296 with the ranker identity an evaluation run records
+    // (ranker-identity.ts; it loads the model only when called): a rise past this bound means a heavy import reached the root entry.
+    expect(modules.length).toBeLessThanOrEqual(296);
   });
 
   it('`reponav/mcp` adds the MCP server, not the agents, model clients or PostgreSQL', () => {

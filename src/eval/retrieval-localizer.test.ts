@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRetrievalLocalizer } from './retrieval-localizer.js';
+
+const SHIPPED = join(import.meta.dirname, '..', '..', 'models', 'ranker.json');
+
+describe('the retrieval localizer', () => {
+  it('records the ranker that orders its predictions and, when it reads a model, the model file\'s sha256', async () => {
+    const digest = createHash('sha256').update(readFileSync(SHIPPED)).digest('hex');
+    const facts = async (settings: Record<string, unknown>) => {
+      const localizer = await createRetrievalLocalizer({ mode: 'retrieval', settings });
+      await localizer.close?.();
+      return localizer.runFacts;
+    };
+    expect(await facts({})).toEqual({ ranker: 'auto', rankerModel: digest });
+    expect(await facts({ ranker: 'learned' })).toEqual({ ranker: 'learned', rankerModel: digest });
+    expect(await facts({ ranker: 'hand' })).toEqual({ ranker: 'hand' });
+    // The plain baseline has no ranker to record.
+    expect(await facts({ queryMode: 'plain' })).toEqual({});
+  });
+});
