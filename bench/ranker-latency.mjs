@@ -55,7 +55,7 @@ for (const text of texts.slice(0, 3)) {
   await searchRepository(store, text, { ranker: kind });
 }
 const hand = [];
-const learned = [];
+const other = [];
 const extra = [];
 for (let r = 0; r < runs; r++) {
   for (const text of texts) {
@@ -63,7 +63,7 @@ for (let r = 0; r < runs; r++) {
     const t = {};
     for (const k of order) t[k] = await cpuMs(() => searchRepository(store, text, { ranker: k }));
     hand.push(t.hand);
-    learned.push(t[kind]);
+    other.push(t[kind]);
     extra.push(t[kind] - t.hand);
   }
 }
@@ -73,5 +73,5 @@ const q = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.
 const f = (x) => x.toFixed(2);
 console.log(`${texts.length} texts × ${runs} runs, ${fileCount} indexed files; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log(`hand     CPU p50 ${f(q(hand, 0.5))} ms  p95 ${f(q(hand, 0.95))} ms`);
-console.log(`${kind.padEnd(8)} CPU p50 ${f(q(learned, 0.5))} ms  p95 ${f(q(learned, 0.95))} ms`);
-console.log(`extra (${kind} − hand, per text and run) p50 ${f(q(extra, 0.5))} ms  p95 ${f(q(extra, 0.95))} ms; ${kind} ÷ hand p50 ${(q(learned, 0.5) / q(hand, 0.5)).toFixed(3)}`);
+console.log(`${kind.padEnd(8)} CPU p50 ${f(q(other, 0.5))} ms  p95 ${f(q(other, 0.95))} ms`);
+console.log(`extra (${kind} − hand, per text and run) p50 ${f(q(extra, 0.5))} ms  p95 ${f(q(extra, 0.95))} ms; ${kind} ÷ hand p50 ${(q(other, 0.5) / q(hand, 0.5)).toFixed(3)}`);

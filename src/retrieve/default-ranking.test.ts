@@ -163,14 +163,14 @@ describe('the hand ranking', () => {
 });
 
 /**
- * A model whose every level reverses the hand order of its first `top`
- * candidates (one tree: +10 for a hand rank of 1/(1+r) below 1, growing with r
- * through the base), with `use` as given.
+ * A model whose every level reverses the hand order of its first `top` (5)
+ * candidates, with `use` as given: five trees, each adding 10 to a candidate
+ * whose `hand-rank` 1/(1+r) is below its cut, so the candidate at rank r gains
+ * 10·r, which outweighs the base's ln(1/(1+r)).
  */
 function reversingModel(use?: RankerModel['use']): RankerModel {
   const level = (names: readonly string[]) => {
     const at = names.indexOf('hand-rank');
-    // Scores -ln(1+r) + 3·(1 - 1/(1+r))·… would need many trees; a threshold per rank is enough for the first five.
     const cuts = [0.9, 0.45, 0.3, 0.22, 0.18];
     return {
       features: [...names],

@@ -21,7 +21,7 @@ import { isTestPath } from './path-prior.js';
 
 /** The three ranked lists of a search answer. */
 export type RankingLevel = 'file' | 'module' | 'function';
-export const RANKING_LEVELS: readonly RankingLevel[] = ['file', 'module', 'function'];
+export const RANKING_LEVELS = ['file', 'module', 'function'] as const satisfies readonly RankingLevel[];
 
 /** The chunk hits after each stage that changes their scores, in pipeline order. */
 export const HIT_STAGES = ['bm25', 'priors', 'file-name', 'path-frame', 'phrase'] as const;

@@ -41,7 +41,7 @@ const Level = z.strictObject({
  * `bench/train-trees.mjs` from the rule it prints.
  */
 const Use = z.strictObject({
-  levels: z.array(z.enum(['file', 'module', 'function'])),
+  levels: z.array(z.enum(RANKING_LEVELS)),
   query: z.strictObject({ maxWords: z.number().check(z.int(), z.positive()), traces: z.boolean() }),
 });
 
