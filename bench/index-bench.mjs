@@ -135,6 +135,9 @@ function pickFileToEdit() {
 
 /** Tree-sitter parse + query alone over `paths` on `workerCount` threads: wall and CPU ms (this process, all threads). */
 async function parseFloor(paths, workerCount) {
+  // The same wasm tier-up choice as the indexer's for a job of this size (src/parse/wasm-tiering.ts).
+  const { prepareWasmTiering } = await import(pathToFileURL(join(PROJECT, 'dist/parse/wasm-tiering.js')).href);
+  prepareWasmTiering(paths.length);
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   await Promise.all(

@@ -10,8 +10,10 @@
  * grammars failed in one process). Reading the files stays concurrent.
  */
 import { readFile } from 'node:fs/promises';
+import { isMainThread } from 'node:worker_threads';
 import { Language, Parser, Query } from 'web-tree-sitter';
 import { queryPath, wasmPath } from './languages.js';
+import { prepareFirstParse } from './wasm-tiering.js';
 
 /** A ready-to-use grammar: reuse `parser` sequentially; never share across threads. */
 export interface LoadedGrammar {
@@ -28,6 +30,8 @@ let linking: Promise<unknown> = Promise.resolve();
 
 function initRuntime(): Promise<void> {
   if (!initPromise) {
+    // Before the first grammar is compiled (wasm-tiering.ts says why).
+    prepareFirstParse(isMainThread);
     initPromise = Parser.init().catch((error: unknown) => {
       // Let a later call retry instead of caching a failed init forever.
       initPromise = null;

@@ -23,4 +23,5 @@ export { decodeSource } from './decode-source.js';
 export { lineStartsOf } from './line-starts.js';
 export { proseFormatOf, proseOutline, type ProseFormat } from './prose-outline.js';
 export { resolveImport } from './resolve-imports.js';
+export { prepareWasmTiering, TIER_UP_FROM_FILES, type WasmTiering } from './wasm-tiering.js';
 export { TYPE_KINDS, type CallRef, type CodeSymbol, type ImportRecord, type ParsedFile, type ParseStatus, type SymbolKind } from './symbol-model.js';

@@ -6,9 +6,12 @@
  * timer may keep it alive. The assertion is on the process exit, not only on
  * the output; a process still running after a generous wait is killed and
  * fails the test (a failure guard, not a timing assertion). Besides the small
- * shop fixture, both commands run on the 14-language fixture, where the
- * index build's parse workers are on the path too.
+ * shop fixture, both commands run on four copies of the 14-language fixture:
+ * 200 files, so the index build starts its parse workers (the fixture alone,
+ * 50 files, is parsed in the process) and they are on the path too.
  */
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, PROJECT_ROOT } from '../cli/harness.js';
 import { runAgentCli, useAgentCliEndpoint } from '../helpers/agent-cli.js';
@@ -21,10 +24,14 @@ const WAIT_MS = 60_000;
 const BUILD_WAIT_MS = 180_000;
 
 let repo: FixtureRepo;
+/** Four copies of test/fixtures/languages outside any git work tree. */
+let languages: string;
 
 beforeAll(async () => {
   await ensureBuilt();
   repo = createFixtureRepo();
+  languages = join(repo.dir, 'languages');
+  for (let copy = 1; copy <= 4; copy++) cpSync(join(PROJECT_ROOT, 'test/fixtures/languages'), join(languages, `copy-${copy}`), { recursive: true });
 }, 300_000);
 afterAll(() => repo?.cleanup());
 const cli = useAgentCliEndpoint();
@@ -56,10 +63,10 @@ describe('agent commands end their process after an error', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   }, WAIT_MS + 30_000);
 
-  it.each(['localize', 'ask'])('%s on the 14-language fixture after HTTP 500 (default retries): exit 1, the process ends', async (command) => {
+  it.each(['localize', 'ask'])('%s on copies of the 14-language fixture after HTTP 500 (default retries): exit 1, the process ends', async (command) => {
     cli.server.setDefault({ status: 500 });
     // One index for both rows: the first run builds it (parse workers and all), the second reads it.
-    const result = await runAgentCli(cli.server, 'openai', [...COMMANDS[command]!, '--repo', `${PROJECT_ROOT}/test/fixtures/languages`, '--index-path', repo.indexPath('languages')], {
+    const result = await runAgentCli(cli.server, 'openai', [...COMMANDS[command]!, '--repo', languages, '--index-path', repo.indexPath('languages')], {
       cacheDir: `${repo.dir}/cache`,
       children: cli.children,
       waitMs: BUILD_WAIT_MS,

@@ -2,7 +2,7 @@ import type { Logger } from '../../logger.js';
 import { silentLogger } from '../../logger.js';
 import { ReponavError } from '../../errors.js';
 import { displayPath } from '../sources/index.js';
-import { languageForPath, missingLanguageAssets } from '../../parse/index.js';
+import { languageForPath, missingLanguageAssets, prepareWasmTiering } from '../../parse/index.js';
 import { resolveImport } from '../../parse/index.js';
 import type { ParsedFile } from '../../parse/index.js';
 import { buildChunks } from '../store/index.js';
@@ -195,6 +195,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
     );
   }
   if (toRead.length > 0) {
+    // Before this job's grammars are compiled, here or in the workers started below.
+    prepareWasmTiering(toRead.length);
     const { createParsePool, defaultWorkerCount } = await import('./parse-pool.js');
     pool = createParsePool(toRead.length < inProcessBelow ? 0 : (options.workers ?? defaultWorkerCount()), logger, options.pool);
   }
