@@ -20,7 +20,10 @@
  * V8's flags belong to the process, and worker threads read them when they
  * instantiate a grammar: the main thread decides before it starts a job's
  * workers, and workers never decide. A process started with its own wasm
- * tier-up flag (in its arguments or NODE_OPTIONS) keeps it.
+ * tier-up flag (in its arguments or NODE_OPTIONS) keeps it. The held budget
+ * stays in force after the job, for any other wasm the process runs too: a
+ * library host whose own wasm needs V8's default tier-up starts Node.js with
+ * `--wasm-tiering-budget=1800000` (V8's default), and reponav leaves it.
  */
 import { setFlagsFromString } from 'node:v8';
 
