@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
-import { hostChoosesTiering, TIER_UP_FROM_FILES, tieringFor } from './wasm-tiering.js';
+import { createWasmTieringChooser, HELD_TIERING_BUDGET, hostChoosesTiering, TIER_UP_FROM_FILES, tieringFor, V8_TIERING_BUDGET } from './wasm-tiering.js';
 
 const TIERING_FLAGS = ['--wasm-tiering-budget=1000', '--liftoff-only', '--no-liftoff', '--wasm-tier-up', '--no-wasm-tier-up', '--wasm-dynamic-tiering', '--no-wasm-dynamic-tiering'];
 const OTHER_FLAGS = ['--max-old-space-size=4096', '--enable-source-maps', '--inspect', '--wasm-tiering-budgetx', '--liftoff-onlyx', '--no-warnings', '--stack-size=2000', '--wasm-max-table-size=10'];
@@ -24,6 +24,37 @@ describe('wasm tiering', () => {
       const argv = [...others, ...(hasHost && inArgv ? [flag] : [])].sort(() => next() - 0.5);
       const nodeOptions = [...others.slice(0, 1), ...(hasHost && !inArgv ? [flag] : [])].join(' ');
       expect(hostChoosesTiering(argv, nodeOptions || undefined), `seed ${seed}: ${JSON.stringify({ argv, nodeOptions })}`).toBe(hasHost);
+    }
+  });
+
+  it('sets the budget a job needs only when it differs from the last one set, and V8 keeps its own until a small job (generated)', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const next = mulberry32(seed);
+      const set: string[] = [];
+      const hostFlag = next() < 0.2 ? '--liftoff-only' : undefined;
+      const chooser = createWasmTieringChooser(() => ({ execArgv: [], nodeOptions: hostFlag, setFlags: (flags) => set.push(flags) }));
+      const jobs: Array<number | 'first-parse' | 'worker-parse'> = Array.from({ length: 1 + Math.floor(next() * 8) }, () => {
+        const r = next();
+        return r < 0.15 ? 'first-parse' : r < 0.25 ? 'worker-parse' : Math.floor(next() * 2 * TIER_UP_FROM_FILES);
+      });
+      // The model: the budget in force after each step (null: V8's own default), and whether anything decided yet.
+      let budget: number | null = null;
+      let decided = false;
+      for (const job of jobs) {
+        const before = set.length;
+        const files = job === 'first-parse' ? (decided ? null : 0) : job === 'worker-parse' ? null : job;
+        if (job === 'first-parse') chooser.firstParse(true);
+        else if (job === 'worker-parse') chooser.firstParse(false);
+        else expect(chooser.prepare(job), `seed ${seed}: ${JSON.stringify(jobs)}`).toBe(hostFlag ? 'host' : tieringFor(job));
+        if (files !== null) {
+          decided = true;
+          const want: number | null = hostFlag ? budget : files < TIER_UP_FROM_FILES ? HELD_TIERING_BUDGET : budget === null ? null : V8_TIERING_BUDGET;
+          const changed = want !== budget;
+          budget = want;
+          expect(set.slice(before), `seed ${seed}: ${JSON.stringify(jobs)} at ${String(job)}`).toEqual(changed ? [`--wasm-tiering-budget=${want}`] : []);
+        } else expect(set.length, `seed ${seed}: ${JSON.stringify(jobs)} at ${String(job)}`).toBe(before);
+      }
+      if (hostFlag) expect(set, `seed ${seed}`).toEqual([]);
     }
   });
 });

@@ -50,19 +50,51 @@ export function tieringFor(files: number): Exclude<WasmTiering, 'host'> {
   return files >= TIER_UP_FROM_FILES ? 'v8' : 'held';
 }
 
-/** The budget this process last set, or null while V8's own default is in force. */
-let setBudget: number | null = null;
-/** Whether a job (or a first grammar load) has chosen yet in this thread. */
-let decided = false;
+/** What decides for a thread: the host's flags, and how a budget is set (V8's flags in the product; a recorder in tests). */
+export interface TieringHost {
+  execArgv: readonly string[];
+  nodeOptions: string | undefined;
+  setFlags(flags: string): void;
+}
+
+/** The choice of one thread: which budget it last set, and whether anything has chosen yet. */
+export interface WasmTieringChooser {
+  /** Sets the budget for a job of `files` files when it differs from the last one set; returns what the job runs with. */
+  prepare(files: number): WasmTiering;
+  /** A grammar's first load: outside any job (a single file parsed directly) it is a small job; workers never decide. */
+  firstParse(isMain: boolean): void;
+}
 
 /**
- * Called on a grammar's first load: a parse outside any indexing job (a single
- * file parsed directly) is a small job. Workers never decide; their job's main
- * thread did.
+ * A chooser over `host`. V8's own default is left alone until a small job holds
+ * the budget; a large job after that is given {@link V8_TIERING_BUDGET} back.
  */
-export function prepareFirstParse(isMain: boolean): void {
-  if (isMain && !decided) prepareWasmTiering(0);
+export function createWasmTieringChooser(host: () => TieringHost): WasmTieringChooser {
+  /** The budget last set, or null while V8's own default is in force. */
+  let setBudget: number | null = null;
+  let decided = false;
+  const prepare = (files: number): WasmTiering => {
+    decided = true;
+    const { execArgv, nodeOptions, setFlags } = host();
+    if (hostChoosesTiering(execArgv, nodeOptions)) return 'host';
+    const tiering = tieringFor(files);
+    const budget = tiering === 'held' ? HELD_TIERING_BUDGET : setBudget === null ? null : V8_TIERING_BUDGET;
+    if (budget !== null && budget !== setBudget) {
+      setFlags(`--wasm-tiering-budget=${budget}`);
+      setBudget = budget;
+    }
+    return tiering;
+  };
+  return {
+    prepare,
+    firstParse(isMain) {
+      if (isMain && !decided) prepare(0);
+    },
+  };
 }
+
+/** This thread's chooser over the process's flags (module state: V8's flags belong to the process). */
+const processChooser = createWasmTieringChooser(() => ({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS, setFlags: setFlagsFromString }));
 
 /**
  * Sets V8's wasm tier-up budget for a parse job of `files` files, before any of
@@ -70,14 +102,11 @@ export function prepareFirstParse(isMain: boolean): void {
  * start); returns what the job runs with. Changes the flag only when the
  * choice differs from the last one, and never when the host chose.
  */
-export function prepareWasmTiering(files: number, execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS): WasmTiering {
-  decided = true;
-  if (hostChoosesTiering(execArgv, nodeOptions)) return 'host';
-  const tiering = tieringFor(files);
-  const budget = tiering === 'held' ? HELD_TIERING_BUDGET : setBudget === null ? null : V8_TIERING_BUDGET;
-  if (budget !== null && budget !== setBudget) {
-    setFlagsFromString(`--wasm-tiering-budget=${budget}`);
-    setBudget = budget;
-  }
-  return tiering;
+export function prepareWasmTiering(files: number): WasmTiering {
+  return processChooser.prepare(files);
+}
+
+/** Called on a grammar's first load (see {@link WasmTieringChooser.firstParse}). */
+export function prepareFirstParse(isMain: boolean): void {
+  processChooser.firstParse(isMain);
 }
