@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
-import { createWasmTieringChooser, HELD_TIERING_BUDGET, hostChoosesTiering, TIER_UP_FROM_FILES, tieringFor, V8_TIERING_BUDGET } from './wasm-tiering.js';
+import { createWasmTieringChooser, HELD_FLAG, hostChoosesTiering, TIER_UP_FROM_FILES, tieringFor, V8_DEFAULT_FLAG } from './wasm-tiering.js';
 
-const TIERING_FLAGS = ['--wasm-tiering-budget=1000', '--liftoff-only', '--no-liftoff', '--wasm-tier-up', '--no-wasm-tier-up', '--wasm-dynamic-tiering', '--no-wasm-dynamic-tiering'];
-const OTHER_FLAGS = ['--max-old-space-size=4096', '--enable-source-maps', '--inspect', '--wasm-tiering-budgetx', '--liftoff-onlyx', '--no-warnings', '--stack-size=2000', '--wasm-max-table-size=10'];
+const TIERING_FLAGS = ['--wasm-tiering-budget=1000', '--liftoff-only', '--no-liftoff-only', '--liftoff', '--no-liftoff', '--wasm-tier-up', '--no-wasm-tier-up', '--wasm-dynamic-tiering', '--no-wasm-dynamic-tiering'];
+const OTHER_FLAGS = ['--max-old-space-size=4096', '--enable-source-maps', '--inspect', '--wasm-tiering-budgetx', '--liftoff-onlyx', '--no-liftoff-onlyx', '--liftoffx', '--no-warnings', '--stack-size=2000', '--wasm-max-table-size=10'];
 
 describe('wasm tiering', () => {
   it('holds tier-up below the file threshold and leaves V8 its default at and above it', () => {
@@ -27,18 +27,18 @@ describe('wasm tiering', () => {
     }
   });
 
-  it('sets the budget a job needs only when it differs from the last one set, and V8 keeps its own until a small job (generated)', () => {
+  it('sets the flag a job needs only when it differs from the last one set, and V8 keeps its own until a small job (generated)', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const next = mulberry32(seed);
       const set: string[] = [];
-      const hostFlag = next() < 0.2 ? '--liftoff-only' : undefined;
+      const hostFlag = next() < 0.2 ? '--no-liftoff-only' : undefined;
       const chooser = createWasmTieringChooser(() => ({ execArgv: [], nodeOptions: hostFlag, setFlags: (flags) => set.push(flags) }));
       const jobs: Array<number | 'first-parse' | 'worker-parse'> = Array.from({ length: 1 + Math.floor(next() * 8) }, () => {
         const r = next();
         return r < 0.15 ? 'first-parse' : r < 0.25 ? 'worker-parse' : Math.floor(next() * 2 * TIER_UP_FROM_FILES);
       });
-      // The model: the budget in force after each step (null: V8's own default), and whether anything decided yet.
-      let budget: number | null = null;
+      // The model: the flag in force after each step (null: V8's own default), and whether anything decided yet.
+      let flag: string | null = null;
       let decided = false;
       for (const job of jobs) {
         const before = set.length;
@@ -48,10 +48,10 @@ describe('wasm tiering', () => {
         else expect(chooser.prepare(job), `seed ${seed}: ${JSON.stringify(jobs)}`).toBe(hostFlag ? 'host' : tieringFor(job));
         if (files !== null) {
           decided = true;
-          const want: number | null = hostFlag ? budget : files < TIER_UP_FROM_FILES ? HELD_TIERING_BUDGET : budget === null ? null : V8_TIERING_BUDGET;
-          const changed = want !== budget;
-          budget = want;
-          expect(set.slice(before), `seed ${seed}: ${JSON.stringify(jobs)} at ${String(job)}`).toEqual(changed ? [`--wasm-tiering-budget=${want}`] : []);
+          const want: string | null = hostFlag ? flag : files < TIER_UP_FROM_FILES ? HELD_FLAG : flag === null ? null : V8_DEFAULT_FLAG;
+          const changed = want !== flag;
+          flag = want;
+          expect(set.slice(before), `seed ${seed}: ${JSON.stringify(jobs)} at ${String(job)}`).toEqual(changed ? [want] : []);
         } else expect(set.length, `seed ${seed}: ${JSON.stringify(jobs)} at ${String(job)}`).toBe(before);
       }
       if (hostFlag) expect(set, `seed ${seed}`).toEqual([]);
