@@ -9,18 +9,19 @@
  * hundred files never earns that back, so such a job keeps V8's baseline
  * compiler only (`--liftoff-only`, set at run time before the job's grammars
  * are compiled). Measured with `reponav index` against the same build without
- * this choice, alternated (CPU s, user+sys): the 50-file, 14-language fixture
- * 10.9 → 1.9 (wall 8.5 → 1.7 s); a 1,126-file TypeScript tree 14.6 → 7.5 (peak
- * RSS 429 → 285 MB); ripgrep (236 files) 3.9 → 3.2. Raising the tier-up budget
- * instead (`--wasm-tiering-budget`, even to its maximum) does not hold on every
- * tree: four copies of that fixture (200 files) still took 8.5 CPU s with it,
- * 2.1–2.2 with `--liftoff-only`. Long jobs do earn the compile back: sympy
- * (2,087 Python files) took 5–8% more CPU without it, the 11,625-file
- * prefect + moto + diffusers tree 7–18%, typeorm (3,571 TypeScript files)
- * 4–10%. So jobs from {@link TIER_UP_FROM_FILES} files on get V8's default
- * (the threshold lies between yt-dlp's 1,239 files, the same either way, and
- * sympy's; a job's languages matter too, which one process-wide flag cannot
- * follow).
+ * this choice, two alternated rounds (docs/benchmarks.md, "Small indexing jobs
+ * and V8's wasm tier-up"): CPU 0.22–0.23× on the 50-file, 14-language fixture
+ * (wall 7.7–8.2 → 2.2 s), 0.40× on four copies of it, 0.51–0.52× on a
+ * 1,126-file TypeScript tree (peak RSS 415–428 → 276–280 MB), 0.68–0.89× on
+ * ripgrep, gin, jackson-core and zod, 1.01–1.02× on yt-dlp (1,233 files).
+ * Raising the tier-up budget instead (`--wasm-tiering-budget`, even to its
+ * maximum) does not hold on every tree: the 200-file copies still took 8.5
+ * CPU s with it, 2.1–2.2 with `--liftoff-only`. Long jobs do earn the compile
+ * back: held for them, sympy (2,087 Python files) took 5–8% more CPU, the
+ * 11,625-file prefect + moto + diffusers tree 7–18%, typeorm (3,778 files,
+ * mostly TypeScript) 4–10%. So jobs from {@link TIER_UP_FROM_FILES} files on
+ * get V8's default (the threshold lies between yt-dlp's size and sympy's; a
+ * job's languages matter too, which one process-wide flag cannot follow).
  *
  * V8's flags belong to the process, and worker threads read them when they
  * compile a grammar's functions: the main thread decides before it starts a
