@@ -26,7 +26,9 @@
  * V8's flags belong to the process, and worker threads read them when they
  * compile a grammar's functions: the main thread decides before it starts a
  * job's workers, and workers never decide. A process started with its own wasm
- * tiering flag (in its arguments or NODE_OPTIONS) keeps it. The choice stays in
+ * tiering flag on its command line (`node --no-liftoff-only …`) keeps it;
+ * Node.js refuses these V8 flags in NODE_OPTIONS, so only the process's own
+ * arguments can carry one. The choice stays in
  * force after the job, for any other wasm the process runs too: a library host
  * whose own wasm needs V8's optimizing compiler starts Node.js with
  * `--no-liftoff-only`, and reponav leaves it.
@@ -51,9 +53,9 @@ export type WasmTiering = 'held' | 'v8' | 'host';
 /** Flags that choose wasm tiering themselves; a process started with one keeps its choice. */
 const HOST_FLAGS = /(?:^|\s)--(?:wasm-tiering-budget|(?:no-)?liftoff-only|(?:no-)?liftoff|(?:no-)?wasm-tier-up|(?:no-)?wasm-dynamic-tiering)(?:[=\s]|$)/;
 
-/** True when the process's own arguments or NODE_OPTIONS set how wasm tiers up. */
-export function hostChoosesTiering(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  return HOST_FLAGS.test(` ${execArgv.join(' ')} ${nodeOptions ?? ''} `);
+/** True when the process's own Node.js arguments (`process.execArgv`) set how wasm tiers up. */
+export function hostChoosesTiering(execArgv: readonly string[]): boolean {
+  return HOST_FLAGS.test(` ${execArgv.join(' ')} `);
 }
 
 /** The tiering a job of `files` files should run with (ignoring the host's flags). */
@@ -61,10 +63,9 @@ export function tieringFor(files: number): Exclude<WasmTiering, 'host'> {
   return files >= TIER_UP_FROM_FILES ? 'v8' : 'held';
 }
 
-/** What decides for a thread: the host's flags, and how a flag is set (V8's flags in the product; a recorder in tests). */
+/** What decides for a thread: the host's Node.js arguments, and how a flag is set (V8's flags in the product; a recorder in tests). */
 export interface TieringHost {
   execArgv: readonly string[];
-  nodeOptions: string | undefined;
   setFlags(flags: string): void;
 }
 
@@ -86,8 +87,8 @@ export function createWasmTieringChooser(host: () => TieringHost): WasmTieringCh
   let decided = false;
   const prepare = (files: number): WasmTiering => {
     decided = true;
-    const { execArgv, nodeOptions, setFlags } = host();
-    if (hostChoosesTiering(execArgv, nodeOptions)) return 'host';
+    const { execArgv, setFlags } = host();
+    if (hostChoosesTiering(execArgv)) return 'host';
     const tiering = tieringFor(files);
     const flag = tiering === 'held' ? HELD_FLAG : setFlag === null ? null : V8_DEFAULT_FLAG;
     if (flag !== null && flag !== setFlag) {
@@ -105,7 +106,7 @@ export function createWasmTieringChooser(host: () => TieringHost): WasmTieringCh
 }
 
 /** This thread's chooser over the process's flags (module state: V8's flags belong to the process). */
-const processChooser = createWasmTieringChooser(() => ({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS, setFlags: setFlagsFromString }));
+const processChooser = createWasmTieringChooser(() => ({ execArgv: process.execArgv, setFlags: setFlagsFromString }));
 
 /**
  * Sets whether V8 may tier up wasm for a parse job of `files` files, before any of
