@@ -10,7 +10,7 @@
 //                                       [--index PATH] [--runs N] [--dist DIR]
 // --index PATH reuses (or builds there) the tree's index; by default a fresh one in a temp folder.
 // Needs `npm run build` first.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,9 +34,12 @@ const runs = wholeNumber(USAGE, 'runs', opt.runs ?? '3');
 const dist = resolve(opt.dist ?? join(PROJECT, 'dist'));
 const at = (path) => pathToFileURL(join(dist, path)).href;
 const { RepositoryIndex } = await import(at('index/repository-index.js'));
-// Builds before the tuning knobs left searchRepository's API take them there.
+// Builds before the tuning knobs left searchRepository's API take them there; builds
+// before they were nested by stage (no retrieval-tuning-schema.js) take the flat key.
 const searchModule = await import(at('retrieve/search-repository.js'));
 const searchWithTuning = searchModule.searchWithTuning ?? searchModule.searchRepository;
+const nested = existsSync(join(dist, 'retrieve/retrieval-tuning-schema.js'));
+const postingsScorer = nested ? { lexical: { scorer: 'postings' } } : { lexicalScorer: 'postings' };
 const { observeScoredQueries, scoreQuery } = await import(at('index/lexical/exact-bm25.js'));
 
 const texts = opt.queries
@@ -68,7 +71,7 @@ try {
   for (const [i, text] of texts.entries()) {
     const captured = [];
     observeScoredQueries((query) => captured.push(query));
-    await searchWithTuning(repository.store, text, { lexicalScorer: 'postings' });
+    await searchWithTuning(repository.store, text, postingsScorer);
     observeScoredQueries(null);
     let differs = false;
     for (const q of captured) {

@@ -3,7 +3,10 @@
 // rankings can be compared bit for bit. Every instance is searched twice in
 // one process, the second time after an edit-free refresh (which must keep the
 // index state, so every derived value is reused, and answer the same).
-//   node bench/search-identity.mjs --dist DIR --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR
+//   node bench/search-identity.mjs --dist DIR --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR [--options-json JSON]
+// --options-json: the search's tuned options (searchWithTuning, as eval's --config-json
+// takes them) instead of the default search; to compare two builds under one setting
+// written in each build's own form.
 // --index-dir holds one `owner+name@commit.db` per instance (tune-loro.mjs
 // --index-dir builds them); a missing one is an error, none is built here.
 import { createHash } from 'node:crypto';
@@ -13,12 +16,15 @@ import { pathToFileURL } from 'node:url';
 import { parseBenchArgs } from './bench-args.mjs';
 
 const { values } = parseBenchArgs({
-  usage: 'usage: node bench/search-identity.mjs --dist DIR --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR',
-  options: { dist: { type: 'string' }, instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' } },
+  usage: 'usage: node bench/search-identity.mjs --dist DIR --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR [--options-json JSON]',
+  options: { dist: { type: 'string' }, instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' }, 'options-json': { type: 'string' } },
 });
 const dist = pathToFileURL(resolve(values.dist)).href;
 const { RepositoryIndex } = await import(`${dist}/index/repository-index.js`);
-const { searchRepository } = await import(`${dist}/retrieve/search-repository.js`);
+const searchModule = await import(`${dist}/retrieve/search-repository.js`);
+const tuned = values['options-json'] === undefined ? undefined : JSON.parse(values['options-json']);
+/** The search compared: the default one, or the tuned one under --options-json. */
+const search = (store, text) => (tuned === undefined ? searchModule.searchRepository(store, text) : searchModule.searchWithTuning(store, text, tuned));
 const { readLocbenchInstances } = await import(`${dist}/eval/locbench-instances.js`);
 const { findRepoGitDir } = await import(`${dist}/eval/repo-lookup.js`);
 const { snapshotOf } = await import(`${dist}/index/index.js`);
@@ -51,13 +57,13 @@ for (const instance of instances) {
   const repository = await RepositoryIndex.open(found.gitDir, { commit: instance.base_commit, indexPath: path });
   try {
     await repository.refresh();
-    const result = await searchRepository(repository.store, instance.problem_statement);
+    const result = await search(repository.store, instance.problem_statement);
     items += result.files.length + result.modules.length + result.functions.length;
     const first = answerLine(instance.instance_id, result);
     const snapshot = snapshotOf(repository.store);
     await repository.refresh();
     if (snapshotOf(repository.store) !== snapshot) newStates++;
-    const second = answerLine(instance.instance_id, await searchRepository(repository.store, instance.problem_statement));
+    const second = answerLine(instance.instance_id, await search(repository.store, instance.problem_statement));
     if (second !== first) {
       differing++;
       process.stderr.write(`second pass differs: ${instance.instance_id}\n`);

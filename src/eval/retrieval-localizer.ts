@@ -2,7 +2,7 @@ import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { CommitIndexPool } from '../index/index.js';
-import { DEFAULT_TUNING, rankerIdentity, searchWithTuning, type ChunkHit, type SearchResult, type TunedSearchOptions } from '../retrieve/index.js';
+import { DEFAULT_TUNING, rankerIdentity, searchWithTuning, settingIssueMessage, type ChunkHit, type SearchResult, type TunedSearchOptions } from '../retrieve/index.js';
 import type { IndexStore } from '../index/index.js';
 import type { InstanceLocalizer, LocalizeInput, LocbenchLocalizerConfig, RawChunkHit } from './localizer.js';
 import { RetrievalSettingsSchema, searchOptionsOf } from './retrieval-settings.js';
@@ -27,7 +27,7 @@ export interface AfterRetrieval {
 export async function createRetrievalLocalizer(config: LocbenchLocalizerConfig, logger: Logger = silentLogger, after?: AfterRetrieval): Promise<InstanceLocalizer> {
   const parsed = RetrievalSettingsSchema.safeParse(config.settings ?? {});
   if (!parsed.success) {
-    throw new ReponavError('BAD_INPUT', `--config-json: ${parsed.error.issues.map((i) => (i.path.length > 0 ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ')}`);
+    throw new ReponavError('BAD_INPUT', `--config-json: ${parsed.error.issues.map(settingIssueMessage).join('; ')}.`);
   }
   const settings = parsed.data;
   const searchOptions = searchOptionsOf(settings);

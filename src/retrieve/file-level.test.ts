@@ -138,7 +138,7 @@ describe('file-level documents of an index', () => {
 
   it('brings in a file with no chunk among the hits when candidates allow', async () => {
     const query = 'fetch url: the jar breaks';
-    const narrow = { aggregation: { topChunks: 1 }, fileNameBoost: 0, fileLevel: { weight: 0 } };
+    const narrow = { aggregation: { topChunks: 1 }, evidence: { fileName: { weight: 0 } }, fileLevel: { weight: 0 } };
     expect((await searchWithTuning(repository.store, query, narrow)).files.map((f) => f.path)).toEqual(['pkg/network.py']);
     expect((await searchWithTuning(repository.store, query, { ...narrow, fileLevel: {} })).files.map((f) => f.path)).toEqual(['pkg/network.py']);
     const withLevel = await searchWithTuning(repository.store, query, { ...narrow, fileLevel: { candidates: 3, rankSymbols: true } });
@@ -157,7 +157,7 @@ describe('file-level documents of an index', () => {
   it('ranks files by the title alone too (titleWeight), for multi-line queries, files only', async () => {
     // The body matches network.py only; the title names what cookies.py defines.
     const query = 'Jar is broken\n`fetch(url)` fails: `open_url` in `fetch` reads no url';
-    const narrow = { aggregation: { topChunks: 1 }, fileNameBoost: 0 };
+    const narrow = { aggregation: { topChunks: 1 }, evidence: { fileName: { weight: 0 } } };
     const off = await searchWithTuning(repository.store, query, { ...narrow, fileLevel: { titleWeight: 0 } });
     expect(off.files.map((f) => f.path)).toEqual(['pkg/network.py']);
     const on = await searchWithTuning(repository.store, query, narrow);

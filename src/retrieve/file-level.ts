@@ -50,7 +50,7 @@ export interface FileLevelOptions {
    * elsewhere. Scored against what files *are* (path and defined names), a
    * title of words the whole codebase uses (mypy's "Generic type aliases
    * with TypeVar defaults…") reaches files named after them, where a chunk
-   * search of the title (title-files.ts, `titleFileWeight`) lifts the longest
+   * search of the title (title-files.ts, `titleFiles.weight`) lifts the longest
    * modules that use them everywhere. Costs one postings walk over a few terms.
    */
   titleWeight: number;

@@ -131,7 +131,7 @@ export interface DenseFusionOptions {
   denseLimit?: number;
   /** The search's path filter, applied to dense hits as the lexical side applies it. */
   pathFilter?: (path: string) => boolean;
-  /** Multiplier on positive similarities of test-file chunks, mirroring SearchOptions.testFileFactor. Default 0.5. */
+  /** Multiplier on positive similarities of test-file chunks, mirroring the search's `priors.test`. Default 0.5. */
   testFileFactor?: number;
   /**
    * Embed chunks that have no vector yet before each search (cheap when none

@@ -13,7 +13,7 @@ import { findPhraseMatches } from './message-phrases.js';
 import { isInlineTest, pathPrior, type PathPrior, type PathPriorFactors } from './path-prior.js';
 import type { ParsedQuery } from './query-parser.js';
 import { repositoryLayout } from './repository-layout.js';
-import type { ResolvedTuning } from './retrieval-tuning.js';
+import type { EvidenceTuning } from './retrieval-tuning.js';
 import type { ChunkHit } from './retrieval-types.js';
 
 /** Every path's factor when no prior applies (one function, so file-level.ts' per-prior table is built once). */
@@ -32,11 +32,9 @@ export function applyPathPriors(store: IndexStore, hits: ChunkHit[], factors: Pa
     .sort(compareHits);
 }
 
-/** Hits in a file whose name is a query term naming at most `stemMaxFiles` files, boosted by `fileNameBoost` of the best score. */
-export function applyFileNameEvidence(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, tuning: ResolvedTuning): ChunkHit[] {
-  const weight = tuning.fileNameBoost;
+/** Hits in a file whose name is a query term naming at most `maxFiles` files, boosted by `weight` × the best score. */
+export function applyFileNameEvidence(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, { weight, maxFiles }: EvidenceTuning['fileName']): ChunkHit[] {
   if (hits.length === 0 || weight === 0) return hits;
-  const maxFiles = tuning.stemMaxFiles;
   const layout = repositoryLayout(store);
   const named = new Set<string>();
   for (const term of query.terms) {
@@ -50,9 +48,8 @@ export function applyFileNameEvidence(store: IndexStore, hits: ChunkHit[], query
     .sort(compareHits);
 }
 
-/** Chunks holding a message the query quotes, boosted (and added when BM25 missed them) by `phraseBoost` of the best score. */
-export function applyPhraseEvidence(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, tuning: ResolvedTuning, pathFilter: ((path: string) => boolean) | undefined): ChunkHit[] {
-  const weight = tuning.phraseBoost;
+/** Chunks holding a message the query quotes, boosted (and added when BM25 missed them) by `weight` × the best score. */
+export function applyPhraseEvidence(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, weight: number, pathFilter: ((path: string) => boolean) | undefined): ChunkHit[] {
   if (hits.length === 0 || weight === 0) return hits;
   const matches = findPhraseMatches(store, query.phrases);
   if (matches.length === 0) return hits;
@@ -72,12 +69,12 @@ export function applyPhraseEvidence(store: IndexStore, hits: ChunkHit[], query: 
   return out.sort(compareHits);
 }
 
-/** Hits in files the query names (`pathMentionBoost`) and functions its stack frames name (`frameBoost`, added when missing). */
-export function applyEvidenceBoosts(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, tuning: ResolvedTuning): ChunkHit[] {
+/** Hits in files the query names (`pathMention`) and functions its stack frames name (`frame`, added when missing), as fractions of the best score. */
+export function applyEvidenceBoosts(store: IndexStore, hits: ChunkHit[], query: ParsedQuery, tuning: Pick<EvidenceTuning, 'pathMention' | 'frame'>): ChunkHit[] {
   if (hits.length === 0 || (query.paths.length === 0 && query.frames.length === 0)) return hits;
   const best = hits[0].score;
-  const pathBoost = tuning.pathMentionBoost * best;
-  const frameBoost = tuning.frameBoost * best;
+  const pathBoost = tuning.pathMention * best;
+  const frameBoost = tuning.frame * best;
   const indexed = indexedPaths(store);
   const mentioned = new Set<string>();
   for (const written of query.paths) for (const path of matchIndexedPaths(written, indexed)) mentioned.add(path);

@@ -16,7 +16,7 @@ describe('LexicalMemo', () => {
     try {
       const memo = new LexicalMemo();
       const query = 'parse_cookie splits a cookie wrongly';
-      for (const options of [{}, { testFileFactor: 0.1 }, { definitionBoost: 1 }, {}]) {
+      for (const options of [{}, { priors: { test: 0.1 } }, { evidence: { definition: { weight: 1 } } }, {}]) {
         const fresh = await searchWithTuning(repository.store, query, options);
         const memoized = await searchWithTuning(repository.store, query, { ...options, lexicalMemo: memo });
         expect(memoized.hits).toEqual(fresh.hits);

@@ -46,7 +46,7 @@ export interface LexicalSearchOptions {
 }
 
 /** Common terms are left out only when at least this many other terms remain (issue-length queries, the slow ones). */
-const MIN_INFORMATIVE_TERMS = 16;
+export const DEFAULT_MIN_INFORMATIVE_TERMS = 16;
 
 /** Query terms sent to BM25 when `maxTerms` is not given (the highest-weighted first; query-parser orders them). */
 export const DEFAULT_MAX_TERMS = 96;
@@ -114,7 +114,7 @@ function weightedTerms(store: IndexStore, query: ParsedQuery, options: LexicalSe
     const matching = weighted.filter((t) => stats.documents.get(t.token)! > 0);
     const informative = matching.filter((t) => stats.documents.get(t.token)! < fraction * stats.rows);
     // A short query keeps its common words: they may be all it has, and it is cheap anyway.
-    weighted = informative.length >= Math.max(1, options.minInformativeTerms ?? MIN_INFORMATIVE_TERMS) ? informative : matching;
+    weighted = informative.length >= Math.max(1, options.minInformativeTerms ?? DEFAULT_MIN_INFORMATIVE_TERMS) ? informative : matching;
   }
   return weighted;
 }

@@ -17,13 +17,13 @@ export interface PathPriorFactors {
 }
 
 /**
- * Default of SearchOptions.nonLibraryFactor (search-repository.ts). On the 12 dev repositories
- * (135 instances), added to fileNameBoost 0.3: file Acc@1 +0.037, 5 won / 0 lost,
+ * Default of the search's `priors.library` (retrieval-tuning.ts). On the 12 dev repositories
+ * (135 instances), added to the file-name boost 0.3: file Acc@1 +0.037, 5 won / 0 lost,
  * nothing else changed (docs/retrieval.md).
  */
 export const DEFAULT_NON_LIBRARY_FACTOR = 0.7;
 
-/** The factors a search applies when its options leave them out (testFileFactor, stubFileFactor, nonLibraryFactor). */
+/** The factors a search applies when its options leave them out (`priors` of retrieval-tuning.ts). */
 export const DEFAULT_PRIOR_FACTORS: Readonly<PathPriorFactors> = { test: 0.5, stub: 0.5, library: DEFAULT_NON_LIBRARY_FACTOR };
 
 /** A path's score factor under one index state and one setting of the factors. */

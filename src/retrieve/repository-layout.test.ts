@@ -27,8 +27,8 @@ describe('repositoryLayout', () => {
       const ratio = (result: Awaited<ReturnType<typeof searchWithTuning>>, path: string) =>
         result.files.find((f) => f.path === path)!.score / result.files.find((f) => f.path === 'thumb_kit/render.py')!.score;
       // The file-level boost (additive) is off here so the factor shows alone.
-      const plain = await searchWithTuning(repository.store, 'render thumbnail image', { nonLibraryFactor: 1, fileLevel: { weight: 0 } });
-      const damped = await searchWithTuning(repository.store, 'render thumbnail image', { nonLibraryFactor: 0.25, fileLevel: { weight: 0 } });
+      const plain = await searchWithTuning(repository.store, 'render thumbnail image', { priors: { library: 1 }, fileLevel: { weight: 0 } });
+      const damped = await searchWithTuning(repository.store, 'render thumbnail image', { priors: { library: 0.25 }, fileLevel: { weight: 0 } });
       for (const path of ['devscripts/make_thumbnail_docs.py', 'examples/thumbnail_demo.py']) {
         expect(ratio(damped, path)).toBeCloseTo(ratio(plain, path) * 0.25, 9);
       }
@@ -84,11 +84,11 @@ describe('repositoryLayout', () => {
       const query = 'Dropbox video download fails\nthe url download of the video fails';
       // The file-level ranking (on by default) also reads file names; off here to see this boost alone.
       const alone = { fileLevel: { weight: 0 } };
-      expect((await searchWithTuning(repository.store, query, { ...alone, fileNameBoost: 0 })).files[0]!.path).toBe('kit/core.py');
-      expect((await searchWithTuning(repository.store, query, { ...alone, fileNameBoost: 1 })).files[0]!.path).toBe('kit/dropbox.py');
+      expect((await searchWithTuning(repository.store, query, { ...alone, evidence: { fileName: { weight: 0 } } })).files[0]!.path).toBe('kit/core.py');
+      expect((await searchWithTuning(repository.store, query, { ...alone, evidence: { fileName: { weight: 1 } } })).files[0]!.path).toBe('kit/dropbox.py');
       // On by default (0.3 × the best raw score).
       const dropbox = async (options: object) => (await searchWithTuning(repository.store, query, { ...alone, ...options })).files.find((f) => f.path === 'kit/dropbox.py')!.score;
-      expect(await dropbox({})).toBeGreaterThan(await dropbox({ fileNameBoost: 0 }));
+      expect(await dropbox({})).toBeGreaterThan(await dropbox({ evidence: { fileName: { weight: 0 } } }));
     } finally {
       repository.close();
     }

@@ -4,19 +4,25 @@
  * measure other rankings, and the product never sets. They are not part of the
  * package's API: `searchRepository` takes {@link SearchOptions} (the choices a
  * user makes: mode, filter, documentation, ranker), and the harness calls
- * `searchWithTuning` with {@link TunedSearchOptions}. The defaults the search
- * fills in itself are in {@link DEFAULT_TUNING} (read through
- * {@link resolveTuning}); the opt-in signals are off when absent, and the few
- * knobs handed to one stage as given (`commonTermFraction`,
- * `minInformativeTerms`, `lexicalScorer`, `wordVariantScope`,
- * `titleFileWeight`) take that stage's default.
+ * `searchWithTuning` with {@link TunedSearchOptions}.
+ *
+ * {@link RetrievalTuning} is nested by pipeline stage, in the order the search
+ * runs them (query → lexical → priors → evidence → aggregation → testedCode →
+ * fileLevel → titleFiles → symbolRanking). Every knob with a default has it in
+ * one object, {@link DEFAULT_TUNING}; {@link resolveTuning} merges a tuning into
+ * it field by field. The opt-in signals (`query.unknownNames`,
+ * `lexical.feedback`, `titleFiles.queryWeights`, `symbolRanking.coverage`) are
+ * off when absent, so they have no entry there. The one zod schema of these
+ * knobs is retrieval-tuning-schema.ts (eval's `--config-json` uses it).
  */
 import { DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
 import { DEFAULT_FILE_LEVEL, type FileLevelOptions } from './file-level.js';
 import type { UnknownNameOptions } from './known-names.js';
+import { DEFAULT_MAX_DOCUMENT_FRACTION, DEFAULT_MIN_INFORMATIVE_TERMS } from './lexical-retriever.js';
 import { DEFAULT_FIELD_WEIGHTS, DEFAULT_MAX_TERMS, type FieldWeights, type LexicalMemo } from './lexical-retriever.js';
 import { DEFAULT_PRIOR_FACTORS, type PathPriorFactors } from './path-prior.js';
 import { DEFAULT_QUERY_WEIGHTS, type ParsedQuery, type QueryWeights } from './query-parser.js';
+import type { WordVariantScope } from './word-variants.js';
 import type { FeedbackOptions } from './query-feedback.js';
 import { DEFAULT_SYMBOL_RANKING, type SymbolRankingOptions } from './rank-symbols.js';
 import type { RankerModel } from './learned/learned-ranker.js';
@@ -63,172 +69,193 @@ export interface SearchOptions {
   fuse?: (lexical: ChunkHit[], query: ParsedQuery) => Promise<ChunkHit[]> | ChunkHit[];
 }
 
-/** The knobs the evaluation harness and `bench/` tune; absent ones take {@link DEFAULT_TUNING}. */
-export interface RetrievalTuning {
-  aggregation?: Partial<AggregationOptions>;
-  fieldWeights?: Partial<FieldWeights>;
-  queryWeights?: Partial<QueryWeights>;
-  symbolRanking?: Partial<SymbolRankingOptions>;
-  /** Boost of a chunk in a file the query names, as a fraction of the best raw score. */
-  pathMentionBoost?: number;
-  /** Boost of a chunk whose function a stack frame names in a file the frame names. */
-  frameBoost?: number;
-  /** Score multiplier for chunks in test files (tests rarely hold the code a query is about). */
-  testFileFactor?: number;
-  /**
-   * Score multiplier for chunks outside the library the repository's packaging
-   * metadata declares (examples, benchmarks, docs code, scripts); 1 turns it
-   * off, and it never applies when the library is unknown. See repository-layout.ts.
-   */
-  nonLibraryFactor?: number;
-  /**
-   * Boost, as a fraction of the best raw score, of chunks in a file whose name
-   * is a query term that names at most `stemMaxFiles` files (a file's own identity).
-   */
-  fileNameBoost?: number;
-  /** Most files a name may have and still count as naming one file for `fileNameBoost`. */
-  stemMaxFiles?: number;
-  /** Score multiplier for declaration stubs (`.pyi`, `.d.ts`): they mirror code defined elsewhere. */
-  stubFileFactor?: number;
-  /** Boost of a chunk containing a message quoted in the query, as a fraction of the best raw score (scaled by phrase length). */
-  phraseBoost?: number;
-  /**
-   * Boost, as a fraction of the best raw score, of the definitions of a name
-   * the query writes in code form; see definition-evidence.ts. 0 (default) turns it off.
-   */
-  definitionBoost?: number;
-  /** Most non-test definitions a name may have and still count for `definitionBoost`. */
-  maxDefinitions?: number;
-  /** Share of a ranked test file's score given to the files it tests; see tested-code.ts. 0 (default) turns it off. */
-  testedCodeWeight?: number;
+/** Who computes BM25: the same scores, bitwise, either way (src/index/lexical/term-postings.ts). */
+export type LexicalScorer = 'auto' | 'fts5' | 'postings';
+
+/** The parse of the query (query-parser.ts). */
+export interface QueryTuning {
+  /** Weights of each kind of query evidence. */
+  weights: QueryWeights;
+  /** Names written as code that the repository does not know weigh `weight` (known-names.ts). Opt-in: off when absent. */
+  unknownNames?: Partial<UnknownNameOptions>;
+}
+
+/** The BM25 stage (lexical-retriever.ts). */
+export interface LexicalTuning {
+  fieldWeights: FieldWeights;
+  /** At most this many query terms (highest weight first) are sent to BM25. */
+  maxTerms: number;
   /**
    * Query terms found in at least this fraction of the chunks are not sent to
-   * BM25 (default 0.5: exactly those FTS5 gives an IDF of ~0); 1 keeps all. See lexical-retriever.ts.
+   * BM25 (0.5: exactly those FTS5 gives an IDF of ~0); 1 keeps all.
    */
-  commonTermFraction?: number;
-  /** `commonTermFraction` applies only when at least this many other terms remain (default 16: a short query keeps its common words). */
-  minInformativeTerms?: number;
+  commonTermFraction: number;
+  /** `commonTermFraction` applies only when at least this many other terms remain (a short query keeps its common words). */
+  minInformativeTerms: number;
+  /** Who computes BM25 (only for tests and benchmarks). */
+  scorer: LexicalScorer;
+  /**
+   * Word-form variants of each query word (index tokens with the same light
+   * stem: `caching` → `cache`, `caches`), weighted `weight` relative to the
+   * word (0: none); `scope` `missing`: only words no chunk holds. See word-variants.ts.
+   */
+  wordVariants: { weight: number; scope: WordVariantScope };
   /**
    * Pseudo-relevance feedback (query-feedback.ts): names shared by the first
-   * hits are searched as extra terms. Off unless given; missing fields take
-   * {@link DEFAULT_FEEDBACK}.
+   * hits are searched as extra terms. Opt-in: off when absent; missing fields
+   * take {@link DEFAULT_FEEDBACK}.
    */
   feedback?: Partial<FeedbackOptions>;
+}
+
+/** Hit evidence added after BM25 (hit-evidence.ts, definition-evidence.ts), as fractions of the best raw score. */
+export interface EvidenceTuning {
+  /** Chunks of a file whose name is a query term naming at most `maxFiles` files (a file's own identity). */
+  fileName: { weight: number; maxFiles: number };
+  /** Chunks in a file the query names. */
+  pathMention: number;
+  /** A chunk whose function a stack frame names in a file the frame names. */
+  frame: number;
+  /** A chunk containing a message quoted in the query (scaled by phrase length). */
+  phrase: number;
+  /** Definitions of a name the query writes in code form, for names with at most `maxDefinitions` non-test definitions; weight 0 is off. */
+  definition: { weight: number; maxDefinitions: number };
+}
+
+/** The knobs the evaluation harness and `bench/` tune, by stage; absent ones take {@link DEFAULT_TUNING}. */
+export interface RetrievalTuning {
+  query?: { weights?: Partial<QueryWeights>; unknownNames?: Partial<UnknownNameOptions> };
+  lexical?: {
+    fieldWeights?: Partial<FieldWeights>;
+    maxTerms?: number;
+    commonTermFraction?: number;
+    minInformativeTerms?: number;
+    scorer?: LexicalScorer;
+    wordVariants?: Partial<LexicalTuning['wordVariants']>;
+    feedback?: Partial<FeedbackOptions>;
+  };
   /**
-   * A file-level ranking (the file as one document: its path and defined
-   * names, or its whole text) fused with the chunk aggregation; see
-   * file-level.ts. Missing fields take DEFAULT_FILE_LEVEL; `weight` 0 turns it off.
+   * Score multipliers by path (path-prior.ts): `test` for chunks in test files,
+   * `stub` for declaration stubs (`.pyi`, `.d.ts`), `library` for code outside
+   * the library the packaging metadata declares (never applies when it is unknown).
    */
+  priors?: Partial<PathPriorFactors>;
+  evidence?: {
+    fileName?: Partial<EvidenceTuning['fileName']>;
+    pathMention?: number;
+    frame?: number;
+    phrase?: number;
+    definition?: Partial<EvidenceTuning['definition']>;
+  };
+  aggregation?: Partial<AggregationOptions>;
+  /** Share of a ranked test file's score given to the files it tests (tested-code.ts); 0 is off. */
+  testedCode?: { weight?: number };
+  /** A file-level ranking (the file as one document) fused with the chunk aggregation (file-level.ts); `weight` 0 is off. */
   fileLevel?: Partial<FileLevelOptions>;
-  /** Names written as code that the repository does not know weigh `weight` (known-names.ts). Off unless given. */
-  unknownNames?: Partial<UnknownNameOptions>;
   /**
-   * Weight of each query word's word-form variants (index tokens with the same
-   * light stem: `caching` → `cache`, `caches`) relative to the word, in BM25;
-   * 0 (default) sends none. See word-variants.ts.
+   * File evidence from the title (title-files.ts): `weight`, a title-only
+   * search's files fused into the ranked files (0: off); `queryWeights`, the
+   * weights of a second search whose files replace the ranked files (opt-in:
+   * off when absent). Modules and functions are unchanged either way.
    */
-  wordVariantWeight?: number;
-  /** `missing`: only query words no chunk holds get variants (default `all`). */
-  wordVariantScope?: 'all' | 'missing';
-  /** At most this many query terms (highest weight first) are sent to BM25 (default 96). */
-  maxTerms?: number;
-  /**
-   * Who computes BM25: `auto` (default), `fts5` or `postings` (the same scores,
-   * bitwise; see src/index/lexical/term-postings.ts). Only for tests and benchmarks.
-   */
-  lexicalScorer?: 'auto' | 'fts5' | 'postings';
-  /** BM25 results shared across searches of one query under several settings (tuning only); see LexicalMemo. */
+  titleFiles?: { weight?: number; queryWeights?: Partial<QueryWeights> };
+  symbolRanking?: Partial<SymbolRankingOptions>;
+  /** BM25 results shared across searches of one query under several settings (code, not a setting); see LexicalMemo. */
   lexicalMemo?: LexicalMemo;
-  /**
-   * Query weights of a second search whose files replace the ranked files;
-   * modules and functions keep the first search's. Off unless given (title-files.ts).
-   */
-  fileQueryWeights?: Partial<QueryWeights>;
-  /** Weight of a title-only search's files fused into the ranked files (default 0: off); modules and functions unchanged. */
-  titleFileWeight?: number;
-  /** The model `ranker: 'learned'` uses instead of the shipped one (tests, `bench/`). */
+  /** The model `ranker: 'learned'` uses instead of the shipped one (code, not a setting: tests, `bench/`). */
   rankerModel?: RankerModel;
 }
 
 /** A search's options as the evaluation harness gives them: the user's choices and the tuning knobs. */
 export type TunedSearchOptions = SearchOptions & RetrievalTuning;
 
-/** Feedback settings used for the fields a `feedback` option leaves out. */
+/** The tuning of one search with every default filled in; the opt-in signals stay absent unless given. */
+export interface ResolvedTuning {
+  query: QueryTuning;
+  lexical: LexicalTuning;
+  priors: PathPriorFactors;
+  evidence: EvidenceTuning;
+  aggregation: AggregationOptions;
+  testedCode: { weight: number };
+  fileLevel: FileLevelOptions;
+  titleFiles: { weight: number; queryWeights?: Partial<QueryWeights> };
+  symbolRanking: SymbolRankingOptions;
+}
+
+/** Feedback settings used for the fields a `lexical.feedback` option leaves out. */
 export const DEFAULT_FEEDBACK: FeedbackOptions = { documents: 5, terms: 5, weight: 1, minDocuments: 2 };
 
 /**
- * Default of `fileNameBoost`: chosen by leave-one-repository-out on 10 of 12
+ * Default of `evidence.fileName.weight`: chosen by leave-one-repository-out on 10 of 12
  * folds; file and function Acc@5 +0.044 each, no repository lower (docs/retrieval.md).
  */
 export const DEFAULT_FILE_NAME_BOOST = 0.3;
 
 /**
- * The defaults the search fills in (resolveTuning): the ranking the product
- * ships. The nested objects are their stages' own defaults; the opt-in
- * signals (`feedback`, `unknownNames`, `fileQueryWeights`, `wordVariantWeight`)
- * are off when absent, so they have none here.
+ * The one defaults object: the ranking the product ships. The nested stage
+ * options are their stages' own defaults (each module documents why its
+ * values); the opt-in signals have no entry (off when absent).
  */
-export const DEFAULT_TUNING = {
+export const DEFAULT_TUNING: ResolvedTuning = {
+  query: { weights: DEFAULT_QUERY_WEIGHTS },
+  lexical: {
+    fieldWeights: DEFAULT_FIELD_WEIGHTS,
+    maxTerms: DEFAULT_MAX_TERMS,
+    commonTermFraction: DEFAULT_MAX_DOCUMENT_FRACTION,
+    minInformativeTerms: DEFAULT_MIN_INFORMATIVE_TERMS,
+    scorer: 'auto',
+    wordVariants: { weight: 0, scope: 'all' },
+  },
+  priors: DEFAULT_PRIOR_FACTORS,
+  evidence: {
+    fileName: { weight: DEFAULT_FILE_NAME_BOOST, maxFiles: 2 },
+    pathMention: 0.3,
+    frame: 1.0,
+    phrase: 0.5,
+    definition: { weight: 0, maxDefinitions: 3 },
+  },
   aggregation: DEFAULT_AGGREGATION,
-  fieldWeights: DEFAULT_FIELD_WEIGHTS,
-  queryWeights: DEFAULT_QUERY_WEIGHTS,
-  symbolRanking: DEFAULT_SYMBOL_RANKING,
+  testedCode: { weight: 0 },
   fileLevel: DEFAULT_FILE_LEVEL,
-  pathMentionBoost: 0.3,
-  frameBoost: 1.0,
-  testFileFactor: DEFAULT_PRIOR_FACTORS.test,
-  nonLibraryFactor: DEFAULT_PRIOR_FACTORS.library,
-  stubFileFactor: DEFAULT_PRIOR_FACTORS.stub,
-  fileNameBoost: DEFAULT_FILE_NAME_BOOST,
-  stemMaxFiles: 2,
-  phraseBoost: 0.5,
-  definitionBoost: 0,
-  maxDefinitions: 3,
-  testedCodeWeight: 0,
-  maxTerms: DEFAULT_MAX_TERMS,
-} as const;
+  // Off: on the 12 development repositories, on top of fileLevel's title document, 0.5 gave file
+  // Acc@5 0.815 → 0.859 (7 won / 1 lost) but the one loss was the worst repository's (mypy
+  // 0.636 → 0.545, below its 0.60 floor); see docs/retrieval.md.
+  titleFiles: { weight: 0 },
+  symbolRanking: DEFAULT_SYMBOL_RANKING,
+};
 
-/** The tuning of one search with every default filled in (the nested objects merged field by field). */
-export interface ResolvedTuning {
-  aggregation: AggregationOptions;
-  fieldWeights: FieldWeights;
-  queryWeights: QueryWeights;
-  symbolRanking: SymbolRankingOptions;
-  fileLevel: FileLevelOptions;
-  pathMentionBoost: number;
-  frameBoost: number;
-  priors: PathPriorFactors;
-  fileNameBoost: number;
-  stemMaxFiles: number;
-  phraseBoost: number;
-  definitionBoost: number;
-  maxDefinitions: number;
-  testedCodeWeight: number;
-  maxTerms: number;
+/** True for an object literal (not an array, a function or a class instance such as the memo). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-/** `options`' tuning with {@link DEFAULT_TUNING} filled in. */
+/**
+ * `given` over `defaults`, objects merged field by field at every depth; an
+ * absent or undefined field keeps the default. The result shares no object
+ * with `defaults`, so a caller changing its resolved tuning changes no default.
+ */
+function merge(defaults: Record<string, unknown>, given: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, base] of Object.entries(defaults)) out[key] = isPlainObject(base) ? merge(base, {}) : base;
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const base = out[key];
+    out[key] = isPlainObject(base) && isPlainObject(value) ? merge(base, value) : isPlainObject(value) ? merge(value, {}) : value;
+  }
+  return out;
+}
+
+/** The knobs of `options` that are settings (code members and the user's choices left out), for validation. */
+const NOT_TUNING = new Set<string>(['lexicalMemo', 'rankerModel']);
+
+/**
+ * `options`' tuning with {@link DEFAULT_TUNING} filled in, field by field at
+ * every depth (a given `symbolRanking.coverage` is merged later by its stage,
+ * which owns its defaults). Keys that are not stages are ignored here:
+ * validation is retrieval-tuning-schema.ts' job.
+ */
 export function resolveTuning(options: RetrievalTuning): ResolvedTuning {
-  const d = DEFAULT_TUNING;
-  return {
-    aggregation: { ...d.aggregation, ...options.aggregation },
-    fieldWeights: { ...d.fieldWeights, ...options.fieldWeights },
-    queryWeights: { ...d.queryWeights, ...options.queryWeights },
-    symbolRanking: { ...d.symbolRanking, ...options.symbolRanking },
-    fileLevel: { ...d.fileLevel, ...options.fileLevel },
-    pathMentionBoost: options.pathMentionBoost ?? d.pathMentionBoost,
-    frameBoost: options.frameBoost ?? d.frameBoost,
-    priors: {
-      test: options.testFileFactor ?? d.testFileFactor,
-      stub: options.stubFileFactor ?? d.stubFileFactor,
-      library: options.nonLibraryFactor ?? d.nonLibraryFactor,
-    },
-    fileNameBoost: options.fileNameBoost ?? d.fileNameBoost,
-    stemMaxFiles: options.stemMaxFiles ?? d.stemMaxFiles,
-    phraseBoost: options.phraseBoost ?? d.phraseBoost,
-    definitionBoost: options.definitionBoost ?? d.definitionBoost,
-    maxDefinitions: options.maxDefinitions ?? d.maxDefinitions,
-    testedCodeWeight: options.testedCodeWeight ?? d.testedCodeWeight,
-    maxTerms: options.maxTerms ?? d.maxTerms,
-  };
+  const stages: Record<string, unknown> = {};
+  for (const key of Object.keys(DEFAULT_TUNING) as (keyof ResolvedTuning)[]) if (options[key] !== undefined && !NOT_TUNING.has(key)) stages[key] = options[key];
+  return merge(DEFAULT_TUNING as unknown as Record<string, unknown>, stages) as unknown as ResolvedTuning;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepositoryIndex } from '../index/repository-index.js';
 import { findPhraseMatches } from './message-phrases.js';
-import { isTestPath, matchIndexedPaths, searchRepository, searchWithTuning, type SearchOptions } from './search-repository.js';
+import { isTestPath, matchIndexedPaths, searchRepository, searchWithTuning, type SearchOptions, type TunedSearchOptions } from './search-repository.js';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
 
 let dir: string;
@@ -63,7 +63,7 @@ describe('searchRepository', () => {
     expect(result.hits[0]).toMatchObject({ path: 'pkg/loader.py', symbol: 'load_config' });
     expect(result.functions[0]).toMatchObject({ path: 'pkg/loader.py', qualifiedName: 'load_config' });
     // Without the frame evidence the words alone point elsewhere: the frame is what moved it.
-    const wordsOnly = await searchWithTuning(repository.store, issue, { frameBoost: 0, pathMentionBoost: 0 });
+    const wordsOnly = await searchWithTuning(repository.store, issue, { evidence: { frame: 0, pathMention: 0 } });
     expect(wordsOnly.hits[0].symbol).not.toBe('load_config');
   });
 
@@ -98,7 +98,7 @@ describe('searchRepository', () => {
 
   it('refuses any key that is not a user\'s choice (a tuning knob or a misspelling), naming it, and never ranks with it', async () => {
     // Every tuning knob the evaluation harness accepts, and made-up keys, alone or beside a public one.
-    const tuning = ['aggregation', 'fieldWeights', 'symbolRanking', 'fileNameBoost', 'testFileFactor', 'feedback', 'unknownNames', 'wordVariantWeight', 'lexicalScorer', 'titleFileWeight', 'rankerModel'];
+    const tuning = ['aggregation', 'lexical', 'query', 'priors', 'evidence', 'symbolRanking', 'fileLevel', 'titleFiles', 'testedCode', 'fileNameBoost', 'testFileFactor', 'rankerModel'];
     const made = ['pathfilter', 'rankr', 'topChunks', '__proto__x'];
     const random = mulberry32(42);
     for (let seed = 0; seed < 40; seed++) {
@@ -112,6 +112,11 @@ describe('searchRepository', () => {
     // The same knob through the harness's entry point is honoured.
     const tuned = await searchWithTuning(repository.store, 'load config settings file', { aggregation: { topChunks: 1 } });
     expect(tuned.hits).toHaveLength(1);
+    // Through the harness's entry point a knob of the earlier flat settings, or a misspelt nested one, is refused too, never ranked with.
+    const flat = { fileNameBoost: 0 } as TunedSearchOptions;
+    await expect(searchWithTuning(repository.store, 'load config settings file', flat)).rejects.toThrow(/'fileNameBoost' \(now 'evidence\.fileName\.weight'\)/);
+    const misspelt = { evidence: { fileName: { wieght: 0 } } } as TunedSearchOptions;
+    await expect(searchWithTuning(repository.store, 'load config settings file', misspelt)).rejects.toThrow(/evidence\.fileName: unknown setting 'wieght'/);
   });
 });
 

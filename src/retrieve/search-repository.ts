@@ -22,6 +22,7 @@ import type { RankingLevel, SearchFeatures, SearchTrace } from './ranking-featur
 import { DEFAULT_RANKER, RANKER_KINDS } from './ranker-kind.js';
 import type { RankerModel } from './learned/learned-ranker.js';
 import { DEFAULT_FEEDBACK, DEFAULT_TUNING, resolveTuning, type SearchOptions, type TunedSearchOptions } from './retrieval-tuning.js';
+import { checkTunedOptions } from './retrieval-tuning-schema.js';
 import { applyEvidenceBoosts, applyFileNameEvidence, applyPathPriors, applyPhraseEvidence, NO_PRIOR } from './hit-evidence.js';
 import { queryTitle } from './module-names.js';
 
@@ -51,7 +52,7 @@ export function searchRepository(store: IndexStore, queryText: string, options: 
   if (unknown.length > 0) {
     return Promise.reject(new ReponavError('BAD_INPUT', `Unknown search option ${unknown.map((k) => `'${k}'`).join(', ')}; searchRepository takes ${Object.keys(SEARCH_OPTION_KEYS).join(', ')} (the ranking's weights are tuned by the evaluation harness, \`reponav eval locbench --config-json\`).`));
   }
-  return searchWithTuning(store, queryText, options);
+  return tunedSearch(store, queryText, options);
 }
 
 /** Every key of {@link SearchOptions} (`satisfies`: a key added to the interface and not here, or the reverse, fails to compile). */
@@ -66,29 +67,39 @@ const SEARCH_OPTION_KEYS = {
  * so with none it is the default search, bit for bit.
  */
 export async function searchWithTuning(store: IndexStore, queryText: string, options: TunedSearchOptions = {}): Promise<SearchResult> {
+  // Callers include untyped scripts: a misspelt or moved knob is refused, not read as the default.
+  checkTunedOptions(options);
+  return tunedSearch(store, queryText, options);
+}
+
+/** {@link searchWithTuning} after its check (searchRepository has checked its own keys). */
+async function tunedSearch(store: IndexStore, queryText: string, options: TunedSearchOptions): Promise<SearchResult> {
   if (options.queryMode === 'plain') {
     // The plain baseline has none of the stages the learned model reads: asking for both is refused, not ignored.
     if ((options.ranker ?? DEFAULT_RANKER) === 'learned' || options.features) throw new ReponavError('BAD_INPUT', 'The plain query mode has no stage values for the learned ranker or features; use the issue-aware mode or the hand ranker.');
     return plainSearch(store, queryText, options);
   }
-  if (usesTitleFiles(options)) return withTitleFiles(store, queryText, options, searchWithTuning);
   const tuning = resolveTuning(options);
-  const { aggregation, queryWeights } = tuning;
-  const context = options.unknownNames ? queryContext(store, options.unknownNames, isTestPath, matchIndexedPaths) : {};
+  if (usesTitleFiles(tuning.titleFiles)) return withTitleFiles(store, queryText, options, tuning.titleFiles, tunedSearch);
+  const { aggregation } = tuning;
+  const queryWeights = tuning.query.weights;
+  const unknownNames = tuning.query.unknownNames;
+  const context = unknownNames ? queryContext(store, unknownNames, isTestPath, matchIndexedPaths) : {};
   const parsedQuery = parseQuery(queryText, queryWeights, context);
   // Over-fetch when filtering so the filter still leaves topChunks hits.
   const fetch = options.pathFilter ? aggregation.topChunks * 8 : aggregation.topChunks * 2;
+  const lexicalTuning = tuning.lexical;
   const lexical = {
     limit: fetch,
-    fieldWeights: tuning.fieldWeights,
+    fieldWeights: lexicalTuning.fieldWeights,
     chunkKinds: options.chunkKinds,
-    maxDocumentFraction: options.commonTermFraction,
-    minInformativeTerms: options.minInformativeTerms,
-    maxTerms: tuning.maxTerms,
+    maxDocumentFraction: lexicalTuning.commonTermFraction,
+    minInformativeTerms: lexicalTuning.minInformativeTerms,
+    maxTerms: lexicalTuning.maxTerms,
     memo: options.lexicalMemo,
-    scorer: options.lexicalScorer,
-    wordVariantWeight: options.wordVariantWeight,
-    wordVariantScope: options.wordVariantScope,
+    scorer: lexicalTuning.scorer,
+    wordVariantWeight: lexicalTuning.wordVariants.weight,
+    wordVariantScope: lexicalTuning.wordVariants.scope,
   };
   // Each stage's hits are kept only for the features or the learned ranker (the trace is read once, at the end);
   // both load only when a search needs them, so a search the model does not apply to pays nothing for them.
@@ -96,20 +107,21 @@ export async function searchWithTuning(store: IndexStore, queryText: string, opt
   const model = learned?.model;
   const trace: SearchTrace | undefined = options.features || model ? { hits: {} } : undefined;
   let hits = lexicalSearch(store, parsedQuery, lexical);
-  if (options.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...options.feedback }, lexical);
+  if (lexicalTuning.feedback) hits = applyFeedback(store, hits, parsedQuery, { ...DEFAULT_FEEDBACK, ...lexicalTuning.feedback }, lexical);
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
   if (trace) trace.hits.bm25 = hits;
   hits = applyPathPriors(store, hits, tuning.priors);
   if (trace) trace.hits.priors = hits;
-  hits = applyFileNameEvidence(store, hits, parsedQuery, tuning);
+  const { evidence } = tuning;
+  hits = applyFileNameEvidence(store, hits, parsedQuery, evidence.fileName);
   if (trace) trace.hits['file-name'] = hits;
-  hits = applyEvidenceBoosts(store, hits, parsedQuery, tuning);
+  hits = applyEvidenceBoosts(store, hits, parsedQuery, evidence);
   if (trace) trace.hits['path-frame'] = hits;
-  hits = applyPhraseEvidence(store, hits, parsedQuery, tuning, options.pathFilter);
+  hits = applyPhraseEvidence(store, hits, parsedQuery, evidence.phrase, options.pathFilter);
   if (trace) trace.hits.phrase = hits;
   hits = applyDefinitionEvidence(store, hits, parsedQuery, {
-    weight: tuning.definitionBoost,
-    maxDefinitions: tuning.maxDefinitions,
+    weight: evidence.definition.weight,
+    maxDefinitions: evidence.definition.maxDefinitions,
     minLength: 4,
     isTest: isTestPath,
     pathFilter: options.pathFilter,
@@ -118,7 +130,7 @@ export async function searchWithTuning(store: IndexStore, queryText: string, opt
   hits = hits.slice(0, aggregation.topChunks);
   let files = aggregateFiles(hits, aggregation);
   files = promoteTestedCode(store, files, {
-    weight: tuning.testedCodeWeight,
+    weight: tuning.testedCode.weight,
     maxTargets: 3,
     isTest: isTestPath,
     pathFilter: options.pathFilter,
@@ -133,7 +145,7 @@ export async function searchWithTuning(store: IndexStore, queryText: string, opt
   if ((level.weight > 0 || level.titleWeight > 0) && files.length > 0) {
     // Below the ranking's ordered head the fusions read only the listed files' scores (none, for the title's).
     const rank = (terms: QueryTerm[], keep: ReadonlySet<string>) =>
-      rankFileDocuments(store, terms.slice(0, tuning.maxTerms), level.document, prior, options.pathFilter, orderedFiles(level), keep);
+      rankFileDocuments(store, terms.slice(0, lexicalTuning.maxTerms), level.document, prior, options.pathFilter, orderedFiles(level), keep);
     if (level.weight > 0) {
       const documents = rank(parsedQuery.terms, new Set(files.map((f) => f.path)));
       if (trace) trace.fileDocuments = documents;
@@ -224,15 +236,15 @@ async function plainSearch(store: IndexStore, queryText: string, options: TunedS
   const aggregation = { ...DEFAULT_TUNING.aggregation, ...options.aggregation };
   const tokens = [...new Set(codeTokens(queryText))].filter((t) => !/^\d+$/.test(t));
   const parsedQuery = { ...parseQuery(queryText), terms: tokens.map((token) => ({ token, weight: 1 })) };
-  const fieldWeights = { path: 0, name: 0, signature: 0, doc: 0, body: 1, ...options.fieldWeights };
+  const fieldWeights = { path: 0, name: 0, signature: 0, doc: 0, body: 1, ...options.lexical?.fieldWeights };
   let hits = lexicalSearch(store, parsedQuery, {
     limit: aggregation.topChunks,
     fieldWeights,
     chunkKinds: options.chunkKinds ?? ['function'],
     maxTerms: 100_000,
     // The reference baseline stays plain BM25 over every word.
-    maxDocumentFraction: options.commonTermFraction ?? 1,
-    scorer: options.lexicalScorer,
+    maxDocumentFraction: options.lexical?.commonTermFraction ?? 1,
+    scorer: options.lexical?.scorer,
   });
   if (options.pathFilter) hits = hits.filter((h) => options.pathFilter!(h.path));
   const files = aggregateFiles(hits, aggregation);

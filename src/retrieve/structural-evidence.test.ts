@@ -21,8 +21,8 @@ describe('definition evidence', () => {
       const query = 'Cookies lost\nCalling `merge_cookie_jar` with a cookie jar and a merge of cookies drops the cookie.';
       // Symbol-level levers off: the name boost scales with the best score, which the definition boost moves.
       const symbolRanking = { nameWeight: 0, fileWeight: 0 };
-      const off = await searchWithTuning(repository.store, query, { definitionBoost: 0, symbolRanking });
-      const on = await searchWithTuning(repository.store, query, { definitionBoost: 1, symbolRanking });
+      const off = await searchWithTuning(repository.store, query, { evidence: { definition: { weight: 0 } }, symbolRanking });
+      const on = await searchWithTuning(repository.store, query, { evidence: { definition: { weight: 1 } }, symbolRanking });
       const score = (r: typeof on, qualifiedName: string) => r.functions.find((f) => f.qualifiedName === qualifiedName)!.score;
       const lead = (r: typeof on) => score(r, 'merge_cookie_jar') - score(r, 'send_0');
       // The definition gains weight × the best raw score (one definition); its callers gain nothing.
@@ -38,10 +38,10 @@ describe('definition evidence', () => {
     for (const n of ['a', 'b', 'c', 'd']) files[`pkg/${n}.py`] = `class Widget${n.toUpperCase()}:\n    def resize(self, width):\n        return width\n`;
     const repository = await indexed(files);
     try {
-      const generic = await searchWithTuning(repository.store, 'Call `resize` please', { definitionBoost: 1, maxDefinitions: 3 });
-      const plain = await searchWithTuning(repository.store, 'Call `resize` please', { definitionBoost: 0 });
+      const generic = await searchWithTuning(repository.store, 'Call `resize` please', { evidence: { definition: { weight: 1, maxDefinitions: 3 } } });
+      const plain = await searchWithTuning(repository.store, 'Call `resize` please', { evidence: { definition: { weight: 0 } } });
       expect(generic.functions.map((f) => f.score)).toEqual(plain.functions.map((f) => f.score));
-      const qualified = await searchWithTuning(repository.store, 'Call `WidgetC.resize` please', { definitionBoost: 1, maxDefinitions: 3 });
+      const qualified = await searchWithTuning(repository.store, 'Call `WidgetC.resize` please', { evidence: { definition: { weight: 1, maxDefinitions: 3 } } });
       expect(`${qualified.functions[0]!.path}:${qualified.functions[0]!.qualifiedName}`).toBe('pkg/c.py:WidgetC.resize');
     } finally {
       repository.close();
@@ -70,8 +70,8 @@ describe('tested code', () => {
     try {
       const query = 'Session cookie expiry parse fails';
       // The file-level ranking (on by default) also finds cookies.py by its name; off here to see this lever alone.
-      const off = await searchWithTuning(repository.store, query, { testedCodeWeight: 0, fileLevel: { weight: 0 } });
-      const on = await searchWithTuning(repository.store, query, { testedCodeWeight: 1, fileLevel: { weight: 0 } });
+      const off = await searchWithTuning(repository.store, query, { testedCode: { weight: 0 }, fileLevel: { weight: 0 } });
+      const on = await searchWithTuning(repository.store, query, { testedCode: { weight: 1 }, fileLevel: { weight: 0 } });
       const files = (r: typeof on) => r.files.map((f) => f.path);
       expect(rankOf(files(on), 'pkg/cookies.py')).toBeLessThan(rankOf(files(on), 'pkg/noise.py'));
       // The other import is not named after the test: the name match picks cookies.py alone.

@@ -28,11 +28,11 @@ describe('withTitleFiles', () => {
       const title = text === 'Crash in cookies';
       return { files: title ? [file('pkg/cookies.py', 2)] : [file('pkg/a.py', 10), file('pkg/cookies.py', 7)], functions: [{ path: 'pkg/a.py', qualifiedName: 'f', score: 1 }] };
     };
-    const result = await withTitleFiles({} as IndexStore, 'Crash in cookies\nbody', { titleFileWeight: 0.5, testFileFactor: 0.4 }, search);
+    const result = await withTitleFiles({} as IndexStore, 'Crash in cookies\nbody', { titleFiles: { weight: 0.5 }, priors: { test: 0.4 } }, { weight: 0.5 }, search);
     expect(result.files.map((f) => [f.path, f.score])).toEqual([['pkg/cookies.py', 12], ['pkg/a.py', 10]]);
     expect(result.functions).toEqual([{ path: 'pkg/a.py', qualifiedName: 'f', score: 1 }]);
     expect(calls.map((c) => c.text)).toEqual(['Crash in cookies\nbody', 'Crash in cookies']);
-    expect(calls[0]!.options).toEqual({ testFileFactor: 0.4, titleFileWeight: 0 });
-    expect(calls[1]!.options).toMatchObject({ testFileFactor: 0.4, filesOnly: true, minInformativeTerms: 1, phraseBoost: 0 });
+    expect(calls[0]!.options).toEqual({ priors: { test: 0.4 }, titleFiles: { weight: 0 } });
+    expect(calls[1]!.options).toEqual({ priors: { test: 0.4 }, titleFiles: { weight: 0 }, filesOnly: true, lexical: { minInformativeTerms: 1 }, evidence: { phrase: 0 } });
   });
 });

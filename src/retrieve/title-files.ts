@@ -7,8 +7,8 @@
  * (mypy: file Acc@5 0.455 → 0.727 at title ×4) but costs the function ranking,
  * so here the title shapes the files only: either a second search of the whole
  * query with other weights, whose files replace the ranked files
- * (`fileQueryWeights`), or a search of the title alone, whose file scores are
- * added to the ranked files' (`titleFileWeight`). Modules and functions are the
+ * (`titleFiles.queryWeights`), or a search of the title alone, whose file scores are
+ * added to the ranked files' (`titleFiles.weight`). Modules and functions are the
  * first search's either way. Both are off: the default ranks the file-identity
  * document against the title instead (file-level.ts, `fileLevel.titleWeight`),
  * which costs no second search and keeps the instance the title search loses.
@@ -17,61 +17,56 @@ import { issueTitle, parseQuery, type ParsedQuery, type QueryTerm, type QueryWei
 import type { FileCandidate } from './retrieval-types.js';
 import type { IndexStore } from '../index/index.js';
 
-/** The file-level settings of a search (part of search-repository.ts's SearchOptions). */
-export interface TitleFileOptions {
-  /**
-   * Query weights of a second search whose files replace the ranked files;
-   * modules and functions keep the first search's. Off unless given.
-   */
-  fileQueryWeights?: Partial<QueryWeights>;
-  /** Weight of a title-only search's files fused into the ranked files (default 0: off); modules and functions unchanged. */
-  titleFileWeight?: number;
-  /** Stop after ranking files (modules and functions left empty): for a search whose files alone are used. */
+/** The settings of a search this module reads and sets (a part of retrieval-tuning.ts' TunedSearchOptions). */
+interface SearchSettings {
+  query?: { weights?: Partial<QueryWeights> };
+  lexical?: { minInformativeTerms?: number };
+  evidence?: { phrase?: number };
+  titleFiles?: { weight?: number; queryWeights?: Partial<QueryWeights> };
   filesOnly?: boolean;
 }
 
-/** The other settings this module sets. */
-type SearchSettings = TitleFileOptions & { queryWeights?: Partial<QueryWeights>; minInformativeTerms?: number; phraseBoost?: number };
-
-/**
- * The title search ranks files only; it leaves out words in half the chunks
- * or more (FTS5 gives them no weight, yet a title's `sympy` or `type` made it
- * score nearly every chunk) and quoted-message evidence (the first search has
- * it from the whole text, the title included).
- */
-const TITLE_SEARCH: SearchSettings = { filesOnly: true, minInformativeTerms: 1, phraseBoost: 0 };
+/** The title-file settings resolved (retrieval-tuning.ts' `ResolvedTuning.titleFiles`). */
+export interface TitleFileTuning {
+  /** Weight of a title-only search's files fused into the ranked files; 0 is off. */
+  weight: number;
+  /** Query weights of a second search whose files replace the ranked files; absent is off. */
+  queryWeights?: Partial<QueryWeights>;
+}
 
 type Search<O, R> = (store: IndexStore, queryText: string, options: O) => Promise<R>;
 
-/**
- * Default of `SearchOptions.titleFileWeight`: off. On the 12 dev repositories
- * (135 instances), on top of the file-identity document (`fileLevel`), 0.5
- * gave file Acc@5 0.815 → 0.859 (+0.044 [0.007, 0.089], 7 won / 1 lost) with
- * functions unchanged, but the one loss is the worst repository's (mypy
- * 0.636 → 0.545, below issue 14's 0.60 floor); see docs/retrieval.md.
- */
-export const DEFAULT_TITLE_FILE_WEIGHT = 0;
-
 /** True when a search needs {@link withTitleFiles}. */
-export function usesTitleFiles(options: TitleFileOptions): boolean {
-  return options.fileQueryWeights !== undefined || (options.titleFileWeight ?? DEFAULT_TITLE_FILE_WEIGHT) > 0;
+export function usesTitleFiles(tuning: TitleFileTuning): boolean {
+  return tuning.queryWeights !== undefined || tuning.weight > 0;
 }
 
-/** Runs `search` without the file-level settings, then re-ranks its files by them. */
+/**
+ * Runs `search` without the title-file settings, then re-ranks its files by
+ * them. The title search ranks files only; it leaves out words in half the
+ * chunks or more (FTS5 gives them no weight, yet a title's `sympy` or `type`
+ * made it score nearly every chunk) and quoted-message evidence (the first
+ * search has it from the whole text, the title included).
+ */
 export async function withTitleFiles<O extends SearchSettings, R extends { files: FileCandidate[] }>(
   store: IndexStore,
   queryText: string,
   options: O,
+  tuning: TitleFileTuning,
   search: Search<O, R>,
 ): Promise<R> {
-  const { fileQueryWeights } = options;
-  const titleFileWeight = options.titleFileWeight ?? DEFAULT_TITLE_FILE_WEIGHT;
-  const rest: O = { ...options, fileQueryWeights: undefined, titleFileWeight: 0 };
+  const rest: O = { ...options, titleFiles: { weight: 0 } };
   const result = await search(store, queryText, rest);
   let files = result.files;
-  if (fileQueryWeights) files = (await search(store, queryText, { ...rest, queryWeights: { ...rest.queryWeights, ...fileQueryWeights }, filesOnly: true })).files;
+  if (tuning.queryWeights) {
+    const weights = { ...rest.query?.weights, ...tuning.queryWeights };
+    files = (await search(store, queryText, { ...rest, query: { ...rest.query, weights }, filesOnly: true })).files;
+  }
   const title = issueTitle(queryText);
-  if (titleFileWeight && title) files = fuseFiles(files, (await search(store, title, { ...rest, ...TITLE_SEARCH })).files, titleFileWeight);
+  if (tuning.weight && title) {
+    const titleSearch: O = { ...rest, filesOnly: true, lexical: { ...rest.lexical, minInformativeTerms: 1 }, evidence: { ...rest.evidence, phrase: 0 } };
+    files = fuseFiles(files, (await search(store, title, titleSearch)).files, tuning.weight);
+  }
   return { ...result, files };
 }
 

@@ -69,12 +69,12 @@ describe('scope missing', () => {
   });
 });
 
-describe('searchRepository wordVariantWeight', () => {
+describe('searchWithTuning lexical.wordVariants', () => {
   it('finds code written in another form of the query’s word only when on', async () => {
     const repository = await fixtures.indexed(files);
     const off = await searchWithTuning(repository.store, 'caches', {});
     expect(off.files).toEqual([]);
-    const on = await searchWithTuning(repository.store, 'caches', { wordVariantWeight: 0.5 });
+    const on = await searchWithTuning(repository.store, 'caches', { lexical: { wordVariants: { weight: 0.5 } } });
     expect(on.files[0]?.path).toBe('pkg/store.py');
     repository.close();
   });

@@ -142,11 +142,11 @@ describe('eval commands', () => {
     const accepted = {
       indexDir: join(dir, 'indexes'),
       symbolRanking: { callScope: 'ranked', implicitInheritance: true, sizePrior: 'percentile', titleModulePairs: false, coverage: { weight: 0.3, mode: 'share', idf: false } },
-      definitionBoost: 0.5,
-      wordVariantScope: 'missing',
+      evidence: { definition: { weight: 0.5 }, fileName: { maxFiles: 3 } },
+      lexical: { wordVariants: { scope: 'missing' }, feedback: { terms: 4 }, scorer: 'postings' },
       fileLevel: { document: 'both', rankSymbols: true },
-      feedback: { terms: 4 },
-      unknownNames: { mode: 'definition' },
+      query: { unknownNames: { mode: 'definition' } },
+      titleFiles: { queryWeights: { title: 2 } },
     };
     await retrieval().run(...base, '--config-json', JSON.stringify(accepted));
     const rejects = async (settings: unknown, field: RegExp) =>
@@ -157,6 +157,9 @@ describe('eval commands', () => {
     await rejects({ symbolRanking: { callScop: 'file' } }, /symbolRanking: .*callScop/);
     await rejects({ aggregation: { alhpa: 0.5 } }, /aggregation: .*alhpa/);
     await rejects({ symbolRanking: { coverage: { shape: 'best' } } }, /symbolRanking\.coverage\.shape/);
+    // A knob of the earlier flat settings is refused with its new place, not read as the default.
+    await rejects({ definitionBoost: 0.5 }, /unknown setting 'definitionBoost' \(now 'evidence\.definition\.weight'\)/);
+    await rejects({ evidence: { phraseBoost: 0 } }, /evidence: unknown setting 'phraseBoost'/);
   });
 
   it('compare: labels default to folder names; --labels overrides; counts must match', async () => {
