@@ -35,10 +35,10 @@ const dist = resolve(opt.dist ?? join(PROJECT, 'dist'));
 const at = (path) => pathToFileURL(join(dist, path)).href;
 const { RepositoryIndex } = await import(at('index/repository-index.js'));
 // Builds before the tuning knobs left searchRepository's API take them there; builds
-// before they were nested by stage (no retrieval-tuning-schema.js) take the flat key.
+// before they were nested by stage (no retrieve/tuning/schema.js) take the flat key.
 const searchModule = await import(at('retrieve/search-repository.js'));
 const searchWithTuning = searchModule.searchWithTuning ?? searchModule.searchRepository;
-const nested = existsSync(join(dist, 'retrieve/retrieval-tuning-schema.js'));
+const nested = existsSync(join(dist, 'retrieve/tuning/schema.js'));
 const postingsScorer = nested ? { lexical: { scorer: 'postings' } } : { lexicalScorer: 'postings' };
 const { observeScoredQueries, scoreQuery } = await import(at('index/lexical/exact-bm25.js'));
 

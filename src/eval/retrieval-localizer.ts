@@ -2,10 +2,11 @@ import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { CommitIndexPool } from '../index/index.js';
-import { DEFAULT_TUNING, rankerIdentity, searchWithTuning, settingIssueMessage, type ChunkHit, type SearchResult, type TunedSearchOptions } from '../retrieve/index.js';
+import { DEFAULT_TUNING, rankerIdentity, searchWithTuning, type ChunkHit, type SearchResult, type TunedSearchOptions } from '../retrieve/index.js';
 import type { IndexStore } from '../index/index.js';
 import type { InstanceLocalizer, LocalizeInput, LocbenchLocalizerConfig, RawChunkHit } from './localizer.js';
 import { RetrievalSettingsSchema, searchOptionsOf } from './retrieval-settings.js';
+import { settingIssueMessage } from '../retrieve/tuning/index.js';
 
 /**
  * A stage after retrieval (the model reranker): `prepare` runs while the

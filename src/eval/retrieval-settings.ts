@@ -1,13 +1,14 @@
 /**
  * The retrieval settings `reponav eval locbench --config-json` accepts: the
  * search's own settings (the user's choices and the tuning knobs nested by
- * stage, retrieve/retrieval-tuning-schema.ts: one schema, shared) and the
+ * stage, retrieve/tuning/schema.ts: one schema, shared) and the
  * localizer's. Checked by value and by name, so a misspelt, mistyped or moved
  * setting is a BAD_INPUT error naming it rather than a run that silently used
  * the default.
  */
 import * as z from '../zod-mini.js';
-import { tuningSchemas, type TunedSearchOptions } from '../retrieve/index.js';
+import type { TunedSearchOptions } from '../retrieve/index.js';
+import { tuningSchemas } from '../retrieve/tuning/index.js';
 
 const { searchChoiceSettings, retrievalTuningSettings } = tuningSchemas();
 

@@ -12,7 +12,6 @@ export { isDocumentationPath, mergeWithDocs } from './doc-search.js';
 export { searchRepository, type SearchOptions, type SearchResult } from './search-repository.js';
 /** For the evaluation harness only (src/eval, bench/): not re-exported by the package's entry points. */
 export { searchWithTuning, DEFAULT_TUNING, type RetrievalTuning, type TunedSearchOptions } from './search-repository.js';
-export { MOVED_TUNING_KEYS, settingIssueMessage, tuningSchemas, type RetrievalTuningSettings } from './retrieval-tuning-schema.js';
 export { DEFAULT_RANKER, RANKER_KINDS, type RankerKind } from './ranker-kind.js';
 export { rankerIdentity } from './ranker-identity.js';
 export type { RankerModel, RankerModelError } from './learned/learned-ranker.js';

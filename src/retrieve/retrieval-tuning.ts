@@ -13,7 +13,7 @@
  * it field by field. The opt-in signals (`query.unknownNames`,
  * `lexical.feedback`, `titleFiles.queryWeights`, `symbolRanking.coverage`) are
  * off when absent, so they have no entry there. The one zod schema of these
- * knobs is retrieval-tuning-schema.ts (eval's `--config-json` uses it).
+ * knobs is tuning/schema.ts (eval's `--config-json` uses it).
  */
 import { DEFAULT_AGGREGATION, type AggregationOptions } from './file-aggregation.js';
 import { DEFAULT_FILE_LEVEL, type FileLevelOptions } from './file-level.js';
@@ -252,7 +252,7 @@ const NOT_TUNING = new Set<string>(['lexicalMemo', 'rankerModel']);
  * `options`' tuning with {@link DEFAULT_TUNING} filled in, field by field at
  * every depth (a given `symbolRanking.coverage` is merged later by its stage,
  * which owns its defaults). Keys that are not stages are ignored here:
- * validation is retrieval-tuning-schema.ts' job.
+ * validation is tuning/schema.ts' job.
  */
 export function resolveTuning(options: RetrievalTuning): ResolvedTuning {
   const stages: Record<string, unknown> = {};

@@ -22,7 +22,6 @@ import type { RankingLevel, SearchFeatures, SearchTrace } from './ranking-featur
 import { DEFAULT_RANKER, RANKER_KINDS } from './ranker-kind.js';
 import type { RankerModel } from './learned/learned-ranker.js';
 import { DEFAULT_FEEDBACK, DEFAULT_TUNING, resolveTuning, type SearchOptions, type TunedSearchOptions } from './retrieval-tuning.js';
-import { checkTunedOptions } from './retrieval-tuning-schema.js';
 import { applyEvidenceBoosts, applyFileNameEvidence, applyPathPriors, applyPhraseEvidence, NO_PRIOR } from './hit-evidence.js';
 import { queryTitle } from './module-names.js';
 
@@ -68,6 +67,8 @@ const SEARCH_OPTION_KEYS = {
  */
 export async function searchWithTuning(store: IndexStore, queryText: string, options: TunedSearchOptions = {}): Promise<SearchResult> {
   // Callers include untyped scripts: a misspelt or moved knob is refused, not read as the default.
+  // The schemas load here, not with the module: the package's entries and the hot commands take no tuning.
+  const { checkTunedOptions } = await import('./tuning/index.js');
   checkTunedOptions(options);
   return tunedSearch(store, queryText, options);
 }

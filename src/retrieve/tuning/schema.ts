@@ -1,6 +1,6 @@
 /**
  * The one zod schema of the search's settings: the tuning knobs
- * (retrieval-tuning.ts' {@link RetrievalTuning}, nested by stage) and the
+ * (../retrieval-tuning.ts' {@link RetrievalTuning}, nested by stage) and the
  * user's choices a JSON object can give. `eval locbench --config-json`
  * composes it with its own settings, and `searchWithTuning` checks a tuning
  * given by untyped code (bench scripts) against it, so a misspelt, mistyped or
@@ -8,10 +8,10 @@
  * used the default. The key checks at the end fail to compile when a knob is
  * added to a stage's options without being added here (or the reverse).
  */
-import * as z from '../zod-mini.js';
-import { ReponavError } from '../errors.js';
-import { RANKER_KINDS } from './ranker-kind.js';
-import type { RetrievalTuning, SearchOptions } from './retrieval-tuning.js';
+import * as z from '../../zod-mini.js';
+import { ReponavError } from '../../errors.js';
+import { RANKER_KINDS } from '../ranker-kind.js';
+import type { RetrievalTuning, SearchOptions } from '../retrieval-tuning.js';
 
 /** A strict object of optional numbers named `keys` (weights and counts). */
 function numbers<const K extends readonly string[]>(keys: K) {

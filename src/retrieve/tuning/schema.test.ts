@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isReponavError } from '../errors.js';
-import { DEFAULT_FEEDBACK, DEFAULT_TUNING, resolveTuning, type RetrievalTuning } from './retrieval-tuning.js';
-import { checkTunedOptions, MOVED_TUNING_KEYS, tuningSchemas } from './retrieval-tuning-schema.js';
-import { DEFAULT_TERM_COVERAGE } from './term-coverage.js';
-import { DEFAULT_QUERY_WEIGHTS } from './query-parser.js';
-import { mulberry32 as seeded } from '../../test/helpers/mulberry32.js';
+import { isReponavError } from '../../errors.js';
+import { DEFAULT_FEEDBACK, DEFAULT_TUNING, resolveTuning, type RetrievalTuning } from '../retrieval-tuning.js';
+import { checkTunedOptions, MOVED_TUNING_KEYS, tuningSchemas } from './schema.js';
+import { DEFAULT_TERM_COVERAGE } from '../term-coverage.js';
+import { DEFAULT_QUERY_WEIGHTS } from '../query-parser.js';
+import { mulberry32 as seeded } from '../../../test/helpers/mulberry32.js';
 
 type Leaf = { path: string[]; value: unknown };
 
