@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assignLanguages, createParsePool, LARGE_FILE_BYTES } from './parse-pool.js';
+import { mulberry32 } from '../../../test/helpers/mulberry32.js';
 
 describe('assignLanguages', () => {
   it('gives every worker the common languages and each rare one to a single worker, most files first to the least loaded', () => {
@@ -31,14 +32,52 @@ describe('assignLanguages', () => {
   });
 
   it('shares a language just above the rare share and pins one at it', () => {
-    // 2% of 1,000 files is 20.
-    expect(Object.fromEntries(assignLanguages(new Map([['python', 959], ['go', 21], ['rust', 20]]), 4))).toEqual({ python: null, go: null, rust: 0 });
+    // 2% of 5,000 files is 100.
+    expect(Object.fromEntries(assignLanguages(new Map([['python', 4799], ['go', 101], ['rust', 100]]), 4))).toEqual({ python: null, go: null, rust: 0 });
   });
 
-  it('shares everything with one worker, and a run of one rare language still has a worker', () => {
+  it('pins a language of fewer files than a second grammar copy is worth, whatever its share', () => {
+    // Four copies of the 14-language fixture: every language ~7% of the run, 14 files each.
+    const fixture = new Map(['python', 'typescript', 'tsx', 'javascript', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'kotlin', 'bash'].map((l) => [l, 14]));
+    const assigned = assignLanguages(fixture, 2);
+    expect([...assigned.values()].filter((home) => home === null)).toEqual([]);
+    expect([...assigned.values()].filter((home) => home === 0)).toHaveLength(7);
+    expect(Object.fromEntries(assignLanguages(new Map([['python', 64], ['go', 63]]), 2))).toEqual({ python: null, go: 0 });
+  });
+
+  it('shares everything with one worker, and a run of one small language still has a worker', () => {
     expect(Object.fromEntries(assignLanguages(new Map([['python', 500], ['ruby', 1]]), 1))).toEqual({ python: null, ruby: null });
-    expect(Object.fromEntries(assignLanguages(new Map([['ruby', 1]]), 3))).toEqual({ ruby: null });
+    expect(Object.fromEntries(assignLanguages(new Map([['ruby', 1]]), 3))).toEqual({ ruby: 0 });
     expect(assignLanguages(new Map(), 2).size).toBe(0);
+  });
+
+  it('follows the rule on generated runs (300 seeds): shared only when worth a copy per worker, the pinned ones balanced', () => {
+    const names = ['python', 'typescript', 'tsx', 'javascript', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'kotlin', 'bash', 'scala', 'swift'];
+    for (let seed = 1; seed <= 300; seed++) {
+      const random = mulberry32(seed);
+      const workers = 1 + Math.floor(random() * 4);
+      const counts = new Map<string, number>();
+      for (const name of names) if (random() < 0.5) counts.set(name, 1 + Math.floor(random() ** 3 * 3000));
+      const total = [...counts.values()].reduce((a, b) => a + b, 0);
+      const assigned = assignLanguages(counts, workers);
+      const context = `seed ${seed}: ${workers} workers, ${JSON.stringify(Object.fromEntries(counts))}`;
+      expect([...assigned.keys()].sort(), context).toEqual([...counts.keys()].sort());
+      const load = new Array<number>(workers).fill(0);
+      let largestPinned = 0;
+      for (const [language, home] of assigned) {
+        const count = counts.get(language)!;
+        const worthSharing = workers < 2 || (count > total * 0.02 && count >= 64);
+        expect(home === null, `${context}: ${language}`).toBe(worthSharing);
+        if (home !== null) {
+          expect(home, context).toBeGreaterThanOrEqual(0);
+          expect(home, context).toBeLessThan(workers);
+          load[home]! += count;
+          largestPinned = Math.max(largestPinned, count);
+        }
+      }
+      // Placed most files first on the least loaded worker: no worker exceeds another by more than the largest pinned language.
+      expect(Math.max(...load) - Math.min(...load), context).toBeLessThanOrEqual(largestPinned);
+    }
   });
 });
 
