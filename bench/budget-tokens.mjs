@@ -7,14 +7,15 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { parseBenchArgs } from './bench-args.mjs';
-import { callTool, createToolRegistry, RepositorySet } from '../dist/reponav.js';
 
 let repos = parseBenchArgs({
   usage: 'usage: npm run build && node bench/budget-tokens.mjs [REPO ...]   (every tool at budgets 100-4000, real o200k counts; default: the bundled sample)',
   maxPositionals: Infinity,
 }).positionals;
+// Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+const { callTool, createToolRegistry, RepositorySet } = await import('../dist/reponav.js');
 const work = mkdtempSync(join(tmpdir(), 'reponav-budget-'));
 if (repos.length === 0) {
   const root = join(work, 'bookshop');

@@ -12,8 +12,6 @@
 // queries (with --repo, only that repository's).
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { RepositoryIndex } from '../dist/index/repository-index.js';
-import { searchRepository } from '../dist/retrieve/search-repository.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
 const USAGE = 'usage: node bench/ranker-latency.mjs TREE_OR_GIT_DIR [--commit REV] --texts A.jsonl[,...] [--repo OWNER/NAME] [--runs 3] [--ranker learned|auto]';
@@ -23,6 +21,9 @@ const { values: opt, positionals } = parseBenchArgs({
   minPositionals: 1,
   maxPositionals: 1,
 });
+// Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { RepositoryIndex } = await import('../dist/index/repository-index.js');
+const { searchRepository } = await import('../dist/retrieve/search-repository.js');
 if (!opt.texts) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);

@@ -40,12 +40,6 @@
 //   learned` can always ask for every level.
 // Deterministic: LambdaMART here samples nothing; the bootstrap is seeded.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { scoreInstance, goldAtLevel } from '../dist/eval/locbench-metrics.js';
-import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
-import { trainLambdaMart, treeValue } from '../dist/retrieve/learned/lambdamart.js';
-import { baseScore, validateRankerModel } from '../dist/retrieve/learned/learned-ranker.js';
-import { FEATURE_NAMES, RANKING_LEVELS } from '../dist/retrieve/ranking-features.js';
-import { textInQueryDomain } from '../dist/retrieve/learned/query-domain.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 import { readFeatureFiles } from './ranker-model.mjs';
 
@@ -54,6 +48,13 @@ const USAGE = `usage: node bench/train-trees.mjs --pool POOL.jsonl[,...] --dev D
 (see the header of bench/train-trees.mjs)`;
 const names = ['pool', 'dev', 'out', 'slices', 'inner', 'trees', 'step', 'leaves', 'min-leaf', 'shrinkage', 'resamples', 'json', 'texts', 'base-scale', 'sets'];
 const { values: opt } = parseBenchArgs({ usage: USAGE, options: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) });
+// Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { scoreInstance, goldAtLevel } = await import('../dist/eval/locbench-metrics.js');
+const { pairedBootstrap } = await import('../dist/eval/paired-bootstrap.js');
+const { trainLambdaMart, treeValue } = await import('../dist/retrieve/learned/lambdamart.js');
+const { baseScore, validateRankerModel } = await import('../dist/retrieve/learned/learned-ranker.js');
+const { FEATURE_NAMES, RANKING_LEVELS } = await import('../dist/retrieve/ranking-features.js');
+const { textInQueryDomain } = await import('../dist/retrieve/learned/query-domain.js');
 if (!opt.pool || !opt.dev) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);

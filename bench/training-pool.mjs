@@ -25,7 +25,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { findRepoGitDir } from '../dist/eval/repo-lookup.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
 const execFileAsync = promisify(execFile);
@@ -40,6 +39,8 @@ const { values: opt, positionals } = parseBenchArgs({
   minPositionals: 1,
   maxPositionals: 1,
 });
+// Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { findRepoGitDir } = await import('../dist/eval/repo-lookup.js');
 const command = positionals[0];
 if ((command !== 'build' && command !== 'rebuild') || !opt.repos || !opt.manifest) {
   process.stderr.write(`${USAGE}\n`);

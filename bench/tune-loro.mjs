@@ -33,13 +33,6 @@
 // to the new commit, so a second run only searches. Several GB for 135 instances.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RepositoryIndex } from '../dist/index/repository-index.js';
-import { searchWithTuning } from '../dist/retrieve/search-repository.js';
-import { LexicalMemo } from '../dist/retrieve/lexical-retriever.js';
-import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
-import { commitTimestamps, findRepoGitDir } from '../dist/eval/repo-lookup.js';
-import { goldAtLevel, scoreInstance } from '../dist/eval/locbench-metrics.js';
-import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
 import { parseBenchArgs } from './bench-args.mjs';
 import { perRepositoryRule, RULE_FLOOR } from './repo-rule.mjs';
 
@@ -50,6 +43,14 @@ const { values: opt } = parseBenchArgs({
 (see the header of bench/tune-loro.mjs)`,
   options: { instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' }, configs: { type: 'string' }, out: { type: 'string' }, 'only-repos': { type: 'string' }, 'per-repo': { type: 'string' }, from: { type: 'string' }, timing: { type: 'string' } },
 });
+// Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { RepositoryIndex } = await import('../dist/index/repository-index.js');
+const { searchWithTuning } = await import('../dist/retrieve/search-repository.js');
+const { LexicalMemo } = await import('../dist/retrieve/lexical-retriever.js');
+const { readLocbenchInstances } = await import('../dist/eval/locbench-instances.js');
+const { commitTimestamps, findRepoGitDir } = await import('../dist/eval/repo-lookup.js');
+const { goldAtLevel, scoreInstance } = await import('../dist/eval/locbench-metrics.js');
+const { pairedBootstrap } = await import('../dist/eval/paired-bootstrap.js');
 const arg = (name, fallback) => opt[name.slice(2)] ?? fallback;
 const instanceFiles = arg('--instances', '').split(',').filter(Boolean);
 const reposDir = arg('--repos');

@@ -4,15 +4,16 @@
 // Usage: node bench/tune-retrieval.mjs INSTANCES.jsonl REPOS_DIR CONFIGS.json [--limit N]
 // CONFIGS.json: [{"label": "...", "options": { SearchOptions }}, ...]
 import { readFileSync } from 'node:fs';
-import { RepositoryIndex } from '../dist/index/repository-index.js';
-import { searchWithTuning } from '../dist/retrieve/search-repository.js';
-import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
-import { findRepoGitDir } from '../dist/eval/repo-lookup.js';
-import { MetricAccumulator, scoreInstance } from '../dist/eval/locbench-metrics.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 
 const USAGE = 'usage: node bench/tune-retrieval.mjs INSTANCES.jsonl REPOS_DIR CONFIGS.json [--limit N]';
 const { values: opt, positionals } = parseBenchArgs({ usage: USAGE, options: { limit: { type: 'string' } }, minPositionals: 3, maxPositionals: 3 });
+// Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { RepositoryIndex } = await import('../dist/index/repository-index.js');
+const { searchWithTuning } = await import('../dist/retrieve/search-repository.js');
+const { readLocbenchInstances } = await import('../dist/eval/locbench-instances.js');
+const { findRepoGitDir } = await import('../dist/eval/repo-lookup.js');
+const { MetricAccumulator, scoreInstance } = await import('../dist/eval/locbench-metrics.js');
 const [instancesPath, reposDir, configsPath] = positionals;
 const limit = wholeNumber(USAGE, 'limit', opt.limit) ?? Infinity;
 const configs = JSON.parse(readFileSync(configsPath, 'utf8'));
