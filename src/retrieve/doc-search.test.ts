@@ -4,6 +4,7 @@ import { compilePathPattern } from '../index/index.js';
 import { indexConnection } from '../index/store/index-store.js';
 import { RepositoryIndex } from '../index/repository-index.js';
 import { fixtureRepositories } from './__fixtures__/indexed-repository.js';
+import { parseQuery } from './query-parser.js';
 import { documentPlacement, isDocumentationPath, mergeWithDocs } from './doc-search.js';
 import { searchRepository } from './search-repository.js';
 
@@ -119,12 +120,13 @@ describe('the documentation corpus cache', () => {
 describe('documentPlacement', () => {
   it('is equal only for a short one-line how-to question or a pattern that selects prose', () => {
     const store = repository.store;
-    expect(documentPlacement(store, 'how to configure the proxy', undefined)).toBe('equal');
-    expect(documentPlacement(store, 'examples of sessions', undefined)).toBe('equal');
-    expect(documentPlacement(store, 'session cookie is lost', undefined)).toBe('below');
-    expect(documentPlacement(store, 'How to reproduce\nThe session cookie is lost after a redirect.', undefined)).toBe('below');
-    expect(documentPlacement(store, 'session', compilePathPattern('docs/'))).toBe('equal');
-    expect(documentPlacement(store, 'session', compilePathPattern('*.py'))).toBe('below');
+    const placement = (text: string, filter: ((path: string) => boolean) | undefined) => documentPlacement(store, parseQuery(text), filter);
+    expect(placement('how to configure the proxy', undefined)).toBe('equal');
+    expect(placement('examples of sessions', undefined)).toBe('equal');
+    expect(placement('session cookie is lost', undefined)).toBe('below');
+    expect(placement('How to reproduce\nThe session cookie is lost after a redirect.', undefined)).toBe('below');
+    expect(placement('session', compilePathPattern('docs/'))).toBe('equal');
+    expect(placement('session', compilePathPattern('*.py'))).toBe('below');
   });
 });
 

@@ -14,7 +14,7 @@
  */
 import { BM25_B, BM25_K1, codeTokens, derivedKey, readDerivedCache, snapshotOf, unparsedFilesFingerprint, writeDerivedCache, type IndexStore } from '../index/index.js';
 import { proseFormatOf, proseOutline, type ProseFormat } from '../parse/index.js';
-import type { QueryTerm } from './query-parser.js';
+import type { ParsedQuery, QueryTerm } from './query-parser.js';
 import { isTestPath } from './path-prior.js';
 import type { DocHit, DocPlacement } from './retrieval-types.js';
 import { MAX_TERM_WEIGHT } from './term-weight-cap.js';
@@ -250,11 +250,10 @@ const MAX_QUESTION_WORDS = 30;
  * prose file; `below` (after every code file) otherwise — issue texts (a title
  * and a body) never ask for docs this way.
  */
-export function documentPlacement(store: IndexStore, queryText: string, pathFilter: ((path: string) => boolean) | undefined): DocPlacement {
+export function documentPlacement(store: IndexStore, query: Pick<ParsedQuery, 'text' | 'words' | 'multiline'>, pathFilter: ((path: string) => boolean) | undefined): DocPlacement {
   if (pathFilter) return docCorpus(store).paths.some(pathFilter) ? 'equal' : 'below';
-  const text = queryText.trim();
-  if (text.includes('\n') || text.split(/\s+/).length > MAX_QUESTION_WORDS) return 'below';
-  return HOW_TO.test(text) ? 'equal' : 'below';
+  if (query.multiline || query.words > MAX_QUESTION_WORDS) return 'below';
+  return HOW_TO.test(query.text) ? 'equal' : 'below';
 }
 
 /**

@@ -40,6 +40,17 @@ export interface ParsedQuery {
   phrases: string[];
   /** Line-anchored permalinks to the repository's code (linked-lines.ts). */
   links: LinkedLines[];
+  /** The query's words as given: runs of non-space characters (code, paths and punctuation count as words). */
+  words: number;
+  /** True when the query, without its leading and trailing space, has more than one line (an issue's title and body). */
+  multiline: boolean;
+}
+
+/** Runs of non-space characters in `text`: {@link ParsedQuery.words}. */
+export function countWords(text: string): number {
+  let words = 0;
+  for (const _ of text.matchAll(/\S+/g)) words++;
+  return words;
 }
 
 /** Weights of each kind of evidence; exposed so evaluation can tune them. */
@@ -281,5 +292,7 @@ export function parseQuery(rawText: string, weights: QueryWeights = DEFAULT_QUER
     anchorTokens: [...anchorTokens].filter((t) => t.length > 2 && !STOPWORDS.has(t)),
     phrases: extractMessagePhrases(rawText),
     links: extractLinkedLines(rawText),
+    words: countWords(rawText),
+    multiline: rawText.trim().includes('\n'),
   };
 }

@@ -104,7 +104,7 @@ async function tunedSearch(store: IndexStore, queryText: string, options: TunedS
   };
   // Each stage's hits are kept only for the features or the learned ranker (the trace is read once, at the end);
   // both load only when a search needs them, so a search the model does not apply to pays nothing for them.
-  const learned = await learnedRanking(options, queryText, parsedQuery.frames.length);
+  const learned = await learnedRanking(options, parsedQuery);
   const model = learned?.model;
   const trace: SearchTrace | undefined = options.features || model ? { hits: {} } : undefined;
   let hits = lexicalSearch(store, parsedQuery, lexical);
@@ -159,7 +159,7 @@ async function tunedSearch(store: IndexStore, queryText: string, options: TunedS
       files = fuseTitleLevel(files, titled, level.titleWeight);
     }
   }
-  const docs = documentsFor(store, queryText, parsedQuery, options);
+  const docs = documentsFor(store, parsedQuery, options);
   if (options.filesOnly) return finish({ query: queryText, queryTokens: parsedQuery.anchorTokens, hits, files, ...docs, parsedQuery, functions: [], modules: [] });
   const symbolFiles = level.rankSymbols ? files : chunkFiles;
   const symbolRanking = tuning.symbolRanking;
@@ -196,7 +196,7 @@ async function tunedSearch(store: IndexStore, queryText: string, options: TunedS
  * hand order stands at every level (`hand`; `auto` for a query outside the
  * model's domain, or a model that names no level).
  */
-async function learnedRanking(options: TunedSearchOptions, queryText: string, frameCount: number): Promise<{ model: RankerModel; levels?: readonly RankingLevel[] } | undefined> {
+async function learnedRanking(options: TunedSearchOptions, parsedQuery: ParsedQuery): Promise<{ model: RankerModel; levels?: readonly RankingLevel[] } | undefined> {
   const kind = options.ranker ?? DEFAULT_RANKER;
   const load = async () => options.rankerModel ?? (await import('./shipped-ranker.js')).shippedRankerModel();
   switch (kind) {
@@ -211,7 +211,7 @@ async function learnedRanking(options: TunedSearchOptions, queryText: string, fr
       const levels = (use?.levels ?? []).filter((level) => !options.filesOnly || level === 'file');
       if (!use || levels.length === 0) return undefined;
       const { inQueryDomain } = await import('./learned/query-domain.js');
-      return inQueryDomain(queryText, frameCount, use.query) ? { model, levels } : undefined;
+      return inQueryDomain(parsedQuery, use.query) ? { model, levels } : undefined;
     }
     default: {
       const unknown: never = kind;
@@ -224,10 +224,10 @@ async function learnedRanking(options: TunedSearchOptions, queryText: string, fr
 const DEFAULT_MAX_DOCUMENTS = 5;
 
 /** The result's documentation and where it goes, per `options.documents`. */
-function documentsFor(store: IndexStore, queryText: string, parsedQuery: ParsedQuery, options: SearchOptions): { docs: DocHit[]; docPlacement: DocPlacement } {
+function documentsFor(store: IndexStore, parsedQuery: ParsedQuery, options: SearchOptions): { docs: DocHit[]; docPlacement: DocPlacement } {
   const mode = options.documents ?? 'auto';
   if (mode === 'off') return { docs: [], docPlacement: 'below' };
-  const docPlacement = mode === 'auto' ? documentPlacement(store, queryText, options.pathFilter) : mode;
+  const docPlacement = mode === 'auto' ? documentPlacement(store, parsedQuery, options.pathFilter) : mode;
   const limit = options.maxDocuments ?? DEFAULT_MAX_DOCUMENTS;
   return { docs: searchDocuments(store, parsedQuery.terms, { pathFilter: options.pathFilter, limit }), docPlacement };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../test/helpers/mulberry32.js';
 import { inQueryDomain, queryWords, textInQueryDomain } from './query-domain.js';
+import { parseQuery } from '../query-parser.js';
 
 const WORDS = ['load_config', 'fails', 'pkg/loader.py', '`x`', 'KeyError:', '—', 'ünïcode', '42', 'a.b.c()'];
 const SPACES = [' ', '  ', '\t', '\n', '\r\n', '\n\n', ' \t '];
@@ -16,7 +17,10 @@ describe('the query domain', () => {
       const maxWords = 1 + Math.floor(random() * 12);
       const frames = Math.floor(random() * 3);
       const traces = random() < 0.5;
-      expect(inQueryDomain(text, frames, { maxWords, traces }), `seed ${seed}`).toBe(n <= maxWords && (traces || frames === 0));
+      // The parse carries the same count: the search reads the parse, not the text.
+      expect(parseQuery(text).words, `seed ${seed}: ${JSON.stringify(text)}`).toBe(n);
+      const query = { words: parseQuery(text).words, frames: Array.from({ length: frames }, () => ({ file: 'x.py', functionName: null, line: 1 })) };
+      expect(inQueryDomain(query, { maxWords, traces }), `seed ${seed}`).toBe(n <= maxWords && (traces || frames === 0));
     }
   });
 

@@ -6,7 +6,7 @@
  * training and evaluation instances (`bench/train-trees.mjs`), so the figures
  * that decided the default describe the queries it is applied to.
  */
-import { parseQuery } from '../query-parser.js';
+import { countWords, parseQuery, type ParsedQuery } from '../query-parser.js';
 
 /** The queries a model applies to: at most `maxWords` words, and with a stack trace only when `traces`. */
 export interface QueryDomain {
@@ -14,22 +14,18 @@ export interface QueryDomain {
   traces: boolean;
 }
 
-/** The query's words: runs of non-space characters (code, paths and punctuation count as words). */
-export function queryWords(text: string): number {
-  let words = 0;
-  for (const _ of text.matchAll(/\S+/g)) words++;
-  return words;
-}
+/** The query's words: runs of non-space characters (code, paths and punctuation count as words); the parse's `words`. */
+export const queryWords = countWords;
 
 /**
- * Whether a query of `text`, whose parse found `frameCount` stack frames, is in
- * `domain`. A query with any frame counts as traced.
+ * Whether a parsed query is in `domain`, read off its parse (its word count and
+ * stack frames). A query with any frame counts as traced.
  */
-export function inQueryDomain(text: string, frameCount: number, domain: QueryDomain): boolean {
-  return queryWords(text) <= domain.maxWords && (domain.traces || frameCount === 0);
+export function inQueryDomain(query: Pick<ParsedQuery, 'words' | 'frames'>, domain: QueryDomain): boolean {
+  return query.words <= domain.maxWords && (domain.traces || query.frames.length === 0);
 }
 
 /** {@link inQueryDomain} for a text not yet parsed (the evaluation scripts' path; the search passes its own parse). */
 export function textInQueryDomain(text: string, domain: QueryDomain): boolean {
-  return inQueryDomain(text, parseQuery(text).frames.length, domain);
+  return inQueryDomain(parseQuery(text), domain);
 }
