@@ -75,11 +75,18 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { languageForPath, parseSource } from '../dist/reponav.js';
-import { seededRandom } from '../dist/eval/paired-bootstrap.js';
-import { isInlineTest, isTestPath } from '../dist/retrieve/path-prior.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 import { formQuery } from './fix-queries.mjs';
+
+// The build's functions, loaded by historyInstances (loadBuild): --help, a bad flag and
+// the scripts that import this one's helpers load none of the build.
+let languageForPath, parseSource, seededRandom, isInlineTest, isTestPath;
+async function loadBuild() {
+  if (languageForPath) return;
+  ({ languageForPath, parseSource } = await import('../dist/reponav.js'));
+  ({ seededRandom } = await import('../dist/eval/paired-bootstrap.js'));
+  ({ isInlineTest, isTestPath } = await import('../dist/retrieve/path-prior.js'));
+}
 
 export { cleanMessage } from './fix-queries.mjs';
 
@@ -233,6 +240,7 @@ async function instanceFor(gitDir, repo, commit, options) {
 
 /** Builds the instances (newest first) and counts why other commits were skipped. */
 export async function historyInstances(gitDir, repo, options) {
+  await loadBuild();
   const commits = await listCommits(gitDir, options);
   const skipped = new Map();
   const count = (reason) => skipped.set(reason, (skipped.get(reason) ?? 0) + 1);

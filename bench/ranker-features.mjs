@@ -32,14 +32,25 @@
 // of this process with process.cpuUsage, and wall time), for throughput.
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RepositoryIndex } from '../dist/index/repository-index.js';
-import { searchWithTuning } from '../dist/retrieve/search-repository.js';
-import { LexicalMemo } from '../dist/retrieve/lexical-retriever.js';
-import { isTestPath } from '../dist/retrieve/path-prior.js';
-import { FEATURE_NAMES as ONE_PASS_NAMES } from '../dist/retrieve/ranking-features.js';
-import { readLocbenchInstances } from '../dist/eval/locbench-instances.js';
-import { commitTimestamps, findRepoGitDir } from '../dist/eval/repo-lookup.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
+
+/**
+ * The build's modules, loaded on first use: the scripts that import this one's
+ * constants, and its own --help or a bad flag, load none of them.
+ */
+let built;
+async function loadBuild() {
+  built ??= {
+    ...(await import('../dist/index/repository-index.js')),
+    ...(await import('../dist/retrieve/search-repository.js')),
+    ...(await import('../dist/retrieve/lexical-retriever.js')),
+    ...(await import('../dist/retrieve/path-prior.js')),
+    ONE_PASS_NAMES: (await import('../dist/retrieve/ranking-features.js')).FEATURE_NAMES,
+    ...(await import('../dist/eval/locbench-instances.js')),
+    ...(await import('../dist/eval/repo-lookup.js')),
+  };
+  return built;
+}
 
 /** The runs whose scores are features; the first is the default ranking (its lists are the candidates). */
 export const RUNS = [
@@ -77,7 +88,7 @@ function listsOf(result) {
 }
 
 /** Static features of one candidate key at one level. */
-function staticFeatures(store, level, key, symbolCache) {
+function staticFeatures(store, level, key, symbolCache, isTestPath) {
   const path = level === 'file' ? key : key.slice(0, key.indexOf(':'));
   if (!symbolCache.has(path)) symbolCache.set(path, store.symbolsOf(path));
   const symbols = symbolCache.get(path);
@@ -92,6 +103,7 @@ function staticFeatures(store, level, key, symbolCache) {
 
 /** Every run on one query → per level the default's first `top` candidates and their feature vectors. */
 export async function candidateFeatures(store, query, top) {
+  const { LexicalMemo, searchWithTuning, isTestPath } = await loadBuild();
   const memo = new LexicalMemo();
   const runs = [];
   for (const [, options] of RUNS) runs.push(listsOf(await searchWithTuning(store, query, { ...options, ranker: 'hand', lexicalMemo: memo })));
@@ -106,7 +118,7 @@ export async function candidateFeatures(store, query, top) {
     });
     out[level] = {
       keys: candidates,
-      x: candidates.map((key) => [...perRun.flatMap((m) => m.get(key) ?? [0, 0]), ...staticFeatures(store, level, key, symbolCache)].map((v) => Math.round(v * 1e4) / 1e4)),
+      x: candidates.map((key) => [...perRun.flatMap((m) => m.get(key) ?? [0, 0]), ...staticFeatures(store, level, key, symbolCache, isTestPath)].map((v) => Math.round(v * 1e4) / 1e4)),
     };
   }
   return out;
@@ -114,6 +126,7 @@ export async function candidateFeatures(store, query, top) {
 
 /** One search's own feature vectors (searchRepository's `features`), documentation off. */
 export async function onePassFeatures(store, query, top) {
+  const { searchWithTuning, ONE_PASS_NAMES } = await loadBuild();
   const { features } = await searchWithTuning(store, query, { features: top, documents: 'off', ranker: 'hand' });
   return Object.fromEntries(LEVELS.map((level) => [level, { ...features[level], names: ONE_PASS_NAMES[level] }]));
 }
@@ -131,6 +144,7 @@ async function main() {
     process.stderr.write(`${USAGE}\n`);
     process.exit(2);
   }
+  const { readLocbenchInstances, findRepoGitDir, commitTimestamps, RepositoryIndex } = await loadBuild();
   const top = wholeNumber(USAGE, 'top', opt.top) ?? 30;
   const perRepo = wholeNumber(USAGE, 'per-repo', opt['per-repo']) ?? Infinity;
   const only = opt['only-repos']?.split(',');

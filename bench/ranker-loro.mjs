@@ -31,10 +31,7 @@
 // ≥ 0 on both sets, no development repository losing more than one instance
 // net at any of them), and whether every interval's low end is ≥ 0 as well.
 import { writeFileSync } from 'node:fs';
-import { scoreInstance } from '../dist/eval/locbench-metrics.js';
-import { pairedBootstrap } from '../dist/eval/paired-bootstrap.js';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
-import { listsOf, readFeatureFiles, rerank, TRAINING, trainLevel } from './ranker-model.mjs';
 import { LEVELS } from './ranker-features.mjs';
 
 const USAGE = `usage: node bench/ranker-loro.mjs --dev DEV.jsonl[,...] --pool POOL.jsonl[,...] [--holdout-every 5] [--all-folds]
@@ -43,6 +40,10 @@ const USAGE = `usage: node bench/ranker-loro.mjs --dev DEV.jsonl[,...] --pool PO
 const strings = ['dev', 'pool', 'holdout-every', 'l2', 'anchor', 'epochs', 'loss', 'out', 'choose-l2'];
 const flags = ['all-folds', 'train-dev', 'uniform-pairs'];
 const { values: opt } = parseBenchArgs({ usage: USAGE, options: { ...Object.fromEntries(strings.map((n) => [n, { type: 'string' }])), ...Object.fromEntries(flags.map((n) => [n, { type: 'boolean' }])) } });
+// Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { scoreInstance } = await import('../dist/eval/locbench-metrics.js');
+const { pairedBootstrap } = await import('../dist/eval/paired-bootstrap.js');
+const { listsOf, readFeatureFiles, rerank, TRAINING, trainLevel } = await import('./ranker-model.mjs');
 const training = Object.fromEntries(['l2', 'anchor'].filter((k) => opt[k] !== undefined).map((k) => [k, Number(opt[k])]));
 if (Object.values(training).some((v) => !Number.isFinite(v) || v < 0)) {
   process.stderr.write(`--l2 and --anchor take numbers ≥ 0\n\n${USAGE}\n`);

@@ -16,7 +16,6 @@
 import { writeFileSync } from 'node:fs';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
 import { FEATURE_NAMES, LEVELS } from './ranker-features.mjs';
-import { listsOf, readFeatureFiles, rerank, TRAINING, trainLevel } from './ranker-model.mjs';
 
 const USAGE = `usage: node bench/train-ranker.mjs --features F1.jsonl[,F2.jsonl] --out WEIGHTS.json
        [--loss softmax|pairwise] [--uniform-pairs] [--epochs 100] [--l2 1] [--anchor 4]
@@ -25,6 +24,8 @@ const { values: opt } = parseBenchArgs({
   usage: USAGE,
   options: { ...Object.fromEntries(['features', 'out', 'epochs', 'l2', 'anchor', 'loss'].map((n) => [n, { type: 'string' }])), 'uniform-pairs': { type: 'boolean' } },
 });
+// Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { listsOf, readFeatureFiles, rerank, TRAINING, trainLevel } = await import('./ranker-model.mjs');
 if (!opt.features || !opt.out) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);

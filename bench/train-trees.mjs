@@ -41,7 +41,6 @@
 // Deterministic: LambdaMART here samples nothing; the bootstrap is seeded.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseBenchArgs, wholeNumber } from './bench-args.mjs';
-import { readFeatureFiles } from './ranker-model.mjs';
 
 const USAGE = `usage: node bench/train-trees.mjs --pool POOL.jsonl[,...] --dev DEV.jsonl[,...] [--out models/ranker.json]
        [--slices 4] [--inner 3] [--trees 300] [--step 10] [--leaves 8] [--min-leaf 40] [--shrinkage 0.1] [--resamples 2000] [--json RESULTS.json] [--texts A.jsonl,...] [--base-scale 1] [--sets NAME=FILE,...]
@@ -49,6 +48,7 @@ const USAGE = `usage: node bench/train-trees.mjs --pool POOL.jsonl[,...] --dev D
 const names = ['pool', 'dev', 'out', 'slices', 'inner', 'trees', 'step', 'leaves', 'min-leaf', 'shrinkage', 'resamples', 'json', 'texts', 'base-scale', 'sets'];
 const { values: opt } = parseBenchArgs({ usage: USAGE, options: Object.fromEntries(names.map((n) => [n, { type: 'string' }])) });
 // Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { readFeatureFiles } = await import('./ranker-model.mjs');
 const { scoreInstance, goldAtLevel } = await import('../dist/eval/locbench-metrics.js');
 const { pairedBootstrap } = await import('../dist/eval/paired-bootstrap.js');
 const { trainLambdaMart, treeValue } = await import('../dist/retrieve/learned/lambdamart.js');

@@ -34,7 +34,6 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBenchArgs } from './bench-args.mjs';
-import { perRepositoryRule, RULE_FLOOR } from './repo-rule.mjs';
 
 const { values: opt } = parseBenchArgs({
   usage: `usage: node bench/tune-loro.mjs --instances A.jsonl[,B.jsonl] --repos DIR --index-dir DIR
@@ -44,6 +43,7 @@ const { values: opt } = parseBenchArgs({
   options: { instances: { type: 'string' }, repos: { type: 'string' }, 'index-dir': { type: 'string' }, configs: { type: 'string' }, out: { type: 'string' }, 'only-repos': { type: 'string' }, 'per-repo': { type: 'string' }, from: { type: 'string' }, timing: { type: 'string' } },
 });
 // Loaded after the arguments are read, so --help and a bad flag answer without loading the build.
+const { perRepositoryRule, RULE_FLOOR } = await import('./repo-rule.mjs');
 const { RepositoryIndex } = await import('../dist/index/repository-index.js');
 const { searchWithTuning } = await import('../dist/retrieve/search-repository.js');
 const { LexicalMemo } = await import('../dist/retrieve/lexical-retriever.js');
