@@ -236,26 +236,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 function merge(defaults: Record<string, unknown>, given: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, base] of Object.entries(defaults)) out[key] = isPlainObject(base) ? merge(base, {}) : base;
-  for (const [key, value] of Object.entries(given)) {
-    if (value === undefined) continue;
-    const base = out[key];
-    out[key] = isPlainObject(base) && isPlainObject(value) ? merge(base, value) : isPlainObject(value) ? merge(value, {}) : value;
+  for (const key of new Set([...Object.keys(defaults), ...Object.keys(given)])) {
+    const base = defaults[key];
+    const value = given[key];
+    if (value === undefined) out[key] = isPlainObject(base) ? merge(base, {}) : base;
+    else out[key] = isPlainObject(value) ? merge(isPlainObject(base) ? base : {}, value) : value;
   }
   return out;
 }
 
-/** The knobs of `options` that are settings (code members and the user's choices left out), for validation. */
-const NOT_TUNING = new Set<string>(['lexicalMemo', 'rankerModel']);
-
 /**
  * `options`' tuning with {@link DEFAULT_TUNING} filled in, field by field at
  * every depth (a given `symbolRanking.coverage` is merged later by its stage,
- * which owns its defaults). Keys that are not stages are ignored here:
- * validation is tuning/schema.ts' job.
+ * which owns its defaults). Only the stages are read (the user's choices and
+ * code members are not tuning); validation is tuning/schema.ts' job.
  */
 export function resolveTuning(options: RetrievalTuning): ResolvedTuning {
-  const stages: Record<string, unknown> = {};
-  for (const key of Object.keys(DEFAULT_TUNING) as (keyof ResolvedTuning)[]) if (options[key] !== undefined && !NOT_TUNING.has(key)) stages[key] = options[key];
+  const stages = Object.fromEntries((Object.keys(DEFAULT_TUNING) as (keyof ResolvedTuning)[]).map((key) => [key, options[key]]));
   return merge(DEFAULT_TUNING as unknown as Record<string, unknown>, stages) as unknown as ResolvedTuning;
 }

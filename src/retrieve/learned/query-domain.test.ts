@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../../../test/helpers/mulberry32.js';
-import { inQueryDomain, queryWords, textInQueryDomain } from './query-domain.js';
-import { parseQuery } from '../query-parser.js';
+import { inQueryDomain, textInQueryDomain } from './query-domain.js';
+import { countWords, parseQuery } from '../query-parser.js';
 
 const WORDS = ['load_config', 'fails', 'pkg/loader.py', '`x`', 'KeyError:', '—', 'ünïcode', '42', 'a.b.c()'];
 const SPACES = [' ', '  ', '\t', '\n', '\r\n', '\n\n', ' \t '];
@@ -13,7 +13,7 @@ describe('the query domain', () => {
       const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
       const n = Math.floor(random() * 12);
       const text = (random() < 0.5 ? pick(SPACES) : '') + Array.from({ length: n }, () => pick(WORDS)).join(pick(SPACES)) + (random() < 0.5 ? pick(SPACES) : '');
-      expect(queryWords(text), `seed ${seed}: ${JSON.stringify(text)}`).toBe(n);
+      expect(countWords(text), `seed ${seed}: ${JSON.stringify(text)}`).toBe(n);
       const maxWords = 1 + Math.floor(random() * 12);
       const frames = Math.floor(random() * 3);
       const traces = random() < 0.5;

@@ -6,16 +6,13 @@
  * training and evaluation instances (`bench/train-trees.mjs`), so the figures
  * that decided the default describe the queries it is applied to.
  */
-import { countWords, parseQuery, type ParsedQuery } from '../query-parser.js';
+import { parseQuery, type ParsedQuery } from '../query-parser.js';
 
 /** The queries a model applies to: at most `maxWords` words, and with a stack trace only when `traces`. */
 export interface QueryDomain {
   maxWords: number;
   traces: boolean;
 }
-
-/** The query's words: runs of non-space characters (code, paths and punctuation count as words); the parse's `words`. */
-export const queryWords = countWords;
 
 /**
  * Whether a parsed query is in `domain`, read off its parse (its word count and
