@@ -3,4 +3,4 @@
  * evaluation harness and `searchWithTuning` load them on demand, so the
  * package's entries and the hot commands, which take no tuning, never do.
  */
-export { checkTunedOptions, MOVED_TUNING_KEYS, settingIssueMessage, tuningSchemas, type RetrievalTuningSettings } from './schema.js';
+export { checkTunedOptions, MOVED_TUNING_KEYS, settingIssueMessage, tuningSchemas } from './schema.js';

@@ -111,11 +111,9 @@ function build() {
     ranker: z.enum(RANKER_KINDS),
   };
 
-  /** The tuning knobs alone, all optional. */
-  const RetrievalTuningSchema = z.partial(z.strictObject(retrievalTuningSettings));
   /** The settings of a tuned search, choices and knobs: what {@link checkTunedOptions} accepts besides code members. */
   const TunedSettingsSchema = z.partial(z.strictObject({ ...searchChoiceSettings, ...retrievalTuningSettings }));
-  return { query, queryWeights, unknownNames, lexical, fieldWeights, wordVariants, feedback, priors, evidence, aggregation, testedCode, fileLevel, titleFiles, coverage, symbolRanking, retrievalTuningSettings, searchChoiceSettings, RetrievalTuningSchema, TunedSettingsSchema };
+  return { query, queryWeights, unknownNames, lexical, fieldWeights, wordVariants, feedback, priors, evidence, aggregation, testedCode, fileLevel, titleFiles, coverage, symbolRanking, retrievalTuningSettings, searchChoiceSettings, TunedSettingsSchema };
 }
 
 type Schemas = ReturnType<typeof build>;
@@ -125,8 +123,8 @@ let schemas: Schemas | undefined;
  * The search's setting schemas: `retrievalTuningSettings` (the knobs by
  * stage, in the order the search runs them; retrieval-tuning.ts documents
  * each), `searchChoiceSettings` (the user's choices a JSON object can give:
- * SearchOptions without its code members), `RetrievalTuningSchema` (the knobs
- * alone, all optional) and `TunedSettingsSchema` (both). Built on first call.
+ * SearchOptions without its code members) and `TunedSettingsSchema` (both,
+ * all optional). Built on first call.
  */
 export function tuningSchemas(): Schemas {
   schemas ??= build();
@@ -227,6 +225,3 @@ const settingKeys: [
   SameKeys<z.infer<S['coverage']>, Knobs<Knobs<Tuning['symbolRanking']>['coverage']>>,
 ] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void settingKeys;
-
-/** The tuning settings as `--config-json` gives them. */
-export type RetrievalTuningSettings = z.infer<S['RetrievalTuningSchema']>;
