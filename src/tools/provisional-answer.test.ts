@@ -3,6 +3,7 @@ import * as z from '../zod-mini.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ReponavError } from '../errors.js';
 import { cleanupTempDirs, copyIndexFixture, put } from '../../test/cli/harness.js';
+import { holdRefresh } from '../../test/helpers/held-refresh.js';
 import { estimateTokens } from '../budget/index.js';
 import { renderProvisional } from './provisional-answer.js';
 import { searchOutputSchema } from './output-schemas.js';
@@ -16,6 +17,8 @@ describe('search while the first index is being built (index-wait elapsed)', () 
     const fixture = copyIndexFixture();
     const repositories = await RepositorySet.open([{ path: fixture.root, indexPath: join(fixture.dir, 'index', 'i.db') }]);
     const registry = createToolRegistry();
+    // Held: a refresh whose steps are all synchronous can beat a 0 ms wait.
+    const held = holdRefresh(repositories.select().index);
     try {
       const first = await callTool(registry, 'search', { query: 'reserve stock copies' }, { repositories, indexWaitMs: 0 });
       expect(first.isError).toBe(false);
@@ -24,6 +27,7 @@ describe('search while the first index is being built (index-wait elapsed)', () 
       expect(data.provisional).toBe(true);
       expect(data.provisionalFiles?.[0]?.path).toBe('inventory/stock.py');
 
+      held.release();
       await repositories.select().refresh();
       // The index is ready now; the call's own freshness check may still start a (no-change) refresh on a
       // loaded machine, so it may wait for that instead of racing it with indexWaitMs 0 (seen flaky in a full run).
@@ -32,6 +36,7 @@ describe('search while the first index is being built (index-wait elapsed)', () 
       expect(later.text).toContain('[ANCHORS]');
       expect((later.data as { provisional?: boolean }).provisional).toBeUndefined();
     } finally {
+      held.restore();
       await repositories.close();
     }
   });
@@ -40,14 +45,17 @@ describe('search while the first index is being built (index-wait elapsed)', () 
     const fixture = copyIndexFixture();
     for (let i = 0; i < 40; i++) put(fixture.root, `gen/reserve_${i}.py`, `def reserve_stock_copies_${i}():\n    # reserve stock copies for order ${i}\n    return ${i}\n`);
     const repositories = await RepositorySet.open([{ path: fixture.root, indexPath: join(fixture.dir, 'index', 'i.db') }]);
+    const held = holdRefresh(repositories.select().index);
     try {
       // The scan's answer itself (the focused first index, which this tree would get, is off).
       const result = await callTool(createToolRegistry(), 'search', { query: 'reserve stock copies', budget_tokens: 100 }, { repositories, indexWaitMs: 0, focusedFirstIndex: false });
       expect(result.text.split('\n')[0]).toMatch(/^\[PROVISIONAL\]/);
       expect(estimateTokens(result.text)).toBeLessThanOrEqual(100);
       expect(result.text.split('\n').at(-1)).toMatch(/^\[TRUNCATED\] \d+ files left out to stay within 100 tokens$/);
+      held.release();
       await repositories.select().refresh();
     } finally {
+      held.restore();
       await repositories.close();
     }
   });
@@ -91,11 +99,14 @@ describe('search while the first index is being built (index-wait elapsed)', () 
   it('other tools still answer "indexing, call again"', async () => {
     const fixture = copyIndexFixture();
     const repositories = await RepositorySet.open([{ path: fixture.root, indexPath: join(fixture.dir, 'index', 'i.db') }]);
+    const held = holdRefresh(repositories.select().index);
     try {
       const result = await callTool(createToolRegistry(), 'find_function', { name: 'reserve' }, { repositories, indexWaitMs: 0 });
       expect(result.text).toMatch(/^Indexing repository/);
+      held.release();
       await repositories.select().refresh();
     } finally {
+      held.restore();
       await repositories.close();
     }
   });

@@ -22,6 +22,8 @@ export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** A server over a fresh copy of a fixture repository. */
 export interface FixtureServer {
   server: RunningWebServer;
+  /** The served repositories (the fixture copy). */
+  repositories: RepositorySet;
   url: string;
   repoDir: string;
   close(): Promise<void>;
@@ -43,6 +45,7 @@ export async function startFixtureServer(fixture: string | null = 'tools-repo', 
   const server = await startWebServer({ repositories, port: 0, baseDir: FIXTURES, ...options });
   return {
     server,
+    repositories,
     url: server.url,
     repoDir,
     close: async () => {
