@@ -15,16 +15,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * matters; update it from CI's log when the slowest files change.
  */
 export const EXPECTED_SECONDS: Readonly<Record<string, number>> = {
-  'test/reply-styles/reply-style-suite.test.ts': 58.0,
-  'test/package/pack-install.test.ts': 42.6,
-  'test/reply-styles/reply-generator.test.ts': 39.1,
-  'test/team/team-faults.test.ts': 32.1,
-  'test/agents-localize/agent-process-exit.test.ts': 31.3,
-  'test/team/team-visibility.test.ts': 26.0,
-  'test/mcp/mcp-client-config.test.ts': 25.1,
-  'test/team/team-poll-lease.test.ts': 24.6,
-  'test/team/team-crafted-names.test.ts': 24.2,
-  'test/bench/bench-args.test.ts': 18.6,
+  'test/reply-styles/reply-style-suite.test.ts': 43.0,
+  'test/package/pack-install.test.ts': 32.2,
+  'test/reply-styles/reply-generator.test.ts': 26.7,
+  'test/team/team-faults.test.ts': 26.6,
+  'test/team/team-poll-lease.test.ts': 19.3,
+  'test/team/team-visibility.test.ts': 17.9,
+  'test/agents-localize/agent-process-exit.test.ts': 16.9,
+  'test/cli/index-safety.test.ts': 10.7,
+  'test/team/team-freshness.test.ts': 9.9,
+  'test/team/team-claims.test.ts': 9.6,
 };
 
 /** One file to order: its path relative to the root, its last duration in ms (if cached) and its size in bytes (if known). */
