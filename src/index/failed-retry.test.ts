@@ -39,16 +39,22 @@ describe.each([false, true])('failed parses and the freshness fast path (watch: 
   it('a refresh tries the failed files once more, then leaves them be until something changes, and lists nothing', async () => {
     const { root, indexPath, repository, fullListings } = await repositoryWithFailures(watch);
     try {
-      // Still broken: the two failed files are tried again, nothing else is read.
-      let report = await repository.refresh({ workers: 0 });
+      // Still broken: the two failed files are tried again, nothing else is read; that is no change to index
+      // (a call with a short index wait waits for it instead of saying "indexing").
+      let indexing = 0;
+      const onIndexing = () => indexing++;
+      let report = await repository.refresh({ workers: 0, onIndexing });
       expect(report).toMatchObject({ parsed: 2, failed: 2, deleted: 0 });
+      expect(indexing).toBe(0);
       // Failed the same way twice: this process's next calls do not parse them again.
-      report = await repository.refresh({ workers: 0 });
+      report = await repository.refresh({ workers: 0, onIndexing });
       expect(report).toMatchObject({ parsed: 0, failed: 2, deleted: 0 });
+      expect(indexing).toBe(0);
 
       put(root, 'inventory/stock.py', readFileSync(join(root, 'inventory/stock.py'), 'utf8') + '\ndef restock():\n    return 1\n');
-      report = await repository.refresh({ workers: 0 });
+      report = await repository.refresh({ workers: 0, onIndexing });
       expect(report).toMatchObject({ parsed: 3, failed: 2 });
+      expect(indexing).toBe(1);
       expect(repository.store.symbolsOf('inventory/stock.py').map((s) => s.name)).toContain('restock');
       expect(fullListings).not.toHaveBeenCalled();
 

@@ -1,5 +1,4 @@
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
 import { ReponavError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
@@ -10,13 +9,14 @@ import { leftOutMentions, type LeftOutMention } from './left-out-lookup.js';
 import { checkReadOnly, openUnwritable, readablePath, removeReadableCopy, type UnwritableIndex } from './read-only-folder.js';
 import { defaultIndexPath } from './store/index.js';
 import { GitCommitSource } from './sources/index.js';
-import { displayPath, quotedPath as quoted } from './sources/index.js';
+import { displayPath } from './sources/index.js';
 import { describeOpenFailure, isCorruption } from './store/index.js';
 import { IndexStore, type FileRow } from './store/index.js';
 import { updateIndex, type IndexOptions, type IndexReport } from './write/index.js';
 import { readOnlyUnchanged, storedSummary } from './write/index.js';
-import { closestPaths, toRepositoryPath } from './sources/index.js';
-import { DEFAULT_MAX_FILE_BYTES, explainSkip, explainSkipOnDisk, type RepositorySource, type SkipReason } from './sources/index.js';
+import { IndexingSignal } from './indexing-signal.js';
+import { resolveIndexedFile } from './resolve-file.js';
+import { DEFAULT_MAX_FILE_BYTES, type RepositorySource } from './sources/index.js';
 import { StoredSource } from './queries/index.js';
 import { WorktreeSource } from './sources/index.js';
 import { WriterLock, type WriterLease } from './store/index.js';
@@ -68,6 +68,14 @@ export interface OpenRepositoryOptions {
 export interface RefreshOptions extends IndexOptions {
   /** Run SQLite's full integrity check first (and rebuild the index if it fails). */
   check?: boolean;
+  /**
+   * Called once if the refresh starts indexing (indexing-signal.ts): it found a
+   * change to index (IndexOptions.onIndexing), or waits for another process's
+   * writer. Never when it only confirms that nothing changed (failed parses
+   * tried again included); at once for a caller joining a run that already
+   * indexes.
+   */
+  onIndexing?: () => void;
 }
 
 /** Opens the store, waiting for the writer lock when a rebuild needs it and another process holds it. */
@@ -92,6 +100,8 @@ async function openStore(path: string, logger: Logger, access: { owned: boolean;
  */
 export class RepositoryIndex {
   private refreshing: Promise<IndexReport> | null = null;
+  /** Whether the refresh under way indexes (null when none runs). */
+  private indexing: IndexingSignal | null = null;
   /** The idle-time warm-up of the scoring caches (run after each refresh by long-lived processes only). */
   private warmUp: IdleWarmUp;
   private warmAfterRefresh = false;
@@ -197,15 +207,18 @@ export class RepositoryIndex {
     if (this.unwritable !== null) return checkReadOnly({ store: this.store, source: this.source, lock: this.lock, settings: this.sourceOptions, root: this.root }, this.unwritable);
     if (this.access.readonly) throw new ReponavError('BAD_INPUT', 'This index was opened read-only; it cannot be refreshed.');
     if (!this.refreshing) {
-      this.refreshing = this.refreshOnce(options)
+      const indexing = (this.indexing = new IndexingSignal());
+      this.refreshing = this.refreshOnce(options, indexing)
         .then((report) => {
           if (this.warmAfterRefresh) void this.warmScoring();
           return report;
         })
         .finally(() => {
           this.refreshing = null;
+          this.indexing = null;
         });
     }
+    if (options.onIndexing) this.indexing?.listen(options.onIndexing);
     return this.refreshing;
   }
 
@@ -219,7 +232,9 @@ export class RepositoryIndex {
     if (this.unwritable !== null || this.access.readonly || this.refreshing) {
       return Promise.reject(new ReponavError('INDEX_BUSY', 'A focused index needs a writable index that is not being refreshed.'));
     }
-    return this.refreshLocked({ ...options, only: paths });
+    const indexing = new IndexingSignal();
+    if (options.onIndexing) indexing.listen(options.onIndexing);
+    return this.refreshLocked({ ...options, only: paths }, indexing);
   }
 
   /**
@@ -254,7 +269,7 @@ export class RepositoryIndex {
   }
 
   /** Nothing changed: answered from reads alone (no-change-check.ts); else the locked run. */
-  private async refreshOnce(options: RefreshOptions): Promise<IndexReport> {
+  private async refreshOnce(options: RefreshOptions, indexing: IndexingSignal): Promise<IndexReport> {
     if (!options.check && this.damage === null) {
       const expected = () => ({ writtenBy: writtenBy(this.store), settings: JSON.stringify(this.sourceOptions), retriedFailures: this.retriedFailures });
       const unchanged = await readOnlyUnchanged(this.store, this.source, this.lock, expected).catch((error: unknown) => {
@@ -264,16 +279,17 @@ export class RepositoryIndex {
       });
       if (unchanged) return unchanged;
     }
-    return this.refreshLocked(options);
+    return this.refreshLocked(options, indexing);
   }
 
-  private async refreshLocked(options: RefreshOptions): Promise<IndexReport> {
+  private async refreshLocked(options: RefreshOptions, indexing: IndexingSignal): Promise<IndexReport> {
     // The path a call pays for (lock, verify, a change check): a long-lived process should take it only when something changed.
     this.logger.debug(`refresh of ${this.root} under the writer lock`);
     let told = false;
     const lease = await this.lock.acquire({
       signal: options.signal,
       onWait: (holder) => {
+        indexing.start();
         if (!told) {
           told = true;
           const who = holder ? `process ${holder.pid}` : 'another process';
@@ -289,6 +305,7 @@ export class RepositoryIndex {
         updateIndex(this.store, this.source, {
           logger: this.logger,
           ...options,
+          onIndexing: () => indexing.start(),
           onFailedAgain: (path) => failedAgain.add(path),
           onProgress: (p) => {
             lease.progress(p.done, p.total);
@@ -351,25 +368,9 @@ export class RepositoryIndex {
     this.currentStore = IndexStore.open(path, this.logger, { owned: this.access.owned, lease, rebuild: reason });
   }
 
-  /** Resolves a user path to an indexed file, or throws with the closest indexed paths. */
+  /** Resolves a user path to an indexed file, or throws FILE_NOT_FOUND with why or the closest indexed paths (resolve-file.ts). */
   resolveFile(userPath: string): FileRow {
-    const path = toRepositoryPath(this.source.root, userPath, { checkSymlinks: this.source.mode === 'worktree' });
-    const file = this.store.file(path);
-    if (file) return file;
-    // A file the index skipped on purpose gets its reason, not a list of other paths.
-    const skip = this.store.skippedFiles().get(path)?.reason ?? this.source.skipReason?.(path) ?? null;
-    if (skip) {
-      // In a working tree the file itself can say more than the recorded reason (its encoding, the system's error).
-      const why =
-        this.source.mode === 'worktree'
-          ? explainSkipOnDisk(skip as SkipReason, this.sourceOptions.maxFileBytes, join(this.source.root, path))
-          : explainSkip(skip as SkipReason, this.sourceOptions.maxFileBytes);
-      const rule = skip === 'ignored' || skip === 'vendored' || skip === 'excluded' ? this.source.skipRule?.(path) : null;
-      throw new ReponavError('FILE_NOT_FOUND', `${quoted(userPath)} was not indexed: ${why}${rule ? ` (${rule})` : ''}.`, { suggestions: [] });
-    }
-    const suggestions = closestPaths(path, this.store.files().map((f) => f.path));
-    const hint = suggestions.length ? ` Closest indexed paths: ${suggestions.map(displayPath).join(', ')}.` : '';
-    throw new ReponavError('FILE_NOT_FOUND', `${quoted(userPath)} is not an indexed file of ${displayPath(this.source.root)}.${hint}`, { suggestions });
+    return resolveIndexedFile(this.store, this.source, this.sourceOptions.maxFileBytes, userPath);
   }
 
   /**

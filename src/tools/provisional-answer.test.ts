@@ -74,7 +74,10 @@ describe('search while the first index is being built (index-wait elapsed)', () 
     const index = repositories.select().index;
     const full = 'The disk holding the index at i.db is full (database or disk is full); free some space and run the command again; the index was left as it is.';
     // Every build fails after the call stopped waiting, as one that fills the disk part-way does.
-    const failing = vi.spyOn(index, 'refresh').mockImplementation(() => new Promise((_, reject) => setTimeout(() => reject(new ReponavError('INDEX_UNAVAILABLE', full)), 20)));
+    const failing = vi.spyOn(index, 'refresh').mockImplementation((options) => {
+      options?.onIndexing?.();
+      return new Promise((_, reject) => setTimeout(() => reject(new ReponavError('INDEX_UNAVAILABLE', full)), 20));
+    });
     const registry = createToolRegistry();
     try {
       const first = await callTool(registry, 'search', { query: 'reserve stock copies' }, { repositories, indexWaitMs: 0 });

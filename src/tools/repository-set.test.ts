@@ -1,16 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isReponavError } from '../errors.js';
 import type { IndexProgress, IndexReport } from '../index/write/indexer.js';
 import type { RepositoryIndex } from '../index/repository-index.js';
-import { RepositoryHandle, RepositorySet, uniqueRepositoryNames } from './repository-set.js';
+import { RepositoryHandle, RepositorySet, uniqueRepositoryNames, type FreshnessResult } from './repository-set.js';
 
-/** A stand-in index whose refresh runs are controlled by the test. */
-function fakeIndex(root = '/work/app') {
-  const runs: Array<{ resolve: (r: IndexReport) => void; reject: (e: Error) => void; progress?: (p: IndexProgress) => void }> = [];
+/** An index whose runs the test settles; each run indexes (calls onIndexing) at once unless `checkOnly`, or when the test calls `indexing`. */
+function fakeIndex(root = '/work/app', checkOnly = false) {
+  const runs: Array<{ resolve: (r: IndexReport) => void; reject: (e: Error) => void; progress?: (p: IndexProgress) => void; indexing: () => void }> = [];
   const index = {
     root,
-    refresh(options: { onProgress?: (p: IndexProgress) => void } = {}) {
-      return new Promise<IndexReport>((resolve, reject) => runs.push({ resolve, reject, progress: options.onProgress }));
+    refresh(options: { onProgress?: (p: IndexProgress) => void; onIndexing?: () => void } = {}) {
+      const indexing = () => options.onIndexing?.();
+      if (!checkOnly) indexing();
+      return new Promise<IndexReport>((resolve, reject) => runs.push({ resolve, reject, progress: options.onProgress, indexing }));
     },
     close() {},
   } as unknown as RepositoryIndex;
@@ -93,6 +95,52 @@ describe('RepositoryHandle.refresh', () => {
     const again = handle.ensureFresh();
     runs[1].resolve(report(10));
     expect(await again).toEqual({ state: 'fresh', report: report(10) });
+  });
+
+  it('waits for a run that only checks, whatever the limit: "indexing" is never said over a current index', async () => {
+    const { index, runs } = fakeIndex('/work/app', true);
+    const handle = new RepositoryHandle('app', index);
+    const waiting = handle.ensureFresh({ waitMs: 0 });
+    await tick();
+    await tick();
+    runs[0].resolve(report(10));
+    expect(await waiting).toEqual({ state: 'fresh', report: report(10) });
+  });
+
+  it('counts the limit from when the run starts indexing, for a call that came before and one that joins after', async () => {
+    vi.useFakeTimers();
+    try {
+      const { index, runs } = fakeIndex('/work/app', true);
+      const handle = new RepositoryHandle('app', index);
+      let early: FreshnessResult | null = null;
+      void handle.ensureFresh({ waitMs: 5 }).then((r) => (early = r));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(early).toBeNull();
+      runs[0].indexing();
+      await vi.advanceTimersByTimeAsync(5);
+      expect(early).toEqual({ state: 'indexing', progress: null });
+      let late: FreshnessResult | null = null;
+      void handle.ensureFresh({ waitMs: 5 }).then((r) => (late = r));
+      await vi.advanceTimersByTimeAsync(4);
+      expect(late).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(late).toEqual({ state: 'indexing', progress: null });
+      runs[0].resolve(report(3));
+      await vi.advanceTimersByTimeAsync(0);
+      // The follow-up run the late call queued only checks; a call now waits for it, then is answered fresh.
+      let next: FreshnessResult | null = null;
+      void handle.ensureFresh({ waitMs: 0 }).then((r) => (next = r));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(next).toBeNull();
+      runs[1].resolve(report(3));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(next).toBeNull();
+      runs[2].resolve(report(4));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(next).toEqual({ state: 'fresh', report: report(4) });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers the next refresh with a report handed over by markRefreshed, once, then runs again', async () => {

@@ -35,6 +35,10 @@ export class RepositoryHandle {
   private queued: Promise<IndexReport> | null = null;
   private readonly listeners = new Set<(progress: IndexProgress) => void>();
   private latestProgress: IndexProgress | null = null;
+  /** True while the run under way indexes (not only checks that nothing changed). */
+  private indexingNow = false;
+  /** Calls waiting for a run to start indexing, so their wait limit starts (ensureFresh). */
+  private readonly indexingWaiters = new Set<() => void>();
   /** The report of the last finished refresh, or null before the first. */
   lastReport: IndexReport | null = null;
   /** Why the last refresh failed (its error's message), or null when it succeeded or none ran. */
@@ -115,16 +119,28 @@ export class RepositoryHandle {
     return run;
   }
 
-  /** refresh() with an optional wait limit; a refresh failure rejects (e.g. EMPTY_REPOSITORY). */
+  /**
+   * refresh() with an optional wait limit; a refresh failure rejects (e.g.
+   * EMPTY_REPOSITORY). The limit counts from when a run starts indexing: a
+   * check that finds nothing changed is always waited for, so "indexing" is
+   * answered only while the index is being written (here or by another
+   * process), never over an index that is current.
+   */
   async ensureFresh(options: FreshnessOptions = {}): Promise<FreshnessResult> {
     const run = this.refresh(options.onProgress);
     if (options.waitMs === undefined || !Number.isFinite(options.waitMs)) {
       return { state: 'fresh', report: await run };
     }
+    const waitMs = Math.max(0, options.waitMs);
     let timer: NodeJS.Timeout | undefined;
+    let arm: (() => void) | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), Math.max(0, options.waitMs!));
-      timer.unref?.();
+      arm = () => {
+        timer = setTimeout(() => resolve('timeout'), waitMs);
+        timer.unref?.();
+      };
+      if (this.indexingNow) arm();
+      else this.indexingWaiters.add(arm);
     });
     try {
       const first = await Promise.race([run, timeout]);
@@ -132,6 +148,7 @@ export class RepositoryHandle {
       return { state: 'fresh', report: first };
     } finally {
       clearTimeout(timer);
+      if (arm) this.indexingWaiters.delete(arm);
     }
   }
 
@@ -142,6 +159,11 @@ export class RepositoryHandle {
         onProgress: (progress) => {
           this.latestProgress = progress;
           for (const listener of this.listeners) listener(progress);
+        },
+        onIndexing: () => {
+          this.indexingNow = true;
+          for (const arm of [...this.indexingWaiters]) arm();
+          this.indexingWaiters.clear();
         },
       })
       .then(
@@ -158,6 +180,7 @@ export class RepositoryHandle {
       )
       .finally(() => {
         this.running = null;
+        this.indexingNow = false;
       });
     // A caller that stopped waiting (waitMs) must not leave an unhandled rejection behind.
     run.catch(() => undefined);

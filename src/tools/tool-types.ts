@@ -67,7 +67,9 @@ export interface ToolContext {
   signal?: AbortSignal;
   /**
    * How long a call waits for indexing before answering "still indexing, call
-   * again" (the index keeps building in the background). Default: no limit.
+   * again" (the index keeps building in the background), counted from when
+   * the call's refresh starts indexing: a check that finds nothing changed is
+   * always waited for. Default: no limit.
    */
   indexWaitMs?: number;
   /** Dense retrieval fused with the lexical hits (search, snippet_search, semantic_search); wins over `embedder`. */

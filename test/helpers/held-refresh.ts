@@ -16,12 +16,22 @@ export interface HeldRefresh {
 
 /** Makes `index.refresh` wait until `release()` is called, then run as usual. */
 export function holdRefresh(index: RepositoryIndex): HeldRefresh {
+  let released = false;
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const real = index.refresh.bind(index);
   const spy = vi.spyOn(index, 'refresh').mockImplementation(async (options) => {
+    if (released) return real(options);
+    // A held refresh is one that indexes (a check that finds nothing changed is always waited for).
+    options?.onIndexing?.();
     await gate;
     return real(options);
   });
-  return { release, restore: () => spy.mockRestore() };
+  return {
+    release: () => {
+      released = true;
+      release();
+    },
+    restore: () => spy.mockRestore(),
+  };
 }

@@ -140,7 +140,7 @@ export function registerMcpCommand(program: Command, io: CliIo = PROCESS_IO): Co
     .addOption(new Option('--allow-origin <origin>', 'HTTP: also accept requests from this browser Origin (repeatable)').argParser(collect).default([], 'none'))
     .option('--budget-tokens <n>', 'default output budget of every tool, in estimated tokens', tokenBudget())
     .option('--max-budget-tokens <n>', 'cap on any output budget, including per-call budget_tokens (default 20000)', tokenBudget())
-    .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for the first index', seconds, DEFAULT_INDEX_WAIT_MS / 1000)
+    .option('--index-wait <seconds>', 'answer "still indexing" instead of waiting longer than this for indexing', seconds, DEFAULT_INDEX_WAIT_MS / 1000)
     .option('--max-file-size <size>', 'skip files larger than this (e.g. 512k, 2m)', fileSize)
     .option(
       '--tools <names>',

@@ -45,6 +45,12 @@ export interface IndexOptions {
   listing?: SourceListing;
   /** Told of each file whose parse failed before and, tried again by this run, failed the same way. */
   onFailedAgain?: (path: string) => void;
+  /**
+   * Called once, before any file is read, when the run has a change to index:
+   * a file added, changed or deleted (failed parses tried again alone are not
+   * one). A run that finds nothing to index never calls it.
+   */
+  onIndexing?: () => void;
 }
 
 /** What one indexing run did. */
@@ -121,7 +127,14 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
   const removedPaths = new Set<string>();
   const listed = new Set(listing.files.map((f) => f.path));
   const deleted = focus ? [] : [...existing.keys()].filter((p) => !listed.has(p));
+  let told = false;
+  const indexing = () => {
+    if (told) return;
+    told = true;
+    options.onIndexing?.();
+  };
   if (deleted.length > 0) {
+    indexing();
     beginWriting();
     store.transaction(() => deleted.forEach((p) => store.deleteFile(p)));
   }
@@ -146,6 +159,7 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
       continue;
     }
     changed.push(file);
+    if (previous?.status !== 'failed') indexing();
   }
 
   // Contents already parsed at another commit need no read and no parse.
