@@ -75,6 +75,22 @@ describe.each([false, true])('failed parses and the freshness fast path (watch: 
     }
   });
 
+  it('a failed file that changes is a change to index; tried again unchanged, it is not', async () => {
+    const { root, repository } = await repositoryWithFailures(watch);
+    try {
+      let indexing = 0;
+      const onIndexing = () => indexing++;
+      await repository.refresh({ workers: 0, onIndexing });
+      expect(indexing).toBe(0);
+      put(root, 'web/cart.ts', readFileSync(join(root, 'web/cart.ts'), 'utf8') + '\nexport const touched = 1;\n');
+      const report = await repository.refresh({ workers: 0, onIndexing });
+      expect(report.failed).toBe(2);
+      expect(indexing).toBe(1);
+    } finally {
+      repository.close();
+    }
+  });
+
   it('a failure seen once gets its second try in the same process', async () => {
     const { repository } = await repositoryWithFailures(watch);
     try {

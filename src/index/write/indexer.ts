@@ -47,8 +47,8 @@ export interface IndexOptions {
   onFailedAgain?: (path: string) => void;
   /**
    * Called once, before any file is read, when the run has a change to index:
-   * a file added, changed or deleted (failed parses tried again alone are not
-   * one). A run that finds nothing to index never calls it.
+   * a file added, changed or deleted (a failed parse tried again is one only
+   * when its file changed). A run that finds nothing to index never calls it.
    */
   onIndexing?: () => void;
 }
@@ -159,7 +159,8 @@ export async function updateIndex(store: IndexStore, source: RepositorySource, o
       continue;
     }
     changed.push(file);
-    if (previous?.status !== 'failed') indexing();
+    // A failed parse tried again is no change unless its file changed.
+    if (previous?.status !== 'failed' || !sameIdentity(file, previous)) indexing();
   }
 
   // Contents already parsed at another commit need no read and no parse.
