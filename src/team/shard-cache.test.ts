@@ -87,9 +87,9 @@ describe('ShardCache', () => {
     const first = await cache.acquire(one);
     first.release();
     const second = await cache.acquire(two);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(cache.has(one.location)).toBe(false);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.db'))).toHaveLength(1);
+    // The eviction closes and deletes the first file after the acquire returns: wait for it, not for a fixed time.
+    await vi.waitFor(() => expect(cache.has(one.location)).toBe(false));
+    await vi.waitFor(() => expect(readdirSync(dir).filter((f) => f.endsWith('.db'))).toHaveLength(1));
     expect(second.handle.index.store.fileCounts().files).toBe(1);
     second.release();
     await cache.close();
