@@ -18,7 +18,8 @@ function harness(overrides: Partial<EvalCommandDeps> = {}) {
   const err: string[] = [];
   const configs: LocbenchLocalizerConfig[] = [];
   let closed = 0;
-  const program = new Command().exitOverride();
+  // Commander's own messages (a bad option value) go to the captured streams, as the CLI's own program sends them.
+  const program = new Command().exitOverride().configureOutput({ writeOut: (s) => out.push(s), writeErr: (s) => err.push(s) });
   registerEvalCommands(program, {
     async createLocalizer(config): Promise<InstanceLocalizer> {
       configs.push(config);
