@@ -152,6 +152,8 @@ export class CommitViewCache {
     if (this.baseFolder) removeViewFolderSync(this.baseFolder);
   };
   private baseFolder: string | null = null;
+  /** Set by close(): an acquire still opening its commit then is refused instead of materialising after the cleanup. */
+  private closed = false;
 
   constructor(private readonly options: CommitViewCacheOptions = {}) {
     this.keepIdle = Math.max(0, options.keepIdle ?? 2);
@@ -164,7 +166,9 @@ export class CommitViewCache {
    * or UNKNOWN_REVISION. Call `release()` on the view when done.
    */
   async acquire(repositoryPath: string, revision: string): Promise<RepositoryView> {
+    this.refuseClosed();
     const source = await GitCommitSource.open(repositoryPath, revision);
+    this.refuseClosed();
     const key = `${source.root}\0${source.commit}`;
     let entry = this.entries.get(key);
     if (!entry) {
@@ -199,8 +203,13 @@ export class CommitViewCache {
     };
   }
 
-  /** Removes every view (also ones still in use) and the temporary folder. */
+  /**
+   * Removes every view (also ones still in use) and the temporary folder, and
+   * leaves no exit listener; later acquires, and ones still opening their
+   * commit, are refused.
+   */
   async close(): Promise<void> {
+    this.closed = true;
     const entries = [...this.entries.values()];
     this.entries.clear();
     await Promise.all(entries.map((e) => e.ready.catch(() => null)));
@@ -208,6 +217,10 @@ export class CommitViewCache {
     process.off('exit', this.exitHook);
     this.baseFolder = null;
     this.base = null;
+  }
+
+  private refuseClosed(): void {
+    if (this.closed) throw new ReponavError('INTERNAL', 'This commit view cache is closed; create a new one to materialise commits.');
   }
 
   private async materialize(gitDir: string, commit: string): Promise<{ folder: string; skipped: number; commit: string }> {
