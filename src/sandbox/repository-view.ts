@@ -137,6 +137,19 @@ interface CacheEntry {
   lastUsed: number;
 }
 
+/** The caches' temporary folders still present, removed when the process exits (one listener for them all). */
+const FOLDERS_AT_EXIT = new Set<string>();
+let exitHooked = false;
+
+function removeAtExit(folder: string): void {
+  FOLDERS_AT_EXIT.add(folder);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const left of FOLDERS_AT_EXIT) removeViewFolderSync(left);
+  });
+}
+
 /**
  * Materialised commit views, one per (git dir, commit), shared by concurrent
  * users and reference counted. Safe for concurrent `acquire` calls: the tree
@@ -148,9 +161,6 @@ export class CommitViewCache {
   private readonly logger: Logger;
   private base: Promise<string> | null = null;
   private counter = 0;
-  private readonly exitHook = (): void => {
-    if (this.baseFolder) removeViewFolderSync(this.baseFolder);
-  };
   private baseFolder: string | null = null;
   /** Set by close(): an acquire still opening its commit then is refused instead of materialising after the cleanup. */
   private closed = false;
@@ -213,8 +223,10 @@ export class CommitViewCache {
     const entries = [...this.entries.values()];
     this.entries.clear();
     await Promise.all(entries.map((e) => e.ready.catch(() => null)));
-    if (this.baseFolder) await removeViewFolder(this.baseFolder);
-    process.off('exit', this.exitHook);
+    if (this.baseFolder) {
+      await removeViewFolder(this.baseFolder);
+      FOLDERS_AT_EXIT.delete(this.baseFolder);
+    }
     this.baseFolder = null;
     this.base = null;
   }
@@ -226,7 +238,7 @@ export class CommitViewCache {
   private async materialize(gitDir: string, commit: string): Promise<{ folder: string; skipped: number; commit: string }> {
     this.base ??= mkdtemp(join(this.options.tempRoot ?? tmpdir(), 'reponav-views-')).then((folder) => {
       this.baseFolder = folder;
-      process.once('exit', this.exitHook);
+      removeAtExit(folder);
       return folder;
     });
     const base = await this.base;
