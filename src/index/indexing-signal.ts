@@ -1,8 +1,9 @@
 /**
- * When one refresh starts indexing: it takes the writer lock because it found
- * (or could not rule out) a change, or because another process writes. A
- * refresh that only confirms nothing changed never starts. Callers that join
- * the refresh after it started are told at once.
+ * When one refresh starts indexing: its run found a file added, changed or
+ * deleted (IndexOptions.onIndexing), or it waits for another process's
+ * writer. A refresh that only confirms nothing changed (failed parses tried
+ * again included) never starts. Callers that join the refresh after it
+ * started are told at once.
  */
 export class IndexingSignal {
   private started = false;

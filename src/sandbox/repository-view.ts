@@ -214,9 +214,9 @@ export class CommitViewCache {
   }
 
   /**
-   * Removes every view (also ones still in use) and the temporary folder, and
-   * leaves no exit listener; later acquires, and ones still opening their
-   * commit, are refused.
+   * Removes every view (also ones still in use) and the temporary folder (and
+   * drops it from the folders removed at exit); later acquires, and ones still
+   * opening their commit, are refused.
    */
   async close(): Promise<void> {
     this.closed = true;
